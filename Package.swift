@@ -1,0 +1,23 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .enableUpcomingFeature("ExistentialAny"),
+  .enableUpcomingFeature("InternalImportsByDefault"),
+  .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+  name: "StreamKit",
+  // `Synchronization.Mutex` and `Atomic` need these Apple releases; Linux and Windows have them.
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "StreamCore", targets: ["StreamCore"]),
+  ],
+  targets: [
+    .target(name: "StreamCore", swiftSettings: strictSettings),
+    .executableTarget(name: "Examples", dependencies: ["StreamCore"], swiftSettings: strictSettings),
+    .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"], swiftSettings: strictSettings),
+  ],
+  swiftLanguageModes: [.v6]
+)

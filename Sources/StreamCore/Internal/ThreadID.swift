@@ -1,0 +1,31 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Bionic)
+import Bionic
+#elseif canImport(Darwin)
+import Darwin
+#elseif os(Windows)
+import WinSDK
+#endif
+
+/// Identifies the calling thread, so that a subject can tell a re-entrant `send` (the same thread,
+/// from inside a subscriber) from a concurrent one (another thread).
+@usableFromInline
+package struct ThreadID: Equatable, Sendable {
+  @usableFromInline
+  let rawValue: UInt
+
+  /// The thread that is running this code.
+  @usableFromInline
+  package static var current: ThreadID {
+    #if os(Windows)
+    ThreadID(rawValue: UInt(GetCurrentThreadId()))
+    #elseif canImport(Darwin)
+    ThreadID(rawValue: UInt(bitPattern: pthread_self()))
+    #else
+    ThreadID(rawValue: UInt(pthread_self()))
+    #endif
+  }
+}

@@ -1,0 +1,15 @@
+/// A namespace for types that serve as publishers.
+///
+/// ```swift
+/// let numbers: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher
+/// ```
+///
+/// StreamCore holds the basic publishers; operators add theirs in SignalOperators.
+public enum Publishers {}
+
+/// A namespace for types that serve as subscribers.
+///
+/// ```swift
+/// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
+/// ```
+public enum Subscribers {}

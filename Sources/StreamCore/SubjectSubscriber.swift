@@ -1,0 +1,99 @@
+extension Publisher {
+  /// Attaches the specified subject to this publisher.
+  ///
+  /// ```swift
+  /// let relay = PassthroughSubject<Int, Never>()
+  /// let cancellable = [1, 2].publisher.subscribe(relay)
+  /// ```
+  ///
+  /// The subject receives a subscription through `send(subscription:)` and then the upstream's
+  /// values and completion.
+  ///
+  /// - Parameter subject: The subject to attach to this publisher.
+  /// - Returns: A cancellable that cancels the upstream subscription and releases the subject.
+  public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
+  where Output == S.Output, Failure == S.Failure {
+    let subscriber = SubjectSubscriber(subject)
+    subscribe(subscriber)
+    return AnyCancellable(subscriber)
+  }
+}
+
+/// Feeds an upstream publisher into a subject, and is the subscription the subject receives.
+// Sendable: all mutable state is guarded by `lock`; the subject is called outside the lock from
+// upstream's delivery, which never overlaps with itself.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+{
+  typealias Input = Downstream.Output
+  typealias Failure = Downstream.Failure
+
+  private enum State {
+    case awaitingSubscription(Downstream)
+    case subscribed(Downstream, any Subscription)
+    case terminal
+  }
+
+  private let lock = Lock()
+  private var state: State
+
+  init(_ subject: Downstream) {
+    state = .awaitingSubscription(subject)
+  }
+
+  func receive(subscription: any Subscription) {
+    let subject = lock.withLock { () -> Downstream? in
+      guard case .awaitingSubscription(let subject) = state else { return nil }
+      state = .subscribed(subject, subscription)
+      return subject
+    }
+    guard let subject else {
+      subscription.cancel()
+      return
+    }
+    subject.send(subscription: self)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let subject = lock.withLock { () -> Downstream? in
+      guard case .subscribed(let subject, _) = state else { return nil }
+      return subject
+    }
+    subject?.send(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let subject = lock.withLock { () -> Downstream? in
+      guard case .subscribed(let subject, _) = state else { return nil }
+      state = .terminal
+      return subject
+    }
+    subject?.send(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(_, let upstream) = state else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  func cancel() {
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      defer { state = .terminal }
+      guard case .subscribed(_, let upstream) = state else { return nil }
+      return upstream
+    }
+    upstream?.cancel()
+  }
+
+  var description: String { "Subject" }
+
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  var playgroundDescription: Any { description }
+}

@@ -1,0 +1,68 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// ```swift
+/// let volume = CurrentValueSubject<Int, Never>(5)
+/// let cancellable = volume.sink { print("volume", $0) }  // prints "volume 5"
+/// volume.value = 7                                       // prints "volume 7"
+/// ```
+///
+/// Each new subscriber receives the current value as soon as it requests a value. A value sent
+/// while a subscriber has no demand is kept for it (only the latest), and delivered when it
+/// next requests. After the completion, ``value`` can still be read and set, but nothing is
+/// sent; a late subscriber receives only the completion. Each subscription describes itself as
+/// `"CurrentValueSubject"`.
+///
+/// > Thread safety: As ``PassthroughSubject``: `send` and ``value`` from any thread, one
+/// > delivery at a time per subscriber, re-entrant sends delivered re-entrantly.
+// Sendable: all state lives in `core`, which guards it with a lock.
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
+
+  /// The value wrapped by this subject, published as a new element whenever it changes.
+  ///
+  /// Setting it is the same as calling ``send(_:)``.
+  public var value: Output {
+    get { core.currentValue }
+    set { send(newValue) }
+  }
+
+  /// Creates a current value subject with the given initial value.
+  ///
+  /// - Parameter value: The initial value to publish.
+  public init(_ value: Output) {
+    core = SubjectCore(name: "CurrentValueSubject", current: value, keepsLatest: true)
+  }
+
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  /// Makes `input` the current value and sends it to the subscribers; ignored after completion.
+  ///
+  /// - Parameter input: The new value.
+  @inlinable
+  public func send(_ input: Output) {
+    core.send(input)
+  }
+
+  /// Sends the completion to every subscriber, once.
+  ///
+  /// - Parameter completion: How the subject ends.
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.send(completion: completion)
+  }
+
+  /// Keeps an upstream subscription and requests unlimited values from it.
+  ///
+  /// - Parameter subscription: The upstream subscription.
+  public func send(subscription: any Subscription) {
+    core.send(subscription: subscription)
+  }
+
+  /// Attaches a subscriber, which receives the current value on its first demand.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+    core.subscribe(subscriber)
+  }
+}

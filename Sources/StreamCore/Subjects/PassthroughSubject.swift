@@ -1,0 +1,60 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// ```swift
+/// let taps = PassthroughSubject<Int, Never>()
+/// let cancellable = taps.sink { print("tap", $0) }
+/// taps.send(1)                    // prints "tap 1"
+/// taps.send(completion: .finished)
+/// ```
+///
+/// Unlike ``CurrentValueSubject``, it has no initial value and keeps nothing: a value sent while a
+/// subscriber has no outstanding demand is dropped for that subscriber. A subscriber that
+/// arrives after the completion receives the completion at once. Each subscription describes
+/// itself as `"PassthroughSubject"`.
+///
+/// > Thread safety: `send` may be called from any thread. One subscriber never receives two
+/// > values at once: a `send` from inside a subscriber is delivered re-entrantly, and one from
+/// > another thread while a delivery is under way is queued (with its demand) and delivered by
+/// > the thread already delivering, right after.
+// Sendable: all state lives in `core`, which guards it with a lock.
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
+
+  /// Creates a subject with no subscribers.
+  public init() {
+    core = SubjectCore(name: "PassthroughSubject", current: nil, keepsLatest: false)
+  }
+
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  /// Sends a value to each subscriber that has demand for it.
+  ///
+  /// - Parameter input: The value to send.
+  @inlinable
+  public func send(_ input: Output) {
+    core.send(input)
+  }
+
+  /// Sends the completion to every subscriber, once; later values and completions are ignored.
+  ///
+  /// - Parameter completion: How the subject ends.
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.send(completion: completion)
+  }
+
+  /// Keeps an upstream subscription and requests unlimited values from it.
+  ///
+  /// - Parameter subscription: The upstream subscription.
+  public func send(subscription: any Subscription) {
+    core.send(subscription: subscription)
+  }
+
+  /// Attaches a subscriber.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+    core.subscribe(subscriber)
+  }
+}

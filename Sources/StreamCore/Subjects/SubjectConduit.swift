@@ -1,0 +1,241 @@
+/// A subject's view of one subscriber, so that the subject can hold subscribers of any type.
+// Sendable: subclasses guard their state with a lock.
+@usableFromInline
+class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
+  /// Delivers `value` if the subscriber has demand (or keeps it as the latest).
+  @usableFromInline
+  func offer(_ value: Output) {
+    preconditionFailure("SubjectConduitBase.offer(_:) must be overridden")
+  }
+
+  /// Delivers the completion, after any values already accepted.
+  @usableFromInline
+  func finish(_ completion: Subscribers.Completion<Failure>) {
+    preconditionFailure("SubjectConduitBase.finish(_:) must be overridden")
+  }
+}
+
+/// The subscription a subject hands to each subscriber.
+///
+/// One subscriber never receives two calls at once. The thread that is delivering owns the
+/// conduit (`owner`):
+/// - a `send` from that same thread, from inside the subscriber, is delivered re-entrantly, as
+///   Combine does;
+/// - a `send` from another thread takes demand and queues its value; the owner delivers the
+///   queue before it lets go, so nothing accepted is lost and no call overlaps;
+/// - the thread that subscribes owns the conduit until `receive(subscription:)` has returned,
+///   so nothing from another thread overtakes the subscription.
+///
+/// ```
+/// open --cancel / completion delivered--> terminal (downstream and core released)
+/// ```
+// Sendable: all mutable state is guarded by `lock`; downstream is called outside it.
+@usableFromInline
+final class SubjectConduit<Downstream: Subscriber>:
+  SubjectConduitBase<Downstream.Input, Downstream.Failure>, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  @usableFromInline
+  typealias Output = Downstream.Input
+
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  private enum Step {
+    case deliver(Output)
+    case complete(Subscribers.Completion<Failure>)
+    case stop
+  }
+
+  private let lock = Lock()
+  /// `nil` once terminal.
+  private var downstream: Downstream?
+  private var core: SubjectCore<Output, Failure>?
+  private var demand = Subscribers.Demand.none
+  private var owner: ThreadID?
+  /// Values other threads sent while the owner was delivering; their demand is already taken.
+  private var queue = ContiguousArray<Output>()
+  /// For a current-value subject: the value to send as soon as there is demand.
+  @usableFromInline
+  var latest: Output?
+  private var pendingCompletion: Subscribers.Completion<Failure>?
+  private let keepsLatest: Bool
+  private let name: StaticString
+
+  @usableFromInline
+  init(downstream: Downstream, core: SubjectCore<Output, Failure>) {
+    self.downstream = downstream
+    self.core = core
+    self.keepsLatest = core.keepsLatest
+    self.name = core.name
+    self.owner = ThreadID.current
+  }
+
+  /// Hands the subscription over, then delivers what arrived meanwhile. Runs on the thread
+  /// that created the conduit, which owns it until then.
+  @usableFromInline
+  func start(_ subscriber: Downstream) {
+    subscriber.receive(subscription: self)
+    drain(subscriber, adding: .none)
+  }
+
+  @usableFromInline
+  override func offer(_ value: Output) {
+    let me = ThreadID.current
+    let target = lock.withLock { () -> (Downstream, outer: Bool)? in
+      guard let downstream else { return nil }
+      guard demand > .none else {
+        if keepsLatest { latest = value }
+        return nil
+      }
+      latest = nil  // a newer value supersedes it
+      demand -= 1
+      if let owner {
+        guard owner == me, queue.isEmpty, pendingCompletion == nil else {
+          queue.append(value)
+          return nil
+        }
+        return (downstream, outer: false)
+      }
+      owner = me
+      return (downstream, outer: true)
+    }
+    guard let (downstream, outer) = target else { return }
+    let more = downstream.receive(value)
+    if outer {
+      drain(downstream, adding: more)
+    } else if more > .none {
+      lock.withLock { if self.downstream != nil { demand += more } }
+    }
+  }
+
+  @usableFromInline
+  override func finish(_ completion: Subscribers.Completion<Failure>) {
+    let me = ThreadID.current
+    let released = lock.withLock { () -> Released? in
+      guard downstream != nil else { return nil }
+      if let owner, owner != me || !queue.isEmpty {
+        pendingCompletion = completion  // the owner delivers it after the queue
+        return nil
+      }
+      return terminate()
+    }
+    released?.downstream?.receive(completion: completion)
+  }
+
+  /// Loops while this thread owns the conduit: adds demand, then delivers queued values, the
+  /// latest value or a pending completion, and lets go when nothing is left.
+  private func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
+    var more = initial
+    while true {
+      var released: Released?
+      let step = lock.withLock { () -> Step in
+        guard self.downstream != nil else {
+          owner = nil
+          return .stop
+        }
+        demand += more
+        if !queue.isEmpty {
+          return .deliver(queue.removeFirst())
+        }
+        if let completion = pendingCompletion {
+          released = terminate()
+          return .complete(completion)
+        }
+        if demand > .none, let value = latest {
+          latest = nil
+          demand -= 1
+          return .deliver(value)
+        }
+        owner = nil
+        return .stop
+      }
+      switch step {
+      case .deliver(let value):
+        more = downstream.receive(value)
+      case .complete(let completion):
+        downstream.receive(completion: completion)
+        _ = released
+        return
+      case .stop:
+        return
+      }
+    }
+  }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let me = ThreadID.current
+    let delivery = lock.withLock { () -> (Downstream, Output, outer: Bool)? in
+      guard let downstream else { return nil }
+      self.demand += demand
+      guard let value = latest, queue.isEmpty else { return nil }
+      if let owner {
+        // Re-entrant request from inside the subscriber: deliver the latest value now, as
+        // Combine does. Another thread's owner will deliver it itself.
+        guard owner == me else { return nil }
+        latest = nil
+        self.demand -= 1
+        return (downstream, value, outer: false)
+      }
+      latest = nil
+      self.demand -= 1
+      owner = me
+      return (downstream, value, outer: true)
+    }
+    guard let (downstream, value, outer) = delivery else { return }
+    let more = downstream.receive(value)
+    if outer {
+      drain(downstream, adding: more)
+    } else if more > .none {
+      lock.withLock { if self.downstream != nil { self.demand += more } }
+    }
+  }
+
+  @usableFromInline
+  func cancel() {
+    let released = lock.withLock { () -> Released? in
+      guard downstream != nil else { return nil }
+      return terminate()
+    }
+    if let released, let core = released.core {
+      core.remove(self)
+    }
+  }
+
+  /// What `terminate()` takes out of the state, to be released after the lock.
+  private struct Released {
+    var downstream: Downstream?
+    var core: SubjectCore<Output, Failure>?
+    var queue: ContiguousArray<Output>
+    var latest: Output?
+  }
+
+  /// Ends the conduit; must run under the lock.
+  private func terminate() -> Released {
+    defer {
+      downstream = nil
+      core = nil
+      queue = []
+      latest = nil
+      pendingCompletion = nil
+    }
+    return Released(downstream: downstream, core: core, queue: queue, latest: latest)
+  }
+
+  @usableFromInline
+  var description: String { "\(name)" }
+
+  @usableFromInline
+  var customMirror: Mirror {
+    let (downstream, demand) = lock.withLock { (self.downstream, self.demand) }
+    return Mirror(
+      self,
+      children: ["downstream": downstream as Any, "demand": demand]
+    )
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+}

@@ -1,0 +1,111 @@
+/// The state both subjects share: the subscriber list, the completion, the upstream
+/// subscriptions and, for ``CurrentValueSubject``, the current value.
+///
+/// The subject object itself is a thin public shell over this core. Conduits hold the core, not
+/// the subject, to remove themselves when cancelled.
+// Sendable: every mutable property is guarded by `lock`; conduits are called after it.
+@usableFromInline
+final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+  @usableFromInline
+  let lock = Lock()
+
+  @usableFromInline
+  var conduits = ContiguousArray<SubjectConduitBase<Output, Failure>>()
+
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+
+  /// The value a new subscriber receives first; set only for a current-value subject.
+  @usableFromInline
+  var current: Output?
+
+  @usableFromInline
+  var upstreams: [any Subscription] = []
+
+  /// `true` for ``CurrentValueSubject``: conduits keep the latest value while they lack demand.
+  @usableFromInline
+  let keepsLatest: Bool
+
+  /// The description of this subject's subscriptions.
+  let name: StaticString
+
+  init(name: StaticString, current: Output?, keepsLatest: Bool) {
+    self.name = name
+    self.current = current
+    self.keepsLatest = keepsLatest
+  }
+
+  @inlinable
+  func send(_ value: Output) {
+    let targets = lock.withLock { () -> ContiguousArray<SubjectConduitBase<Output, Failure>>? in
+      if keepsLatest { current = value }
+      guard completion == nil else { return nil }
+      return conduits
+    }
+    guard let targets else { return }
+    for conduit in targets {
+      conduit.offer(value)
+    }
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let targets = lock.withLock { () -> ContiguousArray<SubjectConduitBase<Output, Failure>> in
+      guard self.completion == nil else { return [] }
+      self.completion = completion
+      defer { conduits = [] }
+      return conduits
+    }
+    for conduit in targets {
+      conduit.finish(completion)
+    }
+  }
+
+  func send(subscription: any Subscription) {
+    lock.withLock { upstreams.append(subscription) }
+    subscription.request(.unlimited)
+  }
+
+  @inlinable
+  func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let conduit = SubjectConduit(downstream: subscriber, core: self)
+    let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
+      if let completion { return completion }
+      // The conduit is not shared yet, so its state may be seeded here, atomically with joining.
+      if keepsLatest { conduit.latest = current }
+      conduits.append(conduit)
+      return nil
+    }
+    if let ended {
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: ended)
+    } else {
+      conduit.start(subscriber)
+    }
+  }
+
+  func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+    let removed = lock.withLock { () -> SubjectConduitBase<Output, Failure>? in
+      guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
+      return conduits.remove(at: index)
+    }
+    _ = removed  // released here, outside the lock
+  }
+
+  /// Cancels what the subject subscribed to; called when the subject goes away.
+  func cancelUpstreams() {
+    let taken = lock.withLock { () -> [any Subscription] in
+      defer { upstreams = [] }
+      return upstreams
+    }
+    for upstream in taken {
+      upstream.cancel()
+    }
+  }
+
+  var currentValue: Output {
+    lock.withLock {
+      guard let current else { preconditionFailure("SubjectCore: no current value") }
+      return current
+    }
+  }
+}

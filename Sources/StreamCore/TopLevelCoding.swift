@@ -1,0 +1,39 @@
+/// A type that defines methods for encoding, such as a JSON encoder.
+///
+/// ```swift
+/// struct LineEncoder: TopLevelEncoder {
+///   func encode<T: Encodable>(_ value: T) throws -> String { String(describing: value) }
+/// }
+/// ```
+///
+/// SignalOperators' `encode(encoder:)` works with any conforming type.
+public protocol TopLevelEncoder<Output> {
+  /// The type this encoder produces.
+  associatedtype Output
+
+  /// Encodes an instance of the indicated type.
+  ///
+  /// - Parameter value: The instance to encode.
+  /// - Returns: The encoded representation.
+  func encode<T: Encodable>(_ value: T) throws -> Output
+}
+
+/// A type that defines methods for decoding, such as a JSON decoder.
+///
+/// ```swift
+/// let user = try decoder.decode(User.self, from: data)
+/// ```
+///
+/// SignalOperators' `decode(type:decoder:)` works with any conforming type.
+public protocol TopLevelDecoder<Input> {
+  /// The type this decoder accepts.
+  associatedtype Input
+
+  /// Decodes an instance of the indicated type.
+  ///
+  /// - Parameters:
+  ///   - type: The type to decode.
+  ///   - from: The encoded representation.
+  /// - Returns: The decoded instance.
+  func decode<T: Decodable>(_ type: T.Type, from: Input) throws -> T
+}
