@@ -12,12 +12,20 @@ let package = Package(
   // `Synchronization.Mutex` and `Atomic` need these Apple releases; Linux and Windows have them.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
-    .library(name: "StreamCore", targets: ["StreamCore"]),
+    .library(name: "StreamCore", targets: ["StreamCore"])
   ],
   targets: [
     .target(name: "StreamCore", swiftSettings: strictSettings),
-    .executableTarget(name: "Examples", dependencies: ["StreamCore"], swiftSettings: strictSettings),
-    .testTarget(name: "StreamCoreTests", dependencies: ["StreamCore"], swiftSettings: strictSettings),
+    .executableTarget(
+      name: "Examples",
+      dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StreamCoreTests",
+      dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

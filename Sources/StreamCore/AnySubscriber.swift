@@ -44,7 +44,10 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
   public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
     self.init(
       receiveSubscription: { s.send(subscription: $0) },
-      receiveValue: { s.send($0); return .none },
+      receiveValue: {
+        s.send($0)
+        return .none
+      },
       receiveCompletion: { s.send(completion: $0) }
     )
   }

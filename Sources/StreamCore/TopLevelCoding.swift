@@ -15,6 +15,7 @@ public protocol TopLevelEncoder<Output> {
   ///
   /// - Parameter value: The instance to encode.
   /// - Returns: The encoded representation.
+  /// - Throws: An error if the value can't be encoded.
   func encode<T: Encodable>(_ value: T) throws -> Output
 }
 
@@ -35,5 +36,6 @@ public protocol TopLevelDecoder<Input> {
   ///   - type: The type to decode.
   ///   - from: The encoded representation.
   /// - Returns: The decoded instance.
+  /// - Throws: An error if the input can't be decoded as `type`.
   func decode<T: Decodable>(_ type: T.Type, from: Input) throws -> T
 }

@@ -15,7 +15,7 @@ import WinSDK
 @usableFromInline
 package struct ThreadID: Equatable, Sendable {
   @usableFromInline
-  let rawValue: UInt
+  package let rawValue: UInt
 
   /// The thread that is running this code.
   @usableFromInline

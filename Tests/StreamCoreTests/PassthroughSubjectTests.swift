@@ -1,0 +1,235 @@
+import StreamCore
+import Testing
+
+@Suite struct PassthroughSubjectTests {
+  let subject = PassthroughSubject<Int, TestError>()
+
+  @Test func valuesAndCompletion_reachEverySubscriber() {
+    let first = Recorder<Int, TestError>()
+    let second = Recorder<Int, TestError>()
+    subject.subscribe(first)
+    subject.subscribe(second)
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .failure(TestError()))
+    let expected: [Event<Int, TestError>] = [
+      .subscription("PassthroughSubject"), .value(1), .value(2), .completion(.failure(TestError())),
+    ]
+    #expect(first.events == expected)
+    #expect(second.events == expected)
+  }
+
+  @Test func noDemand_dropsValue() {
+    let recorder = Recorder<Int, TestError>(initialDemand: nil)
+    subject.subscribe(recorder)
+    subject.send(1)
+    recorder.request(.max(1))
+    subject.send(2)
+    subject.send(3)
+    #expect(recorder.values == [2])
+  }
+
+  @Test func demandReturnedFromReceive_addsUp() {
+    let recorder = Recorder<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: { $0 < 3 ? .max(1) : .none }
+    )
+    subject.subscribe(recorder)
+    for value in 1...5 { subject.send(value) }
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func finiteDemand_neverExceeded() {
+    let recorder = Recorder<Int, TestError>(initialDemand: .max(2))
+    subject.subscribe(recorder)
+    for value in 1...5 { subject.send(value) }
+    recorder.request(.max(1))
+    subject.send(6)
+    subject.send(7)
+    #expect(recorder.values == [1, 2, 6])
+  }
+
+  @Test func lateSubscriber_receivesCompletionOnly() {
+    subject.send(completion: .finished)
+    let recorder = Recorder<Int, TestError>()
+    subject.subscribe(recorder)
+    #expect(recorder.events == [.subscription("Empty"), .completion(.finished)])
+  }
+
+  @Test func afterCompletion_nothingIsDelivered() {
+    let recorder = Recorder<Int, TestError>()
+    subject.subscribe(recorder)
+    subject.send(completion: .finished)
+    subject.send(1)
+    subject.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription("PassthroughSubject"), .completion(.finished)])
+  }
+
+  @Test func afterCancel_nothingIsDelivered() {
+    let recorder = Recorder<Int, TestError>()
+    subject.subscribe(recorder)
+    subject.send(1)
+    recorder.cancel()
+    recorder.cancel()
+    subject.send(2)
+    subject.send(completion: .finished)
+    #expect(recorder.events == [.subscription("PassthroughSubject"), .value(1)])
+  }
+
+  @Test func cancelFromInsideReceive_stopsDelivery() {
+    let recorder = Recorder<Int, TestError>(onValue: { recorder, _ in recorder.cancel() })
+    subject.subscribe(recorder)
+    subject.send(1)
+    subject.send(2)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func sendFromInsideReceive_isDeliveredReentrantly() {
+    let log = Log()
+    let subject = self.subject
+    let recorder = Recorder<Int, TestError>(onValue: { _, value in
+      log.append("begin \(value)")
+      if value == 1 { subject.send(2) }
+      log.append("end \(value)")
+    })
+    subject.subscribe(recorder)
+    subject.send(1)
+    #expect(log.entries == ["begin 1", "begin 2", "end 2", "end 1"])
+  }
+
+  @Test func completionFromInsideReceive_endsAtOnce() {
+    let subject = self.subject
+    let recorder = Recorder<Int, TestError>(onValue: { _, _ in
+      subject.send(completion: .finished)
+      subject.send(9)
+    })
+    subject.subscribe(recorder)
+    subject.send(1)
+    subject.send(2)
+    #expect(
+      recorder.events == [.subscription("PassthroughSubject"), .value(1), .completion(.finished)]
+    )
+  }
+
+  @Test func requestFromInsideReceive_addsDemandWithoutRecursion() {
+    let recorder = Recorder<Int, TestError>(
+      initialDemand: .max(1),
+      onValue: { recorder, _ in recorder.request(.max(1)) }
+    )
+    subject.subscribe(recorder)
+    for value in 1...3 { subject.send(value) }
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func cancelledSubscription_releasesSubscriberAndItself() {
+    weak var weakSubscription: AnyObject?
+    weak var weakSubscriber: WeakHolder<Int, TestError>?
+    do {
+      let holder = WeakHolder<Int, TestError>()
+      weakSubscriber = holder
+      subject.subscribe(holder)
+      weakSubscription = holder.subscription
+      #expect(weakSubscription != nil)
+      holder.cancelAndRelease()
+    }
+    #expect(weakSubscriber == nil)
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func completedSubscription_releasesSubscriberAndItself() {
+    weak var weakSubscription: AnyObject?
+    weak var weakSubscriber: WeakHolder<Int, TestError>?
+    do {
+      let holder = WeakHolder<Int, TestError>()
+      weakSubscriber = holder
+      subject.subscribe(holder)
+      weakSubscription = holder.subscription
+      subject.send(completion: .finished)
+    }
+    #expect(weakSubscriber == nil)
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func sinkToken_deinit_releasesSink() {
+    weak var weakSink: Subscribers.Sink<Int, TestError>?
+    do {
+      let sink = Subscribers.Sink<Int, TestError>(
+        receiveCompletion: { _ in },
+        receiveValue: { _ in }
+      )
+      weakSink = sink
+      subject.subscribe(sink)
+      _ = AnyCancellable(sink)
+    }
+    #expect(weakSink == nil)
+  }
+
+  @Test func sendSubscription_requestsUnlimited() {
+    let upstream = TestSubscription()
+    subject.send(subscription: upstream)
+    #expect(upstream.calls == [.request(.unlimited)])
+  }
+
+  @Test func subjectDeinit_cancelsUpstream() {
+    let upstream = TestSubscription()
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      subject.send(subscription: upstream)
+    }
+    #expect(upstream.calls == [.request(.unlimited), .cancel])
+  }
+
+  @Test func subscribedToAnotherSubject_relaysValues() {
+    let source = PassthroughSubject<Int, TestError>()
+    let recorder = Recorder<Int, TestError>()
+    subject.subscribe(recorder)
+    let link = source.subscribe(subject)
+    source.send(1)
+    source.send(completion: .finished)
+    #expect(
+      recorder.events == [.subscription("PassthroughSubject"), .value(1), .completion(.finished)]
+    )
+    link.cancel()
+  }
+
+  @Test func voidSubject_sendWithoutArgument() {
+    let taps = PassthroughSubject<Void, Never>()
+    var count = 0
+    let token = taps.sink { count += 1 }
+    taps.send()
+    taps.send()
+    #expect(count == 2)
+    token.cancel()
+  }
+
+  @Test func subscription_describesItself() {
+    let holder = WeakHolder<Int, TestError>()
+    subject.subscribe(holder)
+    let subscription = holder.strong
+    #expect(subscription.map { String(describing: $0) } == "PassthroughSubject")
+    #expect(subscription.map { Mirror(reflecting: $0).children.count } == 2)
+    holder.cancelAndRelease()
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let subject = PassthroughSubject<Int, Never>()
+      let holder = WeakHolder<Int, Never>(demand: .max(1))
+      subject.subscribe(holder)
+      holder.strong?.request(.none)
+    }
+  }
+}
+
+/// A thread-safe log of strings.
+final class Log: @unchecked Sendable {
+  // Sendable: `_entries` is guarded by `lock`.
+  private let lock = Lock()
+  private var _entries: [String] = []
+
+  var entries: [String] { lock.withLock { _entries } }
+
+  func append(_ entry: String) {
+    lock.withLock { _entries.append(entry) }
+  }
+}
