@@ -78,17 +78,22 @@ extension Subscribers {
 
     /// Releases the object and the subscription.
     public func receive(completion: Subscribers.Completion<Never>) {
-      lock.withLock { state = .closed }
+      let released = lock.withLock { () -> State in
+        defer { state = .closed }
+        return state
+      }
+      _ = released  // the object may own this subscriber's token: release it outside the lock
     }
 
     /// Cancels the subscription and releases the object.
     public func cancel() {
-      let subscription = lock.withLock { () -> (any Subscription)? in
+      let released = lock.withLock { () -> State in
         defer { state = .closed }
-        guard case .subscribed(_, let subscription) = state else { return nil }
-        return subscription
+        return state
       }
-      subscription?.cancel()
+      if case .subscribed(_, let subscription) = released {
+        subscription.cancel()
+      }
     }
 
     /// `"Assign <Root>."`.

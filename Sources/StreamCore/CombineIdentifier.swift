@@ -26,7 +26,7 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
   ///
   /// - Parameter obj: The object to identify.
   public init(_ obj: AnyObject) {
-    rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj).hashValue))
+    rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
   }
 
   /// The identifier in hexadecimal.

@@ -63,8 +63,8 @@ extension Subscribers {
     /// Combines two demands; unlimited if either is, or if the sum overflows.
     @inlinable
     public static func + (lhs: Demand, rhs: Demand) -> Demand {
-      let sum = lhs.rawValue &+ rhs.rawValue  // both are at most 2^63, so no UInt overflow
-      return Demand(rawValue: Swift.min(sum, unlimitedRawValue))
+      let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
+      return overflow ? .unlimited : Demand(rawValue: Swift.min(sum, unlimitedRawValue))
     }
 
     /// Adds a demand to this one.

@@ -27,17 +27,10 @@ extension Subscribers {
     public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
     @usableFromInline
-    enum State {
-      case awaitingSubscription
-      case subscribed(any Subscription)
-      case closed
-    }
-
-    @usableFromInline
     let lock = Lock()
 
     @usableFromInline
-    var state = State.awaitingSubscription
+    var state = SinkState.awaitingSubscription
 
     /// Initializes a sink with the provided closures.
     ///
@@ -78,25 +71,24 @@ extension Subscribers {
     /// Releases the subscription and calls `receiveCompletion`, unless already cancelled.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let wasOpen = lock.withLock { () -> Bool in
-        if case .closed = state { return false }
-        state = .closed
-        return true
+      let released = lock.withLock { () -> SinkState in
+        defer { state = .closed }
+        return state
       }
-      if wasOpen {
-        receiveCompletion(completion)
-      }
+      if case .closed = released { return }
+      receiveCompletion(completion)
     }
 
     /// Cancels and releases the subscription; later calls do nothing.
     @inlinable
     public func cancel() {
-      let subscription = lock.withLock { () -> (any Subscription)? in
+      let released = lock.withLock { () -> SinkState in
         defer { state = .closed }
-        guard case .subscribed(let subscription) = state else { return nil }
-        return subscription
+        return state
       }
-      subscription?.cancel()
+      if case .subscribed(let subscription) = released {
+        subscription.cancel()
+      }
     }
 
     /// `"Sink"`.
@@ -154,4 +146,13 @@ extension Publisher where Failure == Never {
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
+}
+
+/// The state of a ``Subscribers/Sink``, outside the generic class so that unspecialised code
+/// needs no type metadata for it.
+@usableFromInline
+enum SinkState: Sendable {
+  case awaitingSubscription
+  case subscribed(any Subscription)
+  case closed
 }

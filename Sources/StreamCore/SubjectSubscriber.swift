@@ -65,12 +65,13 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let subject = lock.withLock { () -> Downstream? in
-      guard case .subscribed(let subject, _) = state else { return nil }
-      state = .terminal
-      return subject
+    let released = lock.withLock { () -> State in
+      defer { state = .terminal }
+      return state
     }
-    subject?.send(completion: completion)
+    if case .subscribed(let subject, _) = released {
+      subject.send(completion: completion)
+    }
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -83,12 +84,14 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
   }
 
   func cancel() {
-    let upstream = lock.withLock { () -> (any Subscription)? in
+    // The subject is released after the lock: its deinit cancels its upstreams, this one too.
+    let released = lock.withLock { () -> State in
       defer { state = .terminal }
-      guard case .subscribed(_, let upstream) = state else { return nil }
-      return upstream
+      return state
     }
-    upstream?.cancel()
+    if case .subscribed(_, let upstream) = released {
+      upstream.cancel()
+    }
   }
 
   var description: String { "Subject" }

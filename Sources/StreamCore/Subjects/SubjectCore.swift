@@ -27,6 +27,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   let keepsLatest: Bool
 
   /// The description of this subject's subscriptions.
+  @usableFromInline
   let name: StaticString
 
   init(name: StaticString, current: Output?, keepsLatest: Bool) {
@@ -44,7 +45,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
     guard let targets else { return }
     for conduit in targets {
-      conduit.offer(value)
+      conduit.offerEntry(conduit, value)
     }
   }
 
@@ -83,6 +84,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
   }
 
+  @inlinable
   func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
     let removed = lock.withLock { () -> SubjectConduitBase<Output, Failure>? in
       guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }

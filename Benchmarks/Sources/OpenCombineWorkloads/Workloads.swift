@@ -1,0 +1,1 @@
+../StreamKitWorkloads/Workloads.swift

@@ -1,0 +1,301 @@
+/// A publisher that allows for recording a series of inputs and a completion, for later
+/// playback to each subscriber.
+///
+/// ```swift
+/// let record = Record<Int, Never> { recording in
+///   recording.receive(1)
+///   recording.receive(2)
+///   recording.receive(completion: .finished)
+/// }
+/// let cancellable = record.sink { print($0) }  // prints 1, then 2
+/// ```
+///
+/// Each subscriber receives the recorded outputs as it requests them, never more than it has
+/// requested, and the recorded completion straight after the last output, without waiting for
+/// further demand. A recording with no outputs hands the subscriber ``Subscriptions/empty`` and
+/// its completion at once. Otherwise the subscription's description is `"Record"`.
+///
+/// > Thread safety: A value type; `subscribe` may be called from any thread. Outputs are
+/// > delivered on the thread that requests them, one call at a time; a request made from inside
+/// > `receive(_:)` is served by the loop already delivering, so demanding one value at a time
+/// > doesn't grow the stack. `request(_:)` and `cancel()` are safe from any thread.
+public struct Record<Output, Failure: Error>: Publisher {
+  /// The recorded output and completion.
+  public let recording: Recording
+
+  /// Creates a publisher to interactively record a series of outputs and a completion.
+  ///
+  /// Recording stops at the completion. Without an explicit completion, the recording
+  /// finishes normally.
+  ///
+  /// - Parameter record: A recording instance that can be used to record outputs and a
+  ///   completion.
+  public init(record: (inout Recording) -> Void) {
+    var recording = Recording()
+    record(&recording)
+    self.recording = recording
+  }
+
+  /// Creates a record publisher from an existing recording.
+  ///
+  /// - Parameter recording: A previously-recorded recording of published elements.
+  public init(recording: Recording) {
+    self.recording = recording
+  }
+
+  /// Creates a record publisher to publish the provided elements, followed by the provided
+  /// completion value.
+  ///
+  /// - Parameters:
+  ///   - output: An array of output elements to publish.
+  ///   - completion: The completion value with which to end publishing.
+  public init(output: [Output], completion: Subscribers.Completion<Failure>) {
+    self.init(recording: Recording(output: output, completion: completion))
+  }
+
+  /// Hands `subscriber` a subscription that replays ``recording``.
+  ///
+  /// - Parameter subscriber: The subscriber to attach to this publisher.
+  public func receive<S: Subscriber>(subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    if recording.output.isEmpty {
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: recording.completion)
+    } else {
+      subscriber.receive(subscription: Inner(downstream: subscriber, recording: recording))
+    }
+  }
+}
+
+extension Record: Sendable where Output: Sendable {}
+
+extension Record {
+  /// A recorded sequence of outputs, followed by a completion value.
+  ///
+  /// ```swift
+  /// var recording = Record<Int, Never>.Recording()
+  /// recording.receive(1)
+  /// recording.receive(completion: .finished)
+  /// recording.receive(2)  // traps: the recording is complete
+  /// ```
+  ///
+  /// A recording is open until it receives a completion; after that, recording anything else
+  /// traps. An open recording reports ``Subscribers/Completion/finished`` as its completion.
+  ///
+  /// > Thread safety: A value type.
+  public struct Recording {
+    /// The type of the input.
+    public typealias Input = Output
+
+    /// Whether `receive(completion:)` has been called, or the recording was made complete.
+    private var isComplete = false
+
+    /// The output which will be sent to a subscriber.
+    public private(set) var output: [Output]
+
+    /// The completion which will be sent to a subscriber.
+    public private(set) var completion: Subscribers.Completion<Failure>
+
+    /// Creates a new, empty recording, ready to record.
+    public init() {
+      output = []
+      completion = .finished
+    }
+
+    /// Creates a complete recording with the given output and completion.
+    ///
+    /// - Parameters:
+    ///   - output: The output to record.
+    ///   - completion: The completion to record.
+    public init(output: [Output], completion: Subscribers.Completion<Failure> = .finished) {
+      self.output = output
+      self.completion = completion
+      isComplete = true
+    }
+
+    /// Records an output.
+    ///
+    /// Traps if the recording already has a completion.
+    ///
+    /// - Parameter input: The output to record.
+    public mutating func receive(_ input: Input) {
+      precondition(
+        !isComplete,
+        "Record.Recording.receive(_:): an output was recorded after the completion"
+      )
+      output.append(input)
+    }
+
+    /// Records a completion, after which the recording accepts nothing else.
+    ///
+    /// Traps if the recording already has a completion.
+    ///
+    /// - Parameter completion: The completion to record.
+    public mutating func receive(completion: Subscribers.Completion<Failure>) {
+      precondition(
+        !isComplete,
+        "Record.Recording.receive(completion:): a second completion was recorded"
+      )
+      self.completion = completion
+      isComplete = true
+    }
+  }
+}
+
+extension Record.Recording: Sendable where Output: Sendable {}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case output
+    case completion
+  }
+
+  /// Decodes a complete recording, encoded as its `output` and its `completion`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      output: try container.decode([Output].self, forKey: .output),
+      completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
+    )
+  }
+
+  /// Encodes the recording as its `output` and its `completion`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(output, forKey: .output)
+    try container.encode(completion, forKey: .completion)
+  }
+}
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case recording
+  }
+
+  /// Decodes a record publisher, encoded as its `recording`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(recording: try container.decode(Recording.self, forKey: .recording))
+  }
+
+  /// Encodes the record publisher as its `recording`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(recording, forKey: .recording)
+  }
+}
+
+extension Record {
+  // Sendable: all mutable state is guarded by `lock`; the downstream is called outside the
+  // lock, only by the thread that set `draining`.
+  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    /// ```
+    /// active --request(_:)--> active (draining: the requesting thread delivers while demand
+    ///                                  lasts; a request made meanwhile only adds demand)
+    /// active --last output delivered--> terminal (sends the completion)
+    /// active --cancel()--> terminal
+    /// ```
+    private enum State {
+      case active(Active)
+      case terminal
+    }
+
+    private struct Active {
+      var downstream: Downstream
+      var recording: Recording
+      var index = 0
+      var demand = Subscribers.Demand.none
+      var draining = false
+    }
+
+    /// What the delivering thread does next.
+    private enum DrainAction {
+      case send(Downstream, Output)
+      case complete(Downstream, Subscribers.Completion<Failure>)
+      case stop
+    }
+
+    private let lock = Lock()
+    private var state: State
+
+    init(downstream: Downstream, recording: Recording) {
+      state = .active(Active(downstream: downstream, recording: recording))
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      let startsDraining = lock.withLock { () -> Bool in
+        guard case .active(var active) = state else { return false }
+        active.demand += demand
+        let starts = !active.draining
+        active.draining = true
+        state = .active(active)
+        return starts
+      }
+      if startsDraining {
+        drain()
+      }
+    }
+
+    /// Delivers outputs while there is demand; run by one thread at a time.
+    private func drain() {
+      var extra = Subscribers.Demand.none
+      while true {
+        switch nextAction(adding: extra) {
+        case .send(let downstream, let output):
+          extra = downstream.receive(output)
+        case .complete(let downstream, let completion):
+          downstream.receive(completion: completion)
+          return
+        case .stop:
+          return
+        }
+      }
+    }
+
+    private func nextAction(adding extra: Subscribers.Demand) -> DrainAction {
+      lock.withLock {
+        guard case .active(var active) = state else { return .stop }
+        active.demand += extra
+        let output = active.recording.output
+        if active.index == output.endIndex {
+          state = .terminal
+          return .complete(active.downstream, active.recording.completion)
+        }
+        guard active.demand > .none else {
+          active.draining = false
+          state = .active(active)
+          return .stop
+        }
+        active.demand -= 1
+        active.index += 1
+        state = .active(active)
+        return .send(active.downstream, output[active.index - 1])
+      }
+    }
+
+    func cancel() {
+      let released = lock.withLock { () -> Active? in
+        guard case .active(let active) = state else { return nil }
+        state = .terminal
+        return active
+      }
+      _ = released
+    }
+
+    var description: String { "Record" }
+
+    var customMirror: Mirror {
+      let recording = lock.withLock { () -> Recording? in
+        guard case .active(let active) = state else { return nil }
+        return active.recording
+      }
+      guard let recording else { return Mirror(self, children: [:]) }
+      return Mirror(self, children: ["recording": recording])
+    }
+
+    var playgroundDescription: Any { description }
+  }
+}

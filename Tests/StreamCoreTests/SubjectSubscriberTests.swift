@@ -1,0 +1,296 @@
+import StreamCore
+import Testing
+
+@Suite struct SubjectSubscriberTests {
+  // MARK: With real subjects
+
+  @Test func subject_receivesValuesAndCompletion() {
+    let source = PassthroughSubject<Int, Never>()
+    let relay = PassthroughSubject<Int, Never>()
+    let recorder = Recorder<Int, Never>()
+    relay.subscribe(recorder)
+    let token = source.subscribe(relay)
+    source.send(1)
+    source.send(2)
+    source.send(completion: .finished)
+    withExtendedLifetime(token) {
+      #expect(
+        recorder.events == [
+          .subscription("PassthroughSubject"), .value(1), .value(2), .completion(.finished),
+        ]
+      )
+    }
+  }
+
+  @Test func subject_receivesFailure() {
+    let source = PassthroughSubject<Int, TestError>()
+    let relay = PassthroughSubject<Int, TestError>()
+    let recorder = Recorder<Int, TestError>()
+    relay.subscribe(recorder)
+    let token = source.subscribe(relay)
+    source.send(1)
+    source.send(completion: .failure(TestError(code: 8)))
+    withExtendedLifetime(token) {
+      #expect(recorder.values == [1])
+      #expect(recorder.completions == [.failure(TestError(code: 8))])
+    }
+  }
+
+  @Test func currentValueSubject_receivesUpstreamValuesAfterItsOwn() {
+    let source = PassthroughSubject<Int, Never>()
+    let relay = CurrentValueSubject<Int, Never>(0)
+    let recorder = Recorder<Int, Never>()
+    relay.subscribe(recorder)
+    let token = source.subscribe(relay)
+    source.send(1)
+    withExtendedLifetime(token) {
+      #expect(recorder.values == [0, 1])
+      #expect(relay.value == 1)
+    }
+  }
+
+  @Test func cancelledToken_stopsValuesFromASubjectSource() {
+    let source = PassthroughSubject<Int, Never>()
+    let relay = PassthroughSubject<Int, Never>()
+    let recorder = Recorder<Int, Never>()
+    relay.subscribe(recorder)
+    let token = source.subscribe(relay)
+    source.send(1)
+    token.cancel()
+    source.send(2)
+    #expect(recorder.values == [1])
+    #expect(recorder.completions == [])
+  }
+
+  // MARK: Upstream
+
+  @Test func subject_requestsUnlimitedFromUpstream() {
+    let upstream = SpyPublisher<Int, Never>()
+    let token = upstream.subscribe(PassthroughSubject<Int, Never>())
+    withExtendedLifetime(token) {
+      #expect(upstream.subscription.requests == [.unlimited])
+      #expect(upstream.subscription.cancels == 0)
+    }
+  }
+
+  @Test func returnedCancellable_cancelsUpstreamOnce() {
+    let upstream = SpyPublisher<Int, Never>()
+    let token = upstream.subscribe(PassthroughSubject<Int, Never>())
+    token.cancel()
+    token.cancel()
+    #expect(upstream.subscription.cancels == 1)
+  }
+
+  @Test func returnedCancellableDeinit_cancelsUpstream() {
+    let upstream = SpyPublisher<Int, Never>()
+    let relay = PassthroughSubject<Int, Never>()
+    do {
+      let token = upstream.subscribe(relay)
+      withExtendedLifetime(token) {
+        #expect(upstream.subscription.cancels == 0)
+      }
+    }
+    #expect(upstream.subscription.cancels == 1)
+  }
+
+  @Test func cancelAfterCompletion_doesNotCancelUpstream() {
+    let upstream = SpyPublisher<Int, Never>()
+    let subject = SpySubject<Int, Never>()
+    let token = upstream.subscribe(subject)
+    upstream.downstream?.receive(completion: .finished)
+    token.cancel()
+    #expect(upstream.subscription.cancels == 0)
+    #expect(subject.completions == [.finished])
+  }
+
+  /// Runs in a child process: the token holds the last reference to the subject, whose deinit
+  /// cancels its upstreams, so releasing it under `SubjectSubscriber`'s lock would re-enter it.
+  @Test func cancel_releasesTheSubject() async {
+    await #expect(processExitsWith: .success) {
+      let upstream = SpyPublisher<Int, Never>()
+      weak var weakRelay: PassthroughSubject<Int, Never>?
+      let token: AnyCancellable
+      do {
+        let relay = PassthroughSubject<Int, Never>()
+        weakRelay = relay
+        token = upstream.subscribe(relay)
+      }
+      precondition(weakRelay != nil)
+      token.cancel()
+      precondition(weakRelay == nil)
+      precondition(upstream.subscription.cancels == 1)
+    }
+  }
+
+  /// As above, with the token's deinit doing the cancel.
+  @Test func tokenDeinit_releasesTheSubject() async {
+    await #expect(processExitsWith: .success) {
+      let upstream = SpyPublisher<Int, Never>()
+      weak var weakRelay: PassthroughSubject<Int, Never>?
+      do {
+        let relay = PassthroughSubject<Int, Never>()
+        weakRelay = relay
+        let token = upstream.subscribe(relay)
+        withExtendedLifetime(token) {}
+      }
+      precondition(weakRelay == nil)
+      precondition(upstream.subscription.cancels == 1)
+    }
+  }
+
+  @Test func completion_releasesTheSubject() {
+    let upstream = SpyPublisher<Int, Never>()
+    weak var weakRelay: PassthroughSubject<Int, Never>?
+    let token: AnyCancellable
+    do {
+      let relay = PassthroughSubject<Int, Never>()
+      weakRelay = relay
+      token = upstream.subscribe(relay)
+    }
+    #expect(weakRelay != nil)
+    upstream.downstream?.receive(completion: .finished)
+    withExtendedLifetime(token) {
+      #expect(weakRelay == nil)
+    }
+  }
+
+  // MARK: What the subject sees
+
+  @Test func subject_receivesOneSubscriptionNamedSubject() {
+    let upstream = SpyPublisher<Int, Never>()
+    let subject = SpySubject<Int, Never>()
+    let token = upstream.subscribe(subject)
+    withExtendedLifetime(token) {
+      #expect(subject.subscriptions.map { String(describing: $0) } == ["Subject"])
+    }
+  }
+
+  @Test func subjectsSubscription_forwardsRequestsAndCancelUpstream() throws {
+    let upstream = SpyPublisher<Int, Never>()
+    let subject = SpySubject<Int, Never>()
+    let token = upstream.subscribe(subject)
+    let subscription = try #require(subject.subscriptions.first)
+    subscription.request(.max(3))
+    subscription.cancel()
+    subscription.cancel()
+    withExtendedLifetime(token) {
+      #expect(upstream.subscription.requests == [.max(3)])
+      #expect(upstream.subscription.cancels == 1)
+    }
+  }
+
+  @Test func valuesAndCompletion_reachTheSubjectAndReturnNoDemand() {
+    let upstream = SpyPublisher<Int, TestError>()
+    let subject = SpySubject<Int, TestError>()
+    let token = upstream.subscribe(subject)
+    #expect(upstream.downstream?.receive(1) == Subscribers.Demand.none)
+    #expect(upstream.downstream?.receive(2) == Subscribers.Demand.none)
+    upstream.downstream?.receive(completion: .failure(TestError(code: 6)))
+    withExtendedLifetime(token) {
+      #expect(subject.values == [1, 2])
+      #expect(subject.completions == [.failure(TestError(code: 6))])
+    }
+  }
+
+  @Test func valuesAfterCancel_doNotReachTheSubject() {
+    let upstream = SpyPublisher<Int, Never>()
+    let subject = SpySubject<Int, Never>()
+    let token = upstream.subscribe(subject)
+    _ = upstream.downstream?.receive(1)
+    token.cancel()
+    _ = upstream.downstream?.receive(2)
+    upstream.downstream?.receive(completion: .finished)
+    #expect(subject.values == [1])
+    #expect(subject.completions == [])
+  }
+
+  @Test func eventsAfterCompletion_doNotReachTheSubject() {
+    let upstream = SpyPublisher<Int, Never>()
+    let subject = SpySubject<Int, Never>()
+    let token = upstream.subscribe(subject)
+    upstream.downstream?.receive(completion: .finished)
+    _ = upstream.downstream?.receive(1)
+    upstream.downstream?.receive(completion: .finished)
+    withExtendedLifetime(token) {
+      #expect(subject.values == [])
+      #expect(subject.completions == [.finished])
+    }
+  }
+
+  @Test func secondSubscription_isCancelled() {
+    let upstream = SpyPublisher<Int, Never>()
+    let subject = SpySubject<Int, Never>()
+    let token = upstream.subscribe(subject)
+    let second = SpySubscription()
+    upstream.downstream?.receive(subscription: second)
+    withExtendedLifetime(token) {
+      #expect(second.cancels == 1)
+      #expect(subject.subscriptions.count == 1)
+      #expect(upstream.subscription.cancels == 0)
+    }
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let upstream = SpyPublisher<Int, Never>()
+      let subject = SpySubject<Int, Never>()
+      let token = upstream.subscribe(subject)
+      subject.subscriptions.first?.request(.none)
+      withExtendedLifetime(token) {}
+    }
+  }
+}
+
+// MARK: - Helpers
+
+/// A subscription that records the requests and cancels it receives.
+// Sendable: all mutable state is guarded by `lock`.
+private final class SpySubscription: Subscription, @unchecked Sendable {
+  private let lock = Lock()
+  private var _requests: [Subscribers.Demand] = []
+  private var _cancels = 0
+
+  var requests: [Subscribers.Demand] { lock.withLock { _requests } }
+  var cancels: Int { lock.withLock { _cancels } }
+
+  func request(_ demand: Subscribers.Demand) { lock.withLock { _requests.append(demand) } }
+  func cancel() { lock.withLock { _cancels += 1 } }
+}
+
+/// A publisher that hands its subscriber a ``SpySubscription`` and keeps the subscriber, so
+/// that a test can send it values and a completion.
+private final class SpyPublisher<Output, Failure: Error>: Publisher {
+  let subscription = SpySubscription()
+  private(set) var downstream: AnySubscriber<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    downstream = AnySubscriber(subscriber)
+    subscriber.receive(subscription: subscription)
+  }
+}
+
+/// A subject that records what it is sent and requests nothing by itself.
+// Sendable: all mutable state is guarded by `lock`.
+private final class SpySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  private let lock = Lock()
+  private var _values: [Output] = []
+  private var _completions: [Subscribers.Completion<Failure>] = []
+  private var _subscriptions: [any Subscription] = []
+
+  var values: [Output] { lock.withLock { _values } }
+  var completions: [Subscribers.Completion<Failure>] { lock.withLock { _completions } }
+  var subscriptions: [any Subscription] { lock.withLock { _subscriptions } }
+
+  func send(_ value: Output) { lock.withLock { _values.append(value) } }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    lock.withLock { _completions.append(completion) }
+  }
+
+  func send(subscription: any Subscription) { lock.withLock { _subscriptions.append(subscription) } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    subscriber.receive(subscription: Subscriptions.empty)
+    subscriber.receive(completion: .finished)
+  }
+}
