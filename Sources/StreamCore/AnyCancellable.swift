@@ -17,7 +17,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   }
 
   private let lock = Lock()
-  private var action: Action?
+  @exclusivity(unchecked) private var action: Action?
 
   /// Initializes the cancellable object with the given cancel-time closure.
   ///

@@ -32,12 +32,15 @@ extension Subscribers {
     }
 
     /// A request for as many values as the publisher can produce.
-    public static let unlimited = Demand(rawValue: unlimitedRawValue)
+    // Computed rather than `static let`, so that reading it needs no lazy-initialisation check.
+    @inlinable
+    public static var unlimited: Demand { Demand(rawValue: unlimitedRawValue) }
 
     /// A request for no elements from the publisher.
     ///
     /// This is equivalent to `Demand.max(0)`. Requesting it from a subscription traps.
-    public static let none = Demand(rawValue: 0)
+    @inlinable
+    public static var none: Demand { Demand(rawValue: 0) }
 
     /// Creates a demand for the given maximum number of elements.
     ///

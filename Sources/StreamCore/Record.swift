@@ -213,7 +213,7 @@ extension Record {
     /// What the delivering thread does next.
     private enum DrainAction {
       case send(Downstream, Output)
-      case complete(Downstream, Subscribers.Completion<Failure>)
+      case complete(Active)
       case stop
     }
 
@@ -246,8 +246,8 @@ extension Record {
         switch nextAction(adding: extra) {
         case .send(let downstream, let output):
           extra = downstream.receive(output)
-        case .complete(let downstream, let completion):
-          downstream.receive(completion: completion)
+        case .complete(let released):
+          released.downstream.receive(completion: released.recording.completion)
           return
         case .stop:
           return
@@ -262,7 +262,7 @@ extension Record {
         let output = active.recording.output
         if active.index == output.endIndex {
           state = .terminal
-          return .complete(active.downstream, active.recording.completion)
+          return .complete(active)
         }
         guard active.demand > .none else {
           active.draining = false

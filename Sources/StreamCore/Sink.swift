@@ -30,7 +30,7 @@ extension Subscribers {
     let lock = Lock()
 
     @usableFromInline
-    var state = SinkState.awaitingSubscription
+    @exclusivity(unchecked) var state = SinkState.awaitingSubscription
 
     /// Initializes a sink with the provided closures.
     ///

@@ -96,7 +96,10 @@ import Testing
     var completions: [Subscribers.Completion<TestError>] = []
     let erased = AnySubscriber<Int, TestError>(
       receiveSubscription: { subscriptions.append(String(describing: $0)) },
-      receiveValue: { values.append($0); return .max(2) },
+      receiveValue: {
+        values.append($0)
+        return .max(2)
+      },
       receiveCompletion: { completions.append($0) }
     )
     let subscription = SpySubscription()
@@ -143,7 +146,10 @@ import Testing
     subject.subscribe(
       AnySubscriber(
         receiveSubscription: { $0.request(.unlimited) },
-        receiveValue: { values.append($0); return .none }
+        receiveValue: {
+          values.append($0)
+          return .none
+        }
       )
     )
     subject.send(1)

@@ -208,7 +208,9 @@ private typealias Demand = Subscribers.Demand
     #expect(Demand.unlimited > .max(Int.max))
     #expect(Demand.unlimited >= .unlimited)
     #expect(!(Demand.unlimited < .unlimited))
-    #expect([Demand.unlimited, .max(7), .none, .max(2)].sorted() == [.none, .max(2), .max(7), .unlimited])
+    #expect(
+      [Demand.unlimited, .max(7), .none, .max(2)].sorted() == [.none, .max(2), .max(7), .unlimited]
+    )
   }
 
   @Test func demandVersusInt_comparesTheCount() {
@@ -263,7 +265,9 @@ private typealias Demand = Subscribers.Demand
   // MARK: Hashable and Codable
 
   @Test func hashable_equalDemandsCollapseInASet() {
-    let set: Set<Demand> = [.max(1), .max(1), .none, .max(0), .unlimited, .unlimited, .max(Int.max)]
+    let set: Set<Demand> = [
+      .max(1), .max(1), .none, .max(0), .unlimited, .unlimited, .max(Int.max),
+    ]
     #expect(set == [.none, .max(1), .max(Int.max), .unlimited])
     #expect(Demand.max(4).hashValue == (Demand.max(1) + 3).hashValue)
   }

@@ -287,7 +287,9 @@ private final class SpySubject<Output, Failure: Error>: Subject, @unchecked Send
     lock.withLock { _completions.append(completion) }
   }
 
-  func send(subscription: any Subscription) { lock.withLock { _subscriptions.append(subscription) } }
+  func send(subscription: any Subscription) {
+    lock.withLock { _subscriptions.append(subscription) }
+  }
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)

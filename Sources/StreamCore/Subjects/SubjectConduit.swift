@@ -60,21 +60,21 @@ final class SubjectConduit<Downstream: Subscriber>:
   let lock = Lock()
   /// `nil` once terminal.
   @usableFromInline
-  var downstream: Downstream?
+  @exclusivity(unchecked) var downstream: Downstream?
   @usableFromInline
-  var core: SubjectCore<Output, Failure>?
+  @exclusivity(unchecked) var core: SubjectCore<Output, Failure>?
   @usableFromInline
-  var demand = Subscribers.Demand.none
+  @exclusivity(unchecked) var demand = Subscribers.Demand.none
   @usableFromInline
-  var owner: ThreadID?
+  @exclusivity(unchecked) var owner: ThreadID?
   /// Values other threads sent while the owner was delivering; their demand is already taken.
   @usableFromInline
-  var queue = ContiguousArray<Output>()
+  @exclusivity(unchecked) var queue = ContiguousArray<Output>()
   /// For a current-value subject: the value to send as soon as there is demand.
   @usableFromInline
-  var latest: Output?
+  @exclusivity(unchecked) var latest: Output?
   @usableFromInline
-  var pendingCompletion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked) var pendingCompletion: Subscribers.Completion<Failure>?
   @usableFromInline
   let keepsLatest: Bool
   @usableFromInline

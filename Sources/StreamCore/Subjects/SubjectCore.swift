@@ -10,17 +10,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   let lock = Lock()
 
   @usableFromInline
-  var conduits = ContiguousArray<SubjectConduitBase<Output, Failure>>()
+  @exclusivity(unchecked) var conduits = ContiguousArray<SubjectConduitBase<Output, Failure>>()
 
   @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
 
   /// The value a new subscriber receives first; set only for a current-value subject.
   @usableFromInline
-  var current: Output?
+  @exclusivity(unchecked) var current: Output?
 
   @usableFromInline
-  var upstreams: [any Subscription] = []
+  @exclusivity(unchecked) var upstreams: [any Subscription] = []
 
   /// `true` for ``CurrentValueSubject``: conduits keep the latest value while they lack demand.
   @usableFromInline
@@ -44,8 +44,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       return conduits
     }
     guard let targets else { return }
-    for conduit in targets {
-      conduit.offerEntry(conduit, value)
+    targets.withUnsafeBufferPointer { conduits in
+      for conduit in conduits {
+        conduit.offerEntry(conduit, value)
+      }
     }
   }
 
