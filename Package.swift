@@ -12,10 +12,16 @@ let package = Package(
   // `Synchronization.Mutex` and `Atomic` need these Apple releases; Linux and Windows have them.
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
-    .library(name: "StreamCore", targets: ["StreamCore"])
+    .library(name: "StreamCore", targets: ["StreamCore"]),
+    .library(name: "StreamTesting", targets: ["StreamTesting"]),
   ],
   targets: [
     .target(name: "StreamCore", swiftSettings: strictSettings),
+    .target(
+      name: "StreamTesting",
+      dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
     .executableTarget(
       name: "Examples",
       dependencies: ["StreamCore"],
@@ -24,6 +30,11 @@ let package = Package(
     .testTarget(
       name: "StreamCoreTests",
       dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StreamTestingTests",
+      dependencies: ["StreamTesting", "StreamCore"],
       swiftSettings: strictSettings
     ),
   ],

@@ -67,14 +67,10 @@ final class SubjectConduit<Downstream: Subscriber>:
   @exclusivity(unchecked) var demand = Subscribers.Demand.none
   @usableFromInline
   @exclusivity(unchecked) var owner: ThreadID?
-  /// Values other threads sent while the owner was delivering; their demand is already taken.
+  /// What waits for the owner, or for demand; allocated on first use, which a single-threaded
+  /// passthrough subscriber never makes.
   @usableFromInline
-  @exclusivity(unchecked) var queue = ContiguousArray<Output>()
-  /// For a current-value subject: the value to send as soon as there is demand.
-  @usableFromInline
-  @exclusivity(unchecked) var latest: Output?
-  @usableFromInline
-  @exclusivity(unchecked) var pendingCompletion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked) var backlog: SubjectBacklog<Output, Failure>?
   @usableFromInline
   let keepsLatest: Bool
   @usableFromInline
@@ -112,14 +108,14 @@ final class SubjectConduit<Downstream: Subscriber>:
     let target = lock.withLock { () -> (Downstream, outer: Bool)? in
       guard let downstream else { return nil }
       guard demand > .none else {
-        if keepsLatest { latest = value }
+        if keepsLatest { makeBacklog().latest = value }
         return nil
       }
-      if keepsLatest { latest = nil }  // a newer value supersedes it
+      backlog?.latest = nil  // a newer value supersedes it
       demand -= 1
       if let owner {
-        guard owner == me, queue.isEmpty, pendingCompletion == nil else {
-          queue.append(value)
+        guard owner == me, backlog?.isWaiting != true else {
+          makeBacklog().queue.append(value)
           return nil
         }
         return (downstream, outer: false)  // re-entrant: deliver now, the outer call drains
@@ -148,8 +144,8 @@ final class SubjectConduit<Downstream: Subscriber>:
     let me = ThreadID.current
     let released = lock.withLock { () -> Released? in
       guard downstream != nil else { return nil }
-      if let owner, owner != me || !queue.isEmpty {
-        pendingCompletion = completion  // the owner delivers it after the queue
+      if let owner, owner != me || backlog?.queue.isEmpty == false {
+        makeBacklog().pendingCompletion = completion  // the owner delivers it after the queue
         return nil
       }
       return terminate()
@@ -170,17 +166,19 @@ final class SubjectConduit<Downstream: Subscriber>:
           return .stop
         }
         demand += more
-        if !queue.isEmpty {
-          return .deliver(queue.removeFirst())
-        }
-        if let completion = pendingCompletion {
-          released = terminate()
-          return .complete(completion)
-        }
-        if keepsLatest, demand > .none, let value = latest {
-          latest = nil
-          demand -= 1
-          return .deliver(value)
+        if let backlog {
+          if !backlog.queue.isEmpty {
+            return .deliver(backlog.queue.removeFirst())
+          }
+          if let completion = backlog.pendingCompletion {
+            released = terminate()
+            return .complete(completion)
+          }
+          if demand > .none, let value = backlog.latest {
+            backlog.latest = nil
+            demand -= 1
+            return .deliver(value)
+          }
         }
         owner = nil
         return .stop
@@ -210,7 +208,7 @@ final class SubjectConduit<Downstream: Subscriber>:
     let delivery = lock.withLock { () -> (Downstream, Output, outer: Bool)? in
       guard let downstream else { return nil }
       self.demand += demand
-      guard keepsLatest, let value = latest, queue.isEmpty else { return nil }
+      guard let backlog, let value = backlog.latest, backlog.queue.isEmpty else { return nil }
       let outer: Bool
       if let owner {
         // Re-entrant request from inside the subscriber: deliver the latest value now, as
@@ -221,7 +219,7 @@ final class SubjectConduit<Downstream: Subscriber>:
         owner = me
         outer = true
       }
-      latest = nil
+      backlog.latest = nil
       self.demand -= 1
       return (downstream, value, outer: outer)
     }
@@ -254,21 +252,17 @@ final class SubjectConduit<Downstream: Subscriber>:
     @usableFromInline
     var core: SubjectCore<Output, Failure>?
     @usableFromInline
-    var queue: ContiguousArray<Output>
-    @usableFromInline
-    var latest: Output?
+    var backlog: SubjectBacklog<Output, Failure>?
 
     @inlinable
     init(
       downstream: Downstream?,
       core: SubjectCore<Output, Failure>?,
-      queue: ContiguousArray<Output>,
-      latest: Output?
+      backlog: SubjectBacklog<Output, Failure>?
     ) {
       self.downstream = downstream
       self.core = core
-      self.queue = queue
-      self.latest = latest
+      self.backlog = backlog
     }
   }
 
@@ -278,11 +272,18 @@ final class SubjectConduit<Downstream: Subscriber>:
     defer {
       downstream = nil
       core = nil
-      queue = []
-      latest = nil
-      pendingCompletion = nil
+      backlog = nil
     }
-    return Released(downstream: downstream, core: core, queue: queue, latest: latest)
+    return Released(downstream: downstream, core: core, backlog: backlog)
+  }
+
+  /// The backlog, allocated on first use; must run under the lock.
+  @inlinable
+  func makeBacklog() -> SubjectBacklog<Output, Failure> {
+    if let backlog { return backlog }
+    let made = SubjectBacklog<Output, Failure>()
+    backlog = made
+    return made
   }
 
   @usableFromInline
@@ -301,4 +302,34 @@ final class SubjectConduit<Downstream: Subscriber>:
 
   @usableFromInline
   var playgroundDescription: Any { description }
+}
+
+/// A conduit's rarely used state: values queued for the owning thread, the latest value of a
+/// current-value subject, and a completion waiting behind the queue.
+///
+/// A class, so that the conduit's unspecialised `deinit` releases it without looking up type
+/// metadata for each generic field. Only touched under the owning conduit's lock.
+// Sendable: only accessed under the owning conduit's lock.
+@usableFromInline
+final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
+  /// Values other threads sent while the owner was delivering; their demand is already taken.
+  @usableFromInline
+  @exclusivity(unchecked) var queue = ContiguousArray<Output>()
+  /// For a current-value subject: the value to send as soon as there is demand.
+  @usableFromInline
+  @exclusivity(unchecked) var latest: Output?
+  /// A completion that arrived while another thread was delivering, or behind queued values.
+  @usableFromInline
+  @exclusivity(unchecked) var pendingCompletion: Subscribers.Completion<Failure>?
+
+  @inlinable
+  init(latest: Output? = nil) {
+    self.latest = latest
+  }
+
+  /// Whether something must be delivered before a new value may go straight through.
+  @inlinable
+  var isWaiting: Bool {
+    !queue.isEmpty || pendingCompletion != nil
+  }
 }

@@ -74,7 +74,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
       if let completion { return completion }
       // The conduit is not shared yet, so its state may be seeded here, atomically with joining.
-      if keepsLatest { conduit.latest = current }
+      if keepsLatest { conduit.backlog = SubjectBacklog(latest: current) }
       conduits.append(conduit)
       return nil
     }

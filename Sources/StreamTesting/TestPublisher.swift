@@ -1,0 +1,360 @@
+public import StreamCore
+
+/// A publisher that a test sends into by hand, and that records what its subscribers ask of it.
+///
+/// ```swift
+/// let upstream = TestPublisher<Int, Never>()
+/// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+/// upstream.subscribe(recorder)
+/// upstream.send(1)                  // delivered
+/// upstream.send(2)                  // not delivered: no demand left
+/// upstream.requests                 // [.demand(.max(1))]
+/// upstream.violations               // ["sent 2 while demand was none"]
+/// ```
+///
+/// Use it as the upstream of the operator under test: ``requests`` shows the demand the operator
+/// asked for and when it cancelled, and ``violations`` shows where the test sent more than it
+/// asked for.
+///
+/// - Each subscriber gets its own subscription, described as `"TestPublisher"`, with its own
+///   outstanding demand. ``send(_:)`` delivers to every subscriber that has demand. For a
+///   subscriber without demand the value is not delivered (nor kept), and ``violations`` records
+///   `"sent <value> while demand was none"`.
+/// - ``requests`` lists every `request(_:)` and `cancel()` call from every subscription, in
+///   order, including repeated cancels and calls after the completion. Demand a subscriber
+///   returns from `receive(_:)` is added to its outstanding demand (see ``outstandingDemand``)
+///   but is not a request, so it is not listed.
+/// - `request(.none)` does not trap, as StreamCore's publishers do: it is listed in ``requests``
+///   and recorded in ``violations`` as `"request(.none)"`, so that a test can check for it.
+/// - ``send(completion:)`` completes every current subscriber once; later values and completions
+///   are ignored. A subscriber that arrives afterwards receives a subscription and the
+///   completion at once. Values sent to a subscription after it was cancelled are ignored, and
+///   are not violations.
+///
+/// > Thread safety: Every method may be called from any thread. Delivery is synchronous, on the
+/// > sending thread, with no lock held, so a subscriber may call back into the publisher or its
+/// > subscription. A subscriber is never called from two threads at once: a value sent from
+/// > another thread while a delivery to that subscriber is under way takes its demand at once
+/// > and is delivered by the thread already delivering, right after, as with StreamCore's
+/// > subjects.
+// Sendable: all mutable state is guarded by `lock`; subscribers are called outside it.
+public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
+  /// A call a subscriber made on its subscription.
+  ///
+  /// ```swift
+  /// #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1)), .cancel])
+  /// ```
+  public enum Request: Hashable, Sendable {
+    /// `request(_:)` with this demand.
+    case demand(Subscribers.Demand)
+
+    /// `cancel()`.
+    case cancel
+  }
+
+  private let lock = Lock()
+  private var conduits: [any TestConduit<Output, Failure>] = []
+  private var completion: Subscribers.Completion<Failure>?
+  private var recordedRequests: [Request] = []
+  private var recordedViolations: [String] = []
+  private var subscriberCount = 0
+
+  /// Creates a publisher with no subscribers.
+  public init() {}
+
+  /// Every `request(_:)` and `cancel()` call made on this publisher's subscriptions, in order.
+  public var requests: [Request] {
+    lock.withLock { recordedRequests }
+  }
+
+  /// What went against the demand contract, in order: values sent beyond a subscriber's demand,
+  /// and `request(.none)` calls.
+  ///
+  /// ```swift
+  /// #expect(upstream.violations.isEmpty)
+  /// ```
+  public var violations: [String] {
+    lock.withLock { recordedViolations }
+  }
+
+  /// How many subscribers have subscribed so far, including those that have since cancelled or
+  /// been completed.
+  public var subscriptionCount: Int {
+    lock.withLock { subscriberCount }
+  }
+
+  /// The demand outstanding, summed over the subscriptions that are neither cancelled nor
+  /// completed.
+  ///
+  /// ```swift
+  /// let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+  /// upstream.subscribe(recorder)
+  /// upstream.send(1)
+  /// upstream.outstandingDemand  // .max(1)
+  /// ```
+  public var outstandingDemand: Subscribers.Demand {
+    let current = lock.withLock { conduits }
+    return current.reduce(.none) { $0 + $1.outstandingDemand }
+  }
+
+  /// Sends `value` to every subscriber that has demand for it.
+  ///
+  /// For each subscriber without demand, the value is dropped and ``violations`` records
+  /// `"sent <value> while demand was none"`. After the completion, does nothing.
+  ///
+  /// - Parameter value: The value to send.
+  public func send(_ value: Output) {
+    let targets = lock.withLock { completion == nil ? conduits : [] }
+    var starved = 0
+    for target in targets where !target.offer(value) {
+      starved += 1
+    }
+    guard starved > 0 else { return }
+    let violation = "sent \(value) while demand was none"
+    lock.withLock {
+      recordedViolations.append(contentsOf: repeatElement(violation, count: starved))
+    }
+  }
+
+  /// Completes every current subscriber; later values and completions are ignored.
+  ///
+  /// - Parameter completion: How the publisher ends.
+  public func send(completion: Subscribers.Completion<Failure>) {
+    let targets = lock.withLock { () -> [any TestConduit<Output, Failure>] in
+      guard self.completion == nil else { return [] }
+      self.completion = completion
+      defer { conduits = [] }
+      return conduits
+    }
+    for target in targets {
+      target.finish(completion)
+    }
+  }
+
+  /// Hands `subscriber` a subscription described as `"TestPublisher"`.
+  ///
+  /// - Parameter subscriber: The subscriber to attach.
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let inner = Inner(publisher: self, downstream: subscriber)
+    let finished = lock.withLock { () -> Subscribers.Completion<Failure>? in
+      subscriberCount += 1
+      if let completion { return completion }
+      conduits.append(inner)
+      return nil
+    }
+    inner.start(subscriber)
+    if let finished {
+      inner.finish(finished)
+    }
+  }
+
+  private func record(_ request: Request) {
+    lock.withLock {
+      recordedRequests.append(request)
+      if request == .demand(.none) {
+        recordedViolations.append("request(.none)")
+      }
+    }
+  }
+
+  private func remove(_ conduit: any TestConduit<Output, Failure>) {
+    let removed = lock.withLock { () -> [any TestConduit<Output, Failure>] in
+      let removed = conduits.filter { $0 === conduit }
+      conduits.removeAll { $0 === conduit }
+      return removed
+    }
+    _ = removed  // released after the lock
+  }
+}
+
+/// The publisher's view of one subscription, whatever the subscriber's type.
+private protocol TestConduit<Output, Failure>: AnyObject, Sendable {
+  associatedtype Output
+  associatedtype Failure: Error
+
+  var outstandingDemand: Subscribers.Demand { get }
+
+  /// Takes one demand and delivers `value` (or queues it for the delivering thread).
+  ///
+  /// - Returns: `false` if the subscriber had no demand, so the value was dropped.
+  func offer(_ value: Output) -> Bool
+
+  /// Delivers the completion, after any values already accepted.
+  func finish(_ completion: Subscribers.Completion<Failure>)
+}
+
+extension TestPublisher {
+  /// One subscriber's subscription.
+  ///
+  /// The thread that is delivering owns the subscription (`owner`): a send from that thread,
+  /// from inside the subscriber, is delivered re-entrantly; a send from another thread takes
+  /// demand and queues its value, and the owner delivers the queue before it lets go. The
+  /// subscribing thread owns it until `receive(subscription:)` has returned.
+  ///
+  /// ```
+  /// open --cancel() / completion delivered--> terminal (downstream released)
+  /// ```
+  // Sendable: all mutable state is guarded by `lock`; downstream is called outside it, by the
+  // owning thread only.
+  private final class Inner<Downstream: Subscriber>: TestConduit, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    private enum OfferAction {
+      case deliver(Downstream, outer: Bool)
+      case done
+      case starved
+    }
+
+    private enum DrainStep {
+      case deliver(Output)
+      case complete(Subscribers.Completion<Failure>)
+      case stop
+    }
+
+    /// What a subscription lets go of when it ends, released after the lock.
+    private struct Released {
+      var downstream: Downstream?
+      var queue: [Output]
+    }
+
+    private let lock = Lock()
+    private weak let publisher: TestPublisher?
+    /// `nil` once terminal.
+    private var downstream: Downstream?
+    private var demand = Subscribers.Demand.none
+    private var owner: ThreadID?
+    /// Values other threads sent during a delivery; their demand is already taken.
+    private var queue: [Output] = []
+    private var pendingCompletion: Subscribers.Completion<Failure>?
+
+    init(publisher: TestPublisher, downstream: Downstream) {
+      self.publisher = publisher
+      self.downstream = downstream
+      self.owner = ThreadID.current
+    }
+
+    var description: String { "TestPublisher" }
+
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+
+    var playgroundDescription: Any { description }
+
+    var outstandingDemand: Subscribers.Demand {
+      lock.withLock { downstream == nil ? .none : demand }
+    }
+
+    /// Hands the subscription over, then delivers what other threads sent meanwhile.
+    func start(_ subscriber: Downstream) {
+      subscriber.receive(subscription: self)
+      drain(subscriber, adding: .none)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      publisher?.record(.demand(demand))
+      lock.withLock {
+        if downstream != nil { self.demand += demand }
+      }
+    }
+
+    func cancel() {
+      publisher?.record(.cancel)
+      let released = lock.withLock { terminate() }
+      guard released.downstream != nil else { return }
+      publisher?.remove(self)
+    }
+
+    func offer(_ value: Output) -> Bool {
+      let me = ThreadID.current
+      let action = lock.withLock { () -> OfferAction in
+        guard let downstream else { return .done }
+        guard demand > .none else { return .starved }
+        demand -= 1
+        if let owner {
+          guard owner == me, queue.isEmpty, pendingCompletion == nil else {
+            queue.append(value)
+            return .done
+          }
+          return .deliver(downstream, outer: false)  // re-entrant: the outer call drains
+        }
+        owner = me
+        return .deliver(downstream, outer: true)
+      }
+      switch action {
+      case .deliver(let downstream, let outer):
+        let more = downstream.receive(value)
+        if outer {
+          drain(downstream, adding: more)
+        } else if more > .none {
+          lock.withLock {
+            if self.downstream != nil { demand += more }
+          }
+        }
+        return true
+      case .done:
+        return true
+      case .starved:
+        return false
+      }
+    }
+
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+      let me = ThreadID.current
+      let released = lock.withLock { () -> Released? in
+        guard downstream != nil else { return nil }
+        if let owner, owner != me || !queue.isEmpty {
+          pendingCompletion = completion  // the owner delivers it after the queue
+          return nil
+        }
+        return terminate()
+      }
+      released?.downstream?.receive(completion: completion)
+    }
+
+    /// Delivers queued values and a pending completion while this thread owns the subscription,
+    /// then lets go.
+    private func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
+      var more = initial
+      while true {
+        var released: Released?
+        let step = lock.withLock { () -> DrainStep in
+          guard self.downstream != nil else {
+            owner = nil
+            return .stop
+          }
+          demand += more
+          if !queue.isEmpty {
+            return .deliver(queue.removeFirst())
+          }
+          if let completion = pendingCompletion {
+            released = terminate()
+            return .complete(completion)
+          }
+          owner = nil
+          return .stop
+        }
+        switch step {
+        case .deliver(let value):
+          more = downstream.receive(value)
+        case .complete(let completion):
+          downstream.receive(completion: completion)
+          _ = released
+          return
+        case .stop:
+          return
+        }
+      }
+    }
+
+    /// Moves to terminal. Call with the lock held, and drop the result after releasing it.
+    private func terminate() -> Released {
+      defer {
+        downstream = nil
+        queue = []
+        pendingCompletion = nil
+        owner = nil
+      }
+      return Released(downstream: downstream, queue: queue)
+    }
+  }
+}
