@@ -1,3 +1,4 @@
+import Dispatch
 import StreamCore
 
 // A short tour of what StreamKit has today. Run with `swift run Examples`.
@@ -54,3 +55,44 @@ counter.send(2)
 print("no demand left: 2 is kept as the latest value for this subscriber")
 twoAtATime.subscription?.request(.max(1))
 twoAtATime.subscription?.cancel()
+
+section("StreamCore: ready-made publishers")
+let numbers = [1, 2, 3].publisher
+print("a publisher of", numbers.sequence)
+_ = numbers.sink(
+  receiveCompletion: { print("sequence:", $0) },
+  receiveValue: { print("sequence value", $0) }
+)
+_ = Just("just one value").sink { print($0) }
+_ = Empty<Int, Never>().sink(receiveCompletion: { print("Empty:", $0) }, receiveValue: { _ in })
+struct LookupError: Error {}
+_ = Fail<Int, LookupError>(error: LookupError())
+  .sink(receiveCompletion: { print("Fail:", $0) }, receiveValue: { _ in })
+_ = Record<Int, Never>(output: [7, 8], completion: .finished).sink { print("recorded", $0) }
+_ = Deferred { Just("made on subscription") }.sink { print($0) }
+let erased: AnyPublisher<Int, Never> = Optional(42).publisher.eraseToAnyPublisher()
+_ = erased.sink { print("erased optional:", $0) }
+
+section("StreamCore: a million values, one at a time, without recursion")
+final class OneAtATime: Subscriber {
+  typealias Input = Int
+  typealias Failure = Never
+  var count = 0
+  func receive(subscription: any Subscription) { subscription.request(.max(1)) }
+  func receive(_ input: Int) -> Subscribers.Demand {
+    count += 1
+    return .max(1)
+  }
+  func receive(completion: Subscribers.Completion<Never>) { print("received", count, "values") }
+}
+(0..<1_000_000).publisher.subscribe(OneAtATime())
+
+section("StreamCore: schedulers")
+ImmediateScheduler.shared.schedule { print("ImmediateScheduler runs actions at once") }
+let queue = DispatchQueue(label: "examples")
+let done = DispatchSemaphore(value: 0)
+queue.schedule(after: queue.now.advanced(by: .milliseconds(10))) {
+  print("DispatchQueue ran an action 10 ms later")
+  done.signal()
+}
+done.wait()
