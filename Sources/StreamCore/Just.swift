@@ -30,75 +30,12 @@ public struct Just<Output>: Publisher {
   ///
   /// - Parameter subscriber: The subscriber to attach to this publisher.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    subscriber.receive(subscription: Inner(downstream: subscriber, output: output))
+    subscriber.receive(
+      subscription: SingleValueSubscription(downstream: subscriber, output: output, name: "Just")
+    )
   }
 }
 
 extension Just: Equatable where Output: Equatable {}
 
 extension Just: Sendable where Output: Sendable {}
-
-extension Just {
-  // Sendable: all mutable state is inside `state`, guarded by `lock`; the downstream is called
-  // outside the lock, and only by the one thread that moved the state out of `pending`.
-  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-  where Downstream.Input == Output, Downstream.Failure == Never {
-    /// ```
-    /// pending --request(_:)--> sending --value delivered--> terminal   (then sends .finished)
-    /// pending/sending --cancel()--> terminal   (no completion follows)
-    /// ```
-    private enum State {
-      case pending(Downstream, Output)
-      case sending
-      case terminal
-    }
-
-    private let lock = Lock()
-    private var state: State
-
-    init(downstream: Downstream, output: Output) {
-      state = .pending(downstream, output)
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let pending = lock.withLock { () -> (Downstream, Output)? in
-        guard case .pending(let downstream, let output) = state else { return nil }
-        state = .sending
-        return (downstream, output)
-      }
-      guard let (downstream, output) = pending else { return }
-      _ = downstream.receive(output)
-      let finishes = lock.withLock { () -> Bool in
-        guard case .sending = state else { return false }  // cancelled inside `receive(_:)`
-        state = .terminal
-        return true
-      }
-      if finishes {
-        downstream.receive(completion: .finished)
-      }
-    }
-
-    func cancel() {
-      let released = lock.withLock { () -> State in
-        defer { state = .terminal }
-        return state
-      }
-      _ = released
-    }
-
-    var description: String { "Just" }
-
-    var customMirror: Mirror {
-      let output = lock.withLock { () -> Output? in
-        guard case .pending(_, let output) = state else { return nil }
-        return output
-      }
-      guard let output else { return Mirror(self, children: [:]) }
-      return Mirror(self, children: ["value": output])
-    }
-
-    var playgroundDescription: Any { description }
-  }
-}

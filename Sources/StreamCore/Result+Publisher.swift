@@ -71,7 +71,13 @@ extension Result {
     where S.Input == Output, S.Failure == Failure {
       switch result {
       case .success(let output):
-        subscriber.receive(subscription: Inner(downstream: subscriber, output: output))
+        subscriber.receive(
+          subscription: SingleValueSubscription(
+            downstream: subscriber,
+            output: output,
+            name: "Once"
+          )
+        )
       case .failure(let error):
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))
@@ -83,68 +89,3 @@ extension Result {
 extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}
 
 extension Result.Publisher: Sendable where Success: Sendable {}
-
-extension Result.Publisher {
-  // Sendable: all mutable state is inside `state`, guarded by `lock`; the downstream is called
-  // outside the lock, and only by the one thread that moved the state out of `pending`.
-  private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
-  where Downstream.Input == Output, Downstream.Failure == Failure {
-    /// ```
-    /// pending --request(_:)--> sending --value delivered--> terminal   (then sends .finished)
-    /// pending/sending --cancel()--> terminal   (no completion follows)
-    /// ```
-    private enum State {
-      case pending(Downstream, Output)
-      case sending
-      case terminal
-    }
-
-    private let lock = Lock()
-    private var state: State
-
-    init(downstream: Downstream, output: Output) {
-      state = .pending(downstream, output)
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let pending = lock.withLock { () -> (Downstream, Output)? in
-        guard case .pending(let downstream, let output) = state else { return nil }
-        state = .sending
-        return (downstream, output)
-      }
-      guard let (downstream, output) = pending else { return }
-      _ = downstream.receive(output)
-      let finishes = lock.withLock { () -> Bool in
-        guard case .sending = state else { return false }  // cancelled inside `receive(_:)`
-        state = .terminal
-        return true
-      }
-      if finishes {
-        downstream.receive(completion: .finished)
-      }
-    }
-
-    func cancel() {
-      let released = lock.withLock { () -> State in
-        defer { state = .terminal }
-        return state
-      }
-      _ = released
-    }
-
-    var description: String { "Once" }
-
-    var customMirror: Mirror {
-      let output = lock.withLock { () -> Output? in
-        guard case .pending(_, let output) = state else { return nil }
-        return output
-      }
-      guard let output else { return Mirror(self, children: [:]) }
-      return Mirror(self, children: ["value": output])
-    }
-
-    var playgroundDescription: Any { description }
-  }
-}

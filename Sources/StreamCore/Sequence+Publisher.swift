@@ -96,8 +96,8 @@ extension Publishers.Sequence {
   // by `lock`; `cancelled` is atomic. While `draining` is true, only the draining thread uses
   // the iterator (checked out of the state) and calls the downstream, outside the lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Elements.Element, Downstream.Failure == Failure {
     @usableFromInline
     let lock = Lock()

@@ -22,9 +22,8 @@ extension Publisher {
 /// Feeds an upstream publisher into a subject, and is the subscription the subject receives.
 // Sendable: all mutable state is guarded by `lock`; the subject is called outside the lock from
 // upstream's delivery, which never overlaps with itself.
-final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscriber,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   typealias Input = Downstream.Output
   typealias Failure = Downstream.Failure

@@ -196,9 +196,8 @@ extension TestPublisher {
   /// ```
   // Sendable: all mutable state is guarded by `lock`; downstream is called outside it, by the
   // owning thread only.
-  private final class Inner<Downstream: Subscriber>: TestConduit, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: TestConduit, @unchecked Sendable,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     private enum OfferAction {
       case deliver(Downstream, outer: Bool)

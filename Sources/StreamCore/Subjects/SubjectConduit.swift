@@ -40,8 +40,8 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 // Sendable: all mutable state is guarded by `lock`; downstream is called outside it.
 @usableFromInline
 final class SubjectConduit<Downstream: Subscriber>:
-  SubjectConduitBase<Downstream.Input, Downstream.Failure>, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  SubjectConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
   typealias Output = Downstream.Input
