@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import StreamCore
-import Synchronization
 import Testing
 
 // Real-time tests: they wait for events with generous timeouts and never sleep for correctness.
@@ -347,7 +346,7 @@ import Testing
 }
 
 private final class QueueLog<Entry: Sendable>: Sendable {
-  private let storage = Mutex<[Entry]>([])
+  private let storage = LockedState<[Entry]>([])
 
   var entries: [Entry] { storage.withLock { $0 } }
 

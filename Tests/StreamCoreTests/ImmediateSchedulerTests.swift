@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import StreamCore
-import Synchronization
 import Testing
 
 @Suite struct ImmediateSchedulerTests {
@@ -124,7 +123,7 @@ import Testing
 }
 
 private final class ImmediateLog: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = LockedState<[String]>([])
 
   var entries: [String] { storage.withLock { $0 } }
 

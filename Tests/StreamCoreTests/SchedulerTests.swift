@@ -1,6 +1,5 @@
 import Dispatch
 import StreamCore
-import Synchronization
 import Testing
 
 /// The `Scheduler` extension methods: each forwards to a requirement, filling in
@@ -92,7 +91,7 @@ private final class SpyScheduler: Scheduler {
     )
   }
 
-  private let recorded = Mutex<[Call]>([])
+  private let recorded = LockedState<[Call]>([])
 
   var calls: [Call] { recorded.withLock { $0 } }
 
@@ -131,7 +130,7 @@ private final class SpyScheduler: Scheduler {
 }
 
 private final class RunCounter: Sendable {
-  private let count = Mutex(0)
+  private let count = LockedState(0)
 
   var value: Int { count.withLock { $0 } }
 

@@ -1,6 +1,5 @@
 import Dispatch
 import StreamCore
-import Synchronization
 
 // Publishers for ConformanceKitTests: an adapter that feeds a subject from a background queue,
 // a correct asynchronous publisher, and deliberately broken ones.
@@ -50,7 +49,7 @@ struct KitFedSubject<S: Subject & Sendable>: Publisher where S.Output == Int {
   }
 
   private final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = LockedState(0)
 
     func next() -> Int {
       value.withLock { value in
@@ -64,7 +63,7 @@ struct KitFedSubject<S: Subject & Sendable>: Publisher where S.Output == Int {
   private final class Feeder<Downstream: Subscriber>: Subscriber, Subscription,
     @unchecked Sendable
   where Downstream.Input == Int, Downstream.Failure == Failure {
-    private let lock = Mutex(())
+    private let lock = Lock()
     private var downstream: Downstream?
     private var upstream: (any Subscription)?
     private let feed: KitFedSubject
@@ -75,7 +74,7 @@ struct KitFedSubject<S: Subject & Sendable>: Publisher where S.Output == Int {
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { _ in
+      let downstream = lock.withLock {
         upstream = subscription
         return self.downstream
       }
@@ -83,14 +82,14 @@ struct KitFedSubject<S: Subject & Sendable>: Publisher where S.Output == Int {
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
-      let downstream = lock.withLock { _ in self.downstream }
+      let downstream = lock.withLock { self.downstream }
       let more = downstream?.receive(input) ?? .none
       if more > .none { supply(more) }
       return more
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (downstream, upstream) = lock.withLock { _ in
+      let (downstream, upstream) = lock.withLock {
         defer {
           self.downstream = nil
           self.upstream = nil
@@ -102,7 +101,7 @@ struct KitFedSubject<S: Subject & Sendable>: Publisher where S.Output == Int {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      let upstream = lock.withLock { _ in self.upstream }
+      let upstream = lock.withLock { self.upstream }
       upstream?.request(demand)
       supply(demand)
     }
@@ -111,12 +110,12 @@ struct KitFedSubject<S: Subject & Sendable>: Publisher where S.Output == Int {
     private func supply(_ demand: Subscribers.Demand) {
       feed.supply(demand) { [weak self] in
         guard let self else { return false }
-        return lock.withLock { _ in self.upstream != nil }
+        return lock.withLock { self.upstream != nil }
       }
     }
 
     func cancel() {
-      let (downstream, upstream) = lock.withLock { _ in
+      let (downstream, upstream) = lock.withLock {
         defer {
           self.downstream = nil
           self.upstream = nil
@@ -158,7 +157,7 @@ struct KitAsyncCounter: Publisher {
     }
 
     private let queue = DispatchQueue(label: "KitAsyncCounter")
-    private let lock = Mutex(())
+    private let lock = Lock()
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
     private var next = 0
@@ -173,7 +172,7 @@ struct KitAsyncCounter: Publisher {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      let schedules = lock.withLock { _ -> Bool in
+      let schedules = lock.withLock { () -> Bool in
         guard downstream != nil else { return false }
         self.demand += demand
         defer { scheduled = true }
@@ -187,7 +186,7 @@ struct KitAsyncCounter: Publisher {
     private func drain() {
       var more = Subscribers.Demand.none
       while true {
-        let step = lock.withLock { _ -> Step in
+        let step = lock.withLock { () -> Step in
           guard let downstream else { return .stop }
           demand += more
           if next == count {
@@ -215,7 +214,7 @@ struct KitAsyncCounter: Publisher {
     }
 
     func cancel() {
-      let released = lock.withLock { _ in
+      let released = lock.withLock {
         defer { downstream = nil }
         return downstream
       }
@@ -264,11 +263,11 @@ struct KitBrokenCounter: Publisher {
 
   // Sendable: `kept` is guarded by `lock`.
   private final class Keeper: @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = Lock()
     private var kept: [Any] = []
 
     func keep(_ subscriber: Any) {
-      lock.withLock { _ in kept.append(subscriber) }
+      lock.withLock { kept.append(subscriber) }
     }
   }
 
@@ -281,7 +280,7 @@ struct KitBrokenCounter: Publisher {
       case stop
     }
 
-    private let lock = Mutex(())
+    private let lock = Lock()
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
     private var next = 0
@@ -296,7 +295,7 @@ struct KitBrokenCounter: Publisher {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      let starts = lock.withLock { _ -> Bool in
+      let starts = lock.withLock { () -> Bool in
         self.demand += flaw == .ignoresDemand ? .unlimited : demand
         if flaw == .recurses { return true }
         defer { draining = true }
@@ -308,7 +307,7 @@ struct KitBrokenCounter: Publisher {
     private func drain() {
       var more = Subscribers.Demand.none
       while true {
-        let step = lock.withLock { _ -> Step in
+        let step = lock.withLock { () -> Step in
           demand += more
           guard let downstream else { return .stop }
           if next == count {
@@ -338,7 +337,7 @@ struct KitBrokenCounter: Publisher {
 
     func cancel() {
       guard flaw != .sendsAfterCancel else { return }
-      let released = lock.withLock { _ in
+      let released = lock.withLock {
         defer { downstream = nil }
         return downstream
       }

@@ -1,7 +1,6 @@
 import Dispatch
 import StreamCore
 import StreamTesting
-import Synchronization
 import XCTest
 
 #if canImport(Darwin)
@@ -24,7 +23,7 @@ final class XCTestExpectationsTests: XCTestCase {
   }
 
   /// `nil` while failures go to XCTest as usual; an array while `capturingFailures` runs.
-  private let captured = Mutex<[RecordedFailure]?>(nil)
+  private let captured = LockedState<[RecordedFailure]?>(nil)
 
   #if canImport(Darwin)
   override func record(_ issue: XCTIssue) {
@@ -315,7 +314,7 @@ final class XCTestExpectationsTests: XCTestCase {
 
   func testWaitSeconds_waitsWithoutFailingWhileOtherThreadsDeliver() {
     let subject = PassthroughSubject<Int, Never>()
-    let received = Mutex<[Int]>([])
+    let received = LockedState<[Int]>([])
     let cancellable = subject.sink { value in received.withLock { $0.append(value) } }
     later { subject.send(1) }
     let start = DispatchTime.now()
