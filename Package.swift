@@ -13,10 +13,16 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "StreamCore", targets: ["StreamCore"]),
+    .library(name: "PropertyWrappers", targets: ["PropertyWrappers"]),
     .library(name: "StreamTesting", targets: ["StreamTesting"]),
   ],
   targets: [
     .target(name: "StreamCore", swiftSettings: strictSettings),
+    .target(
+      name: "PropertyWrappers",
+      dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "StreamTesting",
       dependencies: ["StreamCore"],
@@ -24,12 +30,17 @@ let package = Package(
     ),
     .executableTarget(
       name: "Examples",
-      dependencies: ["StreamCore"],
+      dependencies: ["StreamCore", "PropertyWrappers"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StreamCoreTests",
       dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "PropertyWrappersTests",
+      dependencies: ["PropertyWrappers", "StreamTesting", "StreamCore"],
       swiftSettings: strictSettings
     ),
     .testTarget(
