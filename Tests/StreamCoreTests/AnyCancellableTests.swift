@@ -198,15 +198,3 @@ private final class Counter: @unchecked Sendable {
 
   func increment() { lock.withLock { _value += 1 } }
 }
-
-/// A subscription that records the cancels it receives.
-// Sendable: all mutable state is guarded by `lock`.
-private final class SpySubscription: Subscription, @unchecked Sendable {
-  private let lock = Lock()
-  private var _cancels = 0
-
-  var cancels: Int { lock.withLock { _cancels } }
-
-  func request(_ demand: Subscribers.Demand) {}
-  func cancel() { lock.withLock { _cancels += 1 } }
-}

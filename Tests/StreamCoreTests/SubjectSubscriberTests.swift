@@ -243,20 +243,6 @@ import Testing
 
 // MARK: - Helpers
 
-/// A subscription that records the requests and cancels it receives.
-// Sendable: all mutable state is guarded by `lock`.
-private final class SpySubscription: Subscription, @unchecked Sendable {
-  private let lock = Lock()
-  private var _requests: [Subscribers.Demand] = []
-  private var _cancels = 0
-
-  var requests: [Subscribers.Demand] { lock.withLock { _requests } }
-  var cancels: Int { lock.withLock { _cancels } }
-
-  func request(_ demand: Subscribers.Demand) { lock.withLock { _requests.append(demand) } }
-  func cancel() { lock.withLock { _cancels += 1 } }
-}
-
 /// A publisher that hands its subscriber a ``SpySubscription`` and keeps the subscriber, so
 /// that a test can send it values and a completion.
 private final class SpyPublisher<Output, Failure: Error>: Publisher {
