@@ -13,11 +13,17 @@ let package = Package(
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
   products: [
     .library(name: "StreamCore", targets: ["StreamCore"]),
+    .library(name: "FutureKit", targets: ["FutureKit"]),
     .library(name: "PropertyWrappers", targets: ["PropertyWrappers"]),
     .library(name: "StreamTesting", targets: ["StreamTesting"]),
   ],
   targets: [
     .target(name: "StreamCore", swiftSettings: strictSettings),
+    .target(
+      name: "FutureKit",
+      dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "PropertyWrappers",
       dependencies: ["StreamCore"],
@@ -36,6 +42,11 @@ let package = Package(
     .testTarget(
       name: "StreamCoreTests",
       dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "FutureKitTests",
+      dependencies: ["FutureKit", "StreamTesting", "StreamCore"],
       swiftSettings: strictSettings
     ),
     .testTarget(

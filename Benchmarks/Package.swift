@@ -22,7 +22,10 @@ let package = Package(
     // is a relative symlink to Sources/StreamKitWorkloads/Workloads.swift.
     .target(
       name: "StreamKitWorkloads",
-      dependencies: [.product(name: "StreamCore", package: "StreamKit")]
+      dependencies: [
+        .product(name: "StreamCore", package: "StreamKit"),
+        .product(name: "FutureKit", package: "StreamKit"),
+      ]
     ),
     .target(
       name: "OpenCombineWorkloads",

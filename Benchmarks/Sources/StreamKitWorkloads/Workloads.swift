@@ -7,6 +7,7 @@
 #if OPENCOMBINE
 import OpenCombine
 #else
+import FutureKit
 import StreamCore
 #endif
 
@@ -26,6 +27,7 @@ public enum Workloads {
     WorkloadInfo(name: "currentValue", unit: "set", defaultN: 1_000_000),
     WorkloadInfo(name: "sinkCancel", unit: "sink + cancel", defaultN: 100_000),
     WorkloadInfo(name: "demandMax1", unit: "value", defaultN: 1_000_000),
+    WorkloadInfo(name: "futureResolve", unit: "future + sink + resolve", defaultN: 1_000_000),
   ]
 
   public static func info(_ name: String) -> WorkloadInfo? {
@@ -51,6 +53,7 @@ public enum Workloads {
     case "currentValue": return currentValue(n: n, measure: measure)
     case "sinkCancel": return sinkCancel(n: n, measure: measure)
     case "demandMax1": return demandMax1(n: n, measure: measure)
+    case "futureResolve": return futureResolve(n: n, measure: measure)
     default: return nil
     }
   }
@@ -162,4 +165,26 @@ private final class OneAtATimeSubscriber: Subscriber {
     subscription = nil
     finished = true
   }
+}
+
+/// 7. `n` times: create a `Future` whose closure stores its promise, attach one sink, then
+/// resolve the promise (op = one future created, subscribed to and resolved).
+private func futureResolve(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let holder = PromiseHolder()
+  measure {
+    for i in 0..<n {
+      let future = Future<Int, Never> { promise in holder.promise = promise }
+      let cancellable = future.sink { value in acc.add(value) }
+      holder.promise?(.success(i))
+      withExtendedLifetime(cancellable) {}
+    }
+  }
+  holder.promise = nil
+  return acc.checksum
+}
+
+/// Keeps the promise a `Future` hands out, as code that completes it later would.
+private final class PromiseHolder {
+  var promise: Future<Int, Never>.Promise?
 }

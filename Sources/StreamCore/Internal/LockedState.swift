@@ -2,7 +2,9 @@
 ///
 /// It shares `Lock`'s ThreadSanitizer edge, which a bare `Synchronization.Mutex` lacks on Linux.
 /// Hot types keep a `Lock` next to their own stored state instead, which saves this object's
-/// allocation.
+/// allocation. To guard several separate variables, use a `Lock` too, not `LockedState(())`: a
+/// zero-sized state shares its address with the lock, and ThreadSanitizer then reports a race
+/// between reading the lock and modifying the state.
 // Sendable: `state` is only reached through `withLock`, under `lock`.
 package final class LockedState<State>: @unchecked Sendable {
   private let lock = Lock()

@@ -1,0 +1,288 @@
+public import StreamCore
+
+/// A publisher that eventually produces a single value and then finishes, or fails: Combine's
+/// `Future` and Propagate's `Future` in one type.
+///
+/// ```swift
+/// // Combine style: the closure runs at once and is handed the promise.
+/// let answer = Future<Int, Never> { promise in
+///   DispatchQueue.global().async { promise(.success(42)) }
+/// }
+/// let cancellable = answer.sink { print($0) }  // prints 42
+///
+/// // Propagate style: a `Promise` owns the future; callbacks chain.
+/// let promise = Promise<User, LoadError>()
+/// promise.future
+///   .onSuccess { show($0) }
+///   .onFailure { report($0) }
+///   .finally { _ in hideSpinner() }
+/// promise.resolve(user)
+///
+/// // From async code and back.
+/// let profile = Future<Profile, any Error> { try await api.profile() }
+/// let loaded = try await profile.value
+/// ```
+///
+/// The first result wins: later calls to the promise (or to `Promise.resolve(_:)`,
+/// `Promise.reject(_:)`) are ignored. The result is stored, and reads such as ``isComplete``
+/// and ``resolvedValue`` see it as soon as the completing call has set it.
+///
+/// **As a publisher** every subscriber, including one that arrives after completion, gets its
+/// own subscription (described as `"Future"`). A success is delivered once the subscriber has
+/// requested at least one value, followed at once by `.finished`; a failure needs no demand.
+/// Delivery happens on the thread that completes the future or that requests, and never while
+/// `receive(subscription:)` is still running: a result already known when you subscribe is
+/// delivered right after `receive(subscription:)` returns (Combine delivers it from inside).
+///
+/// **Callbacks** (``onSuccess(onQueue:_:)``, ``onFailure(onQueue:_:)``,
+/// ``finally(onQueue:_:)``) each run exactly once:
+/// - without a queue, synchronously: on the thread that completes the future, after the
+///   completing call has released the future's lock, in registration order; or, when the future
+///   is already complete, on the registering thread before the registration returns;
+/// - with a queue, always asynchronously on that queue (`queue.async`), even when the future is
+///   already complete, as Propagate did.
+///
+/// Propagate ran every callback asynchronously, on a private serial queue per future; pass
+/// `onQueue:` for that behaviour. No callback, subscriber or continuation is ever called while a
+/// lock of the future is held, so a callback may register further callbacks, subscribe, or
+/// complete other promises.
+///
+/// **Names.** Combine's `value` is the asynchronous value (`try await future.value`), so
+/// Propagate's synchronous `value: T?` is ``resolvedValue`` here. ``error``, ``succeeded``,
+/// ``failed`` and ``isComplete`` keep Propagate's names. Inside this type `Promise` is Combine's
+/// closure type (`Future<Int, Never>.Promise`); Propagate's promise class is `FutureKit.Promise`,
+/// written `Promise<Int, Never>` outside it.
+///
+/// **Sendable.** `Future` is `Sendable` and, like Combine's, doesn't require `Output: Sendable`:
+/// the value is handed to every subscriber and callback, which may run on different threads,
+/// so share a future across threads only when its value may be shared. Where Swift checks
+/// isolation, the requirements are explicit: `await future.value` needs `Output: Sendable`, and
+/// ``init(priority:operation:)`` takes a `@Sendable` operation. The promise, callbacks and
+/// transforms are `@Sendable` closures, because they run on whichever thread completes the
+/// future.
+///
+/// > Thread safety: Every method may be called from any thread, at any time. Completion and
+/// > registration are serialised by the future's lock, demand and cancellation by each
+/// > subscription's own lock; neither is held while user code runs. One subscriber is never
+/// > called from two threads at once.
+// Sendable: every mutable property is guarded by `lock`; `resolution` and `storedResult` change
+// only once, and subscribers, callbacks and continuations are called after the lock is released.
+public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+  /// The closure a Combine-style future hands out: call it with the result, once, from any thread.
+  ///
+  /// Later calls are ignored. It is `@Sendable` (Combine's is not) so that it can be called from
+  /// another thread under Swift 6.
+  public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
+
+  /// Propagate's success callback.
+  public typealias SuccessBlock = @Sendable (Output) -> Void
+
+  /// Propagate's failure callback.
+  public typealias ErrorBlock = @Sendable (Failure) -> Void
+
+  /// Propagate's completion callback, given the result.
+  public typealias FinallyBlock = @Sendable (Result<Output, Failure>) -> Void
+
+  @usableFromInline
+  let lock = Lock()
+
+  /// `.pending` until the future completes; never changes after that.
+  @usableFromInline
+  @exclusivity(unchecked) var resolution = FutureResolution.pending
+
+  /// The `Result<Output, Failure>`, once complete; never changes after that.
+  ///
+  /// Held as an existential rather than as `Result<Output, Failure>?`: the existential's layout
+  /// doesn't depend on the generic types, so the unspecialised `deinit` destroys it without
+  /// looking up type metadata (the optional result cost two metadata-cache lookups per future,
+  /// about 800 instructions). A result of up to three words is stored inline; a larger one
+  /// takes a box.
+  @usableFromInline
+  @exclusivity(unchecked) var storedResult: Any?
+
+  /// The first waiter, kept outside `otherWaiters` so that one subscriber needs no array.
+  @usableFromInline
+  @exclusivity(unchecked) var firstWaiter: FutureWaiter<Output, Failure>?
+
+  /// Waiters after the first, in registration order.
+  @usableFromInline
+  @exclusivity(unchecked) var otherWaiters = ContiguousArray<FutureWaiter<Output, Failure>>()
+
+  /// The task of a future made with ``init(priority:operation:)``, until it completes or is
+  /// cancelled.
+  @usableFromInline
+  @exclusivity(unchecked) var task: Task<Void, Never>?
+
+  /// Creates a future and runs `attemptToFulfill` at once, on the calling thread.
+  ///
+  /// ```swift
+  /// let future = Future<Data, LoadError> { promise in
+  ///   loader.load { data, error in
+  ///     promise(data.map { .success($0) } ?? .failure(error ?? .unknown))
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// The closure may call the promise before it returns, later from any thread, or never. Only
+  /// the first call counts. Unlike Combine's, the closure parameter is not `@escaping`: it is
+  /// called before the initialiser returns, and Combine code compiles unchanged.
+  ///
+  /// - Parameter attemptToFulfill: Starts the work and is handed the promise to complete it.
+  @inlinable
+  public init(_ attemptToFulfill: (@escaping Promise) -> Void) {
+    attemptToFulfill { [self] result in
+      complete(result)
+    }
+  }
+
+  /// A pending future, completed through ``complete(_:)``.
+  @usableFromInline
+  init() {}
+
+  /// A future that is already complete; no callback or subscriber exists yet to notify.
+  @usableFromInline
+  init(result: Result<Output, Failure>) {
+    store(result)
+  }
+
+  /// Completes the future unless it already is, then notifies every waiter, in registration
+  /// order, after the lock is released.
+  ///
+  /// - Parameter result: The result.
+  /// - Returns: Whether this call completed the future.
+  @inlinable
+  @discardableResult
+  func complete(_ result: Result<Output, Failure>) -> Bool {
+    var first: FutureWaiter<Output, Failure>?
+    var others = ContiguousArray<FutureWaiter<Output, Failure>>()
+    var finishedTask: Task<Void, Never>?
+    let won = lock.withLock { () -> Bool in
+      guard resolution == .pending else { return false }
+      store(result)
+      // Moved out, not copied: no retain and release under the lock.
+      first = firstWaiter.take()
+      swap(&others, &otherWaiters)
+      finishedTask = task.take()
+      return true
+    }
+    guard won else { return false }
+    _ = finishedTask  // released here, outside the lock
+    first?.notify(result)
+    for waiter in others {
+      waiter.notify(result)
+    }
+    return true
+  }
+
+  /// Attaches `subscriber`: it receives the value on its first request, then `.finished`, or
+  /// the failure.
+  ///
+  /// - Parameter subscriber: The subscriber to attach to this future.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let subscription = FutureSubscription<S?>(downstream: subscriber, future: self)
+    let waiter = FutureWaiter<Output, Failure>(id: ObjectIdentifier(subscription)) { result in
+      subscription.fulfill(result)
+    }
+    lock.withLock {
+      // Seeded before the waiter is published: once it is, the resolving thread may fulfil the
+      // subscription at any moment, and a later write here would overwrite its result.
+      subscription.resolution = self.resolution
+      if self.resolution == .pending { appendWaiter(waiter) }
+    }
+    subscription.start(subscriber)
+  }
+
+  /// Stores the result; must run under the lock (or in an initialiser), once.
+  @inlinable
+  func store(_ result: Result<Output, Failure>) {
+    if case .failure = result {
+      resolution = .failure
+    } else {
+      resolution = .success
+    }
+    storedResult = result
+  }
+
+  /// Adds a waiter; must run under the lock, before completion.
+  @inlinable
+  func appendWaiter(_ waiter: FutureWaiter<Output, Failure>) {
+    if firstWaiter == nil, otherWaiters.isEmpty {
+      firstWaiter = waiter
+    } else {
+      otherWaiters.append(waiter)
+    }
+  }
+
+  /// Runs `body` with the result once the future completes: at once, on this thread, if it
+  /// already has; otherwise on the completing thread. The registration is permanent: it counts
+  /// as needing the result (see ``init(priority:operation:)``).
+  ///
+  /// - Parameter body: Called once with the result, never under the lock.
+  @usableFromInline
+  func whenComplete(_ body: @escaping @Sendable (Result<Output, Failure>) -> Void) {
+    register(FutureWaiter(id: nil, notify: body))
+  }
+
+  /// Adds `waiter`, or notifies it at once if the future is complete.
+  ///
+  /// - Parameter waiter: The waiter.
+  @usableFromInline
+  func register(_ waiter: FutureWaiter<Output, Failure>) {
+    let complete = lock.withLock { () -> Bool in
+      if resolution != .pending { return true }
+      appendWaiter(waiter)
+      return false
+    }
+    if complete {
+      waiter.notify(settledResult)
+    }
+  }
+
+  /// Removes the waiter registered with `id`, if it is still waiting. When that leaves nobody
+  /// waiting, the future's task (if any) is cancelled: nobody needs its result any more.
+  ///
+  /// - Parameter id: The waiter's identity.
+  @usableFromInline
+  func withdraw(_ id: ObjectIdentifier) {
+    let (removed, unneeded) = lock.withLock {
+      () -> (FutureWaiter<Output, Failure>?, Task<Void, Never>?) in
+      var removed: FutureWaiter<Output, Failure>?
+      if let first = firstWaiter, first.id == id {
+        removed = first
+        firstWaiter = nil
+      } else if let index = otherWaiters.firstIndex(where: { $0.id == id }) {
+        removed = otherWaiters.remove(at: index)
+      }
+      guard removed != nil, resolution == .pending, firstWaiter == nil, otherWaiters.isEmpty,
+        let task
+      else { return (removed, nil) }
+      self.task = nil
+      return (removed, task)
+    }
+    _ = removed  // released outside the lock
+    unneeded?.cancel()
+  }
+
+  /// The result, read without the lock by code that already knows the future is complete (it
+  /// was told so under a lock taken after the completion). The result never changes after that.
+  @inlinable
+  var settledResult: Result<Output, Failure> {
+    guard let result = storedResult as? Result<Output, Failure> else {
+      preconditionFailure("Future: read before completion")
+    }
+    return result
+  }
+
+  /// How many subscriptions, callbacks and awaiters wait for the result; for tests.
+  package var waiterCount: Int {
+    lock.withLock { (firstWaiter == nil ? 0 : 1) + otherWaiters.count }
+  }
+
+  /// The result, if the future is complete.
+  @usableFromInline
+  var currentResult: Result<Output, Failure>? {
+    let complete = lock.withLock { resolution != .pending }
+    return complete ? settledResult : nil
+  }
+}

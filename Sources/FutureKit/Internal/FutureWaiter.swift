@@ -1,0 +1,33 @@
+/// Something waiting for a ``Future`` to complete: a subscription, a callback or an awaiting
+/// task.
+///
+/// Only closures and an identity, so that its layout doesn't depend on the future's generic
+/// types and unspecialised code can copy and destroy it without looking up type metadata.
+@usableFromInline
+struct FutureWaiter<Output, Failure: Error>: Sendable {
+  /// Set for waiters that may withdraw before completion (subscriptions, cancellable awaiters);
+  /// `nil` for callbacks, which stay until the future completes.
+  @usableFromInline
+  let id: ObjectIdentifier?
+
+  /// Called once with the result, outside the future's lock.
+  @usableFromInline
+  let notify: @Sendable (Result<Output, Failure>) -> Void
+
+  /// - Parameters:
+  ///   - id: The identity to withdraw it by, or `nil` for a permanent waiter.
+  ///   - notify: Called once with the result.
+  @inlinable
+  init(id: ObjectIdentifier?, notify: @escaping @Sendable (Result<Output, Failure>) -> Void) {
+    self.id = id
+    self.notify = notify
+  }
+}
+
+/// What a subscription knows about its future's result, without the generic result itself.
+@usableFromInline
+enum FutureResolution: UInt8, Sendable {
+  case pending
+  case success
+  case failure
+}

@@ -1,0 +1,75 @@
+import Dispatch
+import StreamCore
+
+/// One registered callback: runs its body for each state offered to it, one state at a time and
+/// in the order offered, on the offering thread or on its queue.
+///
+/// Whoever finds the callback idle becomes its runner and loops until the pending states are
+/// gone; a state offered meanwhile, from another thread or from inside the body, waits in
+/// `pending`. So the body never runs twice at once and never recurses, and a stateful replay
+/// (offered by the registering thread before the callback is shared) comes before anything
+/// published later.
+///
+/// ```
+/// idle --offer--> running (runs the body per pending state) --pending empty--> idle
+/// ```
+// Sendable: `pending` and `running` are guarded by `lock`; `body` is only called by the one
+// runner at a time, outside the lock.
+final class StreamCallback<T, E: Error>: @unchecked Sendable {
+  private let lock = Lock()
+  private var pending = ContiguousArray<StreamState<T, E>>()
+  private var running = false
+  private let queue: DispatchQueue?
+  private let body: (StreamState<T, E>) -> Void
+
+  /// - Parameters:
+  ///   - queue: Where the body runs; `nil` runs it on the offering thread.
+  ///   - body: Called with each state.
+  init(queue: DispatchQueue?, body: @escaping (StreamState<T, E>) -> Void) {
+    self.queue = queue
+    self.body = body
+  }
+
+  /// Hands the callback a state; runs it now (or on the queue) unless a runner is active.
+  func offer(_ state: StreamState<T, E>) {
+    let starts = lock.withLock { () -> Bool in
+      pending.append(state)
+      guard !running else { return false }
+      running = true
+      return true
+    }
+    if starts { start() }
+  }
+
+  /// Queues a replay and makes the caller the runner; it must call ``start()`` after it has
+  /// released its own lock. Only for a callback nobody else can reach yet.
+  func prime(_ state: StreamState<T, E>) {
+    lock.withLock {
+      pending.append(state)
+      running = true
+    }
+  }
+
+  /// Runs the pending states, here or on the queue.
+  func start() {
+    if let queue {
+      queue.async { self.drain() }
+    } else {
+      drain()
+    }
+  }
+
+  private func drain() {
+    while true {
+      let next = lock.withLock { () -> StreamState<T, E>? in
+        guard !pending.isEmpty else {
+          running = false
+          return nil
+        }
+        return pending.removeFirst()
+      }
+      guard let next else { return }
+      body(next)
+    }
+  }
+}

@@ -1,0 +1,335 @@
+public import Dispatch
+public import StreamCore
+
+/// The observing end of a Propagate-style stream: register callbacks for its states, or derive
+/// new streams with operators. Propagate's `Subscriber<T, E>`.
+///
+/// ```swift
+/// let subscriber = loginManager.loginStates()
+///   .onNewData { login in login == nil ? showLogin() : showHome() }
+///   .onError { showAlert(for: $0) }
+///   .onCancelled { resubscribe() }
+/// ```
+///
+/// - Subscribers come from ``StreamPublisher/subscriber()`` and from operators. The publisher
+///   holds them **weakly**: keep a reference (or `store(in: &cancellables)`), or the subscriber
+///   is deinitialised, which cancels it (its `onCancelled` callbacks still run).
+/// - Each registration returns the subscriber, so calls chain. Callbacks run in registration
+///   order for each state. `.error` does not end the stream.
+/// - `.cancelled` is terminal: the callbacks receive it, then they are dropped and later states
+///   are ignored. A callback registered after that is called at once, synchronously, with
+///   `.cancelled`, and not kept.
+/// - A subscriber of a stateful stream (``StatefulStreamPublisher``, ``stateful()``,
+///   ``startWith(_:)``, ``of(_:)-(T)``, ``distinctValues()``, ``distinctStates()``, and any
+///   stream derived from a stateful one) calls each new callback with the latest state first,
+///   synchronously, once per registration.
+/// - ``cancel()`` (an addition: Propagate's is internal) ends it early. As a
+///   `StreamCore.Cancellable` it can be stored with `store(in:)`.
+/// - It is also a StreamCore `Publisher` of its states, with `Failure == Never`; see
+///   `StreamSubscriber+Publisher.swift`.
+///
+/// > Thread safety: Registration and ``cancel()`` may be called from any thread. A callback
+/// > without a queue runs on the thread that publishes (or, for a replay or a late `.cancelled`,
+/// > the thread that registers it); one with `onQueue:` always runs asynchronously on that
+/// > queue. A callback is never called twice at once, never re-entrantly, and sees states in
+/// > publish order. No lock is held while callbacks run. Callbacks needn't be `Sendable`: like
+/// > a `Sink`'s closures, each is called for one state at a time.
+// Sendable: every mutable property is guarded by `lock`; callbacks are called after it, one state
+// at a time (`StreamCallback`).
+public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendable,
+  StreamDebuggable,
+  CustomStringConvertible
+{
+  /// The state type of this stream.
+  public typealias State = StreamState<T, E>
+
+  /// A callback that receives every state.
+  public typealias Callback = (State) -> Void
+
+  private enum Registration {
+    case stored
+    case replay
+    case cancelled
+  }
+
+  private let lock = Lock()
+  private var callbacks = ContiguousArray<StreamCallback<T, E>>()
+  private var cancelled: Bool
+  private var lastState: State?
+  private var logger: StreamLogger?
+  /// Whether each new callback gets the latest state first.
+  let keepsState: Bool
+  /// Set once, in `init`; only read afterwards.
+  private weak var publisher: StreamPublisher<T, E>?
+  /// Upstream subscribers (or a publisher) this stream keeps alive; never changes.
+  private let retained: [AnyObject]
+
+  init(
+    publisher: StreamPublisher<T, E>,
+    keepsState: Bool,
+    seed: State?,
+    cancelled: Bool,
+    retaining: [AnyObject],
+    logger: StreamLogger?
+  ) {
+    self.publisher = publisher
+    self.keepsState = keepsState
+    self.lastState = keepsState ? seed : nil
+    self.cancelled = cancelled
+    self.retained = retaining
+    self.logger = logger
+  }
+
+  deinit {
+    let (taken, logger) = lock.withLock {
+      () -> (ContiguousArray<StreamCallback<T, E>>, StreamLogger?) in
+      defer { callbacks = [] }
+      guard !cancelled else { return ([], self.logger) }
+      cancelled = true
+      return (callbacks, self.logger)
+    }
+    logger.log(.lifeCycle, "\(type(of: self))", "deinit")
+    publisher?.remove(nil)
+    for callback in taken {
+      callback.offer(.cancelled)
+    }
+  }
+
+  /// Whether the stream has been cancelled; nothing is delivered afterwards.
+  public var isCancelled: Bool {
+    lock.withLock { cancelled }
+  }
+
+  // MARK: Registration
+
+  /// Calls `callback` with every state: values, errors and the final `.cancelled`.
+  ///
+  /// ```swift
+  /// subscriber.subscribe { state in
+  ///   switch state {
+  ///   case .data(let value): show(value)
+  ///   case .error(let error): warn(error)
+  ///   case .cancelled: close()
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
+  ///     synchronously on the publishing thread.
+  ///   - callback: Called with each state.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func subscribe(
+    onQueue queue: DispatchQueue? = nil,
+    performing callback: @escaping (State) -> Void
+  ) -> Self {
+    _ = addCallback(queue: queue, callback)
+    return self
+  }
+
+  /// Calls `callback` with every state on the main queue, asynchronously.
+  ///
+  /// - Parameter callback: Called with each state.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func subscribeOnMain(performing callback: @escaping (State) -> Void) -> Self {
+    subscribe(onQueue: .main, performing: callback)
+  }
+
+  /// Calls `callback` with each value.
+  ///
+  /// ```swift
+  /// subscriber.onNewData { print("value", $0) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
+  ///     synchronously on the publishing thread.
+  ///   - callback: Called with each value.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func onNewData(
+    onQueue queue: DispatchQueue? = nil,
+    perform callback: @escaping (T) -> Void
+  ) -> Self {
+    _ = addCallback(queue: queue) { state in
+      if case .data(let value) = state { callback(value) }
+    }
+    return self
+  }
+
+  /// Calls `callback` with each error; errors don't end the stream.
+  ///
+  /// - Parameters:
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
+  ///     synchronously on the publishing thread.
+  ///   - callback: Called with each error.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func onError(
+    onQueue queue: DispatchQueue? = nil,
+    perform callback: @escaping (E) -> Void
+  ) -> Self {
+    _ = addCallback(queue: queue) { state in
+      if case .error(let error) = state { callback(error) }
+    }
+    return self
+  }
+
+  /// Calls `callback` once, when the stream is cancelled; at once if it already is.
+  ///
+  /// - Parameters:
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
+  ///     synchronously on the cancelling thread.
+  ///   - callback: Called on cancellation.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func onCancelled(
+    onQueue queue: DispatchQueue? = nil,
+    perform callback: @escaping () -> Void
+  ) -> Self {
+    _ = addCallback(queue: queue) { state in
+      if case .cancelled = state { callback() }
+    }
+    return self
+  }
+
+  /// Publishes every state this subscriber receives into `publisher`, `.cancelled` included
+  /// (which cancels `publisher`). The binding keeps `publisher` alive as long as this subscriber.
+  ///
+  /// ```swift
+  /// remoteUpdates.subscriber().bindTo(localPublisher)
+  /// ```
+  ///
+  /// - Parameter publisher: The publisher that republishes the states.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func bindTo(_ publisher: StreamPublisher<T, E>) -> Self {
+    _ = addCallback(queue: nil) { state in publisher.publishState(state) }
+    return self
+  }
+
+  /// Cancels this subscriber: it leaves its publisher, its callbacks receive `.cancelled`, and
+  /// it delivers nothing more. Idempotent.
+  ///
+  /// Propagate keeps `cancel()` internal (a subscriber ends when it is released); StreamKit
+  /// makes it public, which also makes the subscriber a `StreamCore.Cancellable`.
+  public func cancel() {
+    publisher?.remove(self)
+    receive(.cancelled)
+  }
+
+  // MARK: Internals
+
+  /// Registers `body`; replays the latest state or reports cancellation synchronously.
+  func addCallback(
+    queue: DispatchQueue?,
+    _ body: @escaping (State) -> Void
+  )
+    -> StreamCallback<T, E>
+  {
+    let callback = StreamCallback(queue: queue, body: body)
+    let registration = lock.withLock { () -> Registration in
+      guard !cancelled else { return .cancelled }
+      callbacks.append(callback)
+      guard keepsState, let lastState else { return .stored }
+      callback.prime(lastState)
+      return .replay
+    }
+    switch registration {
+    case .stored: break
+    case .replay: callback.start()
+    case .cancelled: callback.offer(.cancelled)
+    }
+    return callback
+  }
+
+  /// Unregisters `callback`; it receives nothing more.
+  func removeCallback(_ callback: StreamCallback<T, E>) {
+    let removed = lock.withLock { () -> StreamCallback<T, E>? in
+      guard let index = callbacks.firstIndex(where: { $0 === callback }) else { return nil }
+      return callbacks.remove(at: index)
+    }
+    _ = removed  // released after the lock
+  }
+
+  /// Delivers `state` from the publisher to every callback.
+  func receive(_ state: State) {
+    var replaced: State?
+    var targets = ContiguousArray<StreamCallback<T, E>>()
+    var logger: StreamLogger?
+    let delivers = lock.withLock { () -> Bool in
+      guard !cancelled else { return false }
+      if keepsState {
+        replaced = lastState
+        lastState = state
+      }
+      targets = callbacks
+      logger = self.logger
+      if case .cancelled = state {
+        cancelled = true
+        callbacks = []
+      }
+      return true
+    }
+    _ = replaced  // released after the lock
+    guard delivers else { return }
+    if case .cancelled = state {
+      logger.log(.lifeCycle, description, "cancelled")
+    } else {
+      logger.log(.pubSub, description, "received \(state)")
+    }
+    for callback in targets {
+      callback.offer(state)
+    }
+  }
+
+  /// Makes a stream fed by this one: `forward` turns each value or error into states of the new
+  /// stream; `.cancelled` always cancels it. The new subscriber keeps this one alive. It is
+  /// stateful if `keepsState` is set or this stream is stateful.
+  func derive<T2, E2>(
+    _ name: String,
+    keepsState: Bool = false,
+    seed: StreamState<T2, E2>? = nil,
+    _ forward: @escaping (State, StreamPublisher<T2, E2>) -> Void
+  ) -> StreamSubscriber<T2, E2> {
+    let publisher = StreamPublisher<T2, E2>(keepsState: keepsState || self.keepsState)
+    if let seed { publisher.publishState(seed) }
+    let logger = lock.withLock { self.logger }
+    let derived = publisher.makeSubscriber(retaining: [self], logger: logger)
+    logger.log(.operators, description, "\(name) -> \(derived)")
+    _ = addCallback(queue: nil) { state in
+      if case .cancelled = state {
+        publisher.cancelAll()
+      } else {
+        forward(state, publisher)
+      }
+    }
+    return derived
+  }
+
+  /// Turns on logging for this subscriber, replacing any earlier configuration. Streams derived
+  /// from it afterwards log with the same configuration.
+  ///
+  /// - Parameters:
+  ///   - logLevel: Which events to report; all of them by default.
+  ///   - message: A prefix for every line.
+  ///   - method: Where the lines go; `print` in debug builds by default.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func enableLogging(
+    logLevel: StreamLogLevel = .all,
+    _ message: String = "",
+    _ method: StreamLoggingMethod = .debugPrint
+  ) -> Self {
+    let logger = StreamLogger(level: logLevel, message: message, method: method)
+    lock.withLock { self.logger = logger }
+    return self
+  }
+
+  /// The type, such as `StreamSubscriber<Int, LoadError>`, and `(cancelled)` once cancelled.
+  public var description: String {
+    isCancelled ? "\(type(of: self)) (cancelled)" : "\(type(of: self))"
+  }
+}

@@ -1,0 +1,176 @@
+import Dispatch
+import FutureKit
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct DeferredCompleteTests {
+  struct Boom: Error, Equatable {
+    var code = 0
+  }
+
+  /// Counts how often an `error:` autoclosure is evaluated.
+  static func makeBoom(counting evaluations: LockedState<Int>) -> Boom {
+    evaluations.withLock { $0 += 1 }
+    return Boom(code: 1)
+  }
+
+  let runs = LockedState(0)
+
+  private func counting(_ error: Boom? = nil) -> DeferredComplete<Int, Boom> {
+    DeferredComplete { [runs] in
+      runs.withLock { $0 += 1 }
+      return error
+    }
+  }
+
+  // MARK: init()
+
+  @Test func plainInit_finishesOnTheFirstRequestNotOnSubscribe() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    DeferredComplete<Int, Boom>().subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func plainInit_cancelledBeforeTheFirstRequest_sendsNothing() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    DeferredComplete<Int, Never>().subscribe(recorder)
+    recorder.cancel()
+    #expect(recorder.events == [.subscription])
+  }
+
+  // MARK: init(output:closure:)
+
+  @Test func closure_doesNotRunOnSubscribe() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    counting().subscribe(recorder)
+    #expect(runs.withLock { $0 } == 0)
+  }
+
+  @Test func closureReturningNil_finishes() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    counting().subscribe(recorder)
+    #expect(runs.withLock { $0 } == 1)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func closureReturningAnError_failsWithIt() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    counting(Boom(code: 2)).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 2)))])
+  }
+
+  @Test func outputParameter_setsTheOutputType() {
+    let publisher = DeferredComplete(output: String.self) { Boom?.none }
+    let recorder = RecordingSubscriber<String, Boom>()
+    publisher.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func eachSubscription_runsTheClosureOnce() throws {
+    let publisher = counting()
+    let first = RecordingSubscriber<Int, Boom>()
+    let second = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    publisher.subscribe(first)
+    publisher.subscribe(second)
+    let subscription = try #require(second.subscription)
+    second.request(.max(1))
+    subscription.request(.max(1))
+    #expect(runs.withLock { $0 } == 2)
+  }
+
+  @Test func cancelBeforeTheFirstRequest_neverRunsTheClosure() throws {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    counting().subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    subscription.cancel()
+    subscription.request(.max(1))
+    #expect(runs.withLock { $0 } == 0)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func concurrentFirstRequests_runTheClosureExactlyOnce() {
+    for _ in 0..<100 {
+      let runs = LockedState(0)
+      let publisher = DeferredComplete<Int, Boom> {
+        runs.withLock { $0 += 1 }
+        return nil
+      }
+      let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      publisher.subscribe(recorder)
+      DispatchQueue.concurrentPerform(iterations: 4) { _ in recorder.request(.max(1)) }
+      #expect(runs.withLock { $0 } == 1)
+      #expect(recorder.events == [.subscription, .completion(.finished)])
+    }
+  }
+
+  // MARK: init(error:)
+
+  @Test func errorInit_evaluatesTheErrorLazilyOncePerSubscription() {
+    let evaluations = LockedState(0)
+    let publisher = DeferredComplete<Int, Boom>(error: Self.makeBoom(counting: evaluations))
+    let first = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    publisher.subscribe(first)
+    #expect(evaluations.withLock { $0 } == 0)
+    first.request(.max(1))
+    #expect(evaluations.withLock { $0 } == 1)
+    #expect(first.events == [.subscription, .completion(.failure(Boom(code: 1)))])
+
+    let second = RecordingSubscriber<Int, Boom>()
+    publisher.subscribe(second)
+    #expect(evaluations.withLock { $0 } == 2)
+    #expect(second.completion == .failure(Boom(code: 1)))
+  }
+
+  @Test func errorInit_cancelledBeforeTheFirstRequest_neverEvaluatesTheError() {
+    let evaluations = LockedState(0)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    DeferredComplete<Int, Boom>(error: Self.makeBoom(counting: evaluations)).subscribe(recorder)
+    recorder.cancel()
+    #expect(evaluations.withLock { $0 } == 0)
+    #expect(recorder.events == [.subscription])
+  }
+
+  // MARK: Resources and description
+
+  @Test func afterCompletionOrCancel_subscriberIsReleased() {
+    weak var completed: RecordingSubscriber<Int, Boom>?
+    weak var cancelled: RecordingSubscriber<Int, Boom>?
+    do {
+      let first = RecordingSubscriber<Int, Boom>()
+      let second = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      completed = first
+      cancelled = second
+      counting(Boom()).subscribe(first)
+      counting().subscribe(second)
+      second.cancel()
+    }
+    #expect(completed == nil)
+    #expect(cancelled == nil)
+  }
+
+  @Test func subscription_describesItselfAsDeferredComplete() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    DeferredComplete<Int, Boom>().subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "DeferredComplete")
+  }
+
+  @Test func conformanceKit_passesEveryRule() {
+    let report = PublisherConformance(
+      elements: 0,
+      makePublisher: { DeferredComplete<Int, Boom> { nil } },
+      makeFailingPublisher: { DeferredComplete<Int, Boom>(error: Boom()) }
+    )
+    .run()
+    report.expectAllPassed()
+    #expect(report.outcome(of: .finiteElementsThenFinished) == .passed)
+    #expect(report.outcome(of: .failureExactlyOnce) == .passed)
+  }
+
+  @Test func conformanceKit_plainInit_passesEveryRule() {
+    PublisherConformance(elements: 0) { DeferredComplete<Int, Never>() }.run().expectAllPassed()
+  }
+}

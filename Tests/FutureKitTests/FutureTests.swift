@@ -1,0 +1,222 @@
+import Dispatch
+import FutureKit
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct FutureTests {
+  @Test func initialiser_runsTheClosureAtOnce() {
+    let runs = LockedState(0)
+    _ = Future<Int, Never> { _ in runs.withLock { $0 += 1 } }
+    #expect(runs.withLock { $0 } == 1)
+  }
+
+  @Test func resolvedInTheClosure_sinkReceivesTheValueThenFinished() {
+    let future = Future<Int, Never> { $0(.success(42)) }
+    let recorder = RecordingSubscriber<Int, Never>()
+    future.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func secondPromiseCall_isIgnored() {
+    let future = Future<Int, FutureTestError> { promise in
+      promise(.success(1))
+      promise(.success(2))
+      promise(.failure(.first))
+    }
+    let recorder = RecordingSubscriber<Int, FutureTestError>()
+    future.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func resolvedLater_deliversToWaitingSubscribersOnTheResolvingCall() {
+    let held = LockedState<Future<Int, Never>.Promise?>(nil)
+    let future = Future<Int, Never> { promise in held.withLock { $0 = promise } }
+    let first = RecordingSubscriber<Int, Never>()
+    let second = RecordingSubscriber<Int, Never>()
+    future.subscribe(first)
+    future.subscribe(second)
+    #expect(first.events == [.subscription])
+    held.withLock { $0 }?(.success(5))
+    #expect(first.events == [.subscription, .value(5), .completion(.finished)])
+    #expect(second.events == [.subscription, .value(5), .completion(.finished)])
+  }
+
+  @Test func lateSubscriber_receivesTheStoredResult() {
+    let future = Future<Int, Never> { $0(.success(3)) }
+    let early = RecordingSubscriber<Int, Never>()
+    future.subscribe(early)
+    let late = RecordingSubscriber<Int, Never>()
+    future.subscribe(late)
+    #expect(late.events == [.subscription, .value(3), .completion(.finished)])
+  }
+
+  @Test func noDemand_sendsNothingUntilTheFirstRequest() throws {
+    let future = Future<Int, Never> { $0(.success(8)) }
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    future.subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    try #require(recorder.subscription).request(.max(1))
+    #expect(recorder.events == [.subscription, .value(8), .completion(.finished)])
+  }
+
+  @Test func noDemandWhenResolvedLater_waitsForTheRequest() throws {
+    let promise = Promise<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    promise.future.subscribe(recorder)
+    promise.resolve(2)
+    #expect(recorder.events == [.subscription])
+    try #require(recorder.subscription).request(.max(3))
+    #expect(recorder.events == [.subscription, .value(2), .completion(.finished)])
+  }
+
+  @Test func failure_isSentWithoutDemand() {
+    let future = Future<Int, FutureTestError> { $0(.failure(.first)) }
+    let recorder = RecordingSubscriber<Int, FutureTestError>(initialDemand: nil)
+    future.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(.first))])
+  }
+
+  @Test func failureLater_reachesWaitingSubscribersWithoutDemand() {
+    let promise = Promise<Int, FutureTestError>()
+    let recorder = RecordingSubscriber<Int, FutureTestError>(initialDemand: nil)
+    promise.future.subscribe(recorder)
+    promise.reject(.second)
+    #expect(recorder.events == [.subscription, .completion(.failure(.second))])
+  }
+
+  @Test func demandInsideReceiveSubscription_deliversRightAfterItReturns() {
+    let future = Future<Int, Never> { $0(.success(1)) }
+    let order = LockedState<[String]>([])
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        order.withLock { $0.append("subscription begins") }
+        subscription.request(.max(1))
+        order.withLock { $0.append("subscription ends") }
+      },
+      receiveValue: { value in
+        order.withLock { $0.append("value \(value)") }
+        return .none
+      },
+      receiveCompletion: { _ in order.withLock { $0.append("finished") } }
+    )
+    future.subscribe(subscriber)
+    #expect(
+      order.withLock { $0 } == ["subscription begins", "subscription ends", "value 1", "finished"]
+    )
+  }
+
+  @Test func cancelBeforeResolution_sendsNothing() throws {
+    let promise = Promise<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    promise.future.subscribe(recorder)
+    try #require(recorder.subscription).cancel()
+    promise.resolve(1)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelFromReceiveValue_sendsNoCompletion() {
+    let future = Future<Int, Never> { $0(.success(1)) }
+    let cancelling = CancellingSubscriber()
+    future.subscribe(cancelling)
+    #expect(cancelling.events.withLock { $0 } == ["value 1"])
+  }
+
+  @Test func cancelTwice_isHarmless() throws {
+    let promise = Promise<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    promise.future.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    subscription.cancel()
+    subscription.cancel()
+    promise.resolve(1)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func oneSubscriberCancels_othersStillReceive() throws {
+    let promise = Promise<Int, Never>()
+    let leaving = RecordingSubscriber<Int, Never>()
+    let staying = RecordingSubscriber<Int, Never>()
+    promise.future.subscribe(leaving)
+    promise.future.subscribe(staying)
+    try #require(leaving.subscription).cancel()
+    promise.resolve(4)
+    #expect(leaving.events == [.subscription])
+    #expect(staying.events == [.subscription, .value(4), .completion(.finished)])
+  }
+
+  @Test func cancelledSubscriber_isReleased() throws {
+    let promise = Promise<Int, Never>()
+    weak var weakRecorder: RecordingSubscriber<Int, Never>?
+    do {
+      let recorder = RecordingSubscriber<Int, Never>()
+      weakRecorder = recorder
+      promise.future.subscribe(recorder)
+      try #require(recorder.subscription).cancel()
+    }
+    #expect(weakRecorder == nil)
+  }
+
+  @Test func completedSubscriber_isReleased() {
+    let promise = Promise<Int, Never>()
+    weak var weakRecorder: RecordingSubscriber<Int, Never>?
+    do {
+      let recorder = RecordingSubscriber<Int, Never>()
+      weakRecorder = recorder
+      promise.future.subscribe(recorder)
+      promise.resolve(1)
+    }
+    #expect(weakRecorder == nil)
+  }
+
+  @Test func subscription_describesItselfAsFuture() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    Future<Int, Never> { _ in }.subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Future")
+  }
+
+  @Test func sink_receivesTheValue() {
+    let received = LockedState<[Int]>([])
+    let cancellable = Future<Int, Never> { $0(.success(9)) }.sink { value in
+      received.withLock { $0.append(value) }
+    }
+    #expect(received.withLock { $0 } == [9])
+    cancellable.cancel()
+  }
+
+  @Test func promiseCalledFromAnotherThread_reachesTheSubscriber() async {
+    let future = Future<Int, Never> { promise in
+      DispatchQueue.global().async { promise(.success(6)) }
+    }
+    let recorder = RecordingSubscriber<Int, Never>()
+    future.subscribe(recorder)
+    #expect(await future.value == 6)
+    await recorder.waitForCompletion()
+    #expect(recorder.events == [.subscription, .value(6), .completion(.finished)])
+  }
+}
+
+/// Cancels its subscription from inside `receive(_:)` and records what it receives.
+private final class CancellingSubscriber: Subscriber, Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+
+  let events = LockedState<[String]>([])
+  private let subscription = LockedState<(any Subscription)?>(nil)
+
+  func receive(subscription: any Subscription) {
+    self.subscription.withLock { $0 = subscription }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    events.withLock { $0.append("value \(input)") }
+    subscription.withLock { $0 }?.cancel()
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    events.withLock { $0.append("completion") }
+  }
+}

@@ -1,0 +1,58 @@
+import FutureKit
+import Testing
+
+@Suite struct StreamCompactMapTests {
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  @Test func compactMapStates_skipsNilResults() {
+    let mapped = publisher.subscriber().compactMapStates {
+      state -> StreamState<String, StreamTestError>? in
+      switch state {
+      case .data(let value): value.isMultiple(of: 2) ? .data("\(value)") : nil
+      case .error(let error): error.code > 0 ? .error(error) : nil
+      case .cancelled: nil
+      }
+    }
+    let log = mapped.record()
+    publisher.publish(1)
+    publisher.publish(2)
+    publisher.publish(StreamTestError(0))
+    publisher.publish(StreamTestError(1))
+    publisher.cancelAll()
+    #expect(log.elements == [.data("2"), .error(StreamTestError(1)), .cancelled])
+  }
+
+  @Test func compactMapValues_skipsNilValuesAndPassesErrors() {
+    let texts = StreamPublisher<String, StreamTestError>()
+    let numbers = texts.subscriber().compactMapValues { Int($0) }
+    let log = numbers.record()
+    texts.publish("1")
+    texts.publish("x")
+    texts.publish(StreamTestError(1))
+    texts.publish("3")
+    #expect(log.elements == [.data(1), .error(StreamTestError(1)), .data(3)])
+  }
+
+  @Test func compactMapErrors_skipsNilErrorsAndPassesValues() {
+    let mapped = publisher.subscriber().compactMapErrors { error in
+      error.code > 0 ? StreamOtherError(text: "e\(error.code)") : nil
+    }
+    let values = StreamLog<Int>()
+    let errors = StreamLog<StreamOtherError>()
+    mapped.onNewData { values.append($0) }.onError { errors.append($0) }
+    publisher.publish(StreamTestError(0))
+    publisher.publish(StreamTestError(2))
+    publisher.publish(5)
+    #expect(values.elements == [5])
+    #expect(errors.elements == [StreamOtherError(text: "e2")])
+  }
+
+  @Test func upstreamCancellation_cancelsEveryCompactMappedStream() {
+    let source = publisher.subscriber()
+    let values = source.compactMapValues { $0 }
+    let errors = source.compactMapErrors { $0 }
+    let states = source.compactMapStates { $0 }
+    publisher.cancelAll()
+    #expect(values.isCancelled && errors.isCancelled && states.isCancelled)
+  }
+}

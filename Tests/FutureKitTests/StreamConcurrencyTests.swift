@@ -1,0 +1,128 @@
+import Dispatch
+import FutureKit
+import StreamCore
+import Testing
+
+@Suite struct StreamConcurrencyTests {
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  /// Counts the callbacks running at once, and the most ever seen.
+  final class Overlap: Sendable {
+    private let state = LockedState((inside: 0, most: 0))
+
+    func enter() {
+      state.withLock { state in
+        state.inside += 1
+        state.most = max(state.most, state.inside)
+      }
+    }
+
+    func leave() {
+      state.withLock { $0.inside -= 1 }
+    }
+
+    var most: Int {
+      state.withLock { $0.most }
+    }
+  }
+
+  @Test func severalThreadsPublishing_nothingIsLostDuplicatedOrReordered() {
+    let subscribers = (0..<3).map { _ in publisher.subscriber() }
+    let logs = subscribers.map { subscriber in
+      let log = StreamLog<Int>()
+      subscriber.onNewData { log.append($0) }
+      return log
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for value in 0..<1_000 { publisher.publish(thread * 10_000 + value) }
+    }
+    let reference = logs[0].elements
+    #expect(reference.count == 4_000)
+    #expect(Set(reference).count == 4_000)
+    for thread in 0..<4 {
+      let fromThread = reference.filter { $0 / 10_000 == thread }
+      #expect(fromThread == fromThread.sorted())
+    }
+    for log in logs.dropFirst() {
+      #expect(log.elements == reference)  // every subscriber sees the same order
+    }
+  }
+
+  @Test func severalThreadsPublishing_aCallbackNeverRunsTwiceAtOnce() {
+    let overlap = Overlap()
+    let subscriber = publisher.subscriber().onNewData { _ in
+      overlap.enter()
+      for _ in 0..<100 { _ = overlap.most }
+      overlap.leave()
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for value in 0..<500 { publisher.publish(value) }
+    }
+    #expect(overlap.most == 1)
+    _ = subscriber
+  }
+
+  @Test func registeringWhileOtherThreadsPublish_eachCallbackSeesAnIncreasingSequence() {
+    let subscriber = publisher.subscriber()
+    let logs = (0..<100).map { _ in StreamLog<Int>() }
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      for value in 0..<2_000 { publisher.publish(value) }
+    }
+    for log in logs { subscriber.onNewData { log.append($0) } }
+    group.wait()
+    for log in logs {
+      let values = log.elements
+      #expect(values == values.sorted() && Set(values).count == values.count)
+    }
+  }
+
+  @Test func cancellingWhileAnotherThreadPublishes_endsWithOneCancelledAndNothingAfter() {
+    for _ in 0..<50 {
+      let publisher = StreamPublisher<Int, StreamTestError>()
+      let subscriber = publisher.subscriber()
+      let log = subscriber.record()
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) {
+        for value in 0..<200 { publisher.publish(value) }
+      }
+      subscriber.cancel()
+      group.wait()
+      let states = log.elements
+      #expect(states.last == .cancelled)
+      #expect(states.filter(\.isCancelled).count == 1)
+      let values = states.compactMap(\.value)
+      #expect(values == values.sorted())
+    }
+  }
+
+  @Test func cancelAllWhileOtherThreadsPublish_cancelledIsTheLastStateEverySubscriberSees() {
+    let subscribers = (0..<3).map { _ in publisher.subscriber() }
+    let logs = subscribers.map { $0.record() }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for value in 0..<300 {
+        if thread == 3, value == 150 { publisher.cancelAll() }
+        publisher.publish(value)
+      }
+    }
+    for log in logs {
+      #expect(log.elements.last == .cancelled)
+      #expect(log.elements.filter(\.isCancelled).count == 1)
+      #expect(log.elements == logs[0].elements)
+    }
+  }
+
+  @Test func droppingSubscribersWhileAnotherThreadPublishes_neitherCrashesNorLeaks() {
+    weak var lastDropped: StreamSubscriber<Int, StreamTestError>?
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      for value in 0..<2_000 { publisher.publish(value) }
+    }
+    for _ in 0..<500 {
+      let subscriber = publisher.subscriber().onNewData { _ in }
+      lastDropped = subscriber
+    }
+    group.wait()
+    #expect(lastDropped == nil)
+  }
+}

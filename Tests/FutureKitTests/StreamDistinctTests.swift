@@ -1,0 +1,62 @@
+import FutureKit
+import Testing
+
+@Suite struct StreamDistinctTests {
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  @Test func distinctValues_skipsConsecutiveEqualValues() {
+    let distinct = publisher.subscriber().distinctValues()
+    let log = distinct.record()
+    for value in [1, 1, 2, 2, 2, 1] { publisher.publish(value) }
+    #expect(log.elements == [.data(1), .data(2), .data(1)])
+  }
+
+  @Test func distinctValues_anErrorResetsTheComparison() {
+    let distinct = publisher.subscriber().distinctValues()
+    let log = distinct.record()
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.publish(StreamTestError(1))
+    publisher.publish(1)
+    #expect(
+      log.elements == [.data(1), .error(StreamTestError(1)), .error(StreamTestError(1)), .data(1)]
+    )
+  }
+
+  @Test func distinctValues_isStatefulAndReplaysTheLatestState() {
+    let distinct = publisher.subscriber().distinctValues()
+    publisher.publish(1)
+    publisher.publish(1)
+    #expect(distinct.record().elements == [.data(1)])
+  }
+
+  @Test func distinctValues_cancellationPassesOnce() {
+    let distinct = publisher.subscriber().distinctValues()
+    let log = distinct.record()
+    publisher.cancelAll()
+    publisher.cancelAll()
+    #expect(log.elements == [.cancelled])
+  }
+
+  @Test func distinctStates_skipsConsecutiveEqualValuesAndErrors() {
+    let distinct = publisher.subscriber().distinctStates()
+    let log = distinct.record()
+    publisher.publish(1)
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.publish(StreamTestError(1))
+    publisher.publish(StreamTestError(2))
+    publisher.publish(1)
+    #expect(
+      log.elements == [
+        .data(1), .error(StreamTestError(1)), .error(StreamTestError(2)), .data(1),
+      ]
+    )
+  }
+
+  @Test func distinctStates_isStateful() {
+    let distinct = publisher.subscriber().distinctStates()
+    publisher.publish(StreamTestError(3))
+    #expect(distinct.record().elements == [.error(StreamTestError(3))])
+  }
+}

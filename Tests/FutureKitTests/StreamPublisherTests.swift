@@ -1,0 +1,140 @@
+import FutureKit
+import StreamCore
+import Testing
+
+@Suite struct StreamPublisherTests {
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  @Test func publish_reachesEverySubscriberSynchronously() {
+    let first = publisher.subscriber()
+    let second = publisher.subscriber()
+    let firstLog = first.record()
+    let secondLog = second.record()
+    publisher.publish(1)
+    #expect(firstLog.elements == [.data(1)])
+    #expect(secondLog.elements == [.data(1)])
+  }
+
+  @Test func subscriber_returnsANewSubscriberEachCall() {
+    let first = publisher.subscriber()
+    let second = publisher.subscriber()
+    #expect(first !== second)
+    first.cancel()
+    let log = second.record()
+    publisher.publish(1)
+    #expect(log.elements == [.data(1)])
+  }
+
+  @Test func error_doesNotEndTheStream() {
+    let subscriber = publisher.subscriber()
+    let log = subscriber.record()
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.publish(2)
+    #expect(log.elements == [.data(1), .error(StreamTestError(1)), .data(2)])
+    #expect(!subscriber.isCancelled)
+    #expect(!publisher.isCancelled)
+  }
+
+  @Test func publishStateForResult_publishesValueOrError() {
+    let subscriber = publisher.subscriber()
+    let log = subscriber.record()
+    publisher.publishState(forResult: .success(1))
+    publisher.publishState(forResult: .failure(StreamTestError(2)))
+    publisher.publishState(.data(3))
+    #expect(log.elements == [.data(1), .error(StreamTestError(2)), .data(3)])
+  }
+
+  @Test func cancelAll_deliversCancelledOnceAndEndsTheStream() {
+    let subscriber = publisher.subscriber()
+    let log = subscriber.record()
+    publisher.publish(1)
+    publisher.cancelAll()
+    publisher.cancelAll()
+    publisher.publish(2)
+    #expect(log.elements == [.data(1), .cancelled])
+    #expect(publisher.isCancelled)
+    #expect(subscriber.isCancelled)
+  }
+
+  @Test func publishStateCancelled_isCancelAll() {
+    let subscriber = publisher.subscriber()
+    publisher.publishState(.cancelled)
+    #expect(publisher.isCancelled)
+    #expect(subscriber.isCancelled)
+  }
+
+  @Test func subscriberAfterCancelAll_isAlreadyCancelled() {
+    publisher.cancelAll()
+    let subscriber = publisher.subscriber()
+    #expect(subscriber.isCancelled)
+    let log = subscriber.record()
+    #expect(log.elements == [.cancelled])
+  }
+
+  @Test func plainPublisher_replaysNothingToLaterSubscribers() {
+    publisher.publish(1)
+    let subscriber = publisher.subscriber()
+    let log = subscriber.record()
+    publisher.publish(2)
+    #expect(log.elements == [.data(2)])
+  }
+
+  @Test func publishWithoutSubscribers_isANoOp() {
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    #expect(!publisher.isCancelled)
+  }
+
+  @Test func deinit_cancelsEverySubscriber() {
+    var publisher: StreamPublisher<Int, StreamTestError>? = StreamPublisher()
+    let subscriber = publisher!.subscriber()
+    let log = subscriber.record()
+    publisher?.publish(1)
+    publisher = nil
+    #expect(log.elements == [.data(1), .cancelled])
+    #expect(subscriber.isCancelled)
+  }
+
+  @Test func kick_publishesVoid() {
+    let ticks = StreamPublisher<Void, StreamTestError>()
+    let subscriber = ticks.subscriber()
+    let count = StreamLog<Void>()
+    subscriber.onNewData { count.append(()) }
+    ticks.kick()
+    ticks.kick()
+    #expect(count.count == 2)
+  }
+
+  @Test func publishFromInsideACallback_isDeliveredAfterTheCurrentStateReachesEverySubscriber() {
+    let order = StreamLog<String>()
+    let first = publisher.subscriber()
+    let second = publisher.subscriber()
+    first.onNewData { [publisher] value in
+      order.append("first \(value)")
+      if value == 1 { publisher.publish(2) }
+    }
+    second.onNewData { order.append("second \($0)") }
+    publisher.publish(1)
+    #expect(order.elements == ["first 1", "second 1", "first 2", "second 2"])
+  }
+
+  @Test func publishingFromInsideCallbacks_twentyThousandTimes_doesNotRecurse() {
+    let subscriber = publisher.subscriber()
+    let count = StreamLog<Int>()
+    subscriber.onNewData { [publisher] value in
+      count.append(value)
+      if value < 20_000 { publisher.publish(value + 1) }
+    }
+    publisher.publish(1)
+    #expect(count.count == 20_000)
+  }
+
+  @Test func description_namesTheTypeAndCancellation() {
+    #expect(publisher.description == "StreamPublisher<Int, StreamTestError>")
+    publisher.cancelAll()
+    #expect(publisher.description == "StreamPublisher<Int, StreamTestError> (cancelled)")
+    let stateful = StatefulStreamPublisher<Int, StreamTestError>()
+    #expect(stateful.description == "StatefulStreamPublisher<Int, StreamTestError>")
+  }
+}

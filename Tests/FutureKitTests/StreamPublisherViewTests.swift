@@ -1,0 +1,188 @@
+import FutureKit
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct StreamPublisherViewTests {
+  typealias State = StreamState<Int, StreamTestError>
+
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  @Test func states_areValuesThenCancelledAndFinished() {
+    let recorder = RecordingSubscriber<State, Never>()
+    publisher.subscriber().subscribe(recorder)
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.cancelAll()
+    #expect(
+      recorder.events == [
+        .subscription, .value(.data(1)), .value(.error(StreamTestError(1))), .value(.cancelled),
+        .completion(.finished),
+      ]
+    )
+    #expect(recorder.violations.isEmpty)
+    #expect(recorder.subscriptionDescription == "StreamSubscriber")
+  }
+
+  @Test func subscription_keepsTheStreamAliveUntilCancelled() {
+    let recorder = RecordingSubscriber<State, Never>()
+    weak var weakStream: StreamSubscriber<Int, StreamTestError>?
+    do {
+      let stream = publisher.subscriber()
+      weakStream = stream
+      stream.subscribe(recorder)
+    }
+    #expect(weakStream != nil)
+    publisher.publish(1)
+    recorder.cancel()
+    #expect(weakStream == nil)
+    publisher.publish(2)
+    #expect(recorder.values == [.data(1)])
+  }
+
+  @Test func plainStreamWithoutDemand_dropsStates() {
+    let recorder = RecordingSubscriber<State, Never>(initialDemand: .max(1))
+    publisher.subscriber().subscribe(recorder)
+    publisher.publish(1)
+    publisher.publish(2)
+    recorder.request(.max(1))
+    publisher.publish(3)
+    #expect(recorder.values == [.data(1), .data(3)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func statefulStreamWithoutDemand_keepsTheLatestForTheNextRequest() {
+    let stateful = StatefulStreamPublisher<Int, StreamTestError>()
+    stateful.publish(0)
+    let recorder = RecordingSubscriber<State, Never>(initialDemand: nil)
+    stateful.subscriber().subscribe(recorder)
+    stateful.publish(1)
+    stateful.publish(2)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values == [.data(2)])
+    recorder.request(.max(1))
+    stateful.publish(3)
+    #expect(recorder.values == [.data(2), .data(3)])
+  }
+
+  @Test func newSubscriberToAStatefulStream_receivesTheReplayOnItsFirstDemand() {
+    let stateful = StatefulStreamPublisher<Int, StreamTestError>()
+    stateful.publish(5)
+    let recorder = RecordingSubscriber<State, Never>()
+    stateful.subscriber().subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(.data(5))])
+  }
+
+  @Test func subscriberToACancelledStream_receivesCancelledAndFinishedAtOnce() {
+    let stream = publisher.subscriber()
+    stream.cancel()
+    let recorder = RecordingSubscriber<State, Never>()
+    stream.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(.cancelled), .completion(.finished)])
+  }
+
+  @Test func cancellationWithoutDemand_stillFinishes() {
+    let recorder = RecordingSubscriber<State, Never>(initialDemand: nil)
+    publisher.subscriber().subscribe(recorder)
+    publisher.cancelAll()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func demandReturnedFromReceive_isHonouredWithoutRecursion() {
+    let recorder = RecordingSubscriber<State, Never>(initialDemand: .max(1)) { state in
+      state.value.map { $0 < 3 ? .max(1) : .none } ?? .none
+    }
+    publisher.subscriber().subscribe(recorder)
+    for value in 1...5 { publisher.publish(value) }
+    #expect(recorder.values == [.data(1), .data(2), .data(3)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func requestFromInsideReceive_withSynchronousPublishing_doesNotRecurse() {
+    // Each `receive` publishes the next value at once and returns a demand of one; the stateful
+    // stream keeps the value until that demand arrives. Nested, 20,000 levels would overflow.
+    let count = 20_000
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1)) { value in
+      if value < count { publisher.publish(value + 1) }
+      return value < count ? .max(1) : .none
+    }
+    let stream = publisher.subscriber()
+    stream.valuePublisher.subscribe(recorder)
+    publisher.publish(1)
+    #expect(recorder.values.count == count)
+    #expect(recorder.values.last == count)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancelFromInsideReceive_stopsDelivery() {
+    let holder = LockedState<(any Cancellable)?>(nil)
+    let recorder = RecordingSubscriber<State, Never>(initialDemand: .unlimited) { _ in
+      holder.withLock { $0 }?.cancel()
+      return .none
+    }
+    holder.withLock { $0 = recorder }
+    publisher.subscriber().subscribe(recorder)
+    publisher.publish(1)
+    publisher.publish(2)
+    #expect(recorder.values == [.data(1)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func valuePublisher_skipsErrorsAndFinishesOnCancellation() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    let stream = publisher.subscriber()
+    stream.valuePublisher.subscribe(recorder)
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.publish(2)
+    publisher.cancelAll()
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)]
+    )
+  }
+
+  @Test func valuePublisherFailingOnError_failsAtTheFirstError() {
+    let recorder = RecordingSubscriber<Int, StreamTestError>()
+    let stream = publisher.subscriber()
+    stream.valuePublisherFailingOnError.subscribe(recorder)
+    publisher.publish(1)
+    publisher.publish(StreamTestError(7))
+    publisher.publish(2)
+    #expect(
+      recorder.events == [.subscription, .value(1), .completion(.failure(StreamTestError(7)))]
+    )
+    #expect(!stream.isCancelled)  // the stream itself goes on
+  }
+
+  @Test func valuePublisherFailingOnError_finishesOnCancellation() {
+    let recorder = RecordingSubscriber<Int, StreamTestError>()
+    publisher.subscriber().valuePublisherFailingOnError.subscribe(recorder)
+    publisher.cancelAll()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func sink_receivesStatesAndCancellingTheTokenUnregisters() {
+    let stream = publisher.subscriber()
+    let states = StreamLog<State>()
+    let token = stream.sink { states.append($0) }
+    publisher.publish(1)
+    token.cancel()
+    publisher.publish(2)
+    #expect(states.elements == [.data(1)])
+    #expect(!stream.isCancelled)
+  }
+
+  @Test func subscriptionAndRecorder_areReleasedAfterCancel() {
+    weak var weakRecorder: RecordingSubscriber<State, Never>?
+    let stream = publisher.subscriber()
+    do {
+      let recorder = RecordingSubscriber<State, Never>()
+      weakRecorder = recorder
+      stream.subscribe(recorder)
+      recorder.cancel()
+    }
+    #expect(weakRecorder == nil)
+  }
+}

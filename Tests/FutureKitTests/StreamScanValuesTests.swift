@@ -1,0 +1,39 @@
+import FutureKit
+import Testing
+
+@Suite struct StreamScanValuesTests {
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  @Test func scanValues_emitsTheLatestWindowOnceFull() {
+    let windows = publisher.subscriber().scanValues(3)
+    let log = windows.record()
+    for value in 1...5 { publisher.publish(value) }
+    #expect(log.elements == [.data([1, 2, 3]), .data([2, 3, 4]), .data([3, 4, 5])])
+  }
+
+  @Test func scanValues_errorsPassThroughWithoutClearingTheWindow() {
+    let windows = publisher.subscriber().scanValues(2)
+    let log = windows.record()
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.publish(2)
+    #expect(log.elements == [.error(StreamTestError(1)), .data([1, 2])])
+  }
+
+  @Test func scanValuesOfOne_emitsEachValueAlone() {
+    let windows = publisher.subscriber().scanValues(1)
+    let log = windows.record()
+    publisher.publish(1)
+    publisher.publish(2)
+    #expect(log.elements == [.data([1]), .data([2])])
+  }
+
+  @Test func scanValuesBelowOne_neverEmitsValuesButPassesErrors() {
+    let windows = publisher.subscriber().scanValues(0)
+    let log = windows.record()
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.cancelAll()
+    #expect(log.elements == [.error(StreamTestError(1)), .cancelled])
+  }
+}

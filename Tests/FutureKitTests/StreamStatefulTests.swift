@@ -1,0 +1,162 @@
+import Dispatch
+import FutureKit
+import Testing
+
+@Suite struct StreamStatefulTests {
+  @Test func statefulPublisher_replaysTheLatestStateSynchronouslyPerRegistration() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    let subscriber = publisher.subscriber()
+    publisher.publish(1)
+    publisher.publish(2)
+    let first = StreamLog<Int>()
+    let second = StreamLog<Int>()
+    subscriber.onNewData { first.append($0) }
+    #expect(first.elements == [2])
+    subscriber.onNewData { second.append($0) }
+    #expect(second.elements == [2])
+    #expect(first.elements == [2])
+    publisher.publish(3)
+    #expect(first.elements == [2, 3])
+    #expect(second.elements == [2, 3])
+  }
+
+  @Test func statefulPublisher_newSubscriberReplaysTheLatestState() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    publisher.publish(StreamTestError(1))
+    let subscriber = publisher.subscriber()
+    #expect(subscriber.record().elements == [.error(StreamTestError(1))])
+  }
+
+  @Test func statefulPublisher_beforeAnyState_replaysNothing() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    let subscriber = publisher.subscriber()
+    let log = subscriber.record()
+    #expect(log.elements.isEmpty)
+    #expect(publisher.lastState == nil)
+    #expect(publisher.lastValue == nil)
+  }
+
+  @Test func lastStateAndLastValue_keepTheValueAcrossErrorsAndCancellation() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    publisher.publish(1)
+    #expect(publisher.lastState == .data(1))
+    publisher.publish(StreamTestError(2))
+    #expect(publisher.lastState == .error(StreamTestError(2)))
+    #expect(publisher.lastValue == 1)
+    publisher.cancelAll()
+    #expect(publisher.lastState == .cancelled)
+    #expect(publisher.lastValue == 1)
+  }
+
+  @Test func statefulPublisherAfterCancel_newCallbacksReceiveOnlyCancelled() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    let subscriber = publisher.subscriber()
+    publisher.publish(1)
+    publisher.cancelAll()
+    let log = subscriber.record()
+    #expect(log.elements == [.cancelled])
+    #expect(publisher.subscriber().record().elements == [.cancelled])
+  }
+
+  @Test func replayWithAQueue_runsOnThatQueue() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    publisher.publish(1)
+    let marker = StreamQueueMarker(label: "replay")
+    let seen = StreamLog<Bool>()
+    let subscriber = publisher.subscriber().onNewData(onQueue: marker.queue) { _ in
+      seen.append(marker.isCurrent)
+    }
+    marker.flush()
+    #expect(seen.elements == [true])
+    _ = subscriber
+  }
+
+  @Test func stateful_replaysTheUpstreamsLatestStateToEachRegistration() {
+    let publisher = StreamPublisher<Int, StreamTestError>()
+    let stateful = publisher.subscriber().stateful()
+    #expect(stateful.record().elements.isEmpty)
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    #expect(stateful.record().elements == [.error(StreamTestError(1))])
+    let log = stateful.record()
+    publisher.publish(2)
+    #expect(log.elements == [.error(StreamTestError(1)), .data(2)])
+  }
+
+  @Test func statefulUpstreamCancelled_cancelsTheStatefulStream() {
+    let publisher = StreamPublisher<Int, StreamTestError>()
+    let stateful = publisher.subscriber().stateful()
+    publisher.publish(1)
+    publisher.cancelAll()
+    #expect(stateful.isCancelled)
+    #expect(stateful.record().elements == [.cancelled])
+  }
+
+  @Test func operatorsOnAStatefulStream_areStatefulToo() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    publisher.publish(1)
+    let doubled = publisher.subscriber().mapValues { $0 * 2 }.filterValues { $0 > 0 }
+    let log = doubled.record()
+    #expect(log.elements == [.data(2)])
+    publisher.publish(2)
+    #expect(log.elements == [.data(2), .data(4)])
+    #expect(doubled.record().elements == [.data(4)])
+  }
+
+  @Test func operatorsOnAPlainStream_arePlain() {
+    let publisher = StreamPublisher<Int, StreamTestError>()
+    let doubled = publisher.subscriber().mapValues { $0 * 2 }
+    publisher.publish(1)
+    #expect(doubled.record().elements.isEmpty)
+  }
+
+  @Test func startWith_replaysTheInitialValueThenFollowsUpstream() {
+    let publisher = StreamPublisher<String, StreamTestError>()
+    let query = publisher.subscriber().startWith("")
+    #expect(query.record().elements == [.data("")])
+    publisher.publish("swift")
+    #expect(query.record().elements == [.data("swift")])
+  }
+
+  @Test func startWithOnAStatefulUpstream_theUpstreamsStateWins() {
+    let publisher = StatefulStreamPublisher<String, StreamTestError>()
+    publisher.publish("latest")
+    let query = publisher.subscriber().startWith("")
+    #expect(query.record().elements == [.data("latest")])
+  }
+
+  @Test func ofValue_replaysTheValueForeverAndIsNotCancelled() {
+    let fixed = StreamSubscriber<Int, StreamTestError>.of(42)
+    #expect(fixed.record().elements == [.data(42)])
+    #expect(fixed.record().elements == [.data(42)])
+    #expect(!fixed.isCancelled)
+  }
+
+  @Test func ofError_replaysTheError() {
+    let failing = StreamSubscriber<Int, StreamTestError>.of(StreamTestError(3))
+    #expect(failing.record().elements == [.error(StreamTestError(3))])
+    failing.cancel()
+    #expect(failing.record().elements == [.cancelled])
+  }
+
+  @Test func registrationWhileAnotherThreadPublishes_replayComesBeforeNewerStates() {
+    let publisher = StatefulStreamPublisher<Int, StreamTestError>()
+    publisher.publish(0)
+    let subscriber = publisher.subscriber()
+    let logs = (0..<50).map { _ in StreamLog<Int>() }
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      for value in 1...2_000 { publisher.publish(value) }
+    }
+    for log in logs {
+      subscriber.onNewData { log.append($0) }
+    }
+    group.wait()
+    for log in logs {
+      let values = log.elements
+      #expect(!values.isEmpty)
+      #expect(values == values.sorted() && Set(values).count == values.count)
+      #expect(values.last == 2_000)
+    }
+  }
+}

@@ -1,0 +1,207 @@
+import Dispatch
+import FutureKit
+import StreamCore
+import Testing
+
+@Suite struct StreamSubscriberTests {
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  @Test func typedCallbacks_receiveOnlyTheirStates() {
+    let values = StreamLog<Int>()
+    let errors = StreamLog<StreamTestError>()
+    let cancellations = StreamLog<Void>()
+    let subscriber = publisher.subscriber()
+      .onNewData { values.append($0) }
+      .onError { errors.append($0) }
+      .onCancelled { cancellations.append(()) }
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.publish(2)
+    publisher.cancelAll()
+    #expect(values.elements == [1, 2])
+    #expect(errors.elements == [StreamTestError(1)])
+    #expect(cancellations.count == 1)
+    #expect(subscriber.isCancelled)
+  }
+
+  @Test func callbacks_runInRegistrationOrder() {
+    let order = StreamLog<String>()
+    let subscriber = publisher.subscriber()
+      .onNewData { order.append("a\($0)") }
+      .subscribe { order.append("b\($0.value ?? 0)") }
+      .onNewData { order.append("c\($0)") }
+    publisher.publish(1)
+    publisher.publish(2)
+    #expect(order.elements == ["a1", "b1", "c1", "a2", "b2", "c2"])
+    _ = subscriber
+  }
+
+  @Test func cancelled_dropsCallbacksAndIgnoresLaterStates() {
+    let subscriber = publisher.subscriber()
+    let log = subscriber.record()
+    subscriber.cancel()
+    publisher.publish(1)
+    subscriber.cancel()
+    #expect(log.elements == [.cancelled])
+  }
+
+  @Test func cancel_leavesThePublisherAndOtherSubscribersGoOn() {
+    let leaving = publisher.subscriber()
+    let staying = publisher.subscriber()
+    let leavingLog = leaving.record()
+    let stayingLog = staying.record()
+    leaving.cancel()
+    publisher.publish(1)
+    #expect(leavingLog.elements == [.cancelled])
+    #expect(stayingLog.elements == [.data(1)])
+    #expect(!publisher.isCancelled)
+  }
+
+  @Test func lateRegistration_receivesCancelledSynchronouslyAndIsNotKept() {
+    let subscriber = publisher.subscriber()
+    publisher.cancelAll()
+    let states = subscriber.record()
+    let cancellations = StreamLog<Void>()
+    let values = StreamLog<Int>()
+    subscriber.onCancelled { cancellations.append(()) }.onNewData { values.append($0) }
+    #expect(states.elements == [.cancelled])
+    #expect(cancellations.count == 1)
+    #expect(values.count == 0)
+  }
+
+  @Test func lateRegistrationWithAQueue_receivesCancelledOnThatQueue() {
+    let marker = StreamQueueMarker(label: "late")
+    let subscriber = publisher.subscriber()
+    subscriber.cancel()
+    let ranOnQueue = StreamLog<Bool>()
+    subscriber.onCancelled(onQueue: marker.queue) { ranOnQueue.append(marker.isCurrent) }
+    marker.flush()
+    #expect(ranOnQueue.elements == [true])
+  }
+
+  @Test func droppedSubscriber_stopsReceivingIsReleasedAndIsCancelled() {
+    let values = StreamLog<Int>()
+    let cancellations = StreamLog<Void>()
+    weak var weakSubscriber: StreamSubscriber<Int, StreamTestError>?
+    do {
+      let subscriber = publisher.subscriber()
+        .onNewData { values.append($0) }
+        .onCancelled { cancellations.append(()) }
+      weakSubscriber = subscriber
+      publisher.publish(1)
+    }
+    #expect(weakSubscriber == nil)
+    #expect(cancellations.count == 1)
+    publisher.publish(2)
+    #expect(values.elements == [1])
+  }
+
+  @Test func operatorChain_isKeptAliveFromItsEnd() {
+    weak var weakSource: StreamSubscriber<Int, StreamTestError>?
+    var chain: StreamSubscriber<String, StreamTestError>?
+    do {
+      let source = publisher.subscriber()
+      weakSource = source
+      chain = source.mapValues { $0 * 2 }.filterValues { $0 > 2 }.mapValues { "\($0)" }
+    }
+    #expect(weakSource != nil)
+    let log = chain!.record()
+    publisher.publish(1)
+    publisher.publish(2)
+    #expect(log.elements == [.data("4")])
+    chain = nil
+    #expect(weakSource == nil)
+  }
+
+  @Test func storedAsCancellable_staysAliveUntilTheSetIsEmptied() {
+    var cancellables = Set<AnyCancellable>()
+    let values = StreamLog<Int>()
+    publisher.subscriber().onNewData { values.append($0) }.store(in: &cancellables)
+    publisher.publish(1)
+    cancellables.removeAll()
+    publisher.publish(2)
+    #expect(values.elements == [1])
+  }
+
+  @Test func onQueue_runsEachCallbackOnItsQueueInOrder() {
+    let marker = StreamQueueMarker(label: "callbacks")
+    let values = StreamLog<Int>()
+    let onQueue = StreamLog<Bool>()
+    let subscriber = publisher.subscriber().onNewData(onQueue: marker.queue) {
+      values.append($0)
+      onQueue.append(marker.isCurrent)
+    }
+    for value in 0..<100 { publisher.publish(value) }
+    marker.flush()
+    #expect(values.elements == Array(0..<100))
+    #expect(onQueue.elements.allSatisfy { $0 })
+    _ = subscriber
+  }
+
+  @Test func onQueue_errorsAndCancellationRunOnTheQueueToo() {
+    let marker = StreamQueueMarker(label: "callbacks")
+    let events = StreamLog<String>()
+    let subscriber = publisher.subscriber()
+      .onError(onQueue: marker.queue) { _ in events.append("error \(marker.isCurrent)") }
+      .onCancelled(onQueue: marker.queue) { events.append("cancelled \(marker.isCurrent)") }
+      .subscribe(onQueue: marker.queue) { events.append("state \($0) \(marker.isCurrent)") }
+    publisher.publish(StreamTestError(1))
+    publisher.cancelAll()
+    marker.flush()
+    #expect(
+      Set(events.elements) == [
+        "error true", "cancelled true", "state Error: StreamTestError(code: 1) true",
+        "state Cancelled. true",
+      ]
+    )
+    _ = subscriber
+  }
+
+  @Test func subscribeOnMain_runsOnTheMainQueue() async {
+    let key = DispatchSpecificKey<Int>()
+    DispatchQueue.main.setSpecific(key: key, value: 42)
+    let subscriber = publisher.subscriber()
+    let onMain = await withCheckedContinuation { continuation in
+      subscriber.subscribeOnMain { state in
+        guard case .data = state else { return }  // deinit sends `.cancelled` later
+        continuation.resume(returning: DispatchQueue.getSpecific(key: key) == 42)
+      }
+      publisher.publish(1)
+    }
+    #expect(onMain)
+  }
+
+  @Test func registrationInsideACallback_neitherDeadlocksNorReplaysForAPlainStream() {
+    let subscriber = publisher.subscriber()
+    let inner = StreamLog<Int>()
+    let outer = StreamLog<Int>()
+    subscriber.onNewData { value in
+      outer.append(value)
+      if value == 1 { subscriber.onNewData { inner.append($0) } }
+    }
+    publisher.publish(1)
+    publisher.publish(2)
+    #expect(outer.elements == [1, 2])
+    #expect(inner.elements == [2])
+  }
+
+  @Test func bindTo_forwardsEveryStateIncludingCancellation() {
+    let target = StreamPublisher<Int, StreamTestError>()
+    let targetSubscriber = target.subscriber()
+    let log = targetSubscriber.record()
+    let source = publisher.subscriber().bindTo(target)
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.cancelAll()
+    #expect(log.elements == [.data(1), .error(StreamTestError(1)), .cancelled])
+    #expect(target.isCancelled)
+    _ = source
+  }
+
+  @Test func description_namesTheTypeAndCancellation() {
+    let subscriber = publisher.subscriber()
+    #expect(subscriber.description == "StreamSubscriber<Int, StreamTestError>")
+    subscriber.cancel()
+    #expect(subscriber.description == "StreamSubscriber<Int, StreamTestError> (cancelled)")
+  }
+}

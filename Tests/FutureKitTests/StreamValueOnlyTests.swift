@@ -1,0 +1,123 @@
+import Dispatch
+import FutureKit
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct StreamValueOnlyTests {
+  let publisher = StreamPublisher<Int, StreamTestError>()
+
+  @Test func valueOnly_dropsErrors() {
+    let values = StreamLog<Int>()
+    let stream = publisher.subscriber().valueOnly().onNext { values.append($0) }
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.publish(2)
+    #expect(values.elements == [1, 2])
+    _ = stream
+  }
+
+  @Test func onCancelled_runsOnCancellationAndAtOnceWhenLate() {
+    let cancellations = StreamLog<Void>()
+    let stream = publisher.subscriber().valueOnly().onCancelled { cancellations.append(()) }
+    publisher.cancelAll()
+    #expect(cancellations.count == 1)
+    #expect(stream.isCancelled)
+    stream.onCancelled { cancellations.append(()) }
+    #expect(cancellations.count == 2)
+  }
+
+  @Test func lateOnCancelledWithItsOwnQueue_fromThatQueue_doesNotDeadlock() {
+    let marker = StreamQueueMarker(label: "value-only")
+    let stream = publisher.subscriber().valueOnly()
+    stream.cancel()
+    let ran = StreamLog<Bool>()
+    marker.queue.sync {
+      _ = stream.onCancelled(onQueue: marker.queue) { ran.append(marker.isCurrent) }
+    }
+    marker.flush()
+    #expect(ran.elements == [true])
+  }
+
+  @Test func map_compactMap_filterNil_distinctValues_transformValues() {
+    let optionals = StreamPublisher<Int?, StreamTestError>()
+    let values = StreamLog<String>()
+    let stream = optionals.subscriber().valueOnly()
+      .filterNil()
+      .compactMap { $0 > 0 ? $0 : nil }
+      .distinctValues()
+      .map { "#\($0)" }
+      .onNext { values.append($0) }
+    for value in [nil, 1, 1, -1, 2, nil, 2, 3] as [Int?] { optionals.publish(value) }
+    #expect(values.elements == ["#1", "#2", "#3"])
+    _ = stream
+  }
+
+  @Test func combine_waitsForEachThenSendsTuplesAndIsCancelledByAny() {
+    let strings = StreamPublisher<String, StreamTestError>()
+    let combined = ValueOnlyStreamSubscriber.combine(
+      publisher.subscriber().valueOnly(),
+      strings.subscriber().valueOnly()
+    )
+    let log = StreamLog<String>()
+    combined.onNext { log.append("\($0) \($1)") }
+    publisher.publish(1)
+    strings.publish("a")
+    publisher.publish(2)
+    strings.cancelAll()
+    #expect(log.elements == ["1 a", "2 a"])
+    #expect(combined.isCancelled)
+  }
+
+  @Test func combineWith_putsTheReceiverFirst() {
+    let strings = StreamPublisher<String, StreamTestError>()
+    let combined = publisher.subscriber().valueOnly()
+      .combineWith(strings.subscriber().valueOnly(), publisher.subscriber().valueOnly())
+    let log = StreamLog<String>()
+    combined.onNext { log.append("\($0) \($1) \($2)") }
+    strings.publish("a")
+    publisher.publish(1)
+    #expect(log.elements == ["1 a 1"])
+  }
+
+  @Test func fullSubscriber_givesTheValuesAnErrorType() {
+    let full: StreamSubscriber<Int, StreamOtherError> = publisher.subscriber().valueOnly()
+      .fullSubscriber()
+    let log = full.record()
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.cancelAll()
+    #expect(log.elements == [.data(1), .cancelled])
+  }
+
+  @Test func droppedValueOnlyStream_isReleasedAndStopsReceiving() {
+    let values = StreamLog<Int>()
+    weak var weakStream: ValueOnlyStreamSubscriber<Int>?
+    do {
+      let stream = publisher.subscriber().valueOnly().onNext { values.append($0) }
+      weakStream = stream
+      publisher.publish(1)
+    }
+    publisher.publish(2)
+    #expect(weakStream == nil)
+    #expect(values.elements == [1])
+  }
+
+  @Test func publisherView_sendsValuesAndFinishesOnCancellation() {
+    let stream = publisher.subscriber().valueOnly()
+    let recorder = RecordingSubscriber<Int, Never>()
+    stream.subscribe(recorder)
+    publisher.publish(1)
+    publisher.publish(StreamTestError(1))
+    publisher.cancelAll()
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func description_namesTheType() {
+    let stream = publisher.subscriber().valueOnly()
+    #expect(stream.description == "ValueOnlyStreamSubscriber<Int>")
+    stream.cancel()
+    #expect(stream.description == "ValueOnlyStreamSubscriber<Int> (cancelled)")
+  }
+}
