@@ -76,9 +76,8 @@ extension DeferredPassthrough {
   /// positive request.
   // Sendable: all mutable state is in `state`, guarded by `lock`. The closure runs once, outside
   // the lock; the subject's subscription calls `receive` one call at a time.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 

@@ -92,10 +92,10 @@ extension Publishers.Sequence {
   /// and the lock is only taken when the local demand runs out, so unlimited demand, or demand
   /// topped up by each `receive(_:)`, costs no lock per element. Cancellation is seen between
   /// elements through the `cancelled` flag.
-  // Sendable: `downstream`, `sequence`, `demand`, `draining`, `iterator` and `next` are guarded
-  // by `lock`; `cancelled` is atomic. While `draining` is true, only the draining thread uses
-  // the iterator (checked out of the state) and calls the downstream, outside the lock.
+  // While `draining` is true, only the draining thread uses the iterator (checked out of the
+  // state) and calls the downstream, outside the lock.
   @usableFromInline
+  // Sendable: the other mutable state is guarded by `lock`; `cancelled` is atomic.
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Elements.Element, Downstream.Failure == Failure {

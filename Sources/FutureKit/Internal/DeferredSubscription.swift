@@ -47,9 +47,9 @@ extension DeferredOneShot {
 /// ```
 // Sendable: all mutable state is in `state`, guarded by `lock`. The closure and the downstream
 // are called outside the lock, and only by the one thread that moved the state out of `pending`.
-final class DeferredSubscription<Source: DeferredOneShot, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+final class DeferredSubscription<Source: DeferredOneShot, Downstream: Subscriber>:
+  @unchecked Sendable, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Downstream.Input == Source.Output, Downstream.Failure == Source.Failure {
   private enum State {
     case pending(Downstream, Source)

@@ -25,9 +25,8 @@ public import StreamCore
 // Sendable: all mutable state is guarded by `lock`; the downstream is called outside it, only by
 // the one thread that moved it out of the state.
 @usableFromInline
-final class FutureSubscription<Slot: FutureDownstreamSlot>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
   typealias Downstream = Slot.Downstream

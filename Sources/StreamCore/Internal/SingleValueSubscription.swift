@@ -11,9 +11,8 @@
 /// ```
 // Sendable: all mutable state is inside `state`, guarded by `lock`; the downstream is called
 // outside the lock, and only by the one thread that moved the state out of `pending`.
-final class SingleValueSubscription<Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-  @unchecked Sendable
+final class SingleValueSubscription<Downstream: Subscriber>: @unchecked Sendable, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   private enum State {
     case pending(Downstream, Downstream.Input)
