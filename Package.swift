@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "StreamCore", targets: ["StreamCore"]),
     .library(name: "FutureKit", targets: ["FutureKit"]),
     .library(name: "PropertyWrappers", targets: ["PropertyWrappers"]),
+    .library(name: "SignalOperators", targets: ["SignalOperators"]),
     .library(name: "StreamTesting", targets: ["StreamTesting"]),
   ],
   targets: [
@@ -30,13 +31,18 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .target(
+      name: "SignalOperators",
+      dependencies: ["StreamCore"],
+      swiftSettings: strictSettings
+    ),
+    .target(
       name: "StreamTesting",
       dependencies: ["StreamCore"],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "Examples",
-      dependencies: ["StreamCore", "PropertyWrappers"],
+      dependencies: ["StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -52,6 +58,11 @@ let package = Package(
     .testTarget(
       name: "PropertyWrappersTests",
       dependencies: ["PropertyWrappers", "StreamTesting", "StreamCore"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "SignalOperatorsTests",
+      dependencies: ["SignalOperators", "StreamTesting", "StreamCore"],
       swiftSettings: strictSettings
     ),
     .testTarget(

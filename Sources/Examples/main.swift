@@ -1,6 +1,8 @@
 import Dispatch
 import Foundation
+import FutureKit
 import PropertyWrappers
+import SignalOperators
 import StreamCore
 
 // A short tour of what StreamKit has today. Run with `swift run Examples`.
@@ -101,6 +103,36 @@ done.wait()
 
 // Keep this section last: it ends with `dispatchMain()`, which runs the main queue and never
 // returns; the program ends through the `exit(0)` in its last main-queue action.
+section("FutureKit: one Future for Combine and Propagate")
+let promise = Promise<Int, LookupError>()
+_ = promise.future
+  .onSuccess { print("onSuccess:", $0) }
+  .finally { print("finally:", $0) }
+let futureToken = promise.future.sink(
+  receiveCompletion: { print("sink completion:", $0) },
+  receiveValue: { print("sink value:", $0) }
+)
+print("first resolve wins:", promise.resolve(42), "- second:", promise.resolve(7))
+futureToken.cancel()
+let lazy = DeferredValue<Int, Never> {
+  print("DeferredValue's closure runs on the first demand")
+  return 1
+}
+print("DeferredValue made; nothing has run yet")
+_ = lazy.sink { print("DeferredValue sent", $0) }
+
+section("SignalOperators: Conbini's handleEnd and fixed demand")
+let tenNumbers = (1...10).publisher
+let firstThree =
+  tenNumbers
+  .handleEnd { print("handleEnd:", $0.map { "\($0)" } ?? "cancelled") }
+  .sink(
+    fixedDemand: 3,
+    receiveCompletion: { print("fixed demand completion:", $0) },
+    receiveValue: { print("fixed demand value:", $0) }
+  )
+firstThree.cancel()
+
 section("PropertyWrappers: @Published and ObservableObject, on Linux")
 final class Profile: ObservableObject {
   @Published var name = "Ada"

@@ -1,0 +1,222 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct BufferTests {
+  struct Boom: Error, Equatable {}
+  struct Overflow: Error, Equatable {}
+
+  let upstream = TestPublisher<Int, Boom>()
+
+  @Test func keepFull_requestsSizeAtSubscription() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.max(3))])
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func keepFull_refillsOnePerDeliveredValue() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(1))])
+    upstream.send(3)
+    recorder.request(.max(5))
+    #expect(recorder.values == [1, 2, 3])
+    #expect(upstream.outstandingDemand == .max(2))
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func byRequest_forwardsDownstreamDemand() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(2))
+    #expect(upstream.requests == [.demand(.max(2))])
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func byRequest_demandFromReceive_forwardedUpstream() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func overflow_dropNewest_keepsFirstValues() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    Overfill<Never>(values: [1, 2, 3, 4])
+      .buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest)
+      .subscribe(recorder)
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func overflow_dropOldest_keepsLastValues() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    Overfill<Never>(values: [1, 2, 3, 4])
+      .buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest)
+      .subscribe(recorder)
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(3), .value(4), .completion(.finished)])
+  }
+
+  @Test func overflow_customError_failsAndDropsBuffer() {
+    let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: nil)
+    Overfill<Overflow>(values: [1, 2, 3])
+      .buffer(size: 2, prefetch: .keepFull, whenFull: .customError { Overflow() })
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(Overflow()))])
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .completion(.failure(Overflow()))])
+  }
+
+  @Test func fatalErrorStrategy_isCustomError() {
+    let strategy = Publishers.BufferingStrategy<Boom>.fatalError("full")
+    guard case .customError = strategy else {
+      Issue.record("expected .customError")
+      return
+    }
+  }
+
+  @Test func completion_arrivesAfterBufferedValues() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1)])
+    recorder.request(.max(1))
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(Boom()))]
+    )
+  }
+
+  @Test func emptyBufferCompletion_deliveredWithoutDemand() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func cancel_cancelsUpstreamAndDropsBuffer() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    recorder.cancel()
+    #expect(upstream.requests == [.demand(.max(3)), .cancel])
+    recorder.subscription?.request(.max(1))
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let box = Holder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
+      box.subscription?.cancel()
+      return .none
+    }
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    box.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    recorder.request(.max(2))
+    #expect(recorder.values == [1])
+  }
+
+  @Test func orderedDelivery_acrossManyValues() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<500).publisher
+      .buffer(size: 10, prefetch: .keepFull, whenFull: .dropNewest)
+      .subscribe(recorder)
+    #expect(recorder.values == Array(0..<500))
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func concurrentSendsAndRequests_deliverEveryValueInOrder() {
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    source.buffer(size: 1_000, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      for value in 0..<1_000 {
+        if side == 0 { source.send(value) } else { recorder.request(.max(1)) }
+      }
+    }
+    #expect(recorder.values == Array(0..<1_000))
+    #expect(recorder.violations.isEmpty)
+    #expect(source.violations.isEmpty)
+  }
+
+  @Test func buffer_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        [1, 2, 3].publisher.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest)
+      },
+      makeLongPublisher: {
+        Array(0..<1_000_000).publisher.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest)
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func bufferByRequest_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        [1, 2, 3].publisher.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
+
+/// Holds a subscription for a closure written before the subscription exists.
+// Sendable: `stored` is only reached under `lock`.
+private final class Holder: @unchecked Sendable {
+  private let lock = Lock()
+  private var stored: (any Subscription)?
+
+  var subscription: (any Subscription)? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}
+
+/// A publisher that ignores demand and sends all its values, then finishes, as soon as it is
+/// subscribed: it overfills a buffer on purpose.
+private struct Overfill<Failure: Error>: Publisher {
+  typealias Output = Int
+  let values: [Int]
+
+  init(values: [Int]) {
+    self.values = values
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+    subscriber.receive(subscription: OverfillSubscription())
+    for value in values {
+      _ = subscriber.receive(value)
+    }
+    subscriber.receive(completion: .finished)
+  }
+}
+
+private final class OverfillSubscription: Subscription {
+  func request(_ demand: Subscribers.Demand) {}
+  func cancel() {}
+}

@@ -1,0 +1,148 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct FixedSinkTests {
+  let upstream = TestPublisher<Int, FixedSinkTestError>()
+
+  @Test func subscribe_requestsExactlyTheFixedDemandOnce() {
+    let log = LockedState<[String]>([])
+    let token = upstream.sink(
+      fixedDemand: 3,
+      receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } },
+      receiveValue: { value in log.withLock { $0.append("\(value)") } }
+    )
+    upstream.send(1)
+    upstream.send(2)
+    withExtendedLifetime(token) {
+      #expect(upstream.requests == [.demand(.max(3))])
+      #expect(log.withLock { $0 } == ["1", "2"])
+    }
+  }
+
+  @Test func nthValue_deliversThenFinishesThenCancelsUpstream() {
+    let log = LockedState<[String]>([])
+    let token = upstream.sink(
+      fixedDemand: 2,
+      receiveCompletion: { completion in
+        let requests = upstream.requests
+        log.withLock { $0.append("completion \(completion) after \(requests.count) requests") }
+      },
+      receiveValue: { value in log.withLock { $0.append("\(value)") } }
+    )
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    withExtendedLifetime(token) {
+      #expect(log.withLock { $0 } == ["1", "2", "completion finished after 1 requests"])
+      #expect(upstream.requests == [.demand(.max(2)), .cancel])
+      #expect(upstream.violations.isEmpty)
+    }
+  }
+
+  @Test func completionBeforeDemandIsMet_passesThroughWithoutCancel() {
+    let log = LockedState<[String]>([])
+    let token = upstream.sink(
+      fixedDemand: 3,
+      receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } },
+      receiveValue: { value in log.withLock { $0.append("\(value)") } }
+    )
+    upstream.send(1)
+    upstream.send(completion: .failure(FixedSinkTestError()))
+    withExtendedLifetime(token) {
+      let failure = Subscribers.Completion<FixedSinkTestError>.failure(FixedSinkTestError())
+      #expect(log.withLock { $0 } == ["1", "\(failure)"])
+      #expect(upstream.requests == [.demand(.max(3))])
+    }
+  }
+
+  @Test func cancel_cancelsUpstreamAndDropsLaterEvents() {
+    let log = LockedState<[String]>([])
+    let token = upstream.sink(
+      fixedDemand: 3,
+      receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } },
+      receiveValue: { value in log.withLock { $0.append("\(value)") } }
+    )
+    upstream.send(1)
+    token.cancel()
+    token.cancel()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(log.withLock { $0 } == ["1"])
+    #expect(upstream.requests == [.demand(.max(3)), .cancel])
+  }
+
+  @Test func cancelFromInsideReceiveValue_stopsLaterValues() {
+    let log = LockedState<[String]>([])
+    let holder = LockedState<(any Cancellable)?>(nil)
+    let sink = Subscribers.FixedSink<Int, FixedSinkTestError>(
+      demand: 3,
+      receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } },
+      receiveValue: { value in
+        log.withLock { $0.append("\(value)") }
+        holder.withLock { $0 }?.cancel()
+      }
+    )
+    holder.withLock { $0 = sink }
+    upstream.subscribe(sink)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(log.withLock { $0 } == ["1"])
+    #expect(upstream.requests == [.demand(.max(3)), .cancel])
+  }
+
+  @Test func end_releasesTheClosures() {
+    final class Token: Sendable {}
+    weak var weakToken: Token?
+    let sink: Subscribers.FixedSink<Int, FixedSinkTestError>
+    do {
+      let token = Token()
+      weakToken = token
+      sink = Subscribers.FixedSink(
+        demand: 1,
+        receiveCompletion: { _ in withExtendedLifetime(token) {} },
+        receiveValue: { _ in withExtendedLifetime(token) {} }
+      )
+    }
+    upstream.subscribe(sink)
+    #expect(weakToken != nil)
+    #expect(sink.receiveValue != nil)
+    upstream.send(1)
+    #expect(weakToken == nil)
+    #expect(sink.receiveValue == nil)
+    #expect(sink.receiveCompletion == nil)
+    #expect(sink.demand == 1)
+  }
+
+  @Test func secondSubscription_isCancelled() {
+    let sink = Subscribers.FixedSink<Int, FixedSinkTestError>(
+      demand: 1,
+      receiveCompletion: { _ in },
+      receiveValue: { _ in }
+    )
+    let other = TestPublisher<Int, FixedSinkTestError>()
+    upstream.subscribe(sink)
+    other.subscribe(sink)
+    #expect(other.requests == [.cancel])
+    #expect(upstream.requests == [.demand(.max(1))])
+  }
+
+  @Test func zeroDemand_traps() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Subscribers.FixedSink<Int, Never>(
+        demand: 0,
+        receiveCompletion: { _ in },
+        receiveValue: { _ in }
+      )
+    }
+  }
+
+  @Test func negativeDemand_traps() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Just(1).sink(fixedDemand: -1, receiveCompletion: { _ in }, receiveValue: { _ in })
+    }
+  }
+}
+
+struct FixedSinkTestError: Error, Equatable {}

@@ -1,0 +1,114 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct GraduatedSinkTests {
+  let upstream = TestPublisher<Int, Never>()
+
+  @Test func subscribe_requestsMaxDemandOnce() {
+    let token = upstream.sink(
+      maxDemand: .max(3),
+      receiveCompletion: { _ in },
+      receiveValue: { _ in }
+    )
+    withExtendedLifetime(token) {
+      #expect(upstream.requests == [.demand(.max(3))])
+      #expect(upstream.outstandingDemand == .max(3))
+    }
+  }
+
+  @Test func eachValue_asksForOneMore() {
+    let values = LockedState<[Int]>([])
+    let token = upstream.sink(
+      maxDemand: .max(2),
+      receiveCompletion: { _ in },
+      receiveValue: { value in
+        values.withLock { $0.append(value) }
+      }
+    )
+    for value in 1...10 {
+      upstream.send(value)
+      #expect(upstream.outstandingDemand == .max(2))
+    }
+    withExtendedLifetime(token) {
+      #expect(values.withLock { $0 } == Array(1...10))
+      #expect(upstream.requests == [.demand(.max(2))])
+      #expect(upstream.violations.isEmpty)
+    }
+  }
+
+  @Test func inFlight_neverExceedsMaxDemand() {
+    let seenDemand = LockedState<[Subscribers.Demand]>([])
+    let token = upstream.sink(
+      maxDemand: .max(2),
+      receiveCompletion: { _ in },
+      receiveValue: { _ in
+        let outstanding = upstream.outstandingDemand
+        seenDemand.withLock { $0.append(outstanding) }
+      }
+    )
+    upstream.send(1)
+    upstream.send(2)
+    withExtendedLifetime(token) {
+      #expect(seenDemand.withLock { $0 }.allSatisfy { $0 <= .max(2) })
+      #expect(upstream.outstandingDemand == .max(2))
+    }
+  }
+
+  @Test func completion_passesThrough() {
+    let log = LockedState<[String]>([])
+    let token = upstream.sink(
+      maxDemand: .max(1),
+      receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } },
+      receiveValue: { value in log.withLock { $0.append("\(value)") } }
+    )
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    withExtendedLifetime(token) {
+      #expect(log.withLock { $0 } == ["1", "finished"])
+      #expect(upstream.requests == [.demand(.max(1))])
+    }
+  }
+
+  @Test func cancel_cancelsUpstreamAndReleasesClosures() {
+    let log = LockedState<[Int]>([])
+    let sink = Subscribers.GraduatedSink<Int, Never>(
+      maxDemand: .max(2),
+      receiveCompletion: { _ in },
+      receiveValue: { value in log.withLock { $0.append(value) } }
+    )
+    upstream.subscribe(sink)
+    upstream.send(1)
+    sink.cancel()
+    upstream.send(2)
+    #expect(log.withLock { $0 } == [1])
+    #expect(upstream.requests == [.demand(.max(2)), .cancel])
+    #expect(sink.receiveValue == nil)
+    #expect(sink.receiveCompletion == nil)
+    #expect(sink.maxDemand == .max(2))
+  }
+
+  @Test func unlimitedMaxDemand_staysUnlimited() {
+    let token = upstream.sink(
+      maxDemand: .unlimited,
+      receiveCompletion: { _ in },
+      receiveValue: { _ in }
+    )
+    upstream.send(1)
+    withExtendedLifetime(token) {
+      #expect(upstream.requests == [.demand(.unlimited)])
+      #expect(upstream.outstandingDemand == .unlimited)
+    }
+  }
+
+  @Test func noneMaxDemand_traps() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Subscribers.GraduatedSink<Int, Never>(
+        maxDemand: .none,
+        receiveCompletion: { _ in },
+        receiveValue: { _ in }
+      )
+    }
+  }
+}

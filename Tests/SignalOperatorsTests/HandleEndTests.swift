@@ -1,0 +1,190 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct HandleEndTests {
+  struct Boom: Error, Equatable {}
+
+  let upstream = TestPublisher<Int, Boom>()
+  let ends = LockedState<[Subscribers.Completion<Boom>?]>([])
+
+  private func handled() -> Publishers.HandleEnd<TestPublisher<Int, Boom>> {
+    upstream.handleEnd { [ends] completion in ends.withLock { $0.append(completion) } }
+  }
+
+  @Test func valuesThenFinished_passThroughAndClosureRunsOnceWithFinished() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(ends.withLock { $0 } == [.finished])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func completion_closureRunsBeforeDownstreamGetsIt() {
+    let log = LockedState<[String]>([])
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.handleEnd { [recorder] completion in
+      log.withLock { $0.append("end \(recorder.completion == nil ? "first" : "late")") }
+      #expect(completion == .failure(Boom()))
+    }
+    .subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    #expect(log.withLock { $0 } == ["end first"])
+    #expect(recorder.completion == .failure(Boom()))
+  }
+
+  @Test func failure_closureRunsWithTheFailure() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    #expect(ends.withLock { $0 } == [.failure(Boom())])
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+  }
+
+  @Test func cancel_closureRunsWithNilOnceAndUpstreamIsCancelled() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    recorder.cancel()
+    recorder.cancel()
+    upstream.send(completion: .finished)
+    #expect(ends.withLock { $0 } == [nil])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelBeforeUpstreamCancel_closureSeesUpstreamStillActive() {
+    let requestsAtEnd = LockedState<[TestPublisher<Int, Boom>.Request]>([])
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.handleEnd { [upstream] _ in requestsAtEnd.withLock { $0 = upstream.requests } }
+      .subscribe(recorder)
+    recorder.cancel()
+    #expect(requestsAtEnd.withLock { $0 } == [.demand(.unlimited)])
+  }
+
+  @Test func cancelAfterCompletion_closureDoesNotRunAgain() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    #expect(ends.withLock { $0 } == [.finished])
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func demand_isPassedThroughOneToOne() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2), demandPerValue: .max(1))
+    handled().subscribe(recorder)
+    upstream.send(1)
+    recorder.request(.max(3))
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(3))])
+    #expect(upstream.outstandingDemand == .max(5))
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func noInitialDemand_nothingIsRequested() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    handled().subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+  }
+
+  @Test func cancelFromInsideReceive_closureRunsWithNilAndNoMoreValues() {
+    let cancelling = CancellingSubscriber()
+    handled().subscribe(cancelling)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(cancelling.values.withLock { $0 } == [1])
+    #expect(ends.withLock { $0 } == [nil])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func neverSubscribed_closureRunsWithNilWhenTheConduitIsReleased() {
+    let never = NeverSubscribes<Int, Boom>()
+    never.handleEnd { [ends] completion in ends.withLock { $0.append(completion) } }
+      .subscribe(RecordingSubscriber<Int, Boom>())
+    #expect(ends.withLock { $0 } == [nil])
+  }
+
+  @Test func afterCompletion_downstreamIsReleased() {
+    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    do {
+      let recorder = RecordingSubscriber<Int, Boom>()
+      weakRecorder = recorder
+      handled().subscribe(recorder)
+    }
+    #expect(weakRecorder != nil)  // the upstream's subscription holds the chain
+    upstream.send(completion: .finished)
+    #expect(weakRecorder == nil)
+  }
+
+  @Test func afterCancel_downstreamIsReleased() {
+    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    do {
+      let recorder = RecordingSubscriber<Int, Boom>()
+      weakRecorder = recorder
+      handled().subscribe(recorder)
+      recorder.cancel()
+    }
+    #expect(weakRecorder == nil)
+  }
+
+  @Test func cancelRacingCompletion_closureRunsExactlyOnce() {
+    let runs = LockedState(0)
+    for _ in 0..<200 {
+      let source = TestPublisher<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, Boom>()
+      source.handleEnd { _ in runs.withLock { $0 += 1 } }.subscribe(recorder)
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 { recorder.cancel() } else { source.send(completion: .finished) }
+      }
+    }
+    #expect(runs.withLock { $0 } == 200)
+  }
+
+  @Test func conformance_sequence() {
+    PublisherConformance(elements: 3) { [1, 2, 3].publisher.handleEnd { _ in } }
+      .run()
+      .expectAllPassed()
+  }
+
+  @Test func conformance_failing() {
+    PublisherConformance(
+      elements: 0,
+      makePublisher: { Empty<Int, Boom>().eraseToAnyPublisher().handleEnd { _ in } },
+      makeFailingPublisher: {
+        Fail<Int, Boom>(error: Boom()).eraseToAnyPublisher().handleEnd { _ in }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
+
+/// Cancels its subscription from inside the first `receive(_:)`.
+private final class CancellingSubscriber: Subscriber, Sendable {
+  typealias Failure = HandleEndTests.Boom
+  let values = LockedState<[Int]>([])
+  let subscription = LockedState<(any Subscription)?>(nil)
+
+  func receive(subscription: any Subscription) {
+    self.subscription.withLock { $0 = subscription }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    values.withLock { $0.append(input) }
+    let current = subscription.withLock { $0 }
+    current?.cancel()
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {}
+}
+
+/// A publisher that drops its subscriber without ever subscribing it.
+private struct NeverSubscribes<Output, Failure: Error>: Publisher {
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {}
+}

@@ -1,0 +1,193 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ThenTests {
+  struct Boom: Error, Equatable {}
+
+  let upstream = TestPublisher<Int, Boom>()
+  let child = TestPublisher<String, Boom>()
+  let transforms = LockedState(0)
+
+  private func chained(
+    maxDemand: Subscribers.Demand = .unlimited
+  ) -> Publishers.Then<TestPublisher<String, Boom>, TestPublisher<Int, Boom>> {
+    upstream.then(maxDemand: maxDemand) { [transforms, child] in
+      transforms.withLock { $0 += 1 }
+      return child
+    }
+  }
+
+  @Test func upstreamFinishes_valuesDroppedAndChildForwarded() {
+    let recorder = RecordingSubscriber<String, Boom>()
+    chained().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.events == [.subscription])
+    #expect(transforms.withLock { $0 } == 0)
+    upstream.send(completion: .finished)
+    #expect(transforms.withLock { $0 } == 1)
+    child.send("a")
+    child.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value("a"), .completion(.finished)])
+    #expect(child.requests == [.demand(.unlimited)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func upstreamFails_failureForwardedAndTransformNeverRuns() {
+    let recorder = RecordingSubscriber<String, Boom>()
+    chained().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    #expect(transforms.withLock { $0 } == 0)
+    #expect(child.subscriptionCount == 0)
+  }
+
+  @Test func maxDemand_requestedOnceOnFirstRequestAndToppedUpPerValue() {
+    let recorder = RecordingSubscriber<String, Boom>(initialDemand: nil)
+    chained(maxDemand: .max(2)).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(1))
+    recorder.request(.max(3))
+    #expect(upstream.requests == [.demand(.max(2))])
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(upstream.outstandingDemand == .max(2))
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func storedDemand_isHandedToTheChildOnSubscription() {
+    let recorder = RecordingSubscriber<String, Boom>(initialDemand: .max(1))
+    chained(maxDemand: .max(1)).subscribe(recorder)
+    recorder.request(.max(2))
+    upstream.send(completion: .finished)
+    #expect(child.requests == [.demand(.max(3))])
+    recorder.request(.max(4))
+    #expect(child.requests == [.demand(.max(3)), .demand(.max(4))])
+  }
+
+  @Test func noDemandBeforeTheSwitch_childIsSubscribedButAskedForNothing() {
+    let recorder = RecordingSubscriber<String, Boom>(initialDemand: nil)
+    chained().subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(child.subscriptionCount == 1)
+    #expect(child.requests.isEmpty)
+    recorder.request(.max(1))
+    #expect(child.requests == [.demand(.max(1))])
+  }
+
+  @Test func cancelDuringUpstream_cancelsUpstreamAndNeverMakesTheChild() {
+    let recorder = RecordingSubscriber<String, Boom>()
+    chained().subscribe(recorder)
+    recorder.cancel()
+    recorder.cancel()
+    upstream.send(completion: .finished)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(transforms.withLock { $0 } == 0)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelDuringChild_cancelsTheChildOnly() {
+    let recorder = RecordingSubscriber<String, Boom>()
+    chained().subscribe(recorder)
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    child.send("late")
+    #expect(child.requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func childFails_failureForwarded() {
+    let recorder = RecordingSubscriber<String, Boom>()
+    chained().subscribe(recorder)
+    upstream.send(completion: .finished)
+    child.send("a")
+    child.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .value("a"), .completion(.failure(Boom()))])
+  }
+
+  @Test func childFinishesSynchronously_deliveredInOrder() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    Empty<Int, Boom>().then { Record<Int, Boom>(output: [1, 2], completion: .finished) }.subscribe(
+      recorder
+    )
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func afterChildCompletes_downstreamIsReleased() {
+    weak var weakRecorder: RecordingSubscriber<String, Boom>?
+    do {
+      let recorder = RecordingSubscriber<String, Boom>()
+      weakRecorder = recorder
+      chained().subscribe(recorder)
+    }
+    upstream.send(completion: .finished)
+    #expect(weakRecorder != nil)
+    child.send(completion: .finished)
+    #expect(weakRecorder == nil)
+  }
+
+  @Test func afterCancel_downstreamIsReleased() {
+    weak var weakRecorder: RecordingSubscriber<String, Boom>?
+    do {
+      let recorder = RecordingSubscriber<String, Boom>()
+      weakRecorder = recorder
+      chained().subscribe(recorder)
+      upstream.send(completion: .finished)
+      recorder.cancel()
+    }
+    #expect(weakRecorder == nil)
+  }
+
+  @Test func cancelFromInsideChildValue_noMoreValuesAndChildCancelled() {
+    let me = LockedState<RecordingSubscriber<String, Boom>?>(nil)
+    let recorder = RecordingSubscriber<String, Boom>(initialDemand: .unlimited) { _ in
+      me.withLock { $0 }?.cancel()
+      return .none
+    }
+    me.withLock { $0 = recorder }
+    chained().subscribe(recorder)
+    upstream.send(completion: .finished)
+    child.send("a")
+    child.send("b")
+    #expect(recorder.values == ["a"])
+    #expect(child.requests == [.demand(.unlimited), .cancel])
+    me.withLock { $0 = nil }
+  }
+
+  @Test func zeroMaxDemand_traps() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Empty<Int, Never>().then(maxDemand: .none) { Empty<Int, Never>() }
+    }
+  }
+
+  @Test func conformance_emptyThenSequence() {
+    PublisherConformance(elements: 2) { Empty<Int, Never>().then { [1, 2].publisher } }
+      .run()
+      .expectAllPassed()
+  }
+
+  @Test func conformance_withMaxDemandAndFailure() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Record<Int, Boom>(output: [7, 8], completion: .finished)
+          .then(maxDemand: .max(1)) {
+            Record<Int, Boom>(output: [1, 2, 3], completion: .finished)
+          }
+      },
+      makeFailingPublisher: {
+        Record<Int, Boom>(output: [7], completion: .failure(Boom()))
+          .then(maxDemand: .max(1)) {
+            Record<Int, Boom>(output: [1, 2, 3], completion: .finished)
+          }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
