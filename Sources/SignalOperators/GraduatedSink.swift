@@ -98,27 +98,35 @@ extension Subscribers {
 
     /// Releases the subscription and calls `receiveCompletion`, unless the sink has ended.
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let handler = lock.withLock { () -> ((Subscribers.Completion<Failure>) -> Void)? in
+      // Everything is moved out and released after the lock: a closure's captures may cancel
+      // this sink from their deinit.
+      let released = lock.withLock {
+        () -> (
+          GraduatedSinkState, ((Input) -> Void)?, ((Subscribers.Completion<Failure>) -> Void)?
+        )? in
         if case .closed = state { return nil }
-        state = .closed
-        defer {
-          valueHandler = nil
-          completionHandler = nil
-        }
-        return completionHandler
-      }
-      handler?(completion)
-    }
-
-    /// Cancels and releases the subscription and the closures; later calls do nothing.
-    public func cancel() {
-      let released = lock.withLock { () -> GraduatedSinkState in
         defer {
           state = .closed
           valueHandler = nil
           completionHandler = nil
         }
-        return state
+        return (state, valueHandler, completionHandler)
+      }
+      released?.2?(completion)
+    }
+
+    /// Cancels and releases the subscription and the closures; later calls do nothing.
+    public func cancel() {
+      // Moved out and released after the lock, as in `receive(completion:)`.
+      let (released, _, _) = lock.withLock {
+        () -> (GraduatedSinkState, ((Input) -> Void)?, ((Subscribers.Completion<Failure>) -> Void)?)
+        in
+        defer {
+          state = .closed
+          valueHandler = nil
+          completionHandler = nil
+        }
+        return (state, valueHandler, completionHandler)
       }
       if case .subscribed(let subscription) = released {
         subscription.cancel()

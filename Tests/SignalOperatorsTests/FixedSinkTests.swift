@@ -143,6 +143,49 @@ import Testing
       _ = Just(1).sink(fixedDemand: -1, receiveCompletion: { _ in }, receiveValue: { _ in })
     }
   }
+
+  /// A closure's captures may cancel the sink from their deinit; the sink must release its
+  /// closures after its lock, or that re-entry traps. Runs in a child process, because the old
+  /// bug crashed.
+  @Test func closureWhoseCapturesCancelTheSink_releasedOutsideTheLock() async {
+    await #expect(processExitsWith: .success) {
+      final class Canceller {
+        var sink: (any Cancellable)?
+        deinit { sink?.cancel() }
+      }
+      let subject = PassthroughSubject<Int, Never>()
+      do {
+        // Only the sink's closures keep the canceller once this scope ends.
+        let sink = { () -> Subscribers.FixedSink<Int, Never> in
+          let canceller = Canceller()
+          let sink = Subscribers.FixedSink<Int, Never>(
+            demand: 5,
+            receiveCompletion: { _ in _ = canceller },
+            receiveValue: { _ in _ = canceller }
+          )
+          canceller.sink = sink
+          return sink
+        }()
+        subject.subscribe(sink)
+        sink.cancel()  // releases the closures, so the canceller's deinit cancels again
+      }
+      do {
+        // Only the sink's closures keep the canceller once this scope ends.
+        let sink = { () -> Subscribers.FixedSink<Int, Never> in
+          let canceller = Canceller()
+          let sink = Subscribers.FixedSink<Int, Never>(
+            demand: 5,
+            receiveCompletion: { _ in _ = canceller },
+            receiveValue: { _ in _ = canceller }
+          )
+          canceller.sink = sink
+          return sink
+        }()
+        subject.subscribe(sink)
+        subject.send(completion: .finished)  // the same, through the completion
+      }
+    }
+  }
 }
 
 struct FixedSinkTestError: Error, Equatable {}
