@@ -1,0 +1,110 @@
+public import StreamCore
+
+extension Publisher where Failure == Never {
+  /// The publisher's values as an asynchronous sequence, one value requested per iteration.
+  ///
+  /// ```swift
+  /// for await value in [1, 2, 3].publisher.values { print(value) }
+  /// ```
+  ///
+  /// As in Combine, each `next()` requests one value, so a publisher that honours demand loses
+  /// nothing, while a subject's values sent between two `next()` calls are dropped by the
+  /// subject. Use ``values(bufferingPolicy:)`` to keep those.
+  ///
+  /// > Thread safety: One task iterates; the publisher may send from any thread.
+  @inlinable
+  public var values: AsyncPublisher<Self> {
+    AsyncPublisher(self)
+  }
+
+  /// The publisher's values as an asynchronous sequence that buffers what arrives between
+  /// iterations.
+  ///
+  /// ```swift
+  /// let subject = PassthroughSubject<Int, Never>()
+  /// for await value in subject.values(bufferingPolicy: .unbounded) { print(value) }
+  /// ```
+  ///
+  /// Making the iterator subscribes and requests `.unlimited`; values the loop hasn't read yet
+  /// wait in a buffer handled by `bufferingPolicy`, so with ``AsyncBufferingPolicy/unbounded``
+  /// nothing is lost however fast the publisher sends.
+  ///
+  /// > Thread safety: One task iterates; the publisher may send from any thread.
+  ///
+  /// - Parameter bufferingPolicy: What to keep when the loop falls behind.
+  /// - Returns: An asynchronous sequence of the publisher's values.
+  @inlinable
+  public func values(bufferingPolicy: AsyncBufferingPolicy) -> AsyncPublisher<Self> {
+    AsyncPublisher(self, bufferingPolicy: bufferingPolicy)
+  }
+}
+
+/// A publisher that can't fail, seen as an asynchronous sequence.
+///
+/// ```swift
+/// for await value in AsyncPublisher(Just(1)) { print(value) }
+/// ```
+///
+/// Each iterator has its own subscription, made when the iterator is made, and cancelled when
+/// the iterating task is cancelled or the iterator is dropped.
+///
+/// > Thread safety: A value type; an iterator is used by one task at a time.
+public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
+  public typealias Element = P.Output
+  public typealias Failure = Never
+
+  @usableFromInline
+  let publisher: P
+
+  @usableFromInline
+  let bufferingPolicy: AsyncBufferingPolicy?
+
+  /// Creates a sequence that requests one value per iteration, as Combine's does.
+  ///
+  /// - Parameter publisher: The publisher to iterate.
+  @inlinable
+  public init(_ publisher: P) {
+    self.publisher = publisher
+    self.bufferingPolicy = nil
+  }
+
+  /// Creates a sequence that requests `.unlimited` and buffers by `bufferingPolicy`.
+  ///
+  /// - Parameters:
+  ///   - publisher: The publisher to iterate.
+  ///   - bufferingPolicy: What to keep when the loop falls behind.
+  @inlinable
+  public init(_ publisher: P, bufferingPolicy: AsyncBufferingPolicy) {
+    self.publisher = publisher
+    self.bufferingPolicy = bufferingPolicy
+  }
+
+  /// Subscribes to the publisher and returns the iterator over its values.
+  public func makeAsyncIterator() -> Iterator {
+    let subscriber = AsyncValuesSubscriber<P.Output, Never>(policy: bufferingPolicy)
+    let lifetime = AsyncValuesLifetime(subscriber)
+    publisher.subscribe(subscriber)
+    return Iterator(lifetime: lifetime)
+  }
+
+  /// Iterates a publisher's values; `nil` once it finished or the task was cancelled.
+  public struct Iterator: AsyncIteratorProtocol {
+    public typealias Element = P.Output
+    public typealias Failure = Never
+
+    let lifetime: AsyncValuesLifetime<P.Output, Never>
+
+    /// The next value, or `nil` at the end or after the task was cancelled.
+    public mutating func next() async -> P.Output? {
+      await next(isolation: nil)
+    }
+
+    /// The next value, awaited on the caller's actor.
+    public mutating func next(isolation actor: isolated (any Actor)?) async -> P.Output? {
+      switch await lifetime.subscriber.next(isolation: actor) {
+      case .success(let value): value
+      case nil: nil
+      }
+    }
+  }
+}

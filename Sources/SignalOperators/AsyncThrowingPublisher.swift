@@ -1,0 +1,115 @@
+public import StreamCore
+
+extension Publisher {
+  /// The publisher's values as an asynchronous sequence that throws the publisher's failure.
+  ///
+  /// ```swift
+  /// for try await line in lines.values { print(line) }
+  /// ```
+  ///
+  /// As in Combine, each `next()` requests one value; see ``values(bufferingPolicy:)`` for a
+  /// sequence that keeps what a subject sends between iterations.
+  ///
+  /// > Thread safety: One task iterates; the publisher may send from any thread.
+  @inlinable
+  public var values: AsyncThrowingPublisher<Self> {
+    AsyncThrowingPublisher(self)
+  }
+
+  /// The publisher's values as a throwing asynchronous sequence that buffers what arrives
+  /// between iterations.
+  ///
+  /// ```swift
+  /// for try await message in socket.messages.values(bufferingPolicy: .unbounded) { handle(message) }
+  /// ```
+  ///
+  /// Making the iterator subscribes and requests `.unlimited`; values not read yet wait in a
+  /// buffer handled by `bufferingPolicy`. A failure is thrown after the buffered values.
+  ///
+  /// > Thread safety: One task iterates; the publisher may send from any thread.
+  ///
+  /// - Parameter bufferingPolicy: What to keep when the loop falls behind.
+  /// - Returns: A throwing asynchronous sequence of the publisher's values.
+  @inlinable
+  public func values(bufferingPolicy: AsyncBufferingPolicy) -> AsyncThrowingPublisher<Self> {
+    AsyncThrowingPublisher(self, bufferingPolicy: bufferingPolicy)
+  }
+}
+
+/// A publisher seen as an asynchronous sequence that throws its failure.
+///
+/// ```swift
+/// for try await value in AsyncThrowingPublisher(Fail<Int, MyError>(error: .broken)) {}
+/// ```
+///
+/// Each iterator has its own subscription, made when the iterator is made, and cancelled when
+/// the iterating task is cancelled or the iterator is dropped. After the failure is thrown,
+/// `next()` returns `nil`.
+///
+/// > Thread safety: A value type; an iterator is used by one task at a time.
+public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
+  public typealias Element = P.Output
+  public typealias Failure = P.Failure
+
+  @usableFromInline
+  let publisher: P
+
+  @usableFromInline
+  let bufferingPolicy: AsyncBufferingPolicy?
+
+  /// Creates a sequence that requests one value per iteration, as Combine's does.
+  ///
+  /// - Parameter publisher: The publisher to iterate.
+  @inlinable
+  public init(_ publisher: P) {
+    self.publisher = publisher
+    self.bufferingPolicy = nil
+  }
+
+  /// Creates a sequence that requests `.unlimited` and buffers by `bufferingPolicy`.
+  ///
+  /// - Parameters:
+  ///   - publisher: The publisher to iterate.
+  ///   - bufferingPolicy: What to keep when the loop falls behind.
+  @inlinable
+  public init(_ publisher: P, bufferingPolicy: AsyncBufferingPolicy) {
+    self.publisher = publisher
+    self.bufferingPolicy = bufferingPolicy
+  }
+
+  /// Subscribes to the publisher and returns the iterator over its values.
+  public func makeAsyncIterator() -> Iterator {
+    let subscriber = AsyncValuesSubscriber<P.Output, P.Failure>(policy: bufferingPolicy)
+    let lifetime = AsyncValuesLifetime(subscriber)
+    publisher.subscribe(subscriber)
+    return Iterator(lifetime: lifetime)
+  }
+
+  /// Iterates a publisher's values; throws its failure once, then returns `nil`.
+  public struct Iterator: AsyncIteratorProtocol {
+    public typealias Element = P.Output
+    public typealias Failure = P.Failure
+
+    let lifetime: AsyncValuesLifetime<P.Output, P.Failure>
+
+    /// The next value; `nil` at the end or after the task was cancelled.
+    ///
+    /// - Throws: The publisher's failure.
+    public mutating func next() async throws(P.Failure) -> P.Output? {
+      try await next(isolation: nil)
+    }
+
+    /// The next value, awaited on the caller's actor.
+    ///
+    /// - Throws: The publisher's failure.
+    public mutating func next(
+      isolation actor: isolated (any Actor)?
+    ) async throws(P.Failure) -> P.Output? {
+      switch await lifetime.subscriber.next(isolation: actor) {
+      case .success(let value): return value
+      case .failure(let error): throw error
+      case nil: return nil
+      }
+    }
+  }
+}

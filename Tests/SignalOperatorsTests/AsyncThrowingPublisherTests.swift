@@ -1,0 +1,84 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct AsyncThrowingPublisherTests {
+  struct Boom: Error, Equatable {}
+
+  @Test func values_thenFailure_throwsAfterTheValues() async {
+    let subject = PassthroughSubject<Int, Boom>()
+    var iterator = subject.values(bufferingPolicy: .unbounded).makeAsyncIterator()
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .failure(Boom()))
+    var received: [Int] = []
+    var thrown: Boom?
+    do throws(Boom) {
+      while let value = try await iterator.next() {
+        received.append(value)
+      }
+    } catch {
+      thrown = error
+    }
+    #expect(received == [1, 2])
+    #expect(thrown == Boom())
+  }
+
+  @Test func afterThrowing_nextReturnsNil() async throws {
+    var iterator = Fail<Int, Boom>(error: Boom()).values.makeAsyncIterator()
+    await #expect(throws: Boom.self) { try await iterator.next() }
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test func finished_endsWithoutThrowing() async throws {
+    var received: [Int] = []
+    for try await value in Just(7).setFailureTypeForTest(Boom.self).values {
+      received.append(value)
+    }
+    #expect(received == [7])
+  }
+
+  @Test func next_requestsOneValueAtATime() async throws {
+    let upstream = TestPublisher<Int, Boom>()
+    let iterator = upstream.values.makeAsyncIterator()
+    let task = Task {
+      var iterator = iterator
+      return try await iterator.next()
+    }
+    #expect(await asyncBridgeEventually { upstream.requests == [.demand(.max(1))] })
+    upstream.send(5)
+    #expect(try await task.value == 5)
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func failureWhileWaiting_isThrown() async {
+    let upstream = TestPublisher<Int, Boom>()
+    let task = Task {
+      var iterator = upstream.values.makeAsyncIterator()
+      return try await iterator.next()
+    }
+    #expect(await asyncBridgeEventually { upstream.requests.count == 1 })
+    upstream.send(completion: .failure(Boom()))
+    await #expect(throws: Boom.self) { try await task.value }
+  }
+
+  @Test func taskCancelled_returnsNil_andCancelsUpstream() async throws {
+    let upstream = TestPublisher<Int, Boom>()
+    let task = Task {
+      var iterator = upstream.values(bufferingPolicy: .unbounded).makeAsyncIterator()
+      return try await iterator.next()
+    }
+    #expect(await asyncBridgeEventually { upstream.requests.count == 1 })
+    task.cancel()
+    #expect(try await task.value == nil)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+}
+
+extension Just {
+  /// `Just` with a failure type, without the `setFailureType` operator (not in this file's scope).
+  fileprivate func setFailureTypeForTest<E: Error>(_: E.Type) -> Result<Output, E>.Publisher {
+    Result<Output, E>.Publisher(.success(output))
+  }
+}
