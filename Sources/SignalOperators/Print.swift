@@ -14,9 +14,10 @@ extension Publisher {
   ///
   /// It writes one line per event, as Combine does: `receive subscription: (…)`,
   /// `request unlimited` or `request max: (n)`, `receive value: (…)`, `receive finished`,
-  /// `receive error: (…)` and `receive cancel`; demand the downstream returns from
-  /// `receive(_:)` is written with ` (synchronous)` after it. Lines start with `prefix: ` when a
-  /// prefix is given.
+  /// `receive error: (…)` and `receive cancel`; demand above none that the downstream returns
+  /// from `receive(_:)` is written with ` (synchronous)` after it. Lines start with `prefix: `
+  /// when a prefix is given. Events that arrive after the subscription ended are neither
+  /// written nor passed on.
   ///
   /// > Thread safety: Lines are written on the thread of the event, one at a time. Each
   /// > subscription writes to its own copy of `stream`.

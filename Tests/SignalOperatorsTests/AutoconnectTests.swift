@@ -94,6 +94,14 @@ import Testing
     #expect(inner == nil)
   }
 
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().makeConnectable().autoconnect().subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
   @Test func concurrentSubscribeAndCancel_connectsAndDisconnectsInPairs() {
     let source = TestPublisher<Int, Never>()
     let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()

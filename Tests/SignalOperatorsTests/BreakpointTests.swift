@@ -100,6 +100,28 @@ import Darwin
     #expect(inner == nil)
   }
 
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().breakpoint().subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = LockedState<(any Subscription)?>(nil)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+      holder.withLock { $0 }?.cancel()
+      return .none
+    }
+    upstream.breakpoint(receiveOutput: { _ in false }).subscribe(recorder)
+    holder.withLock { $0 = recorder.subscription }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
   @Test func breakpoint_conforms() {
     PublisherConformance(
       elements: 3,

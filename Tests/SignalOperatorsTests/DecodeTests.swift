@@ -109,6 +109,16 @@ import Testing
     #expect(failed == nil)
   }
 
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
+      TestPublisher<Data, Never>().decode(type: Int.self, decoder: JSONDecoder()).subscribe(
+        recorder
+      )
+      recorder.subscription?.request(.none)
+    }
+  }
+
   @Test func decode_conforms() {
     let items = [1, 2, 3].map { Data("\($0)".utf8) }
     PublisherConformance(

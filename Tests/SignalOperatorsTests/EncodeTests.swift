@@ -118,6 +118,14 @@ import Testing
     #expect(failed == nil)
   }
 
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<String, any Error>(initialDemand: nil)
+      TestPublisher<Int, Never>().encode(encoder: EncodeDescribing()).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
   @Test func encode_conforms() {
     PublisherConformance(
       elements: 3,

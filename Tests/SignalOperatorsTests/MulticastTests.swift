@@ -204,6 +204,31 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
+  @Test func concurrentConnectAndCancel_leaveAtMostOneConnection() {
+    let connectable = multicast()
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<200 {
+        connectable.connect().cancel()
+      }
+    }
+    let requests = upstream.requests
+    #expect(requests.filter { $0 == .cancel }.count == requests.filter { $0 != .cancel }.count)
+    let connection = connectable.connect()
+    let recorder = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    connection.cancel()
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().multicast { PassthroughSubject<Int, Never>() }.subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
   /// A subject drops values its subscriber has no demand for, so the kit runs on an upstream
   /// that only completes; connecting happens through `autoconnect()`.
   @Test func autoconnectedMulticast_conforms() {

@@ -127,6 +127,14 @@ import Testing
     #expect(completed == nil)
   }
 
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().print(to: PrintDiscard()).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
   @Test func print_conforms() {
     PublisherConformance(
       elements: 3,
