@@ -1,0 +1,214 @@
+public import StreamCore
+
+extension Publisher {
+  /// Shares the upstream among several subscribers through a subject that `createSubject` makes.
+  ///
+  /// ```swift
+  /// let multicast = values.multicast { PassthroughSubject<Int, Never>() }
+  /// let first = multicast.sink { print("A", $0) }
+  /// let second = multicast.sink { print("B", $0) }
+  /// let connection = multicast.connect()
+  /// ```
+  ///
+  /// Subscribers subscribe to the subject; nothing flows until ``Publishers/Multicast/connect()``
+  /// subscribes the subject to the upstream.
+  ///
+  /// > Thread safety: Subscribing, connecting and cancelling are safe from any thread.
+  ///
+  /// - Parameter createSubject: Makes the one subject the publisher uses; called once, when the
+  ///   publisher is created.
+  /// - Returns: A connectable publisher that multicasts the upstream through the subject.
+  public func multicast<S: Subject>(
+    _ createSubject: @escaping () -> S
+  ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
+    Publishers.Multicast(upstream: self, createSubject: createSubject)
+  }
+
+  /// Shares the upstream among several subscribers through `subject`.
+  ///
+  /// ```swift
+  /// let multicast = values.multicast(subject: PassthroughSubject<Int, Never>())
+  /// ```
+  ///
+  /// > Thread safety: Subscribing, connecting and cancelling are safe from any thread.
+  ///
+  /// - Parameter subject: The subject that republishes the upstream to every subscriber.
+  /// - Returns: A connectable publisher that multicasts the upstream through `subject`.
+  public func multicast<S: Subject>(
+    subject: S
+  ) -> Publishers.Multicast<Self, S> where S.Output == Output, S.Failure == Failure {
+    Publishers.Multicast(upstream: self, createSubject: { subject })
+  }
+}
+
+extension Publishers {
+  /// A connectable publisher that shares its upstream among subscribers through a subject.
+  ///
+  /// ```swift
+  /// let multicast = Publishers.Multicast(upstream: values) { PassthroughSubject<Int, Never>() }
+  /// let connection = multicast.connect()
+  /// connection.cancel()  // disconnects from the upstream
+  /// ```
+  ///
+  /// ``connect()`` subscribes the subject to the upstream once; while connected, further calls
+  /// return the same connection. Cancelling the connection cancels that upstream subscription,
+  /// and a later ``connect()`` subscribes again. Subscriptions are described as `"Multicast"`.
+  ///
+  /// > Thread safety: Subscribing, ``connect()`` and cancelling the connection are safe from any
+  /// > thread, also at the same time.
+  public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
+  where Upstream.Output == SubjectType.Output, Upstream.Failure == SubjectType.Failure {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher that the subject subscribes to on ``connect()``.
+    public let upstream: Upstream
+
+    /// The closure that made the subject.
+    public let createSubject: () -> SubjectType
+
+    private let subject: SubjectType
+    private let lock = Lock()
+    private var connection: Connection?
+
+    /// Creates a multicast publisher and its subject.
+    ///
+    /// The subject is made here, once, rather than on first use.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher that the subject subscribes to on ``connect()``.
+    ///   - createSubject: Makes the subject that republishes the upstream.
+    public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
+      self.upstream = upstream
+      self.createSubject = createSubject
+      self.subject = createSubject()
+    }
+
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      subject.subscribe(Inner(link: ShareFamilyLink(downstream: subscriber, extra: ())))
+    }
+
+    /// Subscribes the subject to the upstream, unless it is already connected.
+    ///
+    /// ```swift
+    /// let connection = multicast.connect()
+    /// ```
+    ///
+    /// - Returns: The connection; cancel it to disconnect from the upstream.
+    public func connect() -> any Cancellable {
+      let (current, isNew) = lock.withLock { () -> (Connection, Bool) in
+        if let connection = self.connection { return (connection, false) }
+        let fresh = Connection(parent: self)
+        self.connection = fresh
+        return (fresh, true)
+      }
+      if isNew {
+        current.attach(upstream.subscribe(subject))
+      }
+      return current
+    }
+
+    /// Forgets `connection` if it is the current one, so that the next ``connect()`` subscribes
+    /// again.
+    fileprivate func disconnected(_ connection: Connection) {
+      let released = lock.withLock { () -> Connection? in
+        guard self.connection === connection else { return nil }
+        defer { self.connection = nil }
+        return self.connection
+      }
+      _ = released
+    }
+  }
+}
+
+// Sendable: `connection` is guarded by `lock`; `subject` and `upstream` are only called outside
+// it, and `createSubject` runs once, in `init`.
+extension Publishers.Multicast: @unchecked Sendable
+where Upstream: Sendable, SubjectType: Sendable {}
+
+extension Publishers.Multicast {
+  /// One connection of the subject to the upstream.
+  // Sendable: `state` is guarded by `lock`; the upstream cancellable is cancelled outside it.
+  fileprivate final class Connection: @unchecked Sendable, Cancellable {
+    private enum State {
+      case connecting
+      case connected(AnyCancellable)
+      case cancelled
+    }
+
+    private let lock = Lock()
+    private var state = State.connecting
+    private weak var parent: Publishers.Multicast<Upstream, SubjectType>?
+
+    init(parent: Publishers.Multicast<Upstream, SubjectType>) {
+      self.parent = parent
+    }
+
+    /// Keeps the upstream subscription, or cancels it if the connection was cancelled first.
+    func attach(_ cancellable: AnyCancellable) {
+      let stale = lock.withLock { () -> AnyCancellable? in
+        guard case .connecting = state else { return cancellable }
+        state = .connected(cancellable)
+        return nil
+      }
+      stale?.cancel()
+    }
+
+    func cancel() {
+      let (taken, parent) = lock.withLock {
+        () -> (State, Publishers.Multicast<Upstream, SubjectType>?) in
+        defer { state = .cancelled }
+        return (state, self.parent)
+      }
+      if case .cancelled = taken { return }
+      parent?.disconnected(self)
+      if case .connected(let cancellable) = taken {
+        cancellable.cancel()
+      }
+    }
+  }
+
+  // Sendable: all mutable state is in `link`, which guards it with a lock; the subject's
+  // subscription and the downstream are called outside it.
+  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
+    CustomStringConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Input = Output
+
+    private let link: ShareFamilyLink<Downstream, Void>
+
+    init(link: ShareFamilyLink<Downstream, Void>) {
+      self.link = link
+    }
+
+    var description: String { "Multicast" }
+
+    func receive(subscription: any Subscription) {
+      guard let (downstream, _) = link.attach(subscription) else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+      guard let (downstream, _) = link.delivery() else { return .none }
+      return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+      guard let (_, downstream, _) = link.finish() else { return }
+      downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      link.upstream()?.0.request(demand)
+    }
+
+    func cancel() {
+      link.cancel()?.upstream?.cancel()
+    }
+  }
+}

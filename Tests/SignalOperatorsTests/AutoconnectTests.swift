@@ -1,0 +1,127 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct AutoconnectTests {
+  struct Boom: Error, Equatable {}
+
+  let upstream = TestPublisher<Int, Boom>()
+
+  @Test func firstSubscriber_connects() {
+    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    #expect(upstream.subscriptionCount == 0)
+    let recorder = RecordingSubscriber<Int, Boom>()
+    auto.subscribe(recorder)
+    #expect(upstream.subscriptionCount == 1)
+    upstream.send(1)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func secondSubscriber_sharesTheConnection() {
+    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    let first = RecordingSubscriber<Int, Boom>()
+    let second = RecordingSubscriber<Int, Boom>()
+    auto.subscribe(first)
+    auto.subscribe(second)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(upstream.subscriptionCount == 1)
+    #expect(first.events == second.events)
+    #expect(first.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+  }
+
+  @Test func lastCancel_disconnectsAndNextSubscriberReconnects() {
+    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    let first = RecordingSubscriber<Int, Boom>()
+    let second = RecordingSubscriber<Int, Boom>()
+    auto.subscribe(first)
+    auto.subscribe(second)
+    first.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+    second.cancel()
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    let third = RecordingSubscriber<Int, Boom>()
+    auto.subscribe(third)
+    upstream.send(3)
+    #expect(third.values == [3])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel, .demand(.unlimited)])
+  }
+
+  @Test func cancelTwice_countsOnce() {
+    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    let first = RecordingSubscriber<Int, Boom>()
+    let second = RecordingSubscriber<Int, Boom>()
+    auto.subscribe(first)
+    auto.subscribe(second)
+    let subscription = first.subscription
+    first.cancel()
+    subscription?.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+    upstream.send(1)
+    #expect(second.values == [1])
+  }
+
+  @Test func demandNone_subscriberMissesValues() {
+    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    auto.subscribe(recorder)
+    upstream.send(1)
+    recorder.request(.max(1))
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [2])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func subscription_describedAsTheUpstreamSubscription() {
+    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    let recorder = RecordingSubscriber<Int, Boom>()
+    auto.subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Multicast")
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    weak var inner: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<Int, Boom>()
+      auto.subscribe(recorder)
+      inner = recorder.subscription as AnyObject?
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().makeConnectable().autoconnect().subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func concurrentSubscribeAndCancel_connectsAndDisconnectsInPairs() {
+    let source = TestPublisher<Int, Never>()
+    let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let keeper = RecordingSubscriber<Int, Never>()
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for _ in 0..<200 {
+        let recorder = RecordingSubscriber<Int, Never>()
+        auto.subscribe(recorder)
+        recorder.cancel()
+      }
+      if worker == 0 { auto.subscribe(keeper) }
+    }
+    let requests = source.requests
+    let connects = requests.filter { $0 == .demand(.unlimited) }.count
+    let cancels = requests.filter { $0 == .cancel }.count
+    #expect(connects == cancels + 1)
+    #expect(connects >= 1)
+    source.send(1)
+    #expect(keeper.values == [1])
+    keeper.cancel()
+    #expect(source.requests.filter { $0 == .cancel }.count == connects)
+  }
+}

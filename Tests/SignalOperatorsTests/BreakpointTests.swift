@@ -1,0 +1,139 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite struct BreakpointTests {
+  struct Boom: Error, Equatable {}
+
+  let upstream = TestPublisher<Int, Boom>()
+
+  @Test func closuresReturningFalse_passEventsThrough() {
+    let seen = LockedState<[String]>([])
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.breakpoint(
+      receiveSubscription: { _ in
+        seen.withLock { $0.append("subscription") }
+        return false
+      },
+      receiveOutput: { value in
+        seen.withLock { $0.append("value \(value)") }
+        return false
+      },
+      receiveCompletion: { _ in
+        seen.withLock { $0.append("completion") }
+        return false
+      }
+    )
+    .subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    #expect(seen.withLock { $0 } == ["subscription", "value 1", "completion"])
+  }
+
+  @Test func breakpointOnError_finishedPassesThrough() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.breakpointOnError().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func outputClosureTrue_raisesSIGTRAP() async {
+    await #expect(processExitsWith: .signal(SIGTRAP)) {
+      let recorder = RecordingSubscriber<Int, Never>()
+      [1, 2, 3].publisher.breakpoint(receiveOutput: { $0 == 2 }).subscribe(recorder)
+    }
+  }
+
+  @Test func breakpointOnError_failureRaisesSIGTRAP() async {
+    await #expect(processExitsWith: .signal(SIGTRAP)) {
+      let recorder = RecordingSubscriber<Int, BreakpointTests.Boom>()
+      Fail<Int, BreakpointTests.Boom>(error: BreakpointTests.Boom()).breakpointOnError()
+        .subscribe(recorder)
+    }
+  }
+
+  @Test func demand_passesThroughOneToOne() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.breakpoint().subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(1))
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.demand(.max(1))])
+  }
+
+  @Test func cancel_cancelsUpstreamAndStopsValues() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.breakpoint().subscribe(recorder)
+    recorder.cancel()
+    upstream.send(1)
+    #expect(recorder.values.isEmpty)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func subscription_describedAsBreakpoint() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.breakpoint().subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Breakpoint")
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<Int, Boom>()
+      upstream.breakpoint().subscribe(recorder)
+      inner = recorder.subscription as AnyObject?
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().breakpoint().subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = LockedState<(any Subscription)?>(nil)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+      holder.withLock { $0 }?.cancel()
+      return .none
+    }
+    upstream.breakpoint(receiveOutput: { _ in false }).subscribe(recorder)
+    holder.withLock { $0 = recorder.subscription }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func breakpoint_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Record<Int, Boom>(output: [1, 2, 3], completion: .finished).breakpointOnError()
+      },
+      makeLongPublisher: {
+        Record<Int, Boom>(output: Array(0..<1_000_000), completion: .finished)
+          .breakpoint(receiveOutput: { $0 < 0 })
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

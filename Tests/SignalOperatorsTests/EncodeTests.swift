@@ -1,0 +1,169 @@
+import Foundation
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct EncodeTests {
+  struct Boom: Error, Equatable {}
+  struct Point: Codable, Equatable {
+    var x: Int
+    var y: Int
+  }
+
+  let upstream = TestPublisher<Point, Boom>()
+
+  @Test func jsonRoundTrip_givesBackTheValues() throws {
+    let recorder = RecordingSubscriber<Point, any Error>()
+    [Point(x: 1, y: 2), Point(x: 3, y: 4)].publisher
+      .encode(encoder: JSONEncoder())
+      .decode(type: Point.self, decoder: JSONDecoder())
+      .subscribe(recorder)
+    #expect(recorder.values == [Point(x: 1, y: 2), Point(x: 3, y: 4)])
+    guard case .finished = recorder.completion else {
+      Issue.record("expected .finished, got \(String(describing: recorder.completion))")
+      return
+    }
+  }
+
+  @Test func json_encodesEachValue() throws {
+    let recorder = RecordingSubscriber<Data, any Error>()
+    upstream.encode(encoder: JSONEncoder()).subscribe(recorder)
+    upstream.send(Point(x: 5, y: 6))
+    let decoded = try JSONDecoder().decode(Point.self, from: try #require(recorder.values.first))
+    #expect(decoded == Point(x: 5, y: 6))
+  }
+
+  @Test func propertyList_roundTrip() {
+    let recorder = RecordingSubscriber<Point, any Error>()
+    Just(Point(x: 7, y: 8))
+      .encode(encoder: PropertyListEncoder())
+      .decode(type: Point.self, decoder: PropertyListDecoder())
+      .subscribe(recorder)
+    #expect(recorder.values == [Point(x: 7, y: 8)])
+  }
+
+  @Test func encoderThrows_failsAndCancelsUpstream() {
+    let recorder = RecordingSubscriber<String, any Error>()
+    upstream.encode(encoder: EncodeFailing()).subscribe(recorder)
+    upstream.send(Point(x: 1, y: 1))
+    upstream.send(Point(x: 2, y: 2))
+    #expect(recorder.values.isEmpty)
+    #expect((recorder.completion?.error as? EncodeFailing.Refused) != nil)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func upstreamFailure_passesThroughAsAnyError() {
+    let recorder = RecordingSubscriber<String, any Error>()
+    upstream.encode(encoder: EncodeDescribing()).subscribe(recorder)
+    upstream.send(Point(x: 1, y: 2))
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.values == ["1,2"])
+    #expect((recorder.completion?.error as? Boom) == Boom())
+  }
+
+  @Test func demand_passesThroughOneToOne() {
+    let recorder = RecordingSubscriber<String, any Error>(initialDemand: nil)
+    upstream.encode(encoder: EncodeDescribing()).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(1))
+    upstream.send(Point(x: 1, y: 2))
+    upstream.send(Point(x: 3, y: 4))
+    #expect(recorder.values == ["1,2"])
+    #expect(upstream.requests == [.demand(.max(1))])
+  }
+
+  @Test func demandFromReceive_returnedUpstream() {
+    let recorder = RecordingSubscriber<String, any Error>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.encode(encoder: EncodeDescribing()).subscribe(recorder)
+    upstream.send(Point(x: 1, y: 2))
+    upstream.send(Point(x: 3, y: 4))
+    #expect(recorder.values == ["1,2", "3,4"])
+    #expect(upstream.outstandingDemand == .max(1))
+  }
+
+  @Test func cancel_cancelsUpstreamAndStopsValues() {
+    let recorder = RecordingSubscriber<String, any Error>()
+    upstream.encode(encoder: EncodeDescribing()).subscribe(recorder)
+    recorder.cancel()
+    upstream.send(Point(x: 1, y: 2))
+    #expect(recorder.values.isEmpty)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func subscription_describedAsEncode() {
+    let recorder = RecordingSubscriber<String, any Error>()
+    upstream.encode(encoder: EncodeDescribing()).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Encode")
+  }
+
+  @Test func inner_releasedAfterCancelAndAfterFailure() {
+    weak var cancelled: AnyObject?
+    weak var failed: AnyObject?
+    do {
+      let first = RecordingSubscriber<String, any Error>()
+      upstream.encode(encoder: EncodeDescribing()).subscribe(first)
+      cancelled = first.subscription as AnyObject?
+      first.cancel()
+      let second = RecordingSubscriber<String, any Error>()
+      upstream.encode(encoder: EncodeFailing()).subscribe(second)
+      failed = second.subscription as AnyObject?
+      upstream.send(Point(x: 0, y: 0))
+    }
+    #expect(cancelled == nil)
+    #expect(failed == nil)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<String, any Error>(initialDemand: nil)
+      TestPublisher<Int, Never>().encode(encoder: EncodeDescribing()).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func encode_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Record<Int, Boom>(output: [1, 2, 3], completion: .finished)
+          .encode(encoder: EncodeDescribing())
+      },
+      makeFailingPublisher: {
+        Record<Int, Boom>(output: [1, 2, 3], completion: .failure(Boom()))
+          .encode(encoder: EncodeDescribing())
+      },
+      makeLongPublisher: {
+        Record<Int, Boom>(output: Array(0..<1_000_000), completion: .finished)
+          .encode(encoder: EncodeDescribing())
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
+
+/// Writes `x,y` for a point and the description for anything else.
+private struct EncodeDescribing: TopLevelEncoder, Sendable {
+  func encode<T: Encodable>(_ value: T) throws -> String {
+    if let point = value as? EncodeTests.Point { return "\(point.x),\(point.y)" }
+    return String(describing: value)
+  }
+}
+
+/// Refuses every value.
+private struct EncodeFailing: TopLevelEncoder, Sendable {
+  struct Refused: Error {}
+  func encode<T: Encodable>(_ value: T) throws -> String { throw Refused() }
+}
+
+extension Subscribers.Completion {
+  fileprivate var error: Failure? {
+    if case .failure(let error) = self { return error }
+    return nil
+  }
+}

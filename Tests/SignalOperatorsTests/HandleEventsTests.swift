@@ -1,0 +1,235 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct HandleEventsTests {
+  struct Boom: Error, Equatable {}
+
+  let upstream = TestPublisher<Int, Boom>()
+  let log = LockedState<[String]>([])
+
+  private func handled() -> Publishers.HandleEvents<TestPublisher<Int, Boom>> {
+    upstream.handleEvents(
+      receiveSubscription: { [log] subscription in
+        log.withLock { $0.append("subscription \(subscription)") }
+      },
+      receiveOutput: { [log] value in log.withLock { $0.append("value \(value)") } },
+      receiveCompletion: { [log] completion in
+        log.withLock { $0.append(completion == .finished ? "finished" : "failed") }
+      },
+      receiveCancel: { [log] in log.withLock { $0.append("cancel") } },
+      receiveRequest: { [log] demand in log.withLock { $0.append("request \(demand)") } }
+    )
+  }
+
+  private var entries: [String] { log.withLock { $0 } }
+
+  @Test func basicPath_closuresRunAndEventsPassThrough() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(
+      entries == [
+        "subscription TestPublisher", "request unlimited", "value 1", "value 2", "finished",
+      ]
+    )
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func closures_runBeforeTheEventGoesOn() {
+    let order = LockedState<[String]>([])
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { value in
+      order.withLock { $0.append("downstream \(value)") }
+      return .none
+    }
+    upstream.handleEvents(
+      receiveSubscription: { _ in order.withLock { $0.append("subscription") } },
+      receiveOutput: { value in order.withLock { $0.append("output \(value)") } },
+      receiveCompletion: { [recorder] _ in
+        order.withLock { $0.append("completion, downstream has \(recorder.completion != nil)") }
+      },
+      receiveRequest: { [upstream] _ in
+        order.withLock { $0.append("request, upstream has \(upstream.requests.count)") }
+      }
+    )
+    .subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(
+      order.withLock { $0 } == [
+        "subscription", "request, upstream has 0", "output 1", "downstream 1",
+        "completion, downstream has false",
+      ]
+    )
+  }
+
+  @Test func demandNone_nothingDeliveredUntilRequested() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    handled().subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    upstream.send(1)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    upstream.send(2)
+    #expect(recorder.values == [2])
+    #expect(upstream.requests == [.demand(.max(1))])
+  }
+
+  @Test func demandFromReceive_isReturnedUpstreamAndReported() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    handled().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.requests == [.demand(.max(1))])
+    #expect(upstream.outstandingDemand == .max(1))
+    #expect(
+      entries.filter { $0.hasPrefix("request") } == Array(repeating: "request max(1)", count: 3)
+    )
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func failureAfterValues_passesThrough() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    #expect(entries.last == "failed")
+  }
+
+  @Test func failureBeforeValues_passesThrough() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+  }
+
+  @Test func cancel_runsReceiveCancelOnceAndCancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let subscription = LockedState<(any Subscription)?>(nil)
+    handled().subscribe(recorder)
+    subscription.withLock { $0 = recorder.subscription }
+    upstream.send(1)
+    recorder.cancel()
+    subscription.withLock { $0 }?.cancel()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(recorder.values == [1])
+    #expect(entries.filter { $0 == "cancel" }.count == 1)
+    #expect(!entries.contains("value 2"))
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let inner = LockedState<(any Subscription)?>(nil)
+    handled().subscribe(recorder)
+    inner.withLock { $0 = recorder.subscription }
+    upstream.send(completion: .finished)
+    inner.withLock { $0 }?.cancel()
+    #expect(!entries.contains("cancel"))
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = LockedState<(any Subscription)?>(nil)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+      holder.withLock { $0 }?.cancel()
+      return .none
+    }
+    handled().subscribe(recorder)
+    holder.withLock { $0 = recorder.subscription }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func requestFromReceive_goesUpstream() {
+    let holder = LockedState<(any Subscription)?>(nil)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+      holder.withLock { $0 }?.request(.max(2))
+      return .none
+    }
+    handled().subscribe(recorder)
+    holder.withLock { $0 = recorder.subscription }
+    upstream.send(1)
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(2))])
+    #expect(upstream.outstandingDemand == .max(2))
+  }
+
+  @Test func subscription_describedAsHandleEvents() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    handled().subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "HandleEvents")
+  }
+
+  @Test func innerAndClosures_releasedAfterCancel() {
+    weak var weakInner: AnyObject?
+    weak var weakToken: Token?
+    do {
+      let token = Token()
+      weakToken = token
+      let recorder = RecordingSubscriber<Int, Boom>()
+      upstream.handleEvents(receiveOutput: { _ in _ = token }).subscribe(recorder)
+      weakInner = recorder.subscription as AnyObject?
+      recorder.cancel()
+    }
+    #expect(weakInner == nil)
+    #expect(weakToken == nil)
+  }
+
+  @Test func innerAndClosures_releasedAfterCompletion() {
+    weak var weakInner: AnyObject?
+    weak var weakToken: Token?
+    let recorder = RecordingSubscriber<Int, Boom>()
+    do {
+      let token = Token()
+      weakToken = token
+      upstream.handleEvents(receiveOutput: { _ in _ = token }).subscribe(recorder)
+      weakInner = recorder.subscription as AnyObject?
+    }
+    upstream.send(completion: .finished)
+    #expect(weakInner == nil)
+    #expect(weakToken == nil)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().handleEvents().subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func handleEvents_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 2, 3].publisher.handleEvents(receiveOutput: { _ in }) },
+      makeLongPublisher: { Array(0..<1_000_000).publisher.handleEvents() }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func handleEventsFailing_conforms() {
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        Record<Int, Boom>(output: [1, 2], completion: .finished).handleEvents()
+      },
+      makeFailingPublisher: {
+        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom())).handleEvents()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
+
+private final class Token: Sendable {}

@@ -1,0 +1,250 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct MulticastTests {
+  struct Boom: Error, Equatable {}
+
+  let upstream = TestPublisher<Int, Boom>()
+
+  private func multicast()
+    -> Publishers.Multicast<TestPublisher<Int, Boom>, PassthroughSubject<Int, Boom>>
+  {
+    upstream.multicast { PassthroughSubject<Int, Boom>() }
+  }
+
+  @Test func nothingFlows_untilConnected() {
+    let connectable = multicast()
+    let recorder = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(recorder)
+    #expect(upstream.subscriptionCount == 0)
+    let connection = connectable.connect()
+    #expect(upstream.subscriptionCount == 1)
+    #expect(upstream.requests == [.demand(.unlimited)])
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    connection.cancel()
+  }
+
+  @Test func everySubscriber_getsEachValue() {
+    let connectable = multicast()
+    let first = RecordingSubscriber<Int, Boom>()
+    let second = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(first)
+    connectable.subscribe(second)
+    let connection = connectable.connect()
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .failure(Boom()))
+    let expected: [RecordingSubscriber<Int, Boom>.Event] = [
+      .subscription, .value(1), .value(2), .completion(.failure(Boom())),
+    ]
+    #expect(first.events == expected)
+    #expect(second.events == expected)
+    #expect(upstream.subscriptionCount == 1)
+    _ = connection
+  }
+
+  @Test func connectTwice_subscribesUpstreamOnce() {
+    let connectable = multicast()
+    let first = connectable.connect()
+    let second = connectable.connect()
+    #expect(upstream.subscriptionCount == 1)
+    second.cancel()
+    first.cancel()
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelConnection_disconnectsAndConnectAgainResubscribes() {
+    let connectable = multicast()
+    let recorder = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(recorder)
+    let connection = connectable.connect()
+    upstream.send(1)
+    connection.cancel()
+    upstream.send(2)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    let again = connectable.connect()
+    upstream.send(3)
+    #expect(recorder.values == [1, 3])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel, .demand(.unlimited)])
+    again.cancel()
+  }
+
+  @Test func subjectInstance_isUsed() {
+    let subject = PassthroughSubject<Int, Boom>()
+    let connectable = upstream.multicast(subject: subject)
+    let recorder = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(recorder)
+    subject.send(9)
+    #expect(recorder.values == [9])
+  }
+
+  @Test func createSubject_calledOnce() {
+    let calls = LockedState(0)
+    let connectable = upstream.multicast { () -> PassthroughSubject<Int, Boom> in
+      calls.withLock { $0 += 1 }
+      return PassthroughSubject()
+    }
+    connectable.subscribe(RecordingSubscriber<Int, Boom>())
+    connectable.subscribe(RecordingSubscriber<Int, Boom>())
+    let connection = connectable.connect()
+    #expect(calls.withLock { $0 } == 1)
+    connection.cancel()
+  }
+
+  @Test func demandNone_subscriberMissesValuesUntilItRequests() {
+    let connectable = multicast()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    connectable.subscribe(recorder)
+    let connection = connectable.connect()
+    upstream.send(1)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [2])
+    #expect(recorder.violations.isEmpty)
+    connection.cancel()
+  }
+
+  @Test func demandFromReceive_isHonoured() {
+    let connectable = multicast()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    connectable.subscribe(recorder)
+    let connection = connectable.connect()
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.violations.isEmpty)
+    connection.cancel()
+  }
+
+  @Test func subscriberCancel_stopsItsValuesOnly() {
+    let connectable = multicast()
+    let first = RecordingSubscriber<Int, Boom>()
+    let second = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(first)
+    connectable.subscribe(second)
+    let connection = connectable.connect()
+    upstream.send(1)
+    first.cancel()
+    upstream.send(2)
+    #expect(first.values == [1])
+    #expect(second.values == [1, 2])
+    #expect(upstream.requests == [.demand(.unlimited)])
+    connection.cancel()
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let connectable = multicast()
+    let holder = LockedState<(any Subscription)?>(nil)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+      holder.withLock { $0 }?.cancel()
+      return .none
+    }
+    connectable.subscribe(recorder)
+    holder.withLock { $0 = recorder.subscription }
+    let connection = connectable.connect()
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    connection.cancel()
+  }
+
+  @Test func subscriptionAfterCompletion_getsCompletion() {
+    let connectable = multicast()
+    let connection = connectable.connect()
+    upstream.send(completion: .finished)
+    let late = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(late)
+    #expect(late.completion == .finished)
+    connection.cancel()
+  }
+
+  @Test func subscription_describedAsMulticast() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    multicast().subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Multicast")
+  }
+
+  @Test func inner_releasedAfterCancelAndAfterCompletion() {
+    let connectable = multicast()
+    weak var cancelled: AnyObject?
+    weak var completed: AnyObject?
+    do {
+      let first = RecordingSubscriber<Int, Boom>()
+      let second = RecordingSubscriber<Int, Boom>()
+      connectable.subscribe(first)
+      connectable.subscribe(second)
+      cancelled = first.subscription as AnyObject?
+      completed = second.subscription as AnyObject?
+      first.cancel()
+      let connection = connectable.connect()
+      upstream.send(completion: .finished)
+      connection.cancel()
+    }
+    #expect(cancelled == nil)
+    #expect(completed == nil)
+  }
+
+  @Test func concurrentConnects_subscribeUpstreamOnce() {
+    let connectable = multicast()
+    let connections = LockedState<[any Cancellable]>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      let connection = connectable.connect()
+      connections.withLock { $0.append(connection) }
+    }
+    #expect(upstream.subscriptionCount == 1)
+    DispatchQueue.concurrentPerform(iterations: 8) { index in
+      connections.withLock { $0[index] }.cancel()
+    }
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func concurrentConnectAndCancel_leaveAtMostOneConnection() {
+    let connectable = multicast()
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<200 {
+        connectable.connect().cancel()
+      }
+    }
+    let requests = upstream.requests
+    #expect(requests.filter { $0 == .cancel }.count == requests.filter { $0 != .cancel }.count)
+    let connection = connectable.connect()
+    let recorder = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    connection.cancel()
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().multicast { PassthroughSubject<Int, Never>() }.subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  /// A subject drops values its subscriber has no demand for, so the kit runs on an upstream
+  /// that only completes; connecting happens through `autoconnect()`.
+  @Test func autoconnectedMulticast_conforms() {
+    PublisherConformance(
+      elements: 0,
+      independentSubscriptions: false,
+      makePublisher: {
+        Empty<Int, Boom>().multicast { PassthroughSubject() }.autoconnect()
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, Boom>(error: Boom()).multicast { PassthroughSubject() }.autoconnect()
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

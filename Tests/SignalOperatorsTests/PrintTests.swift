@@ -1,0 +1,172 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct PrintTests {
+  struct Boom: Error, Equatable, CustomStringConvertible {
+    var description: String { "boom" }
+  }
+
+  let upstream = TestPublisher<Int, Boom>()
+  private let output = PrintRecording()
+
+  @Test func basicPath_writesCombinesLines() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.print(to: output).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(
+      output.lines == [
+        "receive subscription: (TestPublisher)",
+        "request unlimited",
+        "receive value: (1)",
+        "receive value: (2)",
+        "receive finished",
+      ]
+    )
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func prefix_startsEachLine() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
+    upstream.print("numbers", to: output).subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    #expect(
+      output.lines == [
+        "numbers: receive subscription: (TestPublisher)",
+        "numbers: request max: (3)",
+        "numbers: receive error: (boom)",
+      ]
+    )
+  }
+
+  @Test func sequenceUpstream_describesTheSequence() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [1, 2].publisher.print("seq", to: output).subscribe(recorder)
+    #expect(output.lines.first == "seq: receive subscription: ([1, 2])")
+    #expect(output.lines.last == "seq: receive finished")
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func demandFromReceive_writtenAsSynchronous() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(2))
+    upstream.print(to: output).subscribe(recorder)
+    upstream.send(7)
+    #expect(
+      output.lines == [
+        "receive subscription: (TestPublisher)",
+        "request max: (1)",
+        "receive value: (7)",
+        "request max: (2) (synchronous)",
+      ]
+    )
+    #expect(upstream.outstandingDemand == .max(2))
+  }
+
+  @Test func demandNone_nothingDeliveredUntilRequested() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.print(to: output).subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.unlimited)
+    upstream.send(2)
+    #expect(recorder.values == [2])
+    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(output.lines.suffix(2) == ["request unlimited", "receive value: (2)"])
+  }
+
+  @Test func cancel_writesReceiveCancelOnceAndCancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.print(to: output).subscribe(recorder)
+    let subscription = recorder.subscription
+    recorder.cancel()
+    subscription?.cancel()
+    upstream.send(1)
+    #expect(output.lines.filter { $0 == "receive cancel" }.count == 1)
+    #expect(output.lines.last == "receive cancel")
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = LockedState<(any Subscription)?>(nil)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+      holder.withLock { $0 }?.cancel()
+      return .none
+    }
+    upstream.print(to: output).subscribe(recorder)
+    holder.withLock { $0 = recorder.subscription }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(output.lines.suffix(2) == ["receive value: (1)", "receive cancel"])
+  }
+
+  @Test func subscription_describedAsPrint() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.print(to: output).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Print")
+  }
+
+  @Test func inner_releasedAfterCancelAndAfterCompletion() {
+    weak var cancelled: AnyObject?
+    weak var completed: AnyObject?
+    do {
+      let first = RecordingSubscriber<Int, Boom>()
+      upstream.print(to: output).subscribe(first)
+      cancelled = first.subscription as AnyObject?
+      first.cancel()
+      let second = RecordingSubscriber<Int, Boom>()
+      upstream.print(to: output).subscribe(second)
+      completed = second.subscription as AnyObject?
+      upstream.send(completion: .finished)
+    }
+    #expect(cancelled == nil)
+    #expect(completed == nil)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().print(to: PrintDiscard()).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func print_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Record<Int, Boom>(output: [1, 2, 3], completion: .finished).print(to: PrintDiscard())
+      },
+      makeFailingPublisher: {
+        Record<Int, Boom>(output: [1, 2, 3], completion: .failure(Boom())).print(to: PrintDiscard())
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
+
+/// A text stream that keeps what is written, split into lines.
+// Sendable: `text` is only reached under `lock`.
+private final class PrintRecording: @unchecked Sendable, TextOutputStream {
+  private let lock = Lock()
+  private var text = ""
+
+  func write(_ string: String) {
+    lock.withLock { text += string }
+  }
+
+  var lines: [String] {
+    lock.withLock { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() }
+      .map(String.init)
+  }
+}
+
+/// A text stream that drops what is written.
+private struct PrintDiscard: TextOutputStream {
+  mutating func write(_ string: String) {}
+}
