@@ -351,6 +351,38 @@ import Testing
     #expect(weakInner == nil)
   }
 
+  @Test func sendIntoOtherUpstreamFromReceive_deliveredAfterNotNested() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let probe = MergeFamilyProbe<Int, Never>(initialDemand: .unlimited)
+    probe.onValue = { value in
+      if value < 3 { second.send(value + 10) }
+      if value == 11 { first.send(2) }
+      return .none
+    }
+    first.merge(with: second).subscribe(probe)
+    first.send(1)
+    #expect(probe.values == [1, 11, 2, 12])
+    #expect(probe.overlaps == 0)
+  }
+
+  @Test func requestsFromAnotherThreadWhileSending_demandNeverExceeded() {
+    let subjects = (0..<2).map { _ in PassthroughSubject<Int, Never>() }
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    subjects[0].merge(with: subjects[1]).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 3) { thread in
+      if thread == 2 {
+        for _ in 0..<2_000 { recorder.request(.max(1)) }
+      } else {
+        for value in 0..<5_000 { subjects[thread].send(thread * 5_000 + value) }
+      }
+    }
+    let values = recorder.values
+    #expect(values.count <= 2_000)
+    #expect(Set(values).count == values.count)
+    #expect(recorder.violations.isEmpty)
+  }
+
   // MARK: Conformance
 
   @Test func conformance_passes() {

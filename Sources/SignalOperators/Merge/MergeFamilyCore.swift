@@ -25,9 +25,7 @@ public import Synchronization
 @usableFromInline
 // Sendable: the bookkeeping is guarded by `lock`; `downstream` is only touched by the thread
 // that holds the `draining` bit of the atomic `status`; calls out happen outside the lock.
-final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subscription {
   @usableFromInline
   typealias Output = Downstream.Input
 
@@ -426,17 +424,6 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
     defer { head = 0 }
     return queue.take()
   }
-
-  // MARK: Description
-
-  @usableFromInline
-  var description: String { "Merge" }
-
-  @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
 }
 
 extension Array {

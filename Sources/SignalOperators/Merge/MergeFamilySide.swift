@@ -57,3 +57,16 @@ func mergeFamilySubscribe<Downstream: Subscriber>(
     subscribe(index, MergeFamilySide(inner: inner, index: index))
   }
 }
+
+extension MergeFamilyInner: CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+{
+  @usableFromInline
+  var description: String { "Merge" }
+
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+}
