@@ -39,8 +39,9 @@ extension Publishers {
   /// received the merge's (described as `"Merge"`). Once the subscriber's demand is unlimited,
   /// each publisher is asked for `.unlimited`; before that, each is asked for one value at a time
   /// while there is demand, so at most one value per publisher waits and the subscriber never
-  /// gets more than it asked for. The merge finishes when all have finished and fails with the
-  /// first failure, cancelling the others; cancelling it cancels them all.
+  /// gets more than it asked for. The merge finishes when all have finished (after any value
+  /// still waiting for demand) and fails with the first failure (dropping waiting values and
+  /// cancelling the others); cancelling it cancels them all.
   ///
   /// > Thread safety: The publishers may send from any threads. Values go downstream one at a
   /// > time: a value that arrives during another delivery is queued and delivered by the thread
