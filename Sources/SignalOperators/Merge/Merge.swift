@@ -1,0 +1,90 @@
+public import StreamCore
+
+extension Publisher {
+  /// Publishes the values of this publisher and another as they arrive, interleaved.
+  ///
+  /// ```swift
+  /// let gestures = taps.merge(with: swipes)
+  /// ```
+  ///
+  /// The result finishes once both have finished, and fails with the first failure, cancelling
+  /// the other. See ``StreamCore/Publishers/Merge`` for how demand is passed on.
+  ///
+  /// > Thread safety: The publishers may send from any threads; values go downstream one at a
+  /// > time, never overlapping.
+  ///
+  /// - Parameter other: Another publisher with the same output and failure types.
+  /// - Returns: A publisher that merges the values of both publishers.
+  @inlinable
+  public func merge<P: Publisher>(
+    with other: P
+  ) -> Publishers.Merge<Self, P>
+  where
+    P.Failure == Failure,
+    P.Output == Output
+  {
+    Publishers.Merge(self, other)
+  }
+}
+
+extension Publishers {
+  /// A publisher that interleaves the values of two publishers with the same output and
+  /// failure types.
+  ///
+  /// ```swift
+  /// let merged = Publishers.Merge(a, b)
+  /// ```
+  ///
+  /// Each publisher gets its own subscription, subscribed in order after the subscriber has
+  /// received the merge's (described as `"Merge"`). Once the subscriber's demand is unlimited,
+  /// each publisher is asked for `.unlimited`; before that, each is asked for one value at a time
+  /// while there is demand, so at most one value per publisher waits and the subscriber never
+  /// gets more than it asked for. The merge finishes when all have finished (after any value
+  /// still waiting for demand) and fails with the first failure (dropping waiting values and
+  /// cancelling the others); cancelling it cancels them all.
+  ///
+  /// > Thread safety: The publishers may send from any threads. Values go downstream one at a
+  /// > time: a value that arrives during another delivery is queued and delivered by the thread
+  /// > already delivering, so no sender waits for another. `request(_:)` and `cancel()` are
+  /// > safe from any thread.
+  public struct Merge<A: Publisher, B: Publisher>: Publisher
+  where
+    A.Failure == B.Failure,
+    A.Output == B.Output
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// The first publisher.
+    public let a: A
+
+    /// The second publisher.
+    public let b: B
+
+    /// Creates a publisher that merges two publishers.
+    ///
+    /// - Parameters:
+    ///   - a: The first publisher.
+    ///   - b: The second publisher.
+    @inlinable
+    public init(_ a: A, _ b: B) {
+      self.a = a
+      self.b = b
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      mergeFamilySubscribe(subscriber, count: 2) { index, side in
+        switch index {
+        case 0: a.subscribe(side)
+        default: b.subscribe(side)
+        }
+      }
+    }
+  }
+}
+
+extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {}
+
+extension Publishers.Merge: Sendable where A: Sendable, B: Sendable {}

@@ -1,0 +1,105 @@
+public import StreamCore
+
+extension Publisher {
+  /// Publishes the values of this publisher and three others as they arrive, interleaved.
+  ///
+  /// ```swift
+  /// let all = a.merge(with: b, c, d)
+  /// ```
+  ///
+  /// It behaves like ``merge(with:)``, with more publishers.
+  ///
+  /// > Thread safety: As for ``merge(with:)``.
+  ///
+  /// - Parameters:
+  ///   - b: The second publisher.
+  ///   - c: The third publisher.
+  ///   - d: The fourth publisher.
+  /// - Returns: A publisher that merges the values of all four publishers.
+  @inlinable
+  public func merge<B: Publisher, C: Publisher, D: Publisher>(
+    with b: B,
+    _ c: C,
+    _ d: D
+  ) -> Publishers.Merge4<Self, B, C, D>
+  where
+    B.Failure == Failure,
+    B.Output == Output,
+    C.Failure == Failure,
+    C.Output == Output,
+    D.Failure == Failure,
+    D.Output == Output
+  {
+    Publishers.Merge4(self, b, c, d)
+  }
+}
+
+extension Publishers {
+  /// A publisher that interleaves the values of four publishers with the same output and
+  /// failure types.
+  ///
+  /// ```swift
+  /// let merged = Publishers.Merge4(a, b, c, d)
+  /// ```
+  ///
+  /// It behaves like ``Merge``, with four publishers.
+  ///
+  /// > Thread safety: As for ``Merge``.
+  public struct Merge4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+  where
+    A.Failure == B.Failure,
+    A.Output == B.Output,
+    A.Failure == C.Failure,
+    A.Output == C.Output,
+    A.Failure == D.Failure,
+    A.Output == D.Output
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// The first publisher.
+    public let a: A
+
+    /// The second publisher.
+    public let b: B
+
+    /// The third publisher.
+    public let c: C
+
+    /// The fourth publisher.
+    public let d: D
+
+    /// Creates a publisher that merges four publishers.
+    ///
+    /// - Parameters:
+    ///   - a: The first publisher.
+    ///   - b: The second publisher.
+    ///   - c: The third publisher.
+    ///   - d: The fourth publisher.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      mergeFamilySubscribe(subscriber, count: 4) { index, side in
+        switch index {
+        case 0: a.subscribe(side)
+        case 1: b.subscribe(side)
+        case 2: c.subscribe(side)
+        default: d.subscribe(side)
+        }
+      }
+    }
+  }
+}
+
+extension Publishers.Merge4: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+
+extension Publishers.Merge4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}

@@ -1,0 +1,119 @@
+public import StreamCore
+
+extension Publisher {
+  /// Publishes the values of this publisher and four others as they arrive, interleaved.
+  ///
+  /// ```swift
+  /// let all = a.merge(with: b, c, d, e)
+  /// ```
+  ///
+  /// It behaves like ``merge(with:)``, with more publishers.
+  ///
+  /// > Thread safety: As for ``merge(with:)``.
+  ///
+  /// - Parameters:
+  ///   - b: The second publisher.
+  ///   - c: The third publisher.
+  ///   - d: The fourth publisher.
+  ///   - e: The fifth publisher.
+  /// - Returns: A publisher that merges the values of all five publishers.
+  @inlinable
+  public func merge<B: Publisher, C: Publisher, D: Publisher, E: Publisher>(
+    with b: B,
+    _ c: C,
+    _ d: D,
+    _ e: E
+  ) -> Publishers.Merge5<Self, B, C, D, E>
+  where
+    B.Failure == Failure,
+    B.Output == Output,
+    C.Failure == Failure,
+    C.Output == Output,
+    D.Failure == Failure,
+    D.Output == Output,
+    E.Failure == Failure,
+    E.Output == Output
+  {
+    Publishers.Merge5(self, b, c, d, e)
+  }
+}
+
+extension Publishers {
+  /// A publisher that interleaves the values of five publishers with the same output and
+  /// failure types.
+  ///
+  /// ```swift
+  /// let merged = Publishers.Merge5(a, b, c, d, e)
+  /// ```
+  ///
+  /// It behaves like ``Merge``, with five publishers.
+  ///
+  /// > Thread safety: As for ``Merge``.
+  public struct Merge5<A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher>:
+    Publisher
+  where
+    A.Failure == B.Failure,
+    A.Output == B.Output,
+    A.Failure == C.Failure,
+    A.Output == C.Output,
+    A.Failure == D.Failure,
+    A.Output == D.Output,
+    A.Failure == E.Failure,
+    A.Output == E.Output
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// The first publisher.
+    public let a: A
+
+    /// The second publisher.
+    public let b: B
+
+    /// The third publisher.
+    public let c: C
+
+    /// The fourth publisher.
+    public let d: D
+
+    /// The fifth publisher.
+    public let e: E
+
+    /// Creates a publisher that merges five publishers.
+    ///
+    /// - Parameters:
+    ///   - a: The first publisher.
+    ///   - b: The second publisher.
+    ///   - c: The third publisher.
+    ///   - d: The fourth publisher.
+    ///   - e: The fifth publisher.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      mergeFamilySubscribe(subscriber, count: 5) { index, side in
+        switch index {
+        case 0: a.subscribe(side)
+        case 1: b.subscribe(side)
+        case 2: c.subscribe(side)
+        case 3: d.subscribe(side)
+        default: e.subscribe(side)
+        }
+      }
+    }
+  }
+}
+
+extension Publishers.Merge5: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {}
+
+extension Publishers.Merge5: Sendable
+where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable {}

@@ -1,0 +1,165 @@
+public import StreamCore
+
+extension Publisher {
+  /// Publishes the values of this publisher and six others as they arrive, interleaved.
+  ///
+  /// ```swift
+  /// let all = a.merge(with: b, c, d, e, f, g)
+  /// ```
+  ///
+  /// It behaves like ``merge(with:)``, with more publishers.
+  ///
+  /// > Thread safety: As for ``merge(with:)``.
+  ///
+  /// - Parameters:
+  ///   - b: The second publisher.
+  ///   - c: The third publisher.
+  ///   - d: The fourth publisher.
+  ///   - e: The fifth publisher.
+  ///   - f: The sixth publisher.
+  ///   - g: The seventh publisher.
+  /// - Returns: A publisher that merges the values of all seven publishers.
+  @inlinable
+  public func merge<
+    B: Publisher,
+    C: Publisher,
+    D: Publisher,
+    E: Publisher,
+    F: Publisher,
+    G: Publisher
+  >(
+    with b: B,
+    _ c: C,
+    _ d: D,
+    _ e: E,
+    _ f: F,
+    _ g: G
+  ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
+  where
+    B.Failure == Failure,
+    B.Output == Output,
+    C.Failure == Failure,
+    C.Output == Output,
+    D.Failure == Failure,
+    D.Output == Output,
+    E.Failure == Failure,
+    E.Output == Output,
+    F.Failure == Failure,
+    F.Output == Output,
+    G.Failure == Failure,
+    G.Output == Output
+  {
+    Publishers.Merge7(self, b, c, d, e, f, g)
+  }
+}
+
+extension Publishers {
+  /// A publisher that interleaves the values of seven publishers with the same output and
+  /// failure types.
+  ///
+  /// ```swift
+  /// let merged = Publishers.Merge7(a, b, c, d, e, f, g)
+  /// ```
+  ///
+  /// It behaves like ``Merge``, with seven publishers.
+  ///
+  /// > Thread safety: As for ``Merge``.
+  public struct Merge7<
+    A: Publisher,
+    B: Publisher,
+    C: Publisher,
+    D: Publisher,
+    E: Publisher,
+    F: Publisher,
+    G: Publisher
+  >: Publisher
+  where
+    A.Failure == B.Failure,
+    A.Output == B.Output,
+    A.Failure == C.Failure,
+    A.Output == C.Output,
+    A.Failure == D.Failure,
+    A.Output == D.Output,
+    A.Failure == E.Failure,
+    A.Output == E.Output,
+    A.Failure == F.Failure,
+    A.Output == F.Output,
+    A.Failure == G.Failure,
+    A.Output == G.Output
+  {
+    public typealias Output = A.Output
+    public typealias Failure = A.Failure
+
+    /// The first publisher.
+    public let a: A
+
+    /// The second publisher.
+    public let b: B
+
+    /// The third publisher.
+    public let c: C
+
+    /// The fourth publisher.
+    public let d: D
+
+    /// The fifth publisher.
+    public let e: E
+
+    /// The sixth publisher.
+    public let f: F
+
+    /// The seventh publisher.
+    public let g: G
+
+    /// Creates a publisher that merges seven publishers.
+    ///
+    /// - Parameters:
+    ///   - a: The first publisher.
+    ///   - b: The second publisher.
+    ///   - c: The third publisher.
+    ///   - d: The fourth publisher.
+    ///   - e: The fifth publisher.
+    ///   - f: The sixth publisher.
+    ///   - g: The seventh publisher.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+      self.e = e
+      self.f = f
+      self.g = g
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      mergeFamilySubscribe(subscriber, count: 7) { index, side in
+        switch index {
+        case 0: a.subscribe(side)
+        case 1: b.subscribe(side)
+        case 2: c.subscribe(side)
+        case 3: d.subscribe(side)
+        case 4: e.subscribe(side)
+        case 5: f.subscribe(side)
+        default: g.subscribe(side)
+        }
+      }
+    }
+  }
+}
+
+extension Publishers.Merge7: Equatable
+where
+  A: Equatable,
+  B: Equatable,
+  C: Equatable,
+  D: Equatable,
+  E: Equatable,
+  F: Equatable,
+  G: Equatable
+{}
+
+extension Publishers.Merge7: Sendable
+where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable, F: Sendable, G: Sendable {}
