@@ -251,17 +251,19 @@ extension Publishers.CollectByTime {
 
     func cancel() {
       let released = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, Downstream?, [Input], [[Input]]) in
+        () -> (
+          Subscribers.Completion<Failure>?, (any Cancellable)?, (any Subscription)?, Downstream?,
+          [Input], [[Input]]
+        ) in
         phase = .terminal
-        completion = nil
         defer {
           buffer = []
           ready = []
         }
-        return (timer.take(), upstream.take(), downstream.take(), buffer, ready)
+        return (completion.take(), timer.take(), upstream.take(), downstream.take(), buffer, ready)
       }
-      released.0?.cancel()
       released.1?.cancel()
+      released.2?.cancel()
     }
 
     /// Under `lock`: whether the caller should start a drain, which it then owns.

@@ -209,13 +209,18 @@ extension Publishers.Debounce {
 
     func cancel() {
       let released = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, Downstream?, Output?, Output?) in
+        () -> (
+          Subscribers.Completion<Failure>?, (any Cancellable)?, (any Subscription)?, Downstream?,
+          Output?, Output?
+        ) in
         phase = .terminal
-        completion = nil
-        return (timer.take(), upstream.take(), downstream.take(), pending.take(), ready.take())
+        return (
+          completion.take(), timer.take(), upstream.take(), downstream.take(), pending.take(),
+          ready.take()
+        )
       }
-      released.0?.cancel()
       released.1?.cancel()
+      released.2?.cancel()
     }
 
     private func timerFired(_ generation: UInt64) {

@@ -199,14 +199,14 @@ extension Publishers.Delay {
     }
 
     func cancel() {
-      let released = lock.withLock { () -> ((any Subscription)?, Downstream?, [Output]) in
+      let released = lock.withLock {
+        () -> (Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, [Output]) in
         phase = .terminal
-        completion = nil
         head = 0
         defer { queue = [] }
-        return (upstream.take(), downstream.take(), queue)
+        return (completion.take(), upstream.take(), downstream.take(), queue)
       }
-      released.0?.cancel()
+      released.1?.cancel()
     }
 
     private func scheduleOne() {

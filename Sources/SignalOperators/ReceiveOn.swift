@@ -194,17 +194,18 @@ extension Publishers.ReceiveOn {
     @inlinable
     func cancel() {
       let released = lock.withLock {
-        () -> ((any Subscription)?, Downstream?, [Output], [Output]) in
+        () -> (
+          Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, [Output], [Output]
+        ) in
         cancelled.store(true, ordering: .relaxed)
         phase = .terminal
-        completion = nil
         defer {
           queue = []
           spare = []
         }
-        return (upstream.take(), downstream.take(), queue, spare)
+        return (completion.take(), upstream.take(), downstream.take(), queue, spare)
       }
-      released.0?.cancel()
+      released.1?.cancel()
     }
 
     @inlinable

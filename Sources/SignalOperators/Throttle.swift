@@ -205,12 +205,12 @@ extension Publishers.Throttle {
 
     func cancel() {
       let released = lock.withLock {
-        () -> ((any Subscription)?, Downstream?, Output?, Output?) in
+        () -> (Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, Output?, Output?)
+        in
         phase = .terminal
-        completion = nil
-        return (upstream.take(), downstream.take(), held.take(), ready.take())
+        return (completion.take(), upstream.take(), downstream.take(), held.take(), ready.take())
       }
-      released.0?.cancel()
+      released.1?.cancel()
     }
 
     private func schedule(at time: Time, now: Time) {

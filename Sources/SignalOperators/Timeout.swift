@@ -218,15 +218,20 @@ extension Publishers.Timeout {
 
     func cancel() {
       let released = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, Downstream?, [Output], (() -> Failure)?) in
+        () -> (
+          Subscribers.Completion<Failure>?, (any Cancellable)?, (any Subscription)?, Downstream?,
+          [Output], (() -> Failure)?
+        ) in
         phase = .terminal
-        completion = nil
         head = 0
         defer { queue = [] }
-        return (timer.take(), upstream.take(), downstream.take(), queue, customError.take())
+        return (
+          completion.take(), timer.take(), upstream.take(), downstream.take(), queue,
+          customError.take()
+        )
       }
-      released.0?.cancel()
       released.1?.cancel()
+      released.2?.cancel()
     }
 
     private func startTimer(_ generation: UInt64) {
