@@ -123,6 +123,11 @@ extension Publishers.ReceiveOn {
     @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
     @usableFromInline var completion: Subscribers.Completion<Failure>?
     @usableFromInline @exclusivity(unchecked) var scheduled = false
+    /// True while the downstream's `receive(subscription:)` runs: requests made meanwhile are
+    /// gathered in `initialDemand` and passed on through the subscription argument afterwards,
+    /// which lets the optimiser see the upstream's concrete type and specialise its loop.
+    @usableFromInline var subscribing = false
+    @usableFromInline var initialDemand = Subscribers.Demand.none
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
 
@@ -139,6 +144,7 @@ extension Publishers.ReceiveOn {
         guard case .awaitingSubscription = phase else { return nil }
         phase = .active
         upstream = subscription
+        subscribing = true
         return self.downstream
       }
       guard let downstream else {
@@ -146,6 +152,12 @@ extension Publishers.ReceiveOn {
         return
       }
       downstream.receive(subscription: self)
+      let initial = lock.withLock { () -> Subscribers.Demand in
+        subscribing = false
+        defer { initialDemand = .none }
+        return phase == .terminal ? .none : initialDemand
+      }
+      if initial > .none { subscription.request(initial) }
     }
 
     @inlinable
@@ -181,11 +193,14 @@ extension Publishers.ReceiveOn {
       demand.assertPositive()
       let (upstream, schedule) = lock.withLock { () -> ((any Subscription)?, Bool) in
         self.demand += demand
-        guard !scheduled, !queue.isEmpty, phase != .terminal else {
-          return (self.upstream, false)
+        var forward = self.upstream
+        if subscribing {
+          initialDemand += demand
+          forward = nil
         }
+        guard !scheduled, !queue.isEmpty, phase != .terminal else { return (forward, false) }
         scheduled = true
-        return (self.upstream, true)
+        return (forward, true)
       }
       upstream?.request(demand)
       if schedule { scheduleDrain() }

@@ -142,6 +142,18 @@ import Testing
     #expect(recorder.events == [.subscription])
   }
 
+  @Test func requestInsideReceiveSubscription_forwardedOnceItReturns() {
+    let subscriber = RequestThenMaybeCancel(cancel: false)
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    #expect(upstream.requests == [.demand(.max(3))])
+  }
+
+  @Test func cancelInsideReceiveSubscription_forwardsNoRequest() {
+    let subscriber = RequestThenMaybeCancel(cancel: true)
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    #expect(upstream.requests == [.cancel])
+  }
+
   @Test func cancelAfterCompletion_doesNothing() {
     let recorder = RecordingSubscriber<Int, TimeFamilyError>()
     upstream.receive(on: scheduler).subscribe(recorder)
@@ -287,4 +299,27 @@ import Testing
     .run()
     .expectAllPassed()
   }
+}
+
+/// Requests `.max(1)` and then `.max(2)` inside `receive(subscription:)`, and cancels there too
+/// if asked.
+private final class RequestThenMaybeCancel: Subscriber, Sendable {
+  typealias Input = Int
+  typealias Failure = TimeFamilyError
+
+  let cancel: Bool
+
+  init(cancel: Bool) {
+    self.cancel = cancel
+  }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.max(1))
+    subscription.request(.max(2))
+    if cancel { subscription.cancel() }
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<TimeFamilyError>) {}
 }
