@@ -232,6 +232,17 @@ import Testing
     }
   }
 
+  @Test func requestFromReceive_manyGroupsWithoutRecursion() {
+    let recorder = RecordingSubscriber<[Int], Never>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    (0..<20_000).publisher.collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 2))
+      .subscribe(recorder)
+    #expect(recorder.values.count == 10_000)
+    #expect(recorder.completion == .finished)
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
@@ -250,11 +261,6 @@ import Testing
       },
       makeFailingPublisher: {
         Fail<Int, TimeFamilyError>(error: TimeFamilyError())
-          .collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 1))
-          .eraseToAnyPublisher()
-      },
-      makeLongPublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: Array(0..<1_000_000))
           .collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 1))
           .eraseToAnyPublisher()
       }

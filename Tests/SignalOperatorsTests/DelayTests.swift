@@ -184,6 +184,13 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
+  @Test func requestFromReceive_manyValuesWithoutRecursion() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<20_000).publisher.delay(for: 1, scheduler: ImmediateScheduler.shared).subscribe(recorder)
+    #expect(recorder.values.count == 20_000)
+    #expect(recorder.completion == .finished)
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
@@ -203,11 +210,6 @@ import Testing
       },
       makeFailingPublisher: {
         Fail<Int, TimeFamilyError>(error: TimeFamilyError())
-          .delay(for: 1, scheduler: ImmediateScheduler.shared)
-          .eraseToAnyPublisher()
-      },
-      makeLongPublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: Array(0..<1_000_000))
           .delay(for: 1, scheduler: ImmediateScheduler.shared)
           .eraseToAnyPublisher()
       }

@@ -141,11 +141,6 @@ import Testing
         Fail<Int, TimeFamilyError>(error: TimeFamilyError())
           .measureInterval(using: scheduler)
           .eraseToAnyPublisher()
-      },
-      makeLongPublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: Array(0..<1_000_000))
-          .measureInterval(using: scheduler)
-          .eraseToAnyPublisher()
       }
     )
     .run()
