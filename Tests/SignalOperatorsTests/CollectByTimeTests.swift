@@ -1,0 +1,271 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct CollectByTimeTests {
+  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func byTime_emitsAGroupEveryInterval() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance(by: 9)
+    #expect(recorder.values.isEmpty)
+    scheduler.advance(by: 1)
+    #expect(recorder.values == [[1, 2]])
+    upstream.send(3)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [[1, 2], [3]])
+    #expect(recorder.subscriptionDescription == "CollectByTime")
+  }
+
+  @Test func byTime_emptyIntervalEmitsNothing() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    scheduler.advance(by: 30)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func byTime_requestsUnlimited() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .max(1))
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func byTimeOrCount_emitsWhenFull() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values.isEmpty)
+    scheduler.advance()
+    #expect(recorder.values == [[1, 2]])
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [[1, 2], [3]])
+  }
+
+  @Test func byTimeOrCount_requestsCountPerGroup() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: nil)
+    upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(2))
+    #expect(upstream.requests == [.demand(.max(6))])
+  }
+
+  @Test func byTimeOrCount_demandFromReceiveRequestsMore() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance()
+    upstream.send(3)
+    upstream.send(4)
+    scheduler.advance()
+    #expect(recorder.values == [[1, 2], [3, 4]])
+    #expect(upstream.outstandingDemand == .max(2))
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func demandNone_keepsCollectingUntilRequested() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: nil)
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    upstream.send(2)
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    upstream.send(3)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [[1, 2, 3]])
+  }
+
+  @Test func demandMaxOne_oneGroup() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .max(1))
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    upstream.send(2)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [[1]])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func finish_emitsThePartialGroupThenFinishes() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value([1]), .completion(.finished)])
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func finishWithoutValues_justFinishes() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func finishWithoutDemand_lastGroupWaitsForIt() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: nil)
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value([1]), .completion(.finished)])
+  }
+
+  @Test func failure_dropsCollectedValues() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+  }
+
+  @Test func cancel_stopsTimerAndUpstream() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    upstream.send(1)
+    recorder.cancel()
+    #expect(scheduler.pendingActionCount == 0)
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    subscription?.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelFromReceive_dropsTheRest() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.collect(.byTimeOrCount(scheduler, 10, 1)).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value([1])])
+  }
+
+  @Test func requestFromReceive_deliversTheNextGroup() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .max(1)) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    upstream.collect(.byTimeOrCount(scheduler, 10, 1)).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    scheduler.advance()
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [[1], [2]])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    do {
+      upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    do {
+      upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(1)
+      upstream.send(completion: .finished)
+    }
+    scheduler.advance()
+    #expect(recorder.completion == .finished)
+    #expect(inner == nil)
+  }
+
+  @Test func concurrentSends_nothingLostOrDuplicated() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<[Int], Never>()
+    subject.collect(.byTimeOrCount(scheduler, 10, 7)).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 0..<500 { subject.send(side * 500 + value) }
+    }
+    scheduler.advance(by: 10)
+    #expect(recorder.values.flatMap { $0 }.sorted() == Array(0..<2_000))
+    #expect(recorder.values.allSatisfy { $0.count <= 7 })
+  }
+
+  @Test func zeroCount_traps() async {
+    await #expect(processExitsWith: .failure) {
+      _ = PassthroughSubject<Int, Never>().collect(.byTimeOrCount(TestScheduler(), 1, 0))
+    }
+  }
+
+  @Test func requestFromReceive_manyGroupsWithoutRecursion() {
+    let recorder = RecordingSubscriber<[Int], Never>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    (0..<20_000).publisher.collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 2))
+      .subscribe(recorder)
+    #expect(recorder.values.count == 10_000)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
+      PassthroughSubject<Int, Never>().collect(.byTime(TestScheduler(), 1)).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func byTimeOrCountOfOne_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+          .collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 1))
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+          .collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 1))
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

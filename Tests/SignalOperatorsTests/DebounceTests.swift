@@ -1,0 +1,243 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct DebounceTests {
+  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func burstThenQuiet_emitsOnlyTheLastValue() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    upstream.send(2)
+    scheduler.advance(by: 2)
+    #expect(recorder.values.isEmpty)
+    scheduler.advance(by: 1)
+    #expect(recorder.events == [.subscription, .value(2)])
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [2])
+  }
+
+  @Test func spacedValues_eachEmitted() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 5)
+    upstream.send(2)
+    scheduler.advance(by: 5)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func requestsUnlimitedUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.unlimited)])
+    recorder.request(.max(1))
+    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(recorder.subscriptionDescription == "Debounce")
+  }
+
+  @Test func demandNone_dueValueDropped() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    scheduler.advance(by: 3)
+    #expect(recorder.events == [.subscription])
+    upstream.send(2)
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [2])
+  }
+
+  @Test func demandMaxOne_secondValueDropped() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    upstream.send(2)
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [1])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandFromReceive_allowsTheNextValue() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    upstream.send(2)
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func finishWithPendingValue_dropsItAndFinishesOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func failureAfterValue_delivered() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance()
+    #expect(
+      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+    )
+  }
+
+  @Test func failureBeforeValues_delivered() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+  }
+
+  @Test func cancelBeforeDue_cancelsTimerAndUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    #expect(scheduler.pendingActionCount == 1)
+    recorder.cancel()
+    #expect(scheduler.pendingActionCount == 0)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    scheduler.advance(by: 3)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func supersededTimer_cancelled() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(scheduler.pendingActionCount == 1)
+    scheduler.advance(by: 3)
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    subscription?.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelFromReceive_stopsCompletion() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    upstream.send(2)
+    scheduler.advance(by: 3)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func requestFromReceive_allowsTheNextValue() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    upstream.send(2)
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(1)
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(1)
+      upstream.send(completion: .finished)
+    }
+    scheduler.advance()
+    #expect(recorder.completion == .finished)
+    #expect(inner == nil)
+  }
+
+  @Test func concurrentSends_emitOneOfTheLastValues() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 0..<500 { subject.send(side * 500 + value) }
+    }
+    scheduler.advance(by: 3)
+    #expect(recorder.values.count == 1)
+    #expect([499, 999, 1_499, 1_999].contains(recorder.values.first ?? -1))
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      PassthroughSubject<Int, Never>().debounce(for: 1, scheduler: TestScheduler())
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func immediateScheduler_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+          .debounce(for: 1, scheduler: ImmediateScheduler.shared)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+          .debounce(for: 1, scheduler: ImmediateScheduler.shared)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run(TimeFamilyRules.droppingOperators)
+    .expectAllPassed()
+  }
+}

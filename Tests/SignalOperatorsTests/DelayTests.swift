@@ -1,0 +1,220 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct DelayTests {
+  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func values_deliveredIntervalLaterInOrder() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 4)
+    upstream.send(2)
+    scheduler.advance(by: 5)
+    #expect(recorder.values.isEmpty)
+    scheduler.advance(by: 1)
+    #expect(recorder.values == [1])
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [1])
+    scheduler.advance(by: 1)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func subscription_description() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    #expect(recorder.subscriptionDescription == "Delay")
+  }
+
+  @Test func finishAfterValues_delayedToo() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 5)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 5)
+    #expect(recorder.events == [.subscription, .value(1)])
+    scheduler.advance(by: 5)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func failureBeforeValues_delayed() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance(by: 9)
+    #expect(recorder.events == [.subscription])
+    scheduler.advance(by: 1)
+    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+  }
+
+  @Test func failureAfterValues_deliveredAfterThem() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance(by: 10)
+    #expect(
+      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+    )
+  }
+
+  @Test func request_forwardedUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(upstream.requests == [.demand(.max(1))])
+    upstream.send(2)
+    upstream.send(3)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [2])
+  }
+
+  @Test func demandFromReceive_requestedUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    upstream.send(2)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1)), .demand(.max(1))])
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func cancelBeforeDue_dropsPendingEvents() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelWhileActive_cancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    recorder.cancel()
+    recorder.cancel()
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.values == [1])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func requestFromReceive_forwardedUpstream() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    upstream.send(2)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(1)
+      recorder.cancel()
+    }
+    scheduler.advance(by: 10)
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(completion: .finished)
+    }
+    scheduler.advance(by: 10)
+    #expect(recorder.completion == .finished)
+    #expect(inner == nil)
+  }
+
+  @Test func concurrentSends_nothingLostOrDuplicated() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.delay(for: 5, scheduler: scheduler).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 0..<500 { subject.send(side * 500 + value) }
+    }
+    scheduler.advance(by: 5)
+    #expect(recorder.values.sorted() == Array(0..<2_000))
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func requestFromReceive_manyValuesWithoutRecursion() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<20_000).publisher.delay(for: 1, scheduler: ImmediateScheduler.shared).subscribe(recorder)
+    #expect(recorder.values.count == 20_000)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      PassthroughSubject<Int, Never>().delay(for: 1, scheduler: TestScheduler())
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func immediateScheduler_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+          .delay(for: 1, scheduler: ImmediateScheduler.shared)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+          .delay(for: 1, scheduler: ImmediateScheduler.shared)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,149 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct MeasureIntervalTests {
+  typealias Stride = TestScheduler.Stride
+
+  let upstream = TestPublisher<String, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func values_replacedByTimeSinceThePrevious() {
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    scheduler.advance(by: 100)
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    scheduler.advance(by: 3)
+    upstream.send("a")
+    scheduler.advance(by: 5)
+    upstream.send("b")
+    upstream.send("c")
+    #expect(recorder.values == [3, 5, 0])
+    #expect(recorder.subscriptionDescription == "MeasureInterval")
+  }
+
+  @Test func completion_passesThrough() {
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    scheduler.advance(by: 2)
+    upstream.send("a")
+    upstream.send(completion: .failure(TimeFamilyError()))
+    #expect(
+      recorder.events == [.subscription, .value(2), .completion(.failure(TimeFamilyError()))]
+    )
+  }
+
+  @Test func finishBeforeValues_passesThrough() {
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func demand_passesThrough() {
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>(initialDemand: nil)
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    upstream.send("a")
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(upstream.requests == [.demand(.max(1))])
+    upstream.send("b")
+    upstream.send("c")
+    #expect(recorder.values.count == 1)
+  }
+
+  @Test func demandFromReceive_returnedUpstream() {
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    upstream.send("a")
+    upstream.send("b")
+    #expect(recorder.values.count == 2)
+    #expect(upstream.outstandingDemand == .max(1))
+  }
+
+  @Test func cancel_cancelsUpstreamAndStopsDelivery() {
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    recorder.cancel()
+    upstream.send("a")
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send("a")
+    upstream.send("b")
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(0)])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    subscription?.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    do {
+      upstream.measureInterval(using: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    do {
+      upstream.measureInterval(using: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(completion: .finished)
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<TestScheduler.Stride, Never>(initialDemand: nil)
+      PassthroughSubject<Int, Never>().measureInterval(using: TestScheduler()).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func conforms() {
+    let scheduler = scheduler
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+          .measureInterval(using: scheduler)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+          .measureInterval(using: scheduler)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,329 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ReceiveOnTests {
+  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func values_deliveredWhenSchedulerRuns() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.events == [.subscription])
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+  }
+
+  @Test func burst_schedulesOneDrain() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    for value in 0..<100 { upstream.send(value) }
+    #expect(scheduler.pendingActionCount == 1)
+    scheduler.advance()
+    #expect(recorder.values == Array(0..<100))
+    upstream.send(100)
+    #expect(scheduler.pendingActionCount == 1)
+    scheduler.advance()
+    #expect(recorder.values == Array(0...100))
+  }
+
+  @Test func subscription_handedDownstreamAtOnce() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    #expect(recorder.subscriptionDescription == "ReceiveOn")
+  }
+
+  @Test func finishAfterValues_deliveredAfterThemOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func failureBeforeValues_deliveredOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    #expect(recorder.events == [.subscription])
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+  }
+
+  @Test func failureAfterValues_deliveredAfterThem() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance()
+    #expect(
+      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+    )
+  }
+
+  @Test func request_forwardedUpstreamAtOnce() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.receive(on: scheduler).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(2))
+    #expect(upstream.requests == [.demand(.max(2))])
+  }
+
+  @Test func demandNone_nothingDeliveredUntilRequested() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    TimeFamilyOverfill<Never>(values: [1, 2, 3]).receive(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(2))
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completion == nil)
+    recorder.request(.max(1))
+    scheduler.advance()
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)]
+    )
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandMaxOne_oneValuePerRequest() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    upstream.send(3)
+    scheduler.advance()
+    #expect(recorder.values == [1, 3])
+    #expect(upstream.violations == ["sent 2 while demand was none"])
+  }
+
+  @Test func demandFromReceive_requestedUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1)), .demand(.max(1))])
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func cancelBeforeDrain_dropsQueuedValues() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    scheduler.advance()
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancel_cancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    recorder.cancel()
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    upstream.send(1)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func requestInsideReceiveSubscription_forwardedOnceItReturns() {
+    let subscriber = RequestThenMaybeCancel(cancel: false)
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    #expect(upstream.requests == [.demand(.max(3))])
+  }
+
+  @Test func cancelInsideReceiveSubscription_forwardsNoRequest() {
+    let subscriber = RequestThenMaybeCancel(cancel: true)
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    #expect(upstream.requests == [.cancel])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: scheduler).subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    subscription?.cancel()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelFromReceive_stopsTheBatch() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.receive(on: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func requestFromReceive_forwardedOncePerBatch() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(2)) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    upstream.receive(on: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(1)), .demand(.max(1))])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.receive(on: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(1)
+      recorder.cancel()
+    }
+    scheduler.advance()
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.receive(on: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(completion: .finished)
+    }
+    scheduler.advance()
+    #expect(recorder.completion == .finished)
+    #expect(inner == nil)
+  }
+
+  @Test func immediateScheduler_deliversSynchronously() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.receive(on: ImmediateScheduler.shared).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func serialQueue_deliversEveryValueInOrderOnTheQueue() {
+    let queue = DispatchQueue(label: "ReceiveOnTests.serial")
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 7)
+    let done = DispatchSemaphore(value: 0)
+    let offQueue = LockedState(0)
+    let values = LockedState([Int]())
+    let cancellable = (0..<200_000).publisher
+      .receive(on: queue)
+      .sink(
+        receiveCompletion: { _ in done.signal() },
+        receiveValue: { value in
+          if DispatchQueue.getSpecific(key: key) != 7 { offQueue.withLock { $0 += 1 } }
+          values.withLock { $0.append(value) }
+        }
+      )
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    #expect(offQueue.withLock { $0 } == 0)
+    #expect(values.withLock { $0 } == Array(0..<200_000))
+    cancellable.cancel()
+  }
+
+  @Test func concurrentSends_nothingLostOrDuplicated() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.receive(on: scheduler).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 0..<1_000 { subject.send(side * 1_000 + value) }
+    }
+    scheduler.advance()
+    #expect(recorder.values.sorted() == Array(0..<4_000))
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func requestFromReceive_manyValuesWithoutRecursion() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<20_000).publisher.receive(on: ImmediateScheduler.shared).subscribe(recorder)
+    #expect(recorder.values.count == 20_000)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      PassthroughSubject<Int, Never>().receive(on: TestScheduler()).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func immediateScheduler_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 2, 3].publisher.receive(on: ImmediateScheduler.shared) }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func serialQueue_conforms() {
+    let queue = DispatchQueue(label: "ReceiveOnTests.conformance")
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3]).receive(on: queue)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError()).receive(on: queue)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
+
+/// Requests `.max(1)` and then `.max(2)` inside `receive(subscription:)`, and cancels there too
+/// if asked.
+private final class RequestThenMaybeCancel: Subscriber, Sendable {
+  typealias Input = Int
+  typealias Failure = TimeFamilyError
+
+  let cancel: Bool
+
+  init(cancel: Bool) {
+    self.cancel = cancel
+  }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.max(1))
+    subscription.request(.max(2))
+    if cancel { subscription.cancel() }
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<TimeFamilyError>) {}
+}

@@ -1,0 +1,201 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct SubscribeOnTests {
+  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func subscribe_happensOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    #expect(upstream.subscriptionCount == 0)
+    #expect(recorder.events.isEmpty)
+    scheduler.run(limit: 1)
+    #expect(upstream.subscriptionCount == 1)
+    #expect(recorder.events == [.subscription])
+    #expect(recorder.subscriptionDescription == "SubscribeOn")
+  }
+
+  @Test func request_happensOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(2))
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.run(limit: 1)
+    #expect(upstream.requests.isEmpty)
+    #expect(scheduler.pendingActionCount == 1)
+    scheduler.advance()
+    #expect(upstream.requests == [.demand(.max(2))])
+  }
+
+  @Test func values_passThroughSynchronously() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func failure_passesThrough() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    upstream.send(completion: .failure(TimeFamilyError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+  }
+
+  @Test func demandNone_nothingDelivered() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    upstream.send(1)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    scheduler.advance()
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [2])
+  }
+
+  @Test func demandFromReceive_returnedUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.outstandingDemand == .max(1))
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func cancel_happensOnSchedulerAndStopsDeliveryAtOnce() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    recorder.cancel()
+    upstream.send(1)
+    #expect(upstream.requests == [.demand(.unlimited)])
+    scheduler.advance()
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func cancelAfterCompletion_sendsNoCancel() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.subscribe(on: scheduler).subscribe(recorder)
+    scheduler.advance()
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    subscription?.cancel()
+    scheduler.advance()
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.subscribe(on: scheduler).subscribe(recorder)
+      scheduler.advance()
+      inner = recorder.subscription as AnyObject
+      recorder.cancel()
+    }
+    scheduler.advance()
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.subscribe(on: scheduler).subscribe(recorder)
+      scheduler.advance()
+      inner = recorder.subscription as AnyObject
+      upstream.send(completion: .finished)
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func serialQueue_subscribesOnTheQueue() {
+    let queue = DispatchQueue(label: "SubscribeOnTests.serial")
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 7)
+    let done = DispatchSemaphore(value: 0)
+    let subscribedOn = LockedState<Int?>(nil)
+    let values = LockedState([Int]())
+    let cancellable = Deferred { () -> Publishers.Sequence<[Int], Never> in
+      subscribedOn.withLock { $0 = DispatchQueue.getSpecific(key: key) }
+      return [1, 2, 3].publisher
+    }
+    .subscribe(on: queue)
+    .sink(
+      receiveCompletion: { _ in done.signal() },
+      receiveValue: { value in values.withLock { $0.append(value) } }
+    )
+    #expect(done.wait(timeout: .now() + 10) == .success)
+    #expect(subscribedOn.withLock { $0 } == 7)
+    #expect(values.withLock { $0 } == [1, 2, 3])
+    cancellable.cancel()
+  }
+
+  @Test func requestFromReceive_manyValuesWithoutRecursion() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<20_000).publisher.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+    #expect(recorder.values.count == 20_000)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      [1].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func immediateScheduler_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 2, 3].publisher.subscribe(on: ImmediateScheduler.shared) }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func serialQueue_conforms() {
+    let queue = DispatchQueue(label: "SubscribeOnTests.conformance")
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3]).subscribe(on: queue)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError()).subscribe(on: queue)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,248 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ThrottleTests {
+  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func firstValue_emittedAtOnceOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.values.isEmpty)
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    #expect(recorder.subscriptionDescription == "Throttle")
+  }
+
+  @Test func latestTrue_emitsLatestValueOfEachInterval() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    scheduler.advance(by: 2)
+    upstream.send(2)
+    upstream.send(3)
+    scheduler.advance(by: 7)
+    #expect(recorder.values == [1])
+    scheduler.advance(by: 1)
+    #expect(recorder.values == [1, 3])
+  }
+
+  @Test func latestFalse_emitsFirstValueOfEachInterval() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: false).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    scheduler.advance(by: 2)
+    upstream.send(2)
+    upstream.send(3)
+    scheduler.advance(by: 8)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func valueAfterQuietInterval_emittedAtOnce() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 20)
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func requestsUnlimitedUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func demandNone_valuesDropped() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [2])
+  }
+
+  @Test func demandMaxOne_onlyOneValue() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    upstream.send(2)
+    scheduler.advance(by: 20)
+    #expect(recorder.values == [1])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandFromReceive_allowsTheNextValue() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    upstream.send(2)
+    scheduler.advance(by: 20)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func finishWithHeldValue_sendsItThenFinishes() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 5)
+    #expect(recorder.events == [.subscription, .value(1)])
+    scheduler.advance(by: 5)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func finishWithoutHeldValue_deliveredAtOnceOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func failureAfterValue_delivered() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: false).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance()
+    #expect(
+      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+    )
+  }
+
+  @Test func cancelWithHeldValue_nothingDelivered() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    recorder.cancel()
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    subscription?.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelFromReceive_dropsCompletion() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func requestFromReceive_allowsTheNextValue() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    scheduler.advance(by: 1)
+    upstream.send(2)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(1)
+      recorder.cancel()
+    }
+    scheduler.advance(by: 10)
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(1)
+      upstream.send(completion: .finished)
+    }
+    scheduler.advance(by: 10)
+    #expect(recorder.completion == .finished)
+    #expect(inner == nil)
+  }
+
+  @Test func concurrentSends_latestValueEmittedOnce() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 0..<500 { subject.send(side * 500 + value) }
+    }
+    scheduler.advance(by: 30)
+    // Every value arrived before the first emission ran, so it sends the latest one only.
+    #expect(recorder.values.count == 1)
+    #expect([499, 999, 1_499, 1_999].contains(recorder.values.first ?? -1))
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      PassthroughSubject<Int, Never>().throttle(for: 1, scheduler: TestScheduler(), latest: true)
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func immediateScheduler_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+          .throttle(for: 1, scheduler: ImmediateScheduler.shared, latest: false)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+          .throttle(for: 1, scheduler: ImmediateScheduler.shared, latest: false)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run(TimeFamilyRules.droppingOperators)
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,239 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct TimeoutTests {
+  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let scheduler = TestScheduler()
+
+  @Test func noValue_failsWithCustomError() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler) { TimeFamilyError() }.subscribe(recorder)
+    scheduler.advance(by: 9)
+    #expect(recorder.events == [.subscription])
+    scheduler.advance(by: 1)
+    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.subscriptionDescription == "Timeout")
+  }
+
+  @Test func noValue_finishesWithoutCustomError() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func eachValue_restartsTheTimer() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    scheduler.advance(by: 8)
+    upstream.send(1)
+    scheduler.advance(by: 8)
+    upstream.send(2)
+    scheduler.advance(by: 9)
+    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    scheduler.advance(by: 1)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func values_deliveredOnScheduler() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values.isEmpty)
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func firstRequest_restartsTheTimer() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    scheduler.advance(by: 5)
+    recorder.request(.max(1))
+    #expect(upstream.requests == [.demand(.max(1))])
+    scheduler.advance(by: 9)
+    #expect(recorder.events == [.subscription])
+    scheduler.advance(by: 1)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func demandNone_nothingDeliveredAndTimesOut() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 10)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(upstream.requests == [.cancel])
+  }
+
+  @Test func demandMaxOne_oneValue() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [1])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandFromReceive_requestedUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1)), .demand(.max(1))])
+  }
+
+  @Test func upstreamFinish_deliveredAfterValuesAndStopsTimer() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler) { TimeFamilyError() }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func upstreamFailureBeforeValues_delivered() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(completion: .failure(TimeFamilyError()))
+    scheduler.advance(by: 20)
+    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+  }
+
+  @Test func cancel_stopsTimerAndUpstream() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    recorder.cancel()
+    scheduler.advance(by: 20)
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func cancelAfterTimeout_doesNothing() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    let subscription = recorder.subscription
+    scheduler.advance(by: 10)
+    subscription?.cancel()
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    scheduler.advance(by: 20)
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func requestFromReceive_forwarded() {
+    let holder = TimeFamilyHolder()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    scheduler.advance()
+    upstream.send(2)
+    scheduler.advance()
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func inner_releasedAfterCancel() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterTimeout() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+    }
+    scheduler.advance(by: 10)
+    #expect(recorder.completion == .finished)
+    #expect(inner == nil)
+  }
+
+  @Test func inner_releasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    do {
+      upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+      inner = recorder.subscription as AnyObject
+      upstream.send(completion: .finished)
+    }
+    scheduler.advance()
+    #expect(inner == nil)
+  }
+
+  @Test func concurrentSends_nothingLostOrDuplicated() {
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    subject.timeout(10, scheduler: scheduler).subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 0..<500 { subject.send(side * 500 + value) }
+    }
+    scheduler.advance()
+    #expect(recorder.values.sorted() == Array(0..<2_000))
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      PassthroughSubject<Int, Never>().timeout(1, scheduler: TestScheduler()).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func serialQueue_conforms() {
+    // The timer is a minute long and never fires: the kit checks the delivery, not the timeout.
+    let queue = DispatchQueue(label: "TimeoutTests.conformance")
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+          .timeout(.seconds(60), scheduler: queue)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+          .timeout(.seconds(60), scheduler: queue)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
