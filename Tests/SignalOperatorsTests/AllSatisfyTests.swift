@@ -7,8 +7,8 @@ import Testing
 @Suite struct AllSatisfyTests {
   let harness = ReduceFamilyHarness(name: "AllSatisfy") { $0.allSatisfy { $0 < 3 } }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([1, 2, 3], ["false"], early: true)
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["false"], early: true)
   }
 
   @Test func demandNone_nothingUntilRequested() {

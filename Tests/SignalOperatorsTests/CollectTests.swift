@@ -7,8 +7,8 @@ import Testing
 @Suite struct CollectTests {
   let harness = ReduceFamilyHarness(name: "Collect") { $0.collect() }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([1, 2, 3], ["[1, 2, 3]"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["[1, 2, 3]"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -7,8 +7,8 @@ import Testing
 @Suite struct ComparisonTests {
   let harness = ReduceFamilyHarness(name: "Comparison") { $0.max() }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([3, 9, 1], ["9"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([3, 9, 1], ["9"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

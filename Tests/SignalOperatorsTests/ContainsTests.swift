@@ -7,8 +7,8 @@ import Testing
 @Suite struct ContainsTests {
   let harness = ReduceFamilyHarness(name: "Contains") { $0.contains(2) }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([1, 2, 3], ["true"], early: true)
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["true"], early: true)
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -7,8 +7,8 @@ import Testing
 @Suite struct ContainsWhereTests {
   let harness = ReduceFamilyHarness(name: "ContainsWhere") { $0.contains { $0 > 1 } }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([1, 2, 3], ["true"], early: true)
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["true"], early: true)
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -7,8 +7,8 @@ import Testing
 @Suite struct CountTests {
   let harness = ReduceFamilyHarness(name: "Count") { $0.count() }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([5, 6, 7], ["3"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([5, 6, 7], ["3"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -7,8 +7,8 @@ import Testing
 @Suite struct FirstTests {
   let harness = ReduceFamilyHarness(name: "First") { $0.first() }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([4, 5, 6], ["4"], early: true)
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["4"], early: true)
   }
 
   @Test func demandNone_nothingUntilRequested() {

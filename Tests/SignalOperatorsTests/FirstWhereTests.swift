@@ -7,8 +7,8 @@ import Testing
 @Suite struct FirstWhereTests {
   let harness = ReduceFamilyHarness(name: "TryFirst") { $0.first { $0 > 4 } }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([4, 5, 6], ["5"], early: true)
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["5"], early: true)
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -7,8 +7,8 @@ import Testing
 @Suite struct LastTests {
   let harness = ReduceFamilyHarness(name: "Last") { $0.last() }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([4, 5, 6], ["6"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["6"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -7,8 +7,8 @@ import Testing
 @Suite struct LastWhereTests {
   let harness = ReduceFamilyHarness(name: "LastWhere") { $0.last { $0 < 6 } }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([4, 5, 6], ["5"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["5"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

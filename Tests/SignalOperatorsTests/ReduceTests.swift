@@ -7,8 +7,8 @@ import Testing
 @Suite struct ReduceTests {
   let harness = ReduceFamilyHarness(name: "Reduce") { $0.reduce("") { $0 + String($1) } }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([1, 2, 3], ["123"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["123"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

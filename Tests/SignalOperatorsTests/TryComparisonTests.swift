@@ -12,8 +12,8 @@ import Testing
     }
   }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([3, 1, 2], ["1"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([3, 1, 2], ["1"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -12,8 +12,8 @@ import Testing
     }
   }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([1, 2, 3], ["true"], early: true)
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["true"], early: true)
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -12,8 +12,8 @@ import Testing
     }
   }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([4, 5, 6], ["5"], early: true)
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["5"], early: true)
   }
 
   @Test func demandNone_nothingUntilRequested() {

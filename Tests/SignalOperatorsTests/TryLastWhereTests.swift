@@ -12,8 +12,8 @@ import Testing
     }
   }
 
-  @Test func sharedScenarios_behaveLikeCombine() {
-    harness.checkAll([4, 5, 6], ["5"])
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["5"])
   }
 
   @Test func demandNone_nothingUntilRequested() {

@@ -231,19 +231,6 @@ struct ReduceFamilyHarness<P: Publisher> {
     recorder.request(.max(1))
     #expect(reduceFamilyTrace(recorder) == ["subscription", "failure(Thrown)"])
   }
-
-  /// Runs every shared scenario.
-  func checkAll(_ values: [Int], _ expected: [String], early: Bool = false) {
-    checkFailure(after: early ? [] : values)
-    checkBasic(values, expected, early: early)
-    checkWaitsForDemand(values, expected, early: early)
-    checkDemandOfOne(values, expected)
-    checkRequestFromReceive(values, expected)
-    checkFailure(after: [])
-    checkCancel(values, expected)
-    checkReleased(values)
-    checkDescription()
-  }
 }
 
 /// Holds a subscription for a closure written before the subscription exists.
