@@ -4,8 +4,12 @@ extension Publisher {
   /// Sends the smallest value of the upstream by an ordering that may throw.
   ///
   /// ```swift
+  /// struct Negative: Error {}
   /// [3, 1, 2].publisher
-  ///   .tryMin { try checked($0) < checked($1) }
+  ///   .tryMin { lhs, rhs in
+  ///     guard lhs >= 0, rhs >= 0 else { throw Negative() }
+  ///     return lhs < rhs
+  ///   }
   ///   .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })  // prints 1
   /// ```
   ///
@@ -33,8 +37,12 @@ extension Publisher {
   /// Sends the largest value of the upstream by an ordering that may throw.
   ///
   /// ```swift
+  /// struct Negative: Error {}
   /// [3, 1, 2].publisher
-  ///   .tryMax { try checked($0) < checked($1) }
+  ///   .tryMax { lhs, rhs in
+  ///     guard lhs >= 0, rhs >= 0 else { throw Negative() }
+  ///     return lhs < rhs
+  ///   }
   ///   .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })  // prints 3
   /// ```
   ///
