@@ -48,6 +48,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([1, 2, 3], ["false"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["false"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Bool, Never>(initialDemand: nil)

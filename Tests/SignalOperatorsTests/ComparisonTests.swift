@@ -48,6 +48,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([3, 9, 1], ["9"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([3, 9, 1], ["9"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)

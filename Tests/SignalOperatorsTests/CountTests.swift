@@ -48,6 +48,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([5, 6, 7], ["3"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([5, 6, 7], ["3"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)

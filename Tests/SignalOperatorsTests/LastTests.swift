@@ -48,6 +48,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([4, 5, 6], ["6"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([4, 5, 6], ["6"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)

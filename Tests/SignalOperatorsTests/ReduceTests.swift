@@ -48,6 +48,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([1, 2, 3], ["123"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["123"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<String, Never>(initialDemand: nil)

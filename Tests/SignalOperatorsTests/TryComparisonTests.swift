@@ -53,6 +53,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([3, 1, 2], ["1"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([3, 1, 2], ["1"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)

@@ -53,6 +53,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([4, 5, 6], ["5"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([4, 5, 6], ["5"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)

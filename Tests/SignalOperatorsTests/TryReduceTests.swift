@@ -53,6 +53,10 @@ import Testing
     harness.checkConcurrentFinishAndRequest([1, 2, 3], ["6"])
   }
 
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["6"])
+  }
+
   @Test func requestNone_traps() async {
     await #expect(processExitsWith: .failure) {
       let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)

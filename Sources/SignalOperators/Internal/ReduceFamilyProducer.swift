@@ -92,8 +92,8 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   @usableFromInline
   var requested = false
 
-  /// Set by `cancel()`, so that a cancel from inside `receive(_:)` stops the `.finished` after
-  /// the result.
+  /// Set by `cancel()`, so that a cancel from inside `receive(_:)`, or from another thread once
+  /// the result was on its way, stops the `.finished` after it.
   @usableFromInline
   var cancelled = false
 
@@ -197,10 +197,8 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   func deliver(_ delivery: Delivery) {
     switch delivery {
     case .result(let downstream, let result):
-      if let result {
-        _ = downstream.receive(result)
-        if lock.withLock({ cancelled }) { return }
-      }
+      if let result { _ = downstream.receive(result) }
+      if lock.withLock({ cancelled }) { return }  // from inside `receive(_:)` or another thread
       downstream.receive(completion: .finished)
     case .failure(let downstream, let error):
       downstream.receive(completion: .failure(error))

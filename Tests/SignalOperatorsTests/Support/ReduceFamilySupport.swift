@@ -220,6 +220,32 @@ struct ReduceFamilyHarness<P: Publisher> {
     }
   }
 
+  /// Cancelling on one thread while the upstream sends on another: at most the result already
+  /// on its way when `cancel()` ran arrives (the contract allows that one), never a completion
+  /// after the cancel, and the upstream is cancelled exactly once.
+  func checkConcurrentSendAndCancel(_ values: [Int], _ expected: [String]) {
+    let whole = ["subscription"] + expected + ["finished"]
+    for _ in 0..<100 {
+      let (upstream, recorder) = subscribe()
+      DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+          for _ in 0..<20 {
+            for value in values { upstream.send(value) }
+          }
+        } else {
+          recorder.cancel()
+        }
+      }
+      upstream.send(completion: .finished)
+      let trace = reduceFamilyTrace(recorder)
+      #expect(whole.starts(with: trace))
+      #expect(upstream.requests.filter { $0 == .cancel }.count == 1)
+      let violations = recorder.violations
+      #expect(violations.count <= 1)
+      #expect(violations.allSatisfy { $0 == "received \(expected.first ?? "") after cancel" })
+    }
+  }
+
   /// A `try` operator whose closure throws on `99`: the upstream is cancelled and the error
   /// goes downstream at once, without demand; later values and completions are ignored.
   func checkThrows(_ values: [Int]) {
