@@ -1,0 +1,239 @@
+public import StreamCore
+
+/// What a reducing operator does with each value: the part that differs between `reduce`,
+/// `count`, `min`, `contains`, `first`, `last` and the others built on
+/// ``ReduceFamilyProducer``.
+///
+/// A reducer is a value owned by one subscription. ``reduce(_:)`` is called by the upstream's
+/// thread, one value at a time and outside any lock; ``result`` is read once, after the upstream
+/// finished or ``reduce(_:)`` returned `true`.
+@usableFromInline
+protocol ReduceFamilyReducer {
+  associatedtype Element
+  associatedtype Reduced
+  associatedtype UpstreamFailure: Error
+  associatedtype ReducedFailure: Error
+
+  /// The subscription's description, as Combine names it.
+  static var name: String { get }
+
+  /// Folds `input` into the result; returns `true` when the result is final, so that the
+  /// upstream is cancelled and the result sent without waiting for more values.
+  mutating func reduce(_ input: Element) throws(ReducedFailure) -> Bool
+
+  /// The value to send, or `nil` to finish without one.
+  var result: Reduced? { get }
+
+  /// Turns the upstream's failure into the operator's.
+  static func failure(_ error: UpstreamFailure) -> ReducedFailure
+}
+
+extension ReduceFamilyReducer where ReducedFailure == UpstreamFailure {
+  @inlinable
+  static func failure(_ error: UpstreamFailure) -> ReducedFailure { error }
+}
+
+/// The subscription of the reducing operators: requests `.unlimited` from the upstream, folds
+/// each value with `Reducer`, and sends the one result (if any) and `.finished` once the upstream
+/// has finished, or the reducer decided early, and the downstream has requested. A failure
+/// passes through at once; an error thrown by the reducer cancels the upstream and fails.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active(reducer)
+/// active(reducer) --receive(_:)--> active(nil) --reduced--> active(reducer)
+/// active --finished or reducer says done--> resolved(result) --first request--> terminal
+/// active --resolved while requested / failure / thrown error / cancel()--> terminal
+/// ```
+///
+/// The reducer is checked out of the state while a value is folded, so that the user's closure
+/// runs without the lock, and a `cancel()` from another thread meanwhile leaves its release to
+/// the folding thread.
+// Sendable: all mutable state is guarded by `lock`; the reducer runs outside it, checked out by
+// the upstream's thread, and the downstream and upstream are called outside it.
+@usableFromInline
+final class ReduceFamilyProducer<Downstream: Subscriber, Reducer: ReduceFamilyReducer>:
+  @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
+  CustomPlaygroundDisplayConvertible
+where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.ReducedFailure {
+  @usableFromInline
+  typealias Input = Reducer.Element
+
+  @usableFromInline
+  typealias Failure = Reducer.UpstreamFailure
+
+  @usableFromInline
+  enum State {
+    case awaitingSubscription(Reducer)
+    /// The reducer is `nil` while the upstream's thread folds a value with it.
+    case active(any Subscription, Reducer?)
+    /// Upstream is done; the result waits for the downstream's first request.
+    case resolved(Reducer.Reduced?)
+    case terminal
+  }
+
+  /// What to send downstream once the lock is released.
+  @usableFromInline
+  enum Delivery {
+    case result(Downstream, Reducer.Reduced?)
+    case failure(Downstream, Reducer.ReducedFailure)
+  }
+
+  @usableFromInline
+  let lock = Lock()
+
+  @usableFromInline
+  var state: State
+
+  /// `nil` once terminal.
+  @usableFromInline
+  var downstream: Downstream?
+
+  /// Whether the downstream has requested; one request is enough for the one result.
+  @usableFromInline
+  var requested = false
+
+  /// Set by `cancel()`, so that a cancel from inside `receive(_:)`, or from another thread once
+  /// the result was on its way, stops the `.finished` after it.
+  @usableFromInline
+  var cancelled = false
+
+  @inlinable
+  init(downstream: Downstream, reducer: Reducer) {
+    self.downstream = downstream
+    self.state = .awaitingSubscription(reducer)
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .awaitingSubscription(let reducer) = state else { return nil }
+      state = .active(subscription, reducer)
+      return self.downstream
+    }
+    guard let downstream else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+    let stillActive = lock.withLock { () -> Bool in
+      if case .active = state { return true }
+      return false
+    }
+    if stillActive { subscription.request(.unlimited) }
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let checkedOut = lock.withLock { () -> Reducer? in
+      guard case .active(let subscription, let reducer?) = state else { return nil }
+      state = .active(subscription, nil)
+      return reducer
+    }
+    guard var reducer = checkedOut else { return .none }
+    let outcome: Result<Reducer.Reduced?, Reducer.ReducedFailure>
+    do throws(Reducer.ReducedFailure) {
+      guard try reducer.reduce(input) else {
+        let released = lock.withLock { () -> Reducer? in
+          guard case .active(let subscription, nil) = state else { return reducer }  // cancelled
+          state = .active(subscription, reducer)
+          return nil
+        }
+        _ = released  // dropped after the lock
+        return .none
+      }
+      outcome = .success(reducer.result)
+    } catch {
+      outcome = .failure(error)
+    }
+    let (released, delivery) = lock.withLock { () -> (State?, Delivery?) in
+      guard case .active(_, nil) = state else { return (nil, nil) }
+      let released = state
+      return (released, resolve(outcome))
+    }
+    if case .active(let upstream, _) = released {
+      upstream.cancel()
+    }
+    if let delivery { deliver(delivery) }
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let (released, delivery) = lock.withLock { () -> (State?, Delivery?) in
+      guard case .active(_, let reducer) = state else { return (nil, nil) }
+      let released = state
+      switch completion {
+      case .finished:
+        return (released, resolve(.success(reducer?.result)))
+      case .failure(let error):
+        return (released, resolve(.failure(Reducer.failure(error))))
+      }
+    }
+    _ = released  // the upstream subscription and the reducer, dropped after the lock
+    if let delivery { deliver(delivery) }
+  }
+
+  /// Moves to `resolved`, or to `terminal` if the outcome can go downstream now. Call it under
+  /// `lock`.
+  @inlinable
+  func resolve(_ outcome: Result<Reducer.Reduced?, Reducer.ReducedFailure>) -> Delivery? {
+    switch outcome {
+    case .success(let result):
+      guard requested else {
+        state = .resolved(result)
+        return nil
+      }
+      state = .terminal
+      guard let downstream = downstream.take() else { return nil }
+      return .result(downstream, result)
+    case .failure(let error):
+      state = .terminal
+      guard let downstream = downstream.take() else { return nil }
+      return .failure(downstream, error)
+    }
+  }
+
+  @inlinable
+  func deliver(_ delivery: Delivery) {
+    switch delivery {
+    case .result(let downstream, let result):
+      if let result { _ = downstream.receive(result) }
+      if lock.withLock({ cancelled }) { return }  // from inside `receive(_:)` or another thread
+      downstream.receive(completion: .finished)
+    case .failure(let downstream, let error):
+      downstream.receive(completion: .failure(error))
+    }
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let delivery = lock.withLock { () -> Delivery? in
+      guard !requested else { return nil }
+      requested = true
+      guard case .resolved(let result) = state else { return nil }
+      state = .terminal
+      guard let downstream = downstream.take() else { return nil }
+      return .result(downstream, result)
+    }
+    if let delivery { deliver(delivery) }
+  }
+
+  @inlinable
+  func cancel() {
+    let released = lock.withLock { () -> (State, Downstream?) in
+      cancelled = true
+      defer { state = .terminal }
+      return (state, downstream.take())
+    }
+    if case .active(let subscription, _) = released.0 {
+      subscription.cancel()
+    }
+  }
+
+  @usableFromInline
+  var description: String { Reducer.name }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+}

@@ -1,0 +1,106 @@
+public import StreamCore
+
+extension Publisher {
+  /// Sends the last value of the upstream, once it finishes.
+  ///
+  /// ```swift
+  /// [1, 2, 3].publisher
+  ///   .last()
+  ///   .sink { print($0) }  // prints 3
+  /// ```
+  ///
+  /// Requests `.unlimited` from the upstream. The value (nothing if the upstream sent none) goes
+  /// downstream, followed by `.finished`, once the upstream has finished and the subscriber has
+  /// requested a value; an upstream failure passes through at once.
+  ///
+  /// > Thread safety: Upstream may send from any thread. The result and the completion are
+  /// > delivered on the thread that ends the upstream (or sends the deciding value), or on the
+  /// > thread whose first `request(_:)` finds the result ready. `request(_:)` and `cancel()` are
+  /// > safe from any thread.
+  ///
+  /// - Returns: A publisher that sends the last upstream value.
+  @inlinable
+  public func last() -> Publishers.Last<Self> {
+    Publishers.Last(upstream: self)
+  }
+}
+
+extension Publishers {
+  /// A publisher that sends the last value of its upstream, once it finishes.
+  ///
+  /// ```swift
+  /// let last = Publishers.Last(upstream: [1, 2, 3].publisher)
+  /// ```
+  ///
+  /// See ``StreamCore/Publisher/last()``.
+  ///
+  /// > Thread safety: A value type; `subscribe` may be called from any thread. `request(_:)` and
+  /// > `cancel()` on its subscription are safe from any thread.
+  public struct Last<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher this one reduces.
+    public let upstream: Upstream
+
+    /// Creates the publisher; see ``StreamCore/Publisher/last()``.
+    ///
+    /// - Parameter upstream: The publisher this one reduces.
+    @inlinable
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    /// Subscribes `subscriber` to the reduced result of ``upstream``.
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer())
+      )
+    }
+  }
+}
+
+extension Publishers.Last: Equatable where Upstream: Equatable {}
+
+extension Publishers.Last: Sendable where Upstream: Sendable {}
+
+extension Publishers.Last {
+  /// Keeps the latest value.
+  @usableFromInline
+  struct Reducer: ReduceFamilyReducer {
+    @usableFromInline
+    typealias Element = Upstream.Output
+
+    @usableFromInline
+    typealias Reduced = Output
+
+    @usableFromInline
+    typealias UpstreamFailure = Upstream.Failure
+
+    @usableFromInline
+    typealias ReducedFailure = Failure
+
+    @usableFromInline
+    var last: Upstream.Output?
+
+    @inlinable
+    init() {
+    }
+
+    @inlinable
+    static var name: String { "Last" }
+
+    @inlinable
+    mutating func reduce(_ input: Upstream.Output) -> Bool {
+      last = input
+      return false
+    }
+
+    @inlinable
+    var result: Output? { last }
+  }
+}

@@ -1,0 +1,122 @@
+public import StreamCore
+
+extension Publisher {
+  /// Sends `false` as soon as the upstream sends a value that doesn't match, or `true` once it
+  /// finishes.
+  ///
+  /// ```swift
+  /// [1, 2, 3].publisher
+  ///   .tryAllSatisfy { $0 < 10 }
+  ///   .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })  // prints true
+  /// ```
+  ///
+  /// Requests `.unlimited` from the upstream. The answer (`true` if the upstream sent nothing) goes
+  /// downstream, followed by `.finished`, once a value doesn't match (then the upstream is
+  /// cancelled) or the upstream has finished, and the subscriber has requested a value; an upstream
+  /// failure passes through at once. An error thrown by `predicate` cancels the upstream and fails
+  /// the publisher with it.
+  ///
+  /// > Thread safety: Upstream may send from any thread. The result and the completion are
+  /// > delivered on the thread that ends the upstream (or sends the deciding value), or on the
+  /// > thread whose first `request(_:)` finds the result ready. `request(_:)` and `cancel()` are
+  /// > safe from any thread.
+  ///
+  /// - Parameter predicate: Returns whether a value matches, or throws.
+  /// - Returns: A publisher that sends whether every value matched, or fails with the thrown error.
+  @inlinable
+  public func tryAllSatisfy(
+    _ predicate: @escaping (Output) throws -> Bool
+  ) -> Publishers.TryAllSatisfy<Self> {
+    Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
+  }
+}
+
+extension Publishers {
+  /// A publisher that sends whether every value of its upstream matches a predicate that may throw.
+  ///
+  /// ```swift
+  /// let allSmall = Publishers.TryAllSatisfy(upstream: [1, 2].publisher) { $0 < 10 }
+  /// ```
+  ///
+  /// See ``StreamCore/Publisher/tryAllSatisfy(_:)``.
+  ///
+  /// > Thread safety: A value type; `subscribe` may be called from any thread. `request(_:)` and
+  /// > `cancel()` on its subscription are safe from any thread.
+  public struct TryAllSatisfy<Upstream: Publisher>: Publisher {
+    public typealias Output = Bool
+    public typealias Failure = any Error
+
+    /// The publisher this one reduces.
+    public let upstream: Upstream
+
+    /// Returns whether a value matches, or throws.
+    public let predicate: (Upstream.Output) throws -> Bool
+
+    /// Creates the publisher; see ``StreamCore/Publisher/tryAllSatisfy(_:)``.
+    ///
+    /// - Parameters:
+    ///   - upstream: The publisher this one reduces.
+    ///   - predicate: Returns whether a value matches, or throws.
+    @inlinable
+    public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
+      self.upstream = upstream
+      self.predicate = predicate
+    }
+
+    /// Subscribes `subscriber` to the reduced result of ``upstream``.
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer(predicate: predicate))
+      )
+    }
+  }
+}
+
+extension Publishers.TryAllSatisfy {
+  /// Stops at the first value that doesn't match.
+  @usableFromInline
+  struct Reducer: ReduceFamilyReducer {
+    @usableFromInline
+    typealias Element = Upstream.Output
+
+    @usableFromInline
+    typealias Reduced = Output
+
+    @usableFromInline
+    typealias UpstreamFailure = Upstream.Failure
+
+    @usableFromInline
+    typealias ReducedFailure = Failure
+
+    @usableFromInline
+    let predicate: (Upstream.Output) throws -> Bool
+
+    @usableFromInline
+    var satisfied = true
+
+    @inlinable
+    init(predicate: @escaping (Upstream.Output) throws -> Bool) {
+      self.predicate = predicate
+    }
+
+    @inlinable
+    static var name: String { "TryAllSatisfy" }
+
+    @inlinable
+    mutating func reduce(_ input: Upstream.Output) throws -> Bool {
+      guard try !predicate(input) else { return false }
+      satisfied = false
+      return true
+    }
+
+    @inlinable
+    var result: Output? { satisfied }
+
+    @inlinable
+    static func failure(_ error: Upstream.Failure) -> any Error { error }
+  }
+}

@@ -1,0 +1,95 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct CollectTests {
+  let harness = ReduceFamilyHarness(name: "Collect") { $0.collect() }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["[1, 2, 3]"])
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([1, 2, 3], ["[1, 2, 3]"])
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([1, 2, 3], ["[1, 2, 3]"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [1, 2, 3])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([1, 2, 3], ["[1, 2, 3]"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([1, 2, 3])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([1, 2, 3], ["[1, 2, 3]"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([1, 2, 3])
+  }
+
+  @Test func subscription_describedAsCollect() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([1, 2, 3], ["[1, 2, 3]"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["[1, 2, 3]"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
+      Record<Int, Never>(output: [1, 2, 3], completion: .finished)
+        .collect()
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func collect_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).collect()
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [1, 2, 3],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .collect()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func emptyUpstream_sendsEmptyArray() {
+    let recorder = RecordingSubscriber<[Int], Never>()
+    Empty<Int, Never>().collect().subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "[]", "finished"])
+  }
+
+  @Test func manyValues_keptInOrder() {
+    let recorder = RecordingSubscriber<[Int], Never>(initialDemand: .max(1))
+    Array(0..<1_000).publisher.collect().subscribe(recorder)
+    #expect(recorder.values == [Array(0..<1_000)])
+    #expect(recorder.completion == .finished)
+  }
+}

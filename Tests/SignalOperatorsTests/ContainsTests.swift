@@ -1,0 +1,92 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ContainsTests {
+  let harness = ReduceFamilyHarness(name: "Contains") { $0.contains(2) }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["true"], early: true)
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([1, 2, 3], ["true"], early: true)
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([1, 2, 3], ["true"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([1, 2, 3], ["true"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([1, 2, 3])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([1, 2, 3], ["true"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([1, 2, 3])
+  }
+
+  @Test func subscription_describedAsContains() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([1, 2, 3], ["true"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["true"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Bool, Never>(initialDemand: nil)
+      Record<Int, Never>(output: [1, 2, 3], completion: .finished)
+        .contains(2)
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func contains_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).contains(2)
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .contains(2)
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func noMatch_sendsFalseOnFinish() {
+    let recorder = RecordingSubscriber<Bool, Never>()
+    [1, 3].publisher.contains(2).subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "false", "finished"])
+  }
+
+  @Test func noMatch_waitsForFinish() {
+    harness.checkBasic([5, 6], ["false"])
+  }
+}

@@ -1,0 +1,88 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ContainsWhereTests {
+  let harness = ReduceFamilyHarness(name: "ContainsWhere") { $0.contains { $0 > 1 } }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["true"], early: true)
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([1, 2, 3], ["true"], early: true)
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([1, 2, 3], ["true"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([1, 2, 3], ["true"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([1, 2, 3])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([1, 2, 3], ["true"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([1, 2, 3])
+  }
+
+  @Test func subscription_describedAsContainsWhere() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([1, 2, 3], ["true"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["true"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Bool, Never>(initialDemand: nil)
+      Record<Int, Never>(output: [1, 2, 3], completion: .finished)
+        .contains { $0 > 1 }
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func containsWhere_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).contains { $0 > 1 }
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .contains { $0 > 1 }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func noMatch_sendsFalseOnFinish() {
+    let recorder = RecordingSubscriber<Bool, Never>()
+    [0, 1].publisher.contains { $0 > 1 }.subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "false", "finished"])
+  }
+}

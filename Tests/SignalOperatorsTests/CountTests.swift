@@ -1,0 +1,88 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct CountTests {
+  let harness = ReduceFamilyHarness(name: "Count") { $0.count() }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([5, 6, 7], ["3"])
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([5, 6, 7], ["3"])
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([5, 6, 7], ["3"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [5, 6, 7])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([5, 6, 7], ["3"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([5, 6, 7])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([5, 6, 7], ["3"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([5, 6, 7])
+  }
+
+  @Test func subscription_describedAsCount() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([5, 6, 7], ["3"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([5, 6, 7], ["3"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      Record<Int, Never>(output: [5, 6, 7], completion: .finished)
+        .count()
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func count_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [5, 6, 7], completion: .finished).count()
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [5, 6, 7],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .count()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func emptyUpstream_sendsZero() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    Empty<Int, Never>().count().subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "0", "finished"])
+  }
+}

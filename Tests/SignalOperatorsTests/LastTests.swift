@@ -1,0 +1,88 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct LastTests {
+  let harness = ReduceFamilyHarness(name: "Last") { $0.last() }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["6"])
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([4, 5, 6], ["6"])
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([4, 5, 6], ["6"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [4, 5, 6])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([4, 5, 6], ["6"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([4, 5, 6])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([4, 5, 6], ["6"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([4, 5, 6])
+  }
+
+  @Test func subscription_describedAsLast() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([4, 5, 6], ["6"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([4, 5, 6], ["6"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      Record<Int, Never>(output: [4, 5, 6], completion: .finished)
+        .last()
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func last_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).last()
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [4, 5, 6],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .last()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func emptyUpstream_onlyFinishes() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    Empty<Int, Never>().last().subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+  }
+}

@@ -1,0 +1,96 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ReduceTests {
+  let harness = ReduceFamilyHarness(name: "Reduce") { $0.reduce("") { $0 + String($1) } }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["123"])
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([1, 2, 3], ["123"])
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([1, 2, 3], ["123"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [1, 2, 3])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([1, 2, 3], ["123"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([1, 2, 3])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([1, 2, 3], ["123"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([1, 2, 3])
+  }
+
+  @Test func subscription_describedAsReduce() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([1, 2, 3], ["123"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["123"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<String, Never>(initialDemand: nil)
+      Record<Int, Never>(output: [1, 2, 3], completion: .finished)
+        .reduce("") { $0 + String($1) }
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func reduce_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).reduce("") {
+          $0 + String($1)
+        }
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [1, 2, 3],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .reduce("") { $0 + String($1) }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func emptyUpstream_sendsInitialResult() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    Empty<Int, Never>().reduce(7, +).subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "7", "finished"])
+  }
+
+  @Test func sum_foldsEveryValue() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    (1...100).publisher.reduce(0, +).subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "5050", "finished"])
+  }
+}

@@ -1,0 +1,99 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct TryContainsWhereTests {
+  let harness = ReduceFamilyHarness(name: "TryContainsWhere") {
+    $0.tryContains { value in
+      if value == 99 { throw ReduceFamilyThrown() }
+      return value > 1
+    }
+  }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([1, 2, 3], ["true"], early: true)
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([1, 2, 3], ["true"], early: true)
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([1, 2, 3], ["true"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([1, 2, 3], ["true"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([1, 2, 3])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([1, 2, 3], ["true"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([1, 2, 3])
+  }
+
+  @Test func subscription_describedAsTryContainsWhere() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([1, 2, 3], ["true"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([1, 2, 3], ["true"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Bool, any Error>(initialDemand: nil)
+      Record<Int, Never>(output: [1, 2, 3], completion: .finished)
+        .tryContains { $0 > 1 }
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func tryContainsWhere_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).tryContains {
+          $0 > 1
+        }
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .tryContains { $0 > 1 }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func closureThrows_cancelsUpstreamAndFails() {
+    harness.checkThrows([1, 99, 2])
+  }
+
+  @Test func noMatch_sendsFalseOnFinish() {
+    let recorder = RecordingSubscriber<Bool, any Error>()
+    [0, 1].publisher.tryContains { $0 > 1 }.subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "false", "finished"])
+  }
+}

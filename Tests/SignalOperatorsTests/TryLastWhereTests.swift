@@ -1,0 +1,97 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct TryLastWhereTests {
+  let harness = ReduceFamilyHarness(name: "TryLastWhere") {
+    $0.tryLast { value in
+      if value == 99 { throw ReduceFamilyThrown() }
+      return value < 6
+    }
+  }
+
+  @Test func basicPath_sendsResultThenFinished() {
+    harness.checkBasic([4, 5, 6], ["5"])
+  }
+
+  @Test func demandNone_nothingUntilRequested() {
+    harness.checkWaitsForDemand([4, 5, 6], ["5"])
+  }
+
+  @Test func demandOfOne_toppedUpFromReceive_isEnough() {
+    harness.checkDemandOfOne([4, 5, 6], ["5"])
+  }
+
+  @Test func upstreamFailsBeforeAndAfterValues_failurePassesThrough() {
+    harness.checkFailure(after: [])
+    harness.checkFailure(after: [4, 5, 6])
+  }
+
+  @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
+    harness.checkCancel([4, 5, 6], ["5"])
+  }
+
+  @Test func cancelFromReceive_noFinishedAfterResult() {
+    harness.checkCancelFromReceive([4, 5, 6])
+  }
+
+  @Test func requestFromReceive_changesNothing() {
+    harness.checkRequestFromReceive([4, 5, 6], ["5"])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    harness.checkReleased([4, 5, 6])
+  }
+
+  @Test func subscription_describedAsTryLastWhere() {
+    harness.checkDescription()
+  }
+
+  @Test func concurrentFinishAndRequest_resultSentOnce() {
+    harness.checkConcurrentFinishAndRequest([4, 5, 6], ["5"])
+  }
+
+  @Test func concurrentSendAndCancel_nothingAfterCancel() {
+    harness.checkConcurrentSendAndCancel([4, 5, 6], ["5"])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
+      Record<Int, Never>(output: [4, 5, 6], completion: .finished)
+        .tryLast { $0 < 6 }
+        .subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func tryLastWhere_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).tryLast { $0 < 6 }
+      },
+      makeFailingPublisher: {
+        Record<Int, ReduceFamilyBoom>(
+          output: [4, 5, 6],
+          completion: .failure(ReduceFamilyBoom())
+        )
+        .tryLast { $0 < 6 }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func closureThrows_cancelsUpstreamAndFails() {
+    harness.checkThrows([1, 99, 5])
+  }
+
+  @Test func noMatch_onlyFinishes() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    [7, 8].publisher.tryLast { $0 < 6 }.subscribe(recorder)
+    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+  }
+}
