@@ -206,7 +206,7 @@ extension Publishers.DropUntilOutput {
 
       let inner: Inner
 
-      var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
+      let combineIdentifier = CombineIdentifier()
 
       func receive(subscription: any Subscription) {
         inner.receiveOther(subscription: subscription)

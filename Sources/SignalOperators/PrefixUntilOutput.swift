@@ -255,7 +255,7 @@ extension Publishers.PrefixUntilOutput {
 
       let inner: Inner
 
-      var combineIdentifier: CombineIdentifier { CombineIdentifier(inner) }
+      let combineIdentifier = CombineIdentifier()
 
       func receive(subscription: any Subscription) {
         inner.receiveOther(subscription: subscription)

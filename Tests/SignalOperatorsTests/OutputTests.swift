@@ -1,3 +1,4 @@
+import Dispatch
 import SignalOperators
 import StreamCore
 import StreamTesting
@@ -223,6 +224,31 @@ import Testing
     let recorder = RecordingSubscriber<Int, Boom>()
     upstream.prefix(3).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Output")
+  }
+
+  @Test func concurrentCancel_deliversAnUnbrokenPrefix() {
+    for _ in 0..<8 {
+      let source = TestPublisher<Int, Never>()
+      let sent = SelectFamilyCounter()
+      let recorder = RecordingSubscriber<Int, Never>()
+      source.prefix(10_000).subscribe(recorder)
+      DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+          for value in 0..<600 {
+            source.send(value)
+            sent.increment()
+          }
+        } else {
+          while sent.value < 100 {}
+          recorder.cancel()
+        }
+      }
+      let values = recorder.values
+      #expect(values.count >= 100)
+      #expect(values == Array(0..<values.count))
+      #expect(recorder.completion == nil)
+      #expect(source.requests == [.demand(.unlimited), .cancel])
+    }
   }
 
   @Test func output_conforms() {
