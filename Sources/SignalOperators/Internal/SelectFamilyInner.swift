@@ -1,0 +1,205 @@
+public import StreamCore
+
+/// What a selecting operator does with one upstream value.
+@usableFromInline
+enum SelectFamilyVerdict<Failure: Error> {
+  /// Drop the value and ask the upstream for this much more.
+  case drop(Subscribers.Demand)
+
+  /// Send the value downstream.
+  case pass
+
+  /// Send the value downstream, then cancel the upstream and finish.
+  case passAndFinish
+
+  /// Drop the value, cancel the upstream and finish.
+  case finish
+
+  /// Drop the value, cancel the upstream and fail.
+  case fail(Failure)
+}
+
+/// The part of a single-upstream selecting operator that differs from one operator to the next:
+/// which values pass. ``SelectFamilyInner`` does the rest.
+@usableFromInline
+protocol SelectFamilyRule {
+  associatedtype Input
+  associatedtype UpstreamFailure: Error
+  associatedtype Failure: Error
+
+  /// The subscription's description: Combine's name for the operator.
+  static var name: String { get }
+
+  /// Decides what happens to `input`. Called outside any lock, for one value at a time.
+  mutating func judge(_ input: Input) -> SelectFamilyVerdict<Failure>
+
+  /// Turns an upstream failure into the downstream's failure.
+  static func convert(_ failure: UpstreamFailure) -> Failure
+}
+
+/// The subscription of `output`, `dropFirst`, `drop(while:)`, `prefix(while:)` and their `try`
+/// forms: one upstream, one downstream, and a ``SelectFamilyRule`` that judges each value.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --receive(_:)--> active         (rule checked out while it judges, then checked in)
+/// active --verdict finish/fail, completion, cancel()--> terminal  (downstream == nil)
+/// ```
+///
+/// The rule, which may hold user closures, is checked out of the lock while it judges a value,
+/// so that no closure runs under the lock; a `cancel()` meanwhile releases everything else, and
+/// the judging thread drops the rule instead of checking it back in.
+// Sendable: mutable state is guarded by `lock`; the checked-out rule is used only by the thread
+// the upstream sends on, and every call out of this class happens after the lock is released.
+@usableFromInline
+final class SelectFamilyInner<Rule: SelectFamilyRule, Downstream: Subscriber>: @unchecked Sendable,
+  Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
+  @usableFromInline
+  typealias Input = Rule.Input
+
+  @usableFromInline
+  typealias Failure = Rule.UpstreamFailure
+
+  @usableFromInline
+  let lock = Lock()
+
+  /// `nil` before the subscription arrives and once terminal.
+  @usableFromInline
+  var upstream: (any Subscription)?
+
+  /// `nil` once terminal.
+  @usableFromInline
+  var downstream: Downstream?
+
+  /// `nil` while checked out to judge a value, and once terminal.
+  @usableFromInline
+  var rule: Rule?
+
+  /// Added to the first downstream request, then `.none`.
+  @usableFromInline
+  var extra: Subscribers.Demand
+
+  /// Whether to finish as soon as the downstream has its subscription (nothing can pass).
+  @usableFromInline
+  let finishAtOnce: Bool
+
+  @inlinable
+  init(
+    downstream: Downstream,
+    rule: Rule,
+    firstRequestExtra: Subscribers.Demand = .none,
+    finishAtOnce: Bool = false
+  ) {
+    self.downstream = downstream
+    self.rule = rule
+    self.extra = firstRequestExtra
+    self.finishAtOnce = finishAtOnce
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Downstream? in
+      guard upstream == nil, let downstream else { return nil }
+      upstream = subscription
+      return downstream
+    }
+    guard let downstream = accepted else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+    if finishAtOnce { end(.finished) }
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let checkout = lock.withLock { () -> (Downstream, Rule)? in
+      guard let downstream, let rule = rule.take() else { return nil }
+      return (downstream, rule)
+    }
+    guard case (let downstream, var rule)? = checkout else { return .none }
+    switch rule.judge(input) {
+    case .drop(let demand):
+      return checkIn(rule) ? demand : .none
+    case .pass:
+      return checkIn(rule) ? downstream.receive(input) : .none
+    case .passAndFinish:
+      // The rule stays checked out: a value the upstream sends from inside this delivery is
+      // ignored, and a `cancel()` from inside it suppresses the completion.
+      guard lock.withLock({ self.downstream != nil }) else { return .none }
+      _ = downstream.receive(input)
+      end(.finished)
+    case .finish:
+      end(.finished)
+    case .fail(let error):
+      end(.failure(error))
+    }
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard let released = release() else { return }
+    switch completion {
+    case .finished: released.downstream.receive(completion: .finished)
+    case .failure(let error): released.downstream.receive(completion: .failure(Rule.convert(error)))
+    }
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let forward = lock.withLock { () -> (any Subscription, Subscribers.Demand)? in
+      guard downstream != nil, let upstream else { return nil }
+      defer { extra = .none }
+      return (upstream, demand + extra)
+    }
+    guard let (upstream, demand) = forward else { return }
+    upstream.request(demand)
+  }
+
+  @inlinable
+  func cancel() {
+    release()?.upstream?.cancel()
+  }
+
+  /// Puts the rule back after judging and returns `true`, unless the subscription ended
+  /// meanwhile; then the rule is dropped by the caller, after the lock, and it returns `false`.
+  @inlinable
+  func checkIn(_ rule: Rule) -> Bool {
+    lock.withLock {
+      guard downstream != nil else { return false }
+      self.rule = rule
+      return true
+    }
+  }
+
+  /// Cancels the upstream and sends `completion` downstream, unless already terminal.
+  @inlinable
+  func end(_ completion: Subscribers.Completion<Rule.Failure>) {
+    guard let released = release() else { return }
+    released.upstream?.cancel()
+    released.downstream.receive(completion: completion)
+  }
+
+  /// Makes the subscription terminal and hands back what it held, to use and drop after the
+  /// lock; `nil` if it was already terminal.
+  @inlinable
+  func release() -> (downstream: Downstream, upstream: (any Subscription)?, rule: Rule?)? {
+    lock.withLock {
+      guard let downstream = downstream.take() else { return nil }
+      return (downstream, upstream.take(), rule.take())
+    }
+  }
+
+  @usableFromInline
+  var description: String { Rule.name }
+
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+}

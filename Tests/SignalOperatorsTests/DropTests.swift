@@ -1,0 +1,190 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct DropTests {
+  typealias Boom = SelectFamilyBoom
+
+  let upstream = TestPublisher<Int, Boom>()
+
+  @Test func dropFirst_dropsTheFirstValues() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [1, 2, 3, 4].publisher.dropFirst(2).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(3), .value(4), .completion(.finished)])
+  }
+
+  @Test func dropFirstDefault_dropsOneValue() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [1, 2, 3].publisher.dropFirst().subscribe(recorder)
+    #expect(recorder.values == [2, 3])
+  }
+
+  @Test func firstRequest_addsTheCount() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.dropFirst(2).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(1))
+    recorder.request(.max(2))
+    #expect(upstream.requests == [.demand(.max(3)), .demand(.max(2))])
+  }
+
+  @Test func unlimitedDemand_staysUnlimited() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(2).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func dropFirstZero_requestsTheDemandAsIs() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    upstream.dropFirst(0).subscribe(recorder)
+    upstream.send(1)
+    #expect(upstream.requests == [.demand(.max(1))])
+    #expect(recorder.values == [1])
+  }
+
+  @Test func demandMaxOne_deliversOneValueAfterTheDropped() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    upstream.dropFirst(2).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [3])
+    #expect(upstream.outstandingDemand == .none)
+    #expect(upstream.violations.isEmpty)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandToppedUpFromReceive_deliversEveryValue() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.dropFirst(2).subscribe(recorder)
+    for value in 1...5 { upstream.send(value) }
+    #expect(recorder.values == [3, 4, 5])
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func requestFromReceive_isPassedUpstreamAsIs() {
+    let holder = SelectFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+      holder.subscription?.request(.max(2))
+      return .none
+    }
+    upstream.dropFirst(1).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [2])
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(2))])
+  }
+
+  @Test func upstreamFinishesWhileDropping_finishes() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(3).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func upstreamFailsBeforeValues_fails() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(1).subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+  }
+
+  @Test func upstreamFailsAfterValues_fails() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(1).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .value(2), .completion(.failure(Boom()))])
+  }
+
+  @Test func cancelBeforeValues_cancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(1).subscribe(recorder)
+    recorder.cancel()
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(1).subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    subscription?.cancel()
+    subscription?.request(.max(1))
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = SelectFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Boom> { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.dropFirst(1).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    for value in 1...4 { upstream.send(value) }
+    #expect(recorder.values == [2])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func subscription_isReleasedAfterCancel() {
+    weak var inner: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<Int, Boom>()
+      upstream.dropFirst(1).subscribe(recorder)
+      inner = recorder.subscription as AnyObject?
+      #expect(inner != nil)
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func subscription_isReleasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(1).subscribe(recorder)
+    inner = recorder.subscription as AnyObject?
+    #expect(inner != nil)
+    upstream.send(completion: .failure(Boom()))
+    #expect(inner == nil)
+  }
+
+  @Test func negativeCount_traps() async {
+    await #expect(processExitsWith: .failure) {
+      _ = Empty<Int, Never>().dropFirst(-1)
+    }
+  }
+
+  @Test func description_isDrop() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.dropFirst(1).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Drop")
+  }
+
+  @Test func drop_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], Boom>(sequence: [0, 1, 2, 3, 4]).dropFirst(2)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom())).dropFirst()
+          .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<1_000_010).dropFirst(10)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,240 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct DropUntilOutputTests {
+  typealias Boom = SelectFamilyBoom
+
+  let upstream = TestPublisher<Int, Boom>()
+  let trigger = TestPublisher<String, Boom>()
+
+  @Test func valuesBeforeTrigger_areDropped() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    upstream.send(1)
+    trigger.send("go")
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.events == [.subscription, .value(2), .value(3)])
+  }
+
+  @Test func other_isAskedForOneValueThenCancelled() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    #expect(trigger.requests == [.demand(.max(1))])
+    trigger.send("go")
+    #expect(trigger.requests == [.demand(.max(1)), .cancel])
+  }
+
+  @Test func demandRequestedOnSubscription_reachesTheUpstream() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2))
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.max(2))])
+  }
+
+  @Test func demandNone_requestsNothingUntilAsked() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    #expect(upstream.requests.isEmpty)
+    recorder.request(.max(1))
+    #expect(upstream.requests == [.demand(.max(1))])
+  }
+
+  @Test func droppedValues_requestOneMoreEach() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.outstandingDemand == .max(1))
+    trigger.send("go")
+    upstream.send(3)
+    #expect(recorder.values == [3])
+    #expect(upstream.outstandingDemand == .none)
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func demandToppedUpFromReceive_deliversEveryValue() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    trigger.send("go")
+    for value in 1...3 { upstream.send(value) }
+    #expect(recorder.values == [1, 2, 3])
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func synchronousTrigger_passesEverything() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let other = Publishers.Sequence<[Int], Boom>(sequence: [0])
+    Publishers.Sequence<[Int], Boom>(sequence: [1, 2]).drop(untilOutputFrom: other)
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func otherFinishesWithoutValue_cancelsUpstreamAndFinishes() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    upstream.send(1)
+    trigger.send(completion: .finished)
+    upstream.send(2)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func otherFailsWithoutValue_cancelsUpstreamAndFails() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    trigger.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func otherFailsAtSubscription_upstreamIsCancelledOnArrival() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: Fail<String, Boom>(error: Boom())).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    #expect(upstream.requests == [.cancel])
+  }
+
+  @Test func otherCompletesAfterItsValue_isIgnored() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let other = PassthroughSubject<String, Boom>()
+    upstream.drop(untilOutputFrom: other).subscribe(recorder)
+    other.send("go")
+    other.send(completion: .failure(Boom()))
+    upstream.send(1)
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func upstreamFinishes_finishesAndCancelsOther() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(trigger.requests == [.demand(.max(1)), .cancel])
+  }
+
+  @Test func upstreamFailsAfterValues_fails() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    trigger.send("go")
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+  }
+
+  @Test func cancel_cancelsBothAndDeliversNothing() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    recorder.cancel()
+    trigger.send("go")
+    upstream.send(1)
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(trigger.requests == [.demand(.max(1)), .cancel])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = SelectFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Boom> { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    trigger.send("go")
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.send(completion: .finished)
+    subscription?.cancel()
+    subscription?.request(.max(1))
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func subscription_isReleasedAfterCancel() {
+    weak var inner: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<Int, Boom>()
+      upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+      inner = recorder.subscription as AnyObject?
+      #expect(inner != nil)
+      recorder.cancel()
+    }
+    #expect(inner == nil)
+  }
+
+  @Test func subscription_isReleasedAfterCompletion() {
+    weak var inner: AnyObject?
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    inner = recorder.subscription as AnyObject?
+    #expect(inner != nil)
+    trigger.send("go")
+    upstream.send(completion: .finished)
+    #expect(inner == nil)
+  }
+
+  @Test func description_isDropUntilOutput() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "DropUntilOutput")
+  }
+
+  @Test func concurrentTrigger_passesAnUnbrokenTailOfValues() {
+    for _ in 0..<8 {
+      let source = TestPublisher<Int, Never>()
+      let start = TestPublisher<Void, Never>()
+      let sent = SelectFamilyCounter()
+      let recorder = RecordingSubscriber<Int, Never>()
+      source.drop(untilOutputFrom: start).subscribe(recorder)
+      DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+          for value in 0..<600 {
+            source.send(value)
+            sent.increment()
+          }
+        } else {
+          while sent.value < 100 {}
+          start.send(())
+        }
+      }
+      let values = recorder.values
+      let first = values.first ?? 600
+      #expect(first >= 100)
+      #expect(values == Array(first..<600))
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+
+  @Test func dropUntilOutput_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], Boom>(sequence: [1, 2, 3])
+          .drop(untilOutputFrom: Publishers.Sequence<[Int], Boom>(sequence: [0]))
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom()))
+          .drop(untilOutputFrom: Publishers.Sequence<[Int], Boom>(sequence: [0]))
+          .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<1_000_000)
+          .drop(untilOutputFrom: Publishers.Sequence<[Int], Boom>(sequence: [0]))
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
