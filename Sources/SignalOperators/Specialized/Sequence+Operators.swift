@@ -5,6 +5,8 @@ public import StreamCore
 // `[1, 2, 3].publisher.map(f).filter(p)` builds no operator structs and no subscriptions. Those
 // that take a closure run it over the whole sequence at once, when the operator is called, not
 // as each subscriber asks for values; `dropFirst`, `drop(while:)` and `prefix(_:)` stay lazy.
+// As in Combine, the eager ones never return on an endless sequence such as `(1...)`: transform
+// a `lazy` view of it before `.publisher` instead.
 
 extension Publishers.Sequence {
   /// Transforms every element with `transform`, giving a sequence publisher of the results.
@@ -12,6 +14,9 @@ extension Publishers.Sequence {
   /// ```swift
   /// [1, 2, 3].publisher.map { $0 * 10 }  // publishes 10, 20, 30
   /// ```
+  ///
+  /// The whole sequence is read at once, so don't call this on an endless one: use its `lazy`
+  /// view before `.publisher` instead.
   ///
   /// > Thread safety: `transform` runs over every element now, on the calling thread; the
   /// > result is a value that may be subscribed from any thread.
@@ -31,6 +36,9 @@ extension Publishers.Sequence {
   /// ["1", "x", "3"].publisher.compactMap { Int($0) }  // publishes 1, 3
   /// ```
   ///
+  /// The whole sequence is read at once, so don't call this on an endless one: use its `lazy`
+  /// view before `.publisher` instead.
+  ///
   /// > Thread safety: `transform` runs over every element now, on the calling thread; the
   /// > result is a value that may be subscribed from any thread.
   ///
@@ -48,6 +56,9 @@ extension Publishers.Sequence {
   /// ```swift
   /// [1, 2, 3, 4].publisher.filter { $0.isMultiple(of: 2) }  // publishes 2, 4
   /// ```
+  ///
+  /// The whole sequence is read at once, so don't call this on an endless one: use its `lazy`
+  /// view before `.publisher` instead.
   ///
   /// > Thread safety: `isIncluded` runs over every element now, on the calling thread; the
   /// > result is a value that may be subscribed from any thread.
