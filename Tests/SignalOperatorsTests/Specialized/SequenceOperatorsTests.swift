@@ -1,0 +1,233 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct SequenceOperatorsTests {
+  typealias Boom = SpecializedBoom
+  typealias Failing<Elements: Sequence> = Publishers.Sequence<Elements, Boom>
+
+  // MARK: Transforming and filtering
+
+  @Test func map_returnsSequencePublisherOfTheResults() {
+    let p: Publishers.Sequence<[String], Never> = (1...3).publisher.map { "\($0)" }
+    #expect(p.sequence == ["1", "2", "3"])
+    #expect(
+      specializedRecord(p).events == [
+        .subscription, .value("1"), .value("2"), .value("3"), .completion(.finished),
+      ]
+    )
+  }
+
+  @Test func map_keepsTheFailureTypeAndHonoursDemand() {
+    let p: Publishers.Sequence<[Int], Boom> = Failing(sequence: [1, 2]).map { $0 * 2 }
+    let recorder = specializedRecord(p, initialDemand: .max(1))
+    #expect(recorder.events == [.subscription, .value(2)])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(2), .value(4), .completion(.finished)])
+  }
+
+  @Test func compactMap_dropsNils() {
+    let p: Publishers.Sequence<[Int], Never> = ["1", "x", "3"].publisher.compactMap { Int($0) }
+    #expect(p.sequence == [1, 3])
+  }
+
+  @Test func filter_keepsAcceptedElements() {
+    let p: Publishers.Sequence<[Int], Never> = [1, 2, 3, 4].publisher.filter { $0 > 2 }
+    #expect(specializedRecord(p).values == [3, 4])
+  }
+
+  @Test func filter_rejectingAll_finishesWithoutValues() {
+    let p = [1, 2].publisher.filter { _ in false }
+    #expect(specializedRecord(p).events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func scan_publishesRunningResults() {
+    let p: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.scan(0, +)
+    #expect(p.sequence == [1, 3, 6])
+    #expect([Int]().publisher.scan(0, +).sequence.isEmpty)
+  }
+
+  @Test func replaceNil_unwrapsWithTheReplacement() {
+    let p: Publishers.Sequence<[Int], Never> = [1, nil, 3].publisher.replaceNil(with: 0)
+    #expect(specializedRecord(p).values == [1, 0, 3])
+  }
+
+  @Test func dropFirst_returnsLazyDropFirstSequence() {
+    let p: Publishers.Sequence<DropFirstSequence<[Int]>, Never> = [1, 2, 3].publisher.dropFirst()
+    #expect(specializedRecord(p).values == [2, 3])
+    #expect(specializedRecord([1, 2, 3].publisher.dropFirst(5)).values.isEmpty)
+  }
+
+  @Test func dropWhile_returnsDropWhileSequence() {
+    let p: Publishers.Sequence<DropWhileSequence<[Int]>, Never> =
+      [1, 2, 5, 1].publisher.drop { $0 < 3 }
+    #expect(specializedRecord(p).values == [5, 1])
+  }
+
+  @Test func prefix_returnsPrefixSequence() {
+    let p: Publishers.Sequence<PrefixSequence<[Int]>, Never> = [1, 2, 3].publisher.prefix(2)
+    #expect(specializedRecord(p).values == [1, 2])
+    let whileP: Publishers.Sequence<[Int], Never> = [1, 2, 5, 1].publisher.prefix { $0 < 3 }
+    #expect(whileP.sequence == [1, 2])
+  }
+
+  @Test func removeDuplicates_dropsConsecutiveRepeats() {
+    let p: Publishers.Sequence<[Int], Never> = [1, 1, 2, 2, 1].publisher.removeDuplicates()
+    #expect(p.sequence == [1, 2, 1])
+  }
+
+  @Test func ignoreOutput_returnsEmpty() {
+    let p: Empty<Int, Boom> = Failing(sequence: [1, 2]).ignoreOutput()
+    #expect(specializedRecord(p).events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func setFailureType_returnsSequencePublisherWithTheNewFailure() {
+    let p: Publishers.Sequence<[Int], Boom> = [1].publisher.setFailureType(to: Boom.self)
+    #expect(p.sequence == [1])
+  }
+
+  @Test func appendAndPrepend_returnSequencePublisherOfTheSameCollection() {
+    let a: Publishers.Sequence<[Int], Never> = [1].publisher.append(2, 3)
+    let b: Publishers.Sequence<[Int], Never> = [1].publisher.append(2...3)
+    let c: Publishers.Sequence<[Int], Never> = [1].publisher.append([2, 3].publisher)
+    let d: Publishers.Sequence<[Int], Never> = [3].publisher.prepend(1, 2)
+    let e: Publishers.Sequence<[Int], Never> = [3].publisher.prepend(1...2)
+    let f: Publishers.Sequence<[Int], Never> = [3].publisher.prepend([1, 2].publisher)
+    for p in [a, b, c, d, e, f] {
+      #expect(specializedRecord(p).values == [1, 2, 3])
+    }
+  }
+
+  // MARK: Reducing
+
+  @Test func collect_returnsResultPublisherOfTheArray() {
+    let p: Result<[Int], Never>.Publisher = (1...3).publisher.collect()
+    #expect(
+      specializedRecord(p).events == [.subscription, .value([1, 2, 3]), .completion(.finished)]
+    )
+    #expect(specializedRecord([Int]().publisher.collect()).values == [[]])
+  }
+
+  @Test func count_ofRandomAccessNeverFailing_returnsJust() {
+    let p: Just<Int> = [1, 2, 3].publisher.count()
+    #expect(p.output == 3)
+  }
+
+  @Test func count_ofOtherCollections_returnsResultPublisher() {
+    let failing: Result<Int, Boom>.Publisher = Failing(sequence: [1, 2]).count()
+    let set: Result<Int, Never>.Publisher = Set([1, 2, 3]).publisher.count()
+    #expect(failing.result == .success(2))
+    #expect(specializedRecord(set).values == [3])
+    #expect(Just<Int>.self == type(of: [Int]().publisher.count()))
+    #expect([Int]().publisher.count().output == 0)
+  }
+
+  @Test func containsAndAllSatisfy_answerWithEmptySequenceDefaults() {
+    let contains: Result<Bool, Never>.Publisher = [1, 2].publisher.contains(2)
+    let containsWhere: Result<Bool, Never>.Publisher = [1, 2].publisher.contains { $0 > 5 }
+    let all: Result<Bool, Boom>.Publisher = Failing(sequence: [2, 4]).allSatisfy { $0 > 1 }
+    #expect(contains.result == .success(true))
+    #expect(containsWhere.result == .success(false))
+    #expect(all.result == .success(true))
+    #expect([Int]().publisher.allSatisfy { _ in false }.result == .success(true))
+    #expect([Int]().publisher.contains(1).result == .success(false))
+  }
+
+  @Test func tryContainsAndTryAllSatisfy_publishTheAnswerOrTheError() {
+    let contains: Result<Bool, any Error>.Publisher = [1, 2].publisher.tryContains { $0 == 2 }
+    let all: Result<Bool, any Error>.Publisher = [1, 2].publisher.tryAllSatisfy { $0 > 1 }
+    #expect(specializedOutcome(contains).values == [true])
+    #expect(specializedOutcome(all).values == [false])
+    let thrown = [1, 2].publisher.tryContains { _ in throw Boom(code: 1) }
+    #expect(specializedThrown(thrown) == Boom(code: 1))
+    #expect(
+      specializedThrown([1].publisher.tryAllSatisfy { _ in throw Boom(code: 2) }) == Boom(code: 2)
+    )
+  }
+
+  @Test func reduce_returnsResultPublisherOfTheFold() {
+    let p: Result<Int, Never>.Publisher = [1, 2, 3].publisher.reduce(10, +)
+    #expect(specializedRecord(p).events == [.subscription, .value(16), .completion(.finished)])
+    #expect([Int]().publisher.reduce(7, +).result == .success(7))
+  }
+
+  @Test func tryReduce_publishesTheFoldOrTheError() {
+    let p: Result<Int, any Error>.Publisher = [1, 2, 3].publisher.tryReduce(0, +)
+    #expect(specializedOutcome(p).values == [6])
+    let failed = [1, 2, 3].publisher.tryReduce(0) { sum, next in
+      if next == 2 { throw Boom(code: 7) }
+      return sum + next
+    }
+    #expect(specializedThrown(failed) == Boom(code: 7))
+    #expect(specializedOutcome(failed).values.isEmpty)
+  }
+
+  // MARK: Selecting single elements
+
+  @Test func firstAndLast_returnOptionalPublisher() {
+    let first: Optional<Int>.Publisher = [1, 2, 3].publisher.first()
+    let last: Optional<Int>.Publisher = [1, 2, 3].publisher.last()
+    let firstWhere: Optional<Int>.Publisher = [1, 4, 6].publisher.first { $0 > 3 }
+    let lastWhere: Optional<Int>.Publisher = [1, 4, 6].publisher.last { $0 < 5 }
+    #expect([first.output, last.output, firstWhere.output, lastWhere.output] == [1, 3, 4, 4])
+    #expect(
+      specializedRecord([Int]().publisher.first()).events == [
+        .subscription, .completion(.finished),
+      ]
+    )
+    #expect([1].publisher.last { $0 > 5 }.output == nil)
+  }
+
+  @Test func minAndMax_returnOptionalPublisher() {
+    let min: Optional<Int>.Publisher = [3, 1, 2].publisher.min()
+    let max: Optional<Int>.Publisher = [3, 1, 2].publisher.max()
+    let minBy: Optional<String>.Publisher = ["bb", "a"].publisher.min { $0.count < $1.count }
+    let maxBy: Optional<String>.Publisher = ["bb", "a"].publisher.max { $0.count < $1.count }
+    #expect(min.output == 1)
+    #expect(max.output == 3)
+    #expect(minBy.output == "a")
+    #expect(maxBy.output == "bb")
+    #expect([Int]().publisher.min().output == nil)
+  }
+
+  @Test func outputAt_returnsOptionalPublisherOfTheIndexedElement() {
+    let p: Optional<Int>.Publisher = [10, 20].publisher.output(at: 1)
+    #expect(p.output == 20)
+    #expect([10, 20].publisher.output(at: 2).output == nil)
+    #expect([10, 20].publisher.output(at: -1).output == nil)
+  }
+
+  @Test func outputIn_returnsSequencePublisherClampedToTheCollection() {
+    let p: Publishers.Sequence<[Int], Never> = [1, 2, 3, 4].publisher.output(in: 1..<3)
+    #expect(p.sequence == [2, 3])
+    #expect([1, 2].publisher.output(in: 1..<9).sequence == [2])
+    #expect([1, 2].publisher.output(in: 5..<9).sequence.isEmpty)
+  }
+
+  // MARK: Chains and conformance
+
+  @Test func chain_staysASimplePublisher() {
+    let p = [1, 2, 3, 4].publisher.map { $0 * 2 }.filter { $0 > 2 }.count()
+    #expect(type(of: p) == Just<Int>.self)
+    #expect(p.output == 3)
+    let q = [1, 2, 3].publisher.dropFirst().collect()
+    #expect(type(of: q) == Result<[Int], Never>.Publisher.self)
+    #expect(q.result == .success([2, 3]))
+  }
+
+  @Test func returnedPublishers_conform() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 2, 3].publisher.map { $0 * 2 } },
+      makeLongPublisher: { Array(0..<100_000).publisher.map { $0 * 2 } }
+    )
+    .run().expectAllPassed()
+    PublisherConformance(elements: 2, makePublisher: { [1, 2, 3].publisher.dropFirst() })
+      .run().expectAllPassed()
+    PublisherConformance(elements: 1, makePublisher: { [1, 2, 3].publisher.reduce(0, +) })
+      .run().expectAllPassed()
+    PublisherConformance(elements: 0, makePublisher: { [Int]().publisher.first() })
+      .run().expectAllPassed()
+  }
+}
