@@ -25,11 +25,15 @@ let package = Package(
       dependencies: [
         .product(name: "StreamCore", package: "StreamKit"),
         .product(name: "FutureKit", package: "StreamKit"),
+        .product(name: "SignalOperators", package: "StreamKit"),
       ]
     ),
     .target(
       name: "OpenCombineWorkloads",
-      dependencies: [.product(name: "OpenCombine", package: "OpenCombine")],
+      dependencies: [
+        .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+      ],
       swiftSettings: [.define("OPENCOMBINE")]
     ),
     .executableTarget(

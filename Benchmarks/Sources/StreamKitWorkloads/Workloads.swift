@@ -4,10 +4,14 @@
 //     Sources/OpenCombineWorkloads/Workloads.swift is a symlink to this file.
 // Both implementations use Combine's public names, so the code below is the same for each.
 
+import Dispatch
+
 #if OPENCOMBINE
 import OpenCombine
+import OpenCombineDispatch
 #else
 import FutureKit
+import SignalOperators
 import StreamCore
 #endif
 
@@ -28,6 +32,13 @@ public enum Workloads {
     WorkloadInfo(name: "sinkCancel", unit: "sink + cancel", defaultN: 100_000),
     WorkloadInfo(name: "demandMax1", unit: "value", defaultN: 1_000_000),
     WorkloadInfo(name: "futureResolve", unit: "future + sink + resolve", defaultN: 1_000_000),
+    WorkloadInfo(name: "mapFilter", unit: "value", defaultN: 1_000_000),
+    WorkloadInfo(name: "mapFilterLoop", unit: "value (hand-written loop)", defaultN: 1_000_000),
+    WorkloadInfo(name: "combineLatest2", unit: "send", defaultN: 500_000),
+    WorkloadInfo(name: "zip2", unit: "send", defaultN: 500_000),
+    WorkloadInfo(name: "merge8", unit: "send", defaultN: 1_000_000),
+    WorkloadInfo(name: "flatMapJust", unit: "value", defaultN: 200_000),
+    WorkloadInfo(name: "receiveOn", unit: "value", defaultN: 200_000),
   ]
 
   public static func info(_ name: String) -> WorkloadInfo? {
@@ -54,6 +65,13 @@ public enum Workloads {
     case "sinkCancel": return sinkCancel(n: n, measure: measure)
     case "demandMax1": return demandMax1(n: n, measure: measure)
     case "futureResolve": return futureResolve(n: n, measure: measure)
+    case "mapFilter": return mapFilter(n: n, measure: measure)
+    case "mapFilterLoop": return mapFilterLoop(n: n, measure: measure)
+    case "combineLatest2": return combineLatest2(n: n, measure: measure)
+    case "zip2": return zip2(n: n, measure: measure)
+    case "merge8": return merge8(n: n, measure: measure)
+    case "flatMapJust": return flatMapJust(n: n, measure: measure)
+    case "receiveOn": return receiveOn(n: n, measure: measure)
     default: return nil
     }
   }
@@ -187,4 +205,132 @@ private func futureResolve(n: Int, measure: (() -> Void) -> Void) -> Int {
 /// Keeps the promise a `Future` hands out, as code that completes it later would.
 private final class PromiseHolder {
   var promise: Future<Int, Never>.Promise?
+}
+
+/// The closures of the map/filter workloads, shared by the pipeline and the hand-written loop.
+private let triple: (Int) -> Int = { $0 &* 3 }
+private let isEven: (Int) -> Bool = { $0 & 1 == 0 }
+
+/// 8. `(0..<n).publisher.map(triple).filter(isEven)` into a summing sink (op = one source value).
+private func mapFilter(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  var cancellable: AnyCancellable?
+  measure {
+    cancellable = (0..<n).publisher.map(triple).filter(isEven).sink { value in acc.add(value) }
+  }
+  cancellable?.cancel()
+  return acc.checksum
+}
+
+/// 9. The baseline for 8: a loop calling the same closures (op = one source value).
+private func mapFilterLoop(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  measure {
+    handWrittenLoop(n: n, transform: triple, isIncluded: isEven, acc: acc)
+  }
+  return acc.checksum
+}
+
+@inline(never)
+private func handWrittenLoop(
+  n: Int,
+  transform: (Int) -> Int,
+  isIncluded: (Int) -> Bool,
+  acc: Accumulator
+) {
+  for i in 0..<n {
+    let value = transform(i)
+    if isIncluded(value) { acc.add(value) }
+  }
+}
+
+/// 10. Two `PassthroughSubject`s combined into a sink, sent `n` values in turn (op = one send).
+/// OpenCombine has no `combineLatest`, so its side runs `zip`, the yardstick.
+private func combineLatest2(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let a = PassthroughSubject<Int, Never>()
+  let b = PassthroughSubject<Int, Never>()
+  #if OPENCOMBINE
+  let cancellable = a.zip(b).sink { pair in acc.add(pair.0 &+ pair.1) }
+  #else
+  let cancellable = a.combineLatest(b).sink { pair in acc.add(pair.0 &+ pair.1) }
+  #endif
+  measure {
+    for i in 0..<n {
+      if i & 1 == 0 { a.send(i) } else { b.send(i) }
+    }
+  }
+  cancellable.cancel()
+  return acc.count
+}
+
+/// 11. Two `PassthroughSubject`s zipped into a sink, sent `n` values in turn (op = one send).
+private func zip2(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let a = PassthroughSubject<Int, Never>()
+  let b = PassthroughSubject<Int, Never>()
+  let cancellable = a.zip(b).sink { pair in acc.add(pair.0 &+ pair.1) }
+  measure {
+    for i in 0..<n {
+      if i & 1 == 0 { a.send(i) } else { b.send(i) }
+    }
+  }
+  cancellable.cancel()
+  return acc.checksum
+}
+
+/// 12. Eight `PassthroughSubject`s merged into a sink, sent `n` values round-robin (op = one
+/// send). OpenCombine has no `merge`, so its side flattens the subjects with `flatMap`.
+private func merge8(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
+  #if OPENCOMBINE
+  let cancellable = subjects.publisher.flatMap { $0 }.sink { value in acc.add(value) }
+  #else
+  let cancellable = subjects[0]
+    .merge(
+      with: subjects[1], subjects[2], subjects[3], subjects[4], subjects[5], subjects[6],
+      subjects[7]
+    )
+    .sink { value in acc.add(value) }
+  #endif
+  measure {
+    for i in 0..<n {
+      subjects[i & 7].send(i)
+    }
+  }
+  cancellable.cancel()
+  return acc.checksum
+}
+
+/// 13. `(0..<n).publisher.flatMap { Just($0) }` into a summing sink (op = one value).
+private func flatMapJust(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  var cancellable: AnyCancellable?
+  measure {
+    cancellable = (0..<n).publisher.flatMap { Just($0) }.sink { value in acc.add(value) }
+  }
+  cancellable?.cancel()
+  return acc.checksum
+}
+
+/// 14. `(0..<n).publisher.receive(on:)` a serial `DispatchQueue`, waiting for the completion
+/// (op = one value delivered on the queue).
+private func receiveOn(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let queue = DispatchQueue(label: "bench.receiveOn")
+  let done = DispatchSemaphore(value: 0)
+  var cancellable: AnyCancellable?
+  #if OPENCOMBINE
+  let scheduler = queue.ocombine
+  #else
+  let scheduler = queue
+  #endif
+  measure {
+    cancellable = (0..<n).publisher.receive(on: scheduler)
+      .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { value in acc.add(value) })
+    done.wait()
+  }
+  cancellable?.cancel()
+  return acc.checksum
 }

@@ -2,80 +2,9 @@ import SignalOperators
 import StreamCore
 import Testing
 
-// Stand-ins for the general operators with Combine's signatures (escaping closures, declared on
-// `Publisher`). Once the general operators are merged into SignalOperators, these tests show
-// that the concrete-type overloads still win for Just, Optional.Publisher, Result.Publisher and
-// Publishers.Sequence.
-extension Publisher {
-  fileprivate func map<T>(_ transform: @escaping (Output) -> T) -> AnyPublisher<T, Failure> {
-    AnyPublisher(Empty<T, Failure>())
-  }
-
-  fileprivate func tryMap<T>(
-    _ transform: @escaping (Output) throws -> T
-  ) -> AnyPublisher<T, any Error> {
-    AnyPublisher(Empty<T, any Error>())
-  }
-
-  fileprivate func filter(_ isIncluded: @escaping (Output) -> Bool) -> AnyPublisher<Output, Failure>
-  {
-    AnyPublisher(Empty<Output, Failure>())
-  }
-
-  fileprivate func count() -> AnyPublisher<Int, Failure> {
-    AnyPublisher(Empty<Int, Failure>())
-  }
-
-  fileprivate func collect() -> AnyPublisher<[Output], Failure> {
-    AnyPublisher(Empty<[Output], Failure>())
-  }
-
-  fileprivate func reduce<T>(
-    _ initialResult: T,
-    _ nextPartialResult: @escaping (T, Output) -> T
-  ) -> AnyPublisher<T, Failure> {
-    AnyPublisher(Empty<T, Failure>())
-  }
-
-  fileprivate func dropFirst(_ count: Int = 1) -> AnyPublisher<Output, Failure> {
-    AnyPublisher(Empty<Output, Failure>())
-  }
-
-  fileprivate func first() -> AnyPublisher<Output, Failure> {
-    AnyPublisher(Empty<Output, Failure>())
-  }
-
-  fileprivate func output(at index: Int) -> AnyPublisher<Output, Failure> {
-    AnyPublisher(Empty<Output, Failure>())
-  }
-
-  fileprivate func ignoreOutput() -> AnyPublisher<Never, Failure> {
-    AnyPublisher(Empty<Never, Failure>())
-  }
-
-  fileprivate func append(_ elements: Output...) -> AnyPublisher<Output, Failure> {
-    AnyPublisher(Empty<Output, Failure>())
-  }
-}
-
-extension Publisher where Output: Equatable {
-  fileprivate func contains(_ output: Output) -> AnyPublisher<Bool, Failure> {
-    AnyPublisher(Empty<Bool, Failure>())
-  }
-}
-
-extension Publisher where Output: Comparable {
-  fileprivate func min() -> AnyPublisher<Output, Failure> {
-    AnyPublisher(Empty<Output, Failure>())
-  }
-}
-
-extension Publisher where Failure == Never {
-  fileprivate func setFailureType<E: Error>(to failureType: E.Type) -> AnyPublisher<Output, E> {
-    AnyPublisher(Empty<Output, E>())
-  }
-}
-
+// The general operators (`Publisher.map`, …) are in SignalOperators too; these tests show that
+// the concrete-type overloads win for Just, Optional.Publisher, Result.Publisher and
+// Publishers.Sequence, as in Combine.
 @Suite struct SpecializedOverloadTests {
   @Test func just_prefersItsOwnOverloads() {
     #expect(type(of: Just(1).map { $0 + 1 }) == Just<Int>.self)
