@@ -35,6 +35,49 @@ import Testing
     #expect(recorder.completion == .finished)
   }
 
+  @Test func justChildrenWithoutDemand_heldUntilRequested() {
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    source.flatMap { Just($0) }.subscribe(recorder)
+    source.send(1)
+    source.send(2)
+    source.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1)])
+    recorder.request(.max(5))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func justChildren_maxPublishersRefilledPerChild() {
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+    source.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
+    #expect(source.requests == [.demand(.max(2))])
+    source.send(1)
+    source.send(2)  // held: no demand downstream, but the child is done
+    #expect(source.outstandingDemand == .max(2))
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func justChildren_cancelFromReceive_stopsDelivery() {
+    let holder = FlattenFamilyHolder()
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    source.flatMap { Just($0) }.subscribe(recorder)
+    holder.subscription = recorder.subscription
+    source.send(1)
+    source.send(2)
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(source.requests == [.demand(.unlimited), .cancel])
+  }
+
   @Test func interleavedChildren_deliverAsTheyCome() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened().subscribe(recorder)

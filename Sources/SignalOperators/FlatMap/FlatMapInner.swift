@@ -41,6 +41,7 @@ extension Publishers.FlatMap {
     @usableFromInline
     struct Pending {
       @usableFromInline let value: Output
+      /// -1 for a value from a `Just`, which needs no top-up.
       @usableFromInline let slot: Int
       @usableFromInline let generation: Int
 
@@ -139,6 +140,8 @@ extension Publishers.FlatMap {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+      // Folded away once specialised: a `Just` child takes the shortcut below.
+      if NewPublisher.self == Just<Output>.self { return receiveJust(input) }
       let claim = lock.withLock { () -> (Int, Int, (Input) -> NewPublisher)? in
         guard !done, let transform else { return nil }
         lastGeneration &+= 1
@@ -157,6 +160,29 @@ extension Publishers.FlatMap {
       guard let (slot, generation, transform) = claim else { return .none }
       transform(input).subscribe(Side(inner: self, slot: slot, generation: generation))
       return .none
+    }
+
+    /// A `Just` child, without subscribing to it: its value goes down now or is queued, just
+    /// as if the child had been asked for one value and had finished right after sending it.
+    @inlinable
+    func receiveJust(_ input: Input) -> Subscribers.Demand {
+      guard let transform = lock.withLock({ done ? nil : transform }) else { return .none }
+      // `NewPublisher` is `Just<Output>` (checked by the caller).
+      let value = unsafeBitCast(transform(input), to: Just<Output>.self).output
+      let target = lock.withLock { () -> Downstream? in
+        guard !done, let downstream else { return nil }
+        guard !draining, demand > 0 else {
+          queue.append(Pending(value: value, slot: -1, generation: 0))
+          return nil
+        }
+        draining = true
+        demand -= 1
+        return downstream
+      }
+      if let target { drain(target.receive(value)) }
+      // The child finished: one more publisher may come, unless the stream ended meanwhile.
+      guard maxPublishers != .unlimited, !lock.withLock({ done }) else { return .none }
+      return .max(1)
     }
 
     @inlinable
@@ -250,6 +276,19 @@ extension Publishers.FlatMap {
     /// the thread that set `draining` runs it; `more` is demand the last delivery returned.
     @inlinable
     func drain(_ more: Subscribers.Demand) {
+      // The common case, nothing queued and nothing due, without the general loop.
+      let idle = lock.withLock { () -> Bool in
+        guard !done, head == queue.count, completion == nil else { return false }
+        demand += more
+        draining = false
+        return true
+      }
+      if !idle { drainLoop(more) }
+    }
+
+    /// The general case of ``drain(_:)``.
+    @inlinable
+    func drainLoop(_ more: Subscribers.Demand) {
       var more = more
       while true {
         let step = lock.withLock { () -> DrainStep in
@@ -268,6 +307,7 @@ extension Publishers.FlatMap {
             }
             demand -= 1
             let pending = dequeue()
+            guard pending.slot >= 0 else { return .value(downstream, pending.value, topUp: nil) }
             let child = children[pending.slot]
             let current = child.generation == pending.generation && !child.unlimited
             return .value(downstream, pending.value, topUp: current ? child.subscription : nil)
