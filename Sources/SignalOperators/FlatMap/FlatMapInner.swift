@@ -22,19 +22,17 @@ extension Publishers.FlatMap {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Upstream.Output
 
+    @usableFromInline typealias Child = FlattenFamilyFlatMapChild
+
+    /// Holds the downstream, so that code running unspecialised reads an optional reference
+    /// rather than an `Optional<Downstream>`, which would need a metadata lookup.
     @usableFromInline
-    struct Child {
-      @usableFromInline var subscription: (any Subscription)?
-      /// 0 while the slot is free.
-      @usableFromInline var generation: Int
-      /// Asked for unlimited values, so it needs no top-up.
-      @usableFromInline var unlimited: Bool
+    final class Box {
+      @usableFromInline let downstream: Downstream
 
       @inlinable
-      init(generation: Int) {
-        self.subscription = nil
-        self.generation = generation
-        self.unlimited = false
+      init(_ downstream: Downstream) {
+        self.downstream = downstream
       }
     }
 
@@ -51,13 +49,6 @@ extension Publishers.FlatMap {
         self.slot = slot
         self.generation = generation
       }
-    }
-
-    @usableFromInline
-    enum ValueAction {
-      case deliver(Downstream, unlimited: Bool)
-      case queued
-      case drop
     }
 
     @usableFromInline
@@ -91,7 +82,7 @@ extension Publishers.FlatMap {
 
     @usableFromInline let lock = Lock()
     @usableFromInline let maxPublishers: Subscribers.Demand
-    @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked) var box: Box?
     @usableFromInline @exclusivity(unchecked) var transform: ((Input) -> NewPublisher)?
     @usableFromInline @exclusivity(unchecked) var upstream: (any Subscription)?
     @usableFromInline @exclusivity(unchecked) var upstreamSubscribed = false
@@ -110,6 +101,8 @@ extension Publishers.FlatMap {
     @usableFromInline @exclusivity(unchecked) var draining = false
     /// The completion to deliver once the queue is empty (a failure: at once).
     @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
+    /// `completion != nil`, readable without generic metadata.
+    @usableFromInline @exclusivity(unchecked) var completionDue = false
     /// Cancelled, failed or finished: nothing more is accepted.
     @usableFromInline @exclusivity(unchecked) var done = false
 
@@ -119,7 +112,7 @@ extension Publishers.FlatMap {
       maxPublishers: Subscribers.Demand,
       transform: @escaping (Input) -> NewPublisher
     ) {
-      self.downstream = downstream
+      self.box = Box(downstream)
       self.maxPublishers = maxPublishers
       self.transform = transform
     }
@@ -170,7 +163,7 @@ extension Publishers.FlatMap {
       // `NewPublisher` is `Just<Output>` (checked by the caller).
       let value = unsafeBitCast(transform(input), to: Just<Output>.self).output
       let target = lock.withLock { () -> Downstream? in
-        guard !done, let downstream else { return nil }
+        guard !done, let downstream = box?.downstream else { return nil }
         guard !draining, demand > 0 else {
           queue.append(Pending(value: value, slot: -1, generation: 0))
           return nil
@@ -204,8 +197,9 @@ extension Publishers.FlatMap {
     /// the caller is to deliver it. Call it under `lock`.
     @inlinable
     func finishIfIdle() -> Bool {
-      guard upstreamFinished, live == 0, completion == nil else { return false }
+      guard upstreamFinished, live == 0, !completionDue else { return false }
       completion = .finished
+      completionDue = true
       guard !draining else { return false }
       draining = true
       return true
@@ -230,20 +224,21 @@ extension Publishers.FlatMap {
 
     @inlinable
     func childValue(_ slot: Int, _ generation: Int, _ value: Output) -> Subscribers.Demand {
-      let action = lock.withLock { () -> ValueAction in
-        guard !done, children[slot].generation == generation, let downstream else {
-          return .drop
-        }
+      // Only non-generic types cross the lock: this often runs unspecialised.
+      var target: Box?
+      let unlimited = lock.withLock { () -> Bool? in
+        guard !done, children[slot].generation == generation, let box else { return nil }
         guard !draining, demand > 0 else {
           queue.append(Pending(value: value, slot: slot, generation: generation))
-          return .queued
+          return nil
         }
         draining = true
         demand -= 1
-        return .deliver(downstream, unlimited: children[slot].unlimited)
+        target = box
+        return children[slot].unlimited
       }
-      guard case .deliver(let downstream, let unlimited) = action else { return .none }
-      drain(downstream.receive(value))
+      guard let unlimited, let target else { return .none }
+      drain(target.downstream.receive(value))
       return unlimited ? .none : .max(1)
     }
 
@@ -278,7 +273,7 @@ extension Publishers.FlatMap {
     func drain(_ more: Subscribers.Demand) {
       // The common case, nothing queued and nothing due, without the general loop.
       let idle = lock.withLock { () -> Bool in
-        guard !done, head == queue.count, completion == nil else { return false }
+        guard !done, head == queue.count, !completionDue else { return false }
         demand += more
         draining = false
         return true
@@ -294,14 +289,16 @@ extension Publishers.FlatMap {
         let step = lock.withLock { () -> DrainStep in
           if done {
             draining = false
-            guard let completion = completion.take(), let downstream = downstream.take() else {
+            completionDue = false
+            guard let completion = completion.take(), let downstream = box.take()?.downstream
+            else {
               return .stop
             }
             return .complete(downstream, completion)
           }
           if more > 0 { demand += more }
           if head < queue.count {
-            guard demand > 0, let downstream else {
+            guard demand > 0, let downstream = box?.downstream else {
               draining = false
               return .stop
             }
@@ -312,10 +309,11 @@ extension Publishers.FlatMap {
             let current = child.generation == pending.generation && !child.unlimited
             return .value(downstream, pending.value, topUp: current ? child.subscription : nil)
           }
-          if let completion, let downstream {
+          if let completion, let downstream = box?.downstream {
             done = true
             self.completion = nil
-            self.downstream = nil
+            completionDue = false
+            box = nil
             return .complete(downstream, completion)
           }
           draining = false

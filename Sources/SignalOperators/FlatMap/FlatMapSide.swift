@@ -9,6 +9,7 @@ extension Publishers.FlatMap.Inner {
       guard !done else { return (nil, false) }
       done = true
       completion = .failure(error)
+      completionDue = true
       let released = takeAll()
       guard !draining else { return (released, false) }
       draining = true
@@ -62,10 +63,11 @@ extension Publishers.FlatMap.Inner {
 
   @usableFromInline
   func cancel() {
-    let released = lock.withLock { () -> (Released, Downstream?) in
+    let released = lock.withLock { () -> (Released, Box?) in
       done = true
       completion = nil
-      return (takeAll(), downstream.take())
+      completionDue = false
+      return (takeAll(), box.take())
     }
     released.0.upstream?.cancel()
     for child in released.0.children {
