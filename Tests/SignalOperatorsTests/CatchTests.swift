@@ -1,0 +1,179 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct CatchTests {
+  typealias Boom = FlattenFamilyBoom
+
+  let upstream = TestPublisher<Int, Boom>()
+  let replacement = TestPublisher<Int, Never>()
+
+  @Test func noFailure_passesValuesAndFinishes() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.catch { _ in Just(0) }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func failureAfterValues_switchesToReplacement() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    var seen: Boom?
+    upstream.catch { error -> Just<Int> in
+      seen = error
+      return Just(9)
+    }
+    .subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom(code: 3)))
+    #expect(seen == Boom(code: 3))
+    #expect(recorder.events == [.subscription, .value(1), .value(9), .completion(.finished)])
+  }
+
+  @Test func failureBeforeValues_switchesToReplacement() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    Fail<Int, Boom>(error: Boom()).catch { _ in [7, 8].publisher }.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(7), .value(8), .completion(.finished)])
+  }
+
+  @Test func replacementFails_failureGoesDownstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.catch { _ in Fail<Int, Boom>(error: Boom(code: 5)) }.subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 5)))])
+  }
+
+  @Test func demandNone_replacementWaitsForRequest() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    upstream.catch { _ in self.replacement }.subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    #expect(replacement.requests.isEmpty)
+    recorder.request(.max(1))
+    #expect(replacement.requests == [.demand(.max(1))])
+  }
+
+  @Test func remainingDemand_carriedToReplacement() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(4))
+    upstream.catch { _ in self.replacement }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(upstream.requests == [.demand(.max(4))])
+    #expect(replacement.requests == [.demand(.max(3))])
+  }
+
+  @Test func maxOne_toppedUpFromReceive_deliversAll() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.catch { _ in [2, 3].publisher }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancelBeforeFailure_handlerNotCalled() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    var called = false
+    upstream.catch { _ -> Just<Int> in
+      called = true
+      return Just(0)
+    }
+    .subscribe(recorder)
+    recorder.cancel()
+    upstream.send(completion: .failure(Boom()))
+    #expect(!called)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelDuringReplacement_cancelsIt() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.catch { _ in self.replacement }.subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    replacement.send(1)
+    recorder.cancel()
+    replacement.send(2)
+    #expect(replacement.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.values == [1])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    upstream.catch { _ in [1, 2].publisher }.subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(completion: .failure(Boom()))
+    recorder.request(.max(5))
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func requestFromReceive_isForwarded() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    upstream.catch { _ in [1, 2, 3].publisher }.subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(completion: .failure(Boom()))
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    let cancelled = FlattenFamilyWeakSubscriber<Int, Never>()
+    upstream.catch { _ in Just(1) }.subscribe(cancelled)
+    cancelled.cancel()
+    #expect(cancelled.subscription == nil)
+    let completed = FlattenFamilyWeakSubscriber<Int, Never>()
+    Fail<Int, Boom>(error: Boom()).catch { _ in Just(1) }.subscribe(completed)
+    #expect(completed.isCompleted)
+    #expect(completed.subscription == nil)
+  }
+
+  @Test func description_isCatch() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.catch { _ in Just(1) }.subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Catch")
+  }
+
+  @Test func catch_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], Boom>(sequence: [1]).append(Fail(error: Boom()))
+          .catch { _ in [2, 3].publisher }
+          .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Fail<Int, Boom>(error: Boom())
+          .catch { _ in (0..<1_000_000).publisher }
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func catchFailing_conforms() {
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        Fail<Int, Boom>(error: Boom()).catch { _ in
+          Publishers.Sequence<[Int], Boom>(sequence: [1, 2]).eraseToAnyPublisher()
+        }
+      },
+      makeFailingPublisher: {
+        Fail<Int, Boom>(error: Boom()).catch { _ in
+          Fail<Int, Boom>(error: Boom(code: 1)).eraseToAnyPublisher()
+        }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

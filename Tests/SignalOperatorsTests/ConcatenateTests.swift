@@ -1,0 +1,221 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ConcatenateTests {
+  typealias Boom = FlattenFamilyBoom
+
+  let first = TestPublisher<Int, Boom>()
+  let second = TestPublisher<Int, Boom>()
+
+  @Test func appendValues_publishesUpstreamThenValues() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [1, 2].publisher.append(3, 4).subscribe(recorder)
+    #expect(
+      recorder.events == [.subscription] + [1, 2, 3, 4].map { .value($0) } + [
+        .completion(.finished)
+      ]
+    )
+  }
+
+  @Test func appendSequenceAndPrepend_combine() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [3].publisher.append(4...5).prepend(1, 2).prepend([0]).subscribe(recorder)
+    #expect(recorder.values == [0, 1, 2, 3, 4, 5])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func appendPublisher_subscribesSuffixOnlyAfterPrefixFinishes() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    first.append(second).subscribe(recorder)
+    #expect(first.subscriptionCount == 1)
+    #expect(second.subscriptionCount == 0)
+    first.send(1)
+    first.send(completion: .finished)
+    #expect(second.subscriptionCount == 1)
+    second.send(2)
+    second.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func prependPublisher_putsItFirst() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    second.prepend(first).subscribe(recorder)
+    #expect(second.subscriptionCount == 0)
+    first.send(1)
+    first.send(completion: .finished)
+    second.send(2)
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func demandNone_deliversNothingUntilRequested() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    [1].publisher.append(2).subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func remainingDemand_carriedToSuffix() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(5))
+    first.append(second).subscribe(recorder)
+    first.send(1)
+    first.send(2)
+    first.send(completion: .finished)
+    #expect(first.requests == [.demand(.max(5))])
+    #expect(second.requests == [.demand(.max(3))])
+  }
+
+  @Test func demandRequestedBetweenStages_reachesSuffix() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    first.append(second).subscribe(recorder)
+    first.send(completion: .finished)
+    recorder.request(.max(2))
+    #expect(second.requests == [.demand(.max(2))])
+  }
+
+  @Test func maxOne_toppedUpFromReceive_deliversAll() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<3).publisher.append(3..<6).subscribe(recorder)
+    #expect(recorder.values == Array(0..<6))
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func prefixFails_suffixNeverSubscribed() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    first.append(second).subscribe(recorder)
+    first.send(1)
+    first.send(completion: .failure(Boom()))
+    #expect(second.subscriptionCount == 0)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+  }
+
+  @Test func prefixFailsBeforeValues_failsAtOnce() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    Fail<Int, Boom>(error: Boom()).append(second).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+  }
+
+  @Test func suffixFails_failureGoesDownstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    first.append(second).subscribe(recorder)
+    first.send(completion: .finished)
+    second.send(7)
+    second.send(completion: .failure(Boom(code: 2)))
+    #expect(recorder.events == [.subscription, .value(7), .completion(.failure(Boom(code: 2)))])
+  }
+
+  @Test func cancelBeforeValues_cancelsPrefix() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    first.append(second).subscribe(recorder)
+    recorder.cancel()
+    first.send(1)
+    first.send(completion: .finished)
+    #expect(first.requests == [.demand(.max(1)), .cancel])
+    #expect(second.subscriptionCount == 0)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelDuringSuffix_cancelsSuffix() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    first.append(second).subscribe(recorder)
+    first.send(completion: .finished)
+    second.send(1)
+    recorder.cancel()
+    second.send(2)
+    #expect(second.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.values == [1])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [1].publisher.append(2).subscribe(recorder)
+    let events = recorder.events
+    recorder.cancel()
+    #expect(recorder.events == events)
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    (0..<3).publisher.append(3, 4).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(0)])
+  }
+
+  @Test func requestFromReceive_continuesIntoSuffix() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    [1].publisher.append(2, 3).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func subscription_releasedAfterCancel() {
+    let subscriber = FlattenFamilyWeakSubscriber<Int, Boom>()
+    first.append(second).subscribe(subscriber)
+    #expect(subscriber.subscription != nil)
+    subscriber.cancel()
+    #expect(subscriber.subscription == nil)
+  }
+
+  @Test func subscription_releasedAfterCompletion() {
+    let subscriber = FlattenFamilyWeakSubscriber<Int, Boom>()
+    first.append(second).subscribe(subscriber)
+    first.send(completion: .finished)
+    second.send(completion: .finished)
+    #expect(subscriber.isCompleted)
+    #expect(subscriber.subscription == nil)
+  }
+
+  @Test func description_isConcatenate() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    first.append(second).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Concatenate")
+  }
+
+  @Test func equatable_comparesParts() {
+    #expect([1].publisher.append(2) == [1].publisher.append(2))
+    #expect([1].publisher.append(2) != [1].publisher.append(3))
+  }
+
+  @Test func concatenate_conforms() {
+    PublisherConformance(
+      elements: 4,
+      makePublisher: { [1, 2].publisher.append(3, 4) },
+      makeLongPublisher: { Array(0..<500_000).publisher.append(Array(500_000..<1_000_000)) }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func concatenateFailing_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], Boom>(sequence: [1, 2])
+          .append(Publishers.Sequence<[Int], Boom>(sequence: [3]))
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Publishers.Sequence<[Int], Boom>(sequence: [1, 2]).append(Fail(error: Boom()))
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,464 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct FlatMapTests {
+  typealias Boom = FlattenFamilyBoom
+
+  let upstream = TestPublisher<Int, Boom>()
+  let children = (0..<4).map { _ in TestPublisher<Int, Boom>() }
+
+  /// `upstream.flatMap { children[$0] }`.
+  func flattened(
+    maxPublishers: Subscribers.Demand = .unlimited
+  )
+    -> Publishers.FlatMap<TestPublisher<Int, Boom>, TestPublisher<Int, Boom>>
+  {
+    let children = self.children
+    return upstream.flatMap(maxPublishers: maxPublishers) { children[$0] }
+  }
+
+  @Test func synchronousChildren_deliverInOrder() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [1, 2, 3].publisher.flatMap { [$0, $0 * 10].publisher }.subscribe(recorder)
+    #expect(recorder.values == [1, 10, 2, 20, 3, 30])
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func manyJusts_allDelivered() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    (0..<10_000).publisher.flatMap { Just($0) }.subscribe(recorder)
+    #expect(recorder.values == Array(0..<10_000))
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func justChildrenWithoutDemand_heldUntilRequested() {
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    source.flatMap { Just($0) }.subscribe(recorder)
+    source.send(1)
+    source.send(2)
+    source.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1)])
+    recorder.request(.max(5))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func justChildren_maxPublishersRefilledPerChild() {
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+    source.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
+    #expect(source.requests == [.demand(.max(2))])
+    source.send(1)
+    source.send(2)  // held: no demand downstream, but the child is done
+    #expect(source.outstandingDemand == .max(2))
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func justChildren_cancelFromReceive_stopsDelivery() {
+    let holder = FlattenFamilyHolder()
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    source.flatMap { Just($0) }.subscribe(recorder)
+    holder.subscription = recorder.subscription
+    source.send(1)
+    source.send(2)
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(source.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func interleavedChildren_deliverAsTheyCome() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    children[1].send(10)
+    children[0].send(0)
+    children[1].send(11)
+    #expect(recorder.values == [10, 0, 11])
+  }
+
+  @Test func upstreamRequests_maxPublishersThenOnePerFinishedChild() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened(maxPublishers: .max(2)).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.max(2))])
+    upstream.send(0)
+    upstream.send(1)
+    upstream.send(2)  // beyond maxPublishers: not delivered by TestPublisher
+    #expect(children[2].subscriptionCount == 0)
+    children[0].send(completion: .finished)
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(1))])
+    upstream.send(2)
+    #expect(children[2].subscriptionCount == 1)
+  }
+
+  @Test func unlimitedMaxPublishers_requestsUnlimitedOnly() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    children[0].send(completion: .finished)
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func childRequests_maxOneWhenDemandLimited_unlimitedWhenUnlimited() {
+    let limited = RecordingSubscriber<Int, Boom>(initialDemand: .max(5))
+    flattened().subscribe(limited)
+    upstream.send(0)
+    #expect(children[0].requests == [.demand(.max(1))])
+    children[0].send(1)
+    #expect(children[0].outstandingDemand == .max(1))
+
+    let unlimitedUpstream = TestPublisher<Int, Boom>()
+    let child = TestPublisher<Int, Boom>()
+    let unlimited = RecordingSubscriber<Int, Boom>()
+    unlimitedUpstream.flatMap { _ in child }.subscribe(unlimited)
+    unlimitedUpstream.send(0)
+    #expect(child.requests == [.demand(.unlimited)])
+  }
+
+  @Test func demandNone_holdsOneValuePerChildUntilRequested() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    children[0].send(1)
+    children[1].send(2)
+    #expect(recorder.values.isEmpty)
+    #expect(children[0].outstandingDemand == .none)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    #expect(children[0].requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(children[1].requests == [.demand(.max(1))])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+    #expect(children[1].requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(children.allSatisfy { $0.violations.isEmpty })
+  }
+
+  @Test func maxOne_toppedUpFromReceive_deliversAll() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<3).publisher.flatMap { [$0, $0 + 100].publisher }.subscribe(recorder)
+    #expect(recorder.values == [0, 100, 1, 101, 2, 102])
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func upstreamFinishesFirst_finishesAfterLastChild() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    children[0].send(completion: .finished)
+    #expect(recorder.completion == nil)
+    children[1].send(5)
+    children[1].send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(5), .completion(.finished)])
+  }
+
+  @Test func upstreamFinishesWithoutValues_finishesAtOnce() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    flattened().subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func finished_waitsForHeldValues() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    children[0].send(7)
+    children[0].send(completion: .finished)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(7), .completion(.finished)])
+  }
+
+  @Test func upstreamFailsWithActiveChildren_cancelsThemAndFails() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    children[0].send(3)
+    upstream.send(completion: .failure(Boom(code: 1)))
+    #expect(children[0].requests.last == .cancel)
+    #expect(children[1].requests.last == .cancel)
+    children[1].send(4)
+    #expect(recorder.events == [.subscription, .value(3), .completion(.failure(Boom(code: 1)))])
+  }
+
+  @Test func childFails_cancelsUpstreamAndSiblings() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    children[1].send(completion: .failure(Boom(code: 2)))
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(children[0].requests == [.demand(.unlimited), .cancel])
+    #expect(children[1].requests == [.demand(.unlimited)])
+    children[0].send(1)
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 2)))])
+  }
+
+  @Test func childFails_dropsHeldValues() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    children[0].send(1)
+    children[1].send(completion: .failure(Boom()))
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+  }
+
+  @Test func cancelBeforeUpstreamValues_cancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    recorder.cancel()
+    upstream.send(0)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(children[0].subscriptionCount == 0)
+  }
+
+  @Test func cancelWithActiveChildren_cancelsEverything() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    children[0].send(1)
+    recorder.cancel()
+    children[0].send(2)
+    children[0].send(completion: .finished)
+    #expect(children[0].requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    (0..<3).publisher.flatMap { [$0, $0].publisher }.subscribe(recorder)
+    holder.subscription = recorder.subscription
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(0)])
+  }
+
+  @Test func requestFromReceive_deliversHeldValues() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
+      holder.request?(.max(1))
+      return .none
+    }
+    flattened().subscribe(recorder)
+    holder.request = recorder.request
+    upstream.send(0)
+    upstream.send(1)
+    children[0].send(1)
+    children[1].send(2)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func transformedChildErrors_areTheChildsFailure() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    Publishers.Sequence<[Int], Boom>(sequence: [1, 2])
+      .flatMap { value in
+        value == 2
+          ? Fail<Int, Boom>(error: Boom(code: value)).eraseToAnyPublisher()
+          : Just(value).setFailureForFlatMapTests()
+      }
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom(code: 2)))])
+  }
+
+  @Test func subscription_releasedAfterCancel() {
+    let subscriber = FlattenFamilyWeakSubscriber<Int, Boom>()
+    flattened().subscribe(subscriber)
+    upstream.send(0)
+    #expect(subscriber.subscription != nil)
+    subscriber.cancel()
+    #expect(subscriber.subscription == nil)
+  }
+
+  @Test func subscription_releasedAfterCompletionAndFailure() {
+    let finished = FlattenFamilyWeakSubscriber<Int, Never>()
+    [1, 2].publisher.flatMap { Just($0) }.subscribe(finished)
+    #expect(finished.isCompleted)
+    #expect(finished.subscription == nil)
+    let failed = FlattenFamilyWeakSubscriber<Int, Boom>()
+    flattened().subscribe(failed)
+    upstream.send(0)
+    children[0].send(completion: .failure(Boom()))
+    #expect(failed.isCompleted)
+    #expect(failed.subscription == nil)
+  }
+
+  @Test func description_isFlatMap() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    flattened().subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "FlatMap")
+  }
+
+  @Test func flatMap_conforms() {
+    PublisherConformance(
+      elements: 6,
+      makePublisher: {
+        [1, 2, 3].publisher.flatMap { [$0, $0].publisher }.eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        (0..<1_000_000).publisher.flatMap { Just($0) }.eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func flatMapLimited_conforms() {
+    PublisherConformance(
+      elements: 6,
+      makePublisher: {
+        [1, 2, 3].publisher.flatMap(maxPublishers: .max(1)) { [$0, $0].publisher }
+      },
+      makeLongPublisher: {
+        Array(0..<1_000).publisher.flatMap(maxPublishers: .max(2)) { _ in
+          Array(0..<1_000).publisher
+        }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func flatMapFailing_conforms() {
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        Publishers.Sequence<[Int], Boom>(sequence: [1, 2])
+          .flatMap { Just($0).setFailureForFlatMapTests() }
+      },
+      makeFailingPublisher: {
+        Publishers.Sequence<[Int], Boom>(sequence: [1, 2])
+          .flatMap { value in
+            value == 2
+              ? Fail<Int, Boom>(error: Boom()).eraseToAnyPublisher()
+              : Just(value).setFailureForFlatMapTests()
+          }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  // MARK: Concurrency
+
+  @Test func concurrentChildren_unlimited_nothingLostOrDuplicated() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    flattened().subscribe(recorder)
+    for index in children.indices { upstream.send(index) }
+    upstream.send(completion: .finished)
+    let children = self.children
+    DispatchQueue.concurrentPerform(iterations: children.count) { index in
+      for value in 0..<2_000 { children[index].send(index * 10_000 + value) }
+      children[index].send(completion: .finished)
+    }
+    let expected = children.indices.flatMap { index in (0..<2_000).map { index * 10_000 + $0 } }
+    #expect(recorder.values.sorted() == expected)
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func concurrentChildren_oneAtATime_nothingLostOrDuplicated() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    flattened().subscribe(recorder)
+    for index in children.indices { upstream.send(index) }
+    let children = self.children
+    DispatchQueue.concurrentPerform(iterations: children.count) { index in
+      var next = 0
+      while next < 300 {
+        // Send only with demand, as a conforming child does; demand comes back from the
+        // delivering thread.
+        guard children[index].outstandingDemand > 0 else { continue }
+        children[index].send(index * 10_000 + next)
+        next += 1
+      }
+      children[index].send(completion: .finished)
+    }
+    upstream.send(completion: .finished)
+    let expected = children.indices.flatMap { index in (0..<300).map { index * 10_000 + $0 } }
+    #expect(recorder.values.sorted() == expected)
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+    #expect(children.allSatisfy { $0.violations.isEmpty })
+  }
+
+  @Test func cancelRacingSends_nothingAfterCancel() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    flattened().subscribe(recorder)
+    for index in children.indices { upstream.send(index) }
+    let children = self.children
+    DispatchQueue.concurrentPerform(iterations: children.count + 1) { index in
+      if index == children.count {
+        recorder.subscription?.cancel()
+        return
+      }
+      for value in 0..<1_000 { children[index].send(value) }
+    }
+    let count = recorder.values.count
+    for child in children { child.send(-1) }
+    #expect(recorder.values.count == count)
+    #expect(!recorder.values.contains(-1))
+    #expect(children.allSatisfy { $0.requests.last == .cancel })
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func concurrentChildFailure_failsOnce() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    flattened().subscribe(recorder)
+    for index in children.indices { upstream.send(index) }
+    let children = self.children
+    DispatchQueue.concurrentPerform(iterations: children.count) { index in
+      for value in 0..<500 { children[index].send(value) }
+      children[index].send(completion: .failure(Boom(code: index)))
+    }
+    guard case .failure? = recorder.completion else {
+      Issue.record("expected a failure, got \(String(describing: recorder.completion))")
+      return
+    }
+    #expect(recorder.violations.isEmpty)
+  }
+}
+
+extension Just {
+  /// `Just` with `FlattenFamilyBoom` as its failure type, erased (StreamCore has no
+  /// `setFailureType`).
+  fileprivate func setFailureForFlatMapTests() -> AnyPublisher<Output, FlattenFamilyBoom> {
+    Publishers.Sequence<[Output], FlattenFamilyBoom>(sequence: [output]).eraseToAnyPublisher()
+  }
+}

@@ -1,0 +1,178 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct RetryTests {
+  typealias Boom = FlattenFamilyBoom
+
+  let upstream = TestPublisher<Int, Boom>()
+
+  @Test func failure_resubscribesAndDeliversEveryAttempt() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let attempts = Attempts(failures: 2)
+    attempts.publisher.retry(3).subscribe(recorder)
+    #expect(recorder.values == [0, 1, 2])
+    #expect(recorder.completion == .finished)
+    #expect(attempts.count == 3)
+  }
+
+  @Test func retriesExhausted_lastFailureGoesDownstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let attempts = Attempts(failures: 10)
+    attempts.publisher.retry(2).subscribe(recorder)
+    #expect(recorder.values == [0, 1, 2])
+    #expect(recorder.completion == .failure(Boom(code: 2)))
+    #expect(attempts.count == 3)
+  }
+
+  @Test func retryZero_forwardsFirstFailure() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let attempts = Attempts(failures: 10)
+    attempts.publisher.retry(0).subscribe(recorder)
+    #expect(recorder.completion == .failure(Boom(code: 0)))
+    #expect(attempts.count == 1)
+  }
+
+  @Test func manySynchronousFailures_doNotRecurse() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    Fail<Int, Boom>(error: Boom()).retry(100_000).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+  }
+
+  @Test func unlimitedRetries_retryUntilSuccess() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let attempts = Attempts(failures: 50)
+    Publishers.Retry(upstream: attempts.publisher, retries: nil).subscribe(recorder)
+    #expect(recorder.completion == .finished)
+    #expect(attempts.count == 51)
+  }
+
+  @Test func remainingDemand_carriedToNextAttempt() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
+    upstream.retry(1).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    // The failed TestPublisher gives the new subscriber its failure at once.
+    #expect(upstream.subscriptionCount == 2)
+    #expect(upstream.requests == [.demand(.max(3)), .demand(.max(2))])
+    #expect(recorder.completion == .failure(Boom()))
+  }
+
+  @Test func demandNone_nextAttemptWaitsForRequest() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let attempts = Attempts(failures: 1)
+    attempts.publisher.retry(1).subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.values == [0])
+    recorder.request(.max(1))
+    #expect(recorder.values == [0, 1])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func maxOne_toppedUpFromReceive_deliversAll() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let attempts = Attempts(failures: 3)
+    attempts.publisher.retry(5).subscribe(recorder)
+    #expect(recorder.values == [0, 1, 2, 3])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func finishes_withoutRetry() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.retry(3).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(upstream.subscriptionCount == 1)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func cancel_cancelsCurrentAttemptAndStopsRetrying() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.retry(3).subscribe(recorder)
+    recorder.cancel()
+    upstream.send(completion: .failure(Boom()))
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.subscriptionCount == 1)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    Attempts(failures: 2).publisher.retry(3).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(0)])
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    let cancelled = FlattenFamilyWeakSubscriber<Int, Boom>()
+    upstream.retry(1).subscribe(cancelled)
+    cancelled.cancel()
+    #expect(cancelled.subscription == nil)
+    let completed = FlattenFamilyWeakSubscriber<Int, Boom>()
+    Fail<Int, Boom>(error: Boom()).retry(2).subscribe(completed)
+    #expect(completed.isCompleted)
+    #expect(completed.subscription == nil)
+  }
+
+  @Test func description_isRetry() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.retry(1).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Retry")
+  }
+
+  @Test func retry_conforms() {
+    // One `Attempts` counts the subscriptions of all subscribers, so two subscribers to one
+    // publisher see different attempts.
+    PublisherConformance(
+      elements: 3,
+      independentSubscriptions: false,
+      makePublisher: { Attempts(failures: 2).publisher.retry(2) },
+      makeFailingPublisher: { Attempts(failures: 5).publisher.retry(2) },
+      makeLongPublisher: { Attempts(failures: 1, tail: 1_000_000).publisher.retry(1) }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
+
+/// A publisher whose `n`th subscription sends `n` and fails with `Boom(code: n)`, until
+/// `failures` subscriptions have failed; the next one sends its number (and `tail` more values)
+/// and finishes.
+// Sendable: `subscriptions` is only reached under `lock`.
+private final class Attempts: @unchecked Sendable {
+  private let lock = Lock()
+  private var subscriptions = 0
+  let failures: Int
+  let tail: Int
+
+  init(failures: Int, tail: Int = 0) {
+    self.failures = failures
+    self.tail = tail
+  }
+
+  var count: Int { lock.withLock { subscriptions } }
+
+  var publisher: Deferred<AnyPublisher<Int, FlattenFamilyBoom>> {
+    Deferred {
+      let number = self.lock.withLock { () -> Int in
+        defer { self.subscriptions += 1 }
+        return self.subscriptions
+      }
+      if number < self.failures {
+        return Publishers.Sequence<[Int], FlattenFamilyBoom>(sequence: [number])
+          .append(Fail(error: FlattenFamilyBoom(code: number)))
+          .eraseToAnyPublisher()
+      }
+      return Publishers.Sequence<[Int], FlattenFamilyBoom>(sequence: [number])
+        .append(Publishers.Sequence(sequence: (number + 1)..<(number + 1 + self.tail)))
+        .eraseToAnyPublisher()
+    }
+  }
+}

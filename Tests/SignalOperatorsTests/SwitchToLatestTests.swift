@@ -1,0 +1,316 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct SwitchToLatestTests {
+  typealias Boom = FlattenFamilyBoom
+
+  let upstream = TestPublisher<TestPublisher<Int, Boom>, Boom>()
+  let inners = (0..<3).map { _ in TestPublisher<Int, Boom>() }
+
+  @Test func synchronousInnersWithoutDemand_onlyLastDelivered() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    [[1, 2].publisher, [3].publisher].publisher.switchToLatest().subscribe(recorder)
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(3), .completion(.finished)])
+  }
+
+  @Test func synchronousInners_deliverAll() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [[1, 2].publisher, [3].publisher].publisher.switchToLatest().subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func newInner_cancelsPreviousAndDropsItsValues() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    inners[0].send(1)
+    upstream.send(inners[1])
+    #expect(inners[0].requests == [.demand(.unlimited), .cancel])
+    inners[0].send(2)
+    inners[1].send(3)
+    #expect(recorder.values == [1, 3])
+  }
+
+  @Test func upstreamRequests_unlimited() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.switchToLatest().subscribe(recorder)
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func demandNone_innerAskedOnlyOnRequest() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    #expect(inners[0].requests.isEmpty)
+    recorder.request(.max(2))
+    #expect(inners[0].requests == [.demand(.max(2))])
+    inners[0].send(1)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func outstandingDemand_carriedToNewInner() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(5))
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    inners[0].send(1)
+    inners[0].send(2)
+    upstream.send(inners[1])
+    #expect(inners[1].requests == [.demand(.max(3))])
+  }
+
+  @Test func maxOne_toppedUpFromReceive_reachesCurrentInner() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    inners[0].send(1)
+    inners[0].send(2)
+    upstream.send(inners[1])
+    inners[1].send(3)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(inners[1].requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(inners.allSatisfy { $0.violations.isEmpty })
+  }
+
+  @Test func finishes_whenUpstreamAndCurrentInnerFinished() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    upstream.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    inners[0].send(1)
+    inners[0].send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func replacedInnerFinishing_doesNotFinish() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    upstream.send(inners[1])
+    upstream.send(completion: .finished)
+    inners[0].send(completion: .finished)
+    #expect(recorder.completion == nil)
+    inners[1].send(completion: .finished)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func upstreamFinishesWithoutInner_finishesAtOnce() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func upstreamFails_cancelsInnerAndFails() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    inners[0].send(1)
+    upstream.send(completion: .failure(Boom(code: 1)))
+    #expect(inners[0].requests == [.demand(.unlimited), .cancel])
+    inners[0].send(2)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom(code: 1)))])
+  }
+
+  @Test func innerFails_cancelsUpstreamAndFails() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    inners[0].send(completion: .failure(Boom(code: 2)))
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 2)))])
+  }
+
+  @Test func replacedInnerFailing_isIgnored() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    upstream.send(inners[1])
+    inners[0].send(completion: .failure(Boom()))
+    inners[1].send(4)
+    #expect(recorder.events == [.subscription, .value(4)])
+  }
+
+  @Test func cancelBeforeInner_cancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    recorder.cancel()
+    upstream.send(inners[0])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(inners[0].subscriptionCount == 0)
+  }
+
+  @Test func cancelDuringInner_cancelsBoth() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    inners[0].send(1)
+    recorder.cancel()
+    inners[0].send(2)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(inners[0].requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.values == [1])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.cancel()
+      return .none
+    }
+    [[1, 2, 3].publisher].publisher.switchToLatest().subscribe(recorder)
+    holder.subscription = recorder.subscription
+    recorder.request(.unlimited)
+    #expect(recorder.events == [.subscription, .value(1)])
+  }
+
+  @Test func requestFromReceive_reachesInner() {
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      holder.subscription?.request(.max(1))
+      return .none
+    }
+    [[1, 2, 3].publisher].publisher.switchToLatest().subscribe(recorder)
+    holder.subscription = recorder.subscription
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    let cancelled = FlattenFamilyWeakSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(cancelled)
+    upstream.send(inners[0])
+    cancelled.cancel()
+    #expect(cancelled.subscription == nil)
+    let completed = FlattenFamilyWeakSubscriber<Int, Never>()
+    [[1].publisher].publisher.switchToLatest().subscribe(completed)
+    #expect(completed.isCompleted)
+    #expect(completed.subscription == nil)
+  }
+
+  @Test func description_isSwitchToLatest() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "SwitchToLatest")
+  }
+
+  @Test func switchToLatest_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [[1, 2, 3].publisher].publisher.switchToLatest() },
+      makeLongPublisher: {
+        [Array(0..<1_000_000).publisher].publisher.switchToLatest()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func switchToLatestFailing_conforms() {
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        Publishers.Sequence<[AnyPublisher<Int, Boom>], Boom>(sequence: [
+          Publishers.Sequence<[Int], Boom>(sequence: [1, 2]).eraseToAnyPublisher()
+        ])
+        .switchToLatest()
+      },
+      makeFailingPublisher: {
+        Publishers.Sequence<[AnyPublisher<Int, Boom>], Boom>(sequence: [
+          Fail<Int, Boom>(error: Boom()).eraseToAnyPublisher()
+        ])
+        .switchToLatest()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  // MARK: Concurrency
+
+  @Test func switchWhileOldInnerSends_noOldValueAfterSwitch() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    let inners = self.inners
+    let upstream = self.upstream
+    let switched = SwitchMark()
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      if side == 0 {
+        for value in 0..<5_000 { inners[0].send(value) }
+      } else {
+        upstream.send(inners[1])
+        switched.set(recorder.values.count)
+      }
+    }
+    for value in 0..<100 { inners[0].send(value) }
+    inners[1].send(-1)
+    let values = recorder.values
+    // At most the one delivery in flight at the switch may land after the count was read.
+    #expect(values.count <= switched.count + 2)
+    #expect(values.last == -1)
+    #expect(inners[0].requests.last == .cancel)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func concurrentSwitchesAndSends_deliveriesNeverOverlap() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    let inners = self.inners
+    let upstream = self.upstream
+    DispatchQueue.concurrentPerform(iterations: inners.count + 1) { index in
+      if index == inners.count {
+        for round in 0..<300 { upstream.send(inners[round % inners.count]) }
+      } else {
+        for value in 0..<2_000 { inners[index].send(index * 10_000 + value) }
+      }
+    }
+    let values = recorder.values
+    #expect(Set(values).count == values.count)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancelRacingSends_nothingAfterCancel() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    let inner = inners[0]
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      if side == 0 {
+        for value in 0..<2_000 { inner.send(value) }
+      } else {
+        recorder.subscription?.cancel()
+      }
+    }
+    let count = recorder.values.count
+    inner.send(-1)
+    #expect(recorder.values.count == count)
+    #expect(inner.requests.last == .cancel)
+    #expect(recorder.violations.isEmpty)
+  }
+}
+
+/// The number of values seen right after the switch.
+// Sendable: `value` is only reached under `lock`.
+private final class SwitchMark: @unchecked Sendable {
+  private let lock = Lock()
+  private var value = 0
+
+  var count: Int { lock.withLock { value } }
+
+  func set(_ count: Int) { lock.withLock { value = count } }
+}

@@ -1,0 +1,123 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct TryCatchTests {
+  typealias Boom = FlattenFamilyBoom
+
+  let upstream = TestPublisher<Int, Boom>()
+  let replacement = TestPublisher<Int, Boom>()
+
+  @Test func noFailure_passesValuesAndFinishes() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryCatch { _ in Just(0) }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(recorder.values == [1])
+    #expect(recorder.events.count == 3)
+    guard case .finished? = recorder.completion else {
+      Issue.record("expected .finished, got \(String(describing: recorder.completion))")
+      return
+    }
+  }
+
+  @Test func failure_switchesToReplacement() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryCatch { _ in [5, 6].publisher }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(recorder.values == [1, 5, 6])
+    guard case .finished? = recorder.completion else {
+      Issue.record("expected .finished, got \(String(describing: recorder.completion))")
+      return
+    }
+  }
+
+  @Test func handlerThrows_failsWithThrownError() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryCatch { error -> Just<Int> in throw Boom(code: error.code + 1) }
+      .subscribe(recorder)
+    upstream.send(completion: .failure(Boom(code: 1)))
+    guard case .failure(let error)? = recorder.completion else {
+      Issue.record("expected a failure")
+      return
+    }
+    #expect(error as? Boom == Boom(code: 2))
+  }
+
+  @Test func replacementFails_failsWithItsError() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryCatch { _ in self.replacement }.subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    replacement.send(3)
+    replacement.send(completion: .failure(Boom(code: 4)))
+    #expect(recorder.values == [3])
+    guard case .failure(let error)? = recorder.completion else {
+      Issue.record("expected a failure")
+      return
+    }
+    #expect(error as? Boom == Boom(code: 4))
+  }
+
+  @Test func demand_carriedToReplacement() {
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))
+    upstream.tryCatch { _ in self.replacement }.subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(replacement.requests == [.demand(.max(2))])
+  }
+
+  @Test func demandNone_deliversNothingUntilRequested() {
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
+    Fail<Int, Boom>(error: Boom()).tryCatch { _ in [1, 2].publisher }.subscribe(recorder)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+  }
+
+  @Test func cancel_stopsEverything() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryCatch { _ in self.replacement }.subscribe(recorder)
+    upstream.send(completion: .failure(Boom()))
+    recorder.cancel()
+    replacement.send(1)
+    #expect(replacement.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func subscription_releasedAfterCancelAndCompletion() {
+    let cancelled = FlattenFamilyWeakSubscriber<Int, any Error>()
+    upstream.tryCatch { _ in Just(1) }.subscribe(cancelled)
+    cancelled.cancel()
+    #expect(cancelled.subscription == nil)
+    let completed = FlattenFamilyWeakSubscriber<Int, any Error>()
+    Fail<Int, Boom>(error: Boom()).tryCatch { _ -> Just<Int> in throw Boom() }
+      .subscribe(completed)
+    #expect(completed.isCompleted)
+    #expect(completed.subscription == nil)
+  }
+
+  @Test func description_isTryCatch() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryCatch { _ in Just(1) }.subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "TryCatch")
+  }
+
+  @Test func tryCatch_conforms() {
+    PublisherConformance(
+      elements: 2,
+      makePublisher: { Fail<Int, Boom>(error: Boom()).tryCatch { _ in [1, 2].publisher } },
+      makeFailingPublisher: {
+        Fail<Int, Boom>(error: Boom()).tryCatch { _ -> Publishers.Sequence<[Int], Never> in
+          throw Boom(code: 1)
+        }
+      },
+      makeLongPublisher: {
+        Fail<Int, Boom>(error: Boom()).tryCatch { _ in Array(0..<1_000_000).publisher }
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
