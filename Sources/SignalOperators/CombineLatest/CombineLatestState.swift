@@ -128,8 +128,8 @@ where Downstream.Input == Storage.Output {
   /// Bit `i`: upstream `i` has completed.
   @exclusivity(unchecked) @usableFromInline var finished: UInt8 = 0
   @exclusivity(unchecked) @usableFromInline var queue = LatestFamilyFIFO<(Storage.Output, Int)>()
-  @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
-  @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked) @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
+  @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
   @inlinable
   init(downstream: Downstream) {
@@ -156,7 +156,9 @@ where Downstream.Input == Storage.Output {
   func receive(subscription: any Subscription, at index: Int) {
     let bit: UInt8 = 1 << index
     let (accepted, request) = lock.withLock { () -> (Bool, Bool) in
-      guard downstream != nil, subscriptions[index] == nil, finished & bit == 0 else {
+      guard downstream != nil, pendingCompletion == nil, subscriptions[index] == nil,
+        finished & bit == 0
+      else {
         return (false, false)
       }
       subscriptions[index] = subscription

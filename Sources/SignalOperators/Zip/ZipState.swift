@@ -142,14 +142,19 @@ where Downstream.Input == Storage.Output {
   @usableFromInline
   enum ValueAction {
     case ignore
-    case deliver(Storage.Output, Downstream, unlimited: Bool, ending: LatestFamilyCalls?)
+    case deliver(Storage.Output, Downstream, unlimited: Bool, ending: Bool)
     case signal
   }
 
   @usableFromInline
   enum DrainStep {
-    case value(Storage.Output, Downstream, ending: LatestFamilyCalls?)
-    case completion(Subscribers.Completion<Failure>, Downstream, released: Storage)
+    case value(Storage.Output, Downstream)
+    case completion(
+      Subscribers.Completion<Failure>,
+      Downstream,
+      cancels: LatestFamilyCalls,
+      released: Storage
+    )
     case stop
   }
 
@@ -166,8 +171,8 @@ where Downstream.Input == Storage.Output {
   @exclusivity(unchecked) @usableFromInline var requested = Subscribers.Demand.none
   /// Bit `i`: upstream `i` has finished.
   @exclusivity(unchecked) @usableFromInline var finished: UInt8 = 0
-  @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
-  @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+  @exclusivity(unchecked) @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
+  @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
   @inlinable
   init(downstream: Downstream) {
@@ -191,7 +196,9 @@ where Downstream.Input == Storage.Output {
   func receive(subscription: any Subscription, at index: Int) {
     let bit: UInt8 = 1 << index
     let (accepted, request) = lock.withLock { () -> (Bool, Subscribers.Demand) in
-      guard downstream != nil, subscriptions[index] == nil, finished & bit == 0 else {
+      guard downstream != nil, pendingCompletion == nil, subscriptions[index] == nil,
+        finished & bit == 0
+      else {
         return (false, .none)
       }
       subscriptions[index] = subscription
@@ -229,7 +236,6 @@ where Downstream.Input == Storage.Output {
       return .none
     case .deliver(let output, let downstream, let unlimited, let ending):
       let more = downstream.receive(output)
-      ending?.cancel()
       var returned = Subscribers.Demand.none
       if !unlimited, more > .none {
         var calls = LatestFamilyCalls()
@@ -242,7 +248,7 @@ where Downstream.Input == Storage.Output {
         }
         calls.request(more)
         drainAvailable()
-      } else if ending != nil {
+      } else if ending {
         drainAvailable()
       }
       release()
@@ -325,17 +331,16 @@ where Downstream.Input == Storage.Output {
   }
 
   /// After a tuple was taken: if an upstream has finished and its queue is now empty, ends the
-  /// subscription with `.finished` and returns the upstreams to cancel. Call it under `lock`.
+  /// subscription with `.finished` (the other upstreams are cancelled when it is delivered) and
+  /// returns `true`. Call it under `lock`.
   @inlinable
-  func checkEnd() -> LatestFamilyCalls? {
-    guard finished != 0 else { return nil }
+  func checkEnd() -> Bool {
+    guard finished != 0 else { return false }
     for side in 0..<Storage.arity where finished & (1 << side) != 0 && storage.isEmpty(at: side) {
       pendingCompletion = .finished
-      var calls = LatestFamilyCalls()
-      collectSubscriptions(into: &calls, except: nil, taking: true)
-      return calls
+      return true
     }
-    return nil
+    return false
   }
 
   /// Asks for a drain; the thread that finds no drain under way runs it.
@@ -368,21 +373,25 @@ where Downstream.Input == Storage.Output {
         guard let downstream else { return .stop }
         if pendingCompletion == nil, demand > .none, storage.isReady {
           demand -= 1
-          return .value(storage.takeOutput(), downstream, ending: checkEnd())
+          let output = storage.takeOutput()
+          _ = checkEnd()
+          return .value(output, downstream)
         }
         guard let completion = pendingCompletion else { return .stop }
         pendingCompletion = nil
         self.downstream = nil
+        var cancels = LatestFamilyCalls()
+        collectSubscriptions(into: &cancels, except: nil, taking: true)
         return .completion(
           completion,
           downstream,
+          cancels: cancels,
           released: latestFamilyExchange(&storage, with: Storage())
         )
       }
       switch step {
-      case .value(let output, let downstream, let ending):
+      case .value(let output, let downstream):
         let more = downstream.receive(output)
-        ending?.cancel()
         guard more > .none else { continue }
         var calls = LatestFamilyCalls()
         lock.withLock {
@@ -392,7 +401,8 @@ where Downstream.Input == Storage.Output {
           collectSubscriptions(into: &calls, except: nil)
         }
         calls.request(more)
-      case .completion(let completion, let downstream, let released):
+      case .completion(let completion, let downstream, let cancels, let released):
+        cancels.cancel()
         _ = released
         downstream.receive(completion: completion)
         return
