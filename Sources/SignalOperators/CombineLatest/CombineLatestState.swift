@@ -178,7 +178,7 @@ where Downstream.Input == Storage.Output {
   where Slot.Storage == Storage {
     let bit: UInt8 = 1 << Slot.index
     let action = lock.withLock { () -> ValueAction in
-      guard let downstream, pendingCompletion == nil, finished & bit == 0 else { return .ignore }
+      guard downstream != nil, pendingCompletion == nil, finished & bit == 0 else { return .ignore }
       Slot.put(value, into: &storage)
       hasValue |= bit
       guard demand > .none else {
@@ -197,7 +197,7 @@ where Downstream.Input == Storage.Output {
       }
       let replenish = demand > .none
       if !replenish { inFlight &= ~bit }
-      return .deliver(output, downstream, replenish: replenish, unlimited: demand == .unlimited)
+      return .deliver(output, downstream!, replenish: replenish, unlimited: demand == .unlimited)
     }
     switch action {
     case .ignore:

@@ -104,7 +104,7 @@ where Downstream.Input == Storage.Output {
   func receive<Slot: LatestFamilySlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
     let action = lock.withLock { () -> ValueAction in
-      guard let downstream, pendingCompletion == nil, finished & (1 << Slot.index) == 0 else {
+      guard downstream != nil, pendingCompletion == nil, finished & (1 << Slot.index) == 0 else {
         return .ignore
       }
       Slot.put(value, into: &storage)
@@ -115,7 +115,7 @@ where Downstream.Input == Storage.Output {
       else { return .signal }
       demand -= 1
       let output = storage.takeOutput()
-      return .deliver(output, downstream, unlimited: demand == .unlimited, ending: checkEnd())
+      return .deliver(output, downstream!, unlimited: demand == .unlimited, ending: checkEnd())
     }
     switch action {
     case .ignore:
