@@ -330,7 +330,7 @@ where Downstream.Input == Storage.Output {
   }
 
   /// Delivers queued tuples, then a pending completion. Only the drain claim holder runs it.
-  @usableFromInline
+  @inlinable
   func drainAvailable() {
     while true {
       let step = lock.withLock { () -> DrainStep in

@@ -255,7 +255,7 @@ where Downstream.Input == Storage.Output {
 
   /// Delivers tuples while there is demand, then a pending completion. Only the drain claim
   /// holder runs it.
-  @usableFromInline
+  @inlinable
   func drainAvailable() {
     while true {
       let step = lock.withLock { () -> DrainStep in
