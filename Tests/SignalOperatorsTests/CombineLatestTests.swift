@@ -1,0 +1,434 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct CombineLatestTests {
+  struct Boom: Error, Equatable {}
+
+  let a = TestPublisher<Int, Boom>()
+  let b = TestPublisher<Int, Boom>()
+
+  private func pairs(_ recorder: RecordingSubscriber<(Int, Int), Boom>) -> [[Int]] {
+    recorder.values.map { [$0.0, $0.1] }
+  }
+
+  // MARK: Basic path
+
+  @Test func bothSent_emitsLatestTupleOnEverySend() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    a.send(2)
+    #expect(recorder.values.isEmpty)
+    b.send(10)
+    a.send(3)
+    b.send(20)
+    #expect(pairs(recorder) == [[2, 10], [3, 10], [3, 20]])
+    #expect(a.violations.isEmpty)
+    #expect(b.violations.isEmpty)
+  }
+
+  @Test func threeUpstreams_emitTriples() {
+    let c = TestPublisher<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int, Int), Boom>()
+    a.combineLatest(b, c).subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    #expect(recorder.values.isEmpty)
+    c.send(3)
+    b.send(4)
+    #expect(recorder.values.map { [$0.0, $0.1, $0.2] } == [[1, 2, 3], [1, 4, 3]])
+    c.send(completion: .finished)
+    b.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    a.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func fourUpstreams_emitQuadruples() {
+    let c = TestPublisher<Int, Boom>()
+    let d = TestPublisher<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int, Int, Int), Boom>()
+    Publishers.CombineLatest4(a, b, c, d).subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    c.send(3)
+    #expect(recorder.values.isEmpty)
+    d.send(4)
+    a.send(5)
+    #expect(recorder.values.map { [$0.0, $0.1, $0.2, $0.3] } == [[1, 2, 3, 4], [5, 2, 3, 4]])
+    for upstream in [a, b, c, d] {
+      #expect(upstream.requests == [.demand(.max(1))])
+      #expect(upstream.violations.isEmpty)
+    }
+    d.send(completion: .failure(Boom()))
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(a.requests.last == .cancel)
+  }
+
+  @Test func publisherProperties_areKept() {
+    let publisher = Just(1).combineLatest(Just(2), Just(3))
+    #expect(publisher.a == Just(1))
+    #expect(publisher.b == Just(2))
+    #expect(publisher.c == Just(3))
+    #expect(Just(1).combineLatest(Just(2)) == Publishers.CombineLatest(Just(1), Just(2)))
+  }
+
+  // MARK: Demand
+
+  @Test func unlimitedDemand_requestsOneValuePerUpstreamAtATime() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    #expect(a.requests == [.demand(.max(1))])
+    #expect(b.requests == [.demand(.max(1))])
+    a.send(1)
+    b.send(2)
+    a.send(3)
+    #expect(a.outstandingDemand == .max(1))
+    #expect(b.outstandingDemand == .max(1))
+    #expect(a.requests == [.demand(.max(1))])
+  }
+
+  @Test func demandNone_requestsNothingUntilRequested() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil)
+    a.combineLatest(b).subscribe(recorder)
+    #expect(a.requests.isEmpty)
+    #expect(b.requests.isEmpty)
+    recorder.request(.max(1))
+    #expect(a.requests == [.demand(.max(1))])
+    #expect(b.requests == [.demand(.max(1))])
+    a.send(1)
+    b.send(2)
+    #expect(pairs(recorder) == [[1, 2]])
+  }
+
+  @Test func demandMaxOne_valueWithoutDemandReplacesLatestAndIsNotDeliveredLater() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1))
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)  // not complete yet: a is asked again
+    b.send(10)  // delivered; demand is now used up, b is not asked again
+    #expect(pairs(recorder) == [[1, 10]])
+    #expect(b.outstandingDemand == .none)
+    a.send(2)  // no demand: replaces 1, not delivered
+    #expect(pairs(recorder) == [[1, 10]])
+    #expect(a.outstandingDemand == .none)
+    recorder.request(.max(1))
+    #expect(pairs(recorder) == [[1, 10]])
+    #expect(a.requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(b.requests == [.demand(.max(1)), .demand(.max(1))])
+    b.send(20)
+    #expect(pairs(recorder) == [[1, 10], [2, 20]])
+    #expect(recorder.violations.isEmpty)
+    #expect(a.violations.isEmpty)
+    #expect(b.violations.isEmpty)
+  }
+
+  @Test func demandToppedUpFromReceive_deliversEveryTuple() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    b.send(10)
+    a.send(2)
+    b.send(20)
+    #expect(pairs(recorder) == [[1, 10], [2, 10], [2, 20]])
+    #expect(recorder.violations.isEmpty)
+    #expect(a.violations.isEmpty)
+    #expect(b.violations.isEmpty)
+  }
+
+  @Test func requestInsideReceive_asksIdleUpstreams() {
+    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Boom>>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1)) { _ in
+      box.value?.request(.max(2))
+      return .none
+    }
+    box.value = recorder
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    b.send(10)
+    a.send(2)
+    b.send(20)
+    a.send(3)
+    #expect(pairs(recorder) == [[1, 10], [2, 10], [2, 20], [3, 20]])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  // MARK: Completion
+
+  @Test func oneFinishesAfterValue_othersKeepCombining() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    a.send(completion: .finished)
+    b.send(10)
+    b.send(20)
+    #expect(pairs(recorder) == [[1, 10], [1, 20]])
+    #expect(recorder.completion == nil)
+    b.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+    #expect(!a.requests.contains(.cancel))
+    #expect(!b.requests.contains(.cancel))
+  }
+
+  @Test func finishWithoutValue_finishesAndCancelsTheOthers() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    b.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+    #expect(a.requests.last == .cancel)
+    a.send(2)
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func failureBeforeValues_failsAndCancelsTheOthers() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    b.send(completion: .failure(Boom()))
+    #expect(recorder.events.count == 2)
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(a.requests.last == .cancel)
+  }
+
+  @Test func failureAfterValues_failsAfterTheDeliveredTuples() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    a.send(completion: .failure(Boom()))
+    b.send(3)
+    #expect(pairs(recorder) == [[1, 2]])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(b.requests.last == .cancel)
+  }
+
+  @Test func upstreamsCompletedAtSubscription_finishAtOnce() {
+    let recorder = RecordingSubscriber<(Int, Int), Never>()
+    Empty<Int, Never>().combineLatest(Just(1)).subscribe(recorder)
+    #expect(recorder.events.count == 2)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func synchronousUpstreams_combineTheLastOfTheFirstWithEachOfTheSecond() {
+    let recorder = RecordingSubscriber<(Int, Int), Never>()
+    [1, 2, 3].publisher.combineLatest([10, 20].publisher).subscribe(recorder)
+    #expect(recorder.values.map { [$0.0, $0.1] } == [[3, 10], [3, 20]])
+    #expect(recorder.completion == .finished)
+  }
+
+  // MARK: Cancel
+
+  @Test func cancelInsideReceiveSubscription_subscribesNoUpstream() {
+    let subscriber = AnySubscriber<(Int, Int), Boom>(
+      receiveSubscription: { $0.cancel() },
+      receiveValue: { _ in .none }
+    )
+    a.combineLatest(b).subscribe(subscriber)
+    #expect(a.subscriptionCount == 0)
+    #expect(b.subscriptionCount == 0)
+  }
+
+  @Test func cancel_cancelsUpstreamsAndStopsDelivery() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    recorder.cancel()
+    #expect(a.requests.last == .cancel)
+    #expect(b.requests.last == .cancel)
+    b.send(2)
+    b.send(completion: .finished)
+    #expect(recorder.events.count == 1)
+  }
+
+  @Test func cancelInsideReceive_stopsFurtherDelivery() {
+    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Boom>>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom> { _ in
+      box.value?.cancel()
+      return .none
+    }
+    box.value = recorder
+    a.combineLatest(b).subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    a.send(3)
+    b.send(completion: .finished)
+    #expect(pairs(recorder) == [[1, 2]])
+    #expect(recorder.completion == nil)
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    let subscription = recorder.subscription
+    a.send(completion: .failure(Boom()))
+    let requestsBefore = b.requests
+    subscription?.cancel()
+    #expect(b.requests == requestsBefore)
+    #expect(recorder.events.count == 2)
+  }
+
+  @Test func subscription_isReleasedAfterCancel() {
+    weak var weakSubscription: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<(Int, Int), Boom>()
+      a.combineLatest(b).subscribe(recorder)
+      a.send(1)
+      weakSubscription = recorder.subscription as AnyObject?
+      #expect(weakSubscription != nil)
+      recorder.cancel()
+    }
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func subscription_isReleasedAfterCompletion() {
+    weak var weakSubscription: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<(Int, Int), Boom>()
+      a.combineLatest(b).subscribe(recorder)
+      weakSubscription = recorder.subscription as AnyObject?
+      a.send(1)
+      b.send(2)
+      a.send(completion: .finished)
+      b.send(completion: .finished)
+      #expect(recorder.completion == .finished)
+    }
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func subscription_isDescribedAsCombineLatest() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.combineLatest(b).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "CombineLatest")
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
+      Just(1).combineLatest(Just(2)).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  // MARK: Conformance
+
+  @Test func combineLatest_conforms() {
+    typealias Source = Publishers.Sequence<[Int], Boom>
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Source(sequence: [1, 2]).combineLatest(Source(sequence: [3])).eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Source(sequence: [1]).combineLatest(Fail(error: Boom())).eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Source(sequence: [0]).combineLatest(Source(sequence: Array(0..<1_000_000)))
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func combineLatest4_conforms() {
+    typealias Source = Publishers.Sequence<[Int], Never>
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        Source(sequence: [1]).combineLatest(Just(2), Just(3), Source(sequence: [4, 5]))
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  // MARK: Concurrency
+
+  @Test func concurrentSends_deliverOneTuplePerValueWithMonotonicComponents() {
+    let first = LatestFamilyProducer<Int>()
+    let second = LatestFamilyProducer<Int>()
+    let probe = LatestFamilyProbe<(Int, Int)>()
+    first.combineLatest(second).subscribe(probe)
+    first.send(0)
+    second.send(0)
+    let count = 5_000
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      let producer = side == 0 ? first : second
+      for value in 1..<count { producer.send(value) }
+    }
+    let values = probe.values
+    #expect(values.count == 1 + 2 * (count - 1))
+    #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.1 <= $1.1 })
+    #expect(values.last.map { [$0.0, $0.1] } == [count - 1, count - 1])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test func concurrentSendsOnFourUpstreams_deliverEveryValue() {
+    let producers = (0..<4).map { _ in LatestFamilyProducer<Int>() }
+    let probe = LatestFamilyProbe<(Int, Int, Int, Int)>()
+    producers[0].combineLatest(producers[1], producers[2], producers[3]).subscribe(probe)
+    for producer in producers { producer.send(0) }
+    let count = 2_000
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 1..<count { producers[side].send(value) }
+    }
+    let values = probe.values.map { [$0.0, $0.1, $0.2, $0.3] }
+    #expect(values.count == 1 + 4 * (count - 1))
+    #expect(
+      zip(values, values.dropFirst()).allSatisfy { pair in
+        (0..<4).allSatisfy { pair.0[$0] <= pair.1[$0] }
+      }
+    )
+    #expect(values.last == [count - 1, count - 1, count - 1, count - 1])
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test func concurrentSendsWithDemandOfOne_neverExceedDemand() {
+    let first = LatestFamilyProducer<Int>()
+    let second = LatestFamilyProducer<Int>()
+    let probe = LatestFamilyProbe<(Int, Int)>(initialDemand: .max(1), demandPerValue: .max(1))
+    first.combineLatest(second).subscribe(probe)
+    let count = 5_000
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      let producer = side == 0 ? first : second
+      for value in 0..<count { producer.send(value) }
+    }
+    let values = probe.values
+    #expect(!values.isEmpty)
+    #expect(values.count <= 2 * count)
+    #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 <= $1.0 && $0.1 <= $1.1 })
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test func cancelRacingSends_stopsDeliveryAndReleases() {
+    weak var weakSubscription: AnyObject?
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    do {
+      let recorder = RecordingSubscriber<(Int, Int), Never>()
+      first.combineLatest(second).subscribe(recorder)
+      weakSubscription = recorder.subscription as AnyObject?
+      first.send(0)
+      second.send(0)
+      DispatchQueue.concurrentPerform(iterations: 3) { side in
+        for value in 1...2_000 {
+          switch side {
+          case 0: first.send(value)
+          case 1: second.send(value)
+          default: if value == 500 { recorder.cancel() }
+          }
+        }
+      }
+      let delivered = recorder.values.count
+      first.send(-1)
+      second.send(-1)
+      #expect(recorder.values.count == delivered)
+    }
+    #expect(weakSubscription == nil)
+  }
+}

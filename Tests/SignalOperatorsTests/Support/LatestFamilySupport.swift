@@ -1,0 +1,232 @@
+import StreamCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A publisher for one subscriber that never drops a value: `send` waits (yielding the thread)
+/// until the subscriber has demand, so a concurrency test knows every value was delivered
+/// upstream of the operator under test.
+// Sendable: all mutable state is guarded by `lock`; the subscriber is called outside it.
+final class LatestFamilyProducer<Output>: Publisher, @unchecked Sendable {
+  typealias Failure = Never
+
+  private let lock = Lock()
+  private var demand = Subscribers.Demand.none
+  private var cancelled = false
+  private var send: ((Output) -> Subscribers.Demand)?
+
+  /// Whether the subscriber cancelled.
+  var isCancelled: Bool { lock.withLock { cancelled } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    lock.withLock { send = { subscriber.receive($0) } }
+    subscriber.receive(subscription: LatestFamilyProducerSubscription(producer: self))
+  }
+
+  /// Sends `value` once there is demand; gives up and returns `false` if cancelled.
+  @discardableResult
+  func send(_ value: Output) -> Bool {
+    while true {
+      let target = lock.withLock { () -> ((Output) -> Subscribers.Demand)?? in
+        if cancelled { return .some(nil) }
+        guard demand > .none, let send else { return nil }
+        demand -= 1
+        return .some(send)
+      }
+      switch target {
+      case .none:
+        sched_yield()
+      case .some(nil):
+        return false
+      case .some(let send?):
+        let more = send(value)
+        if more > .none { lock.withLock { demand += more } }
+        return true
+      }
+    }
+  }
+
+  fileprivate func request(_ more: Subscribers.Demand) {
+    lock.withLock { demand += more }
+  }
+
+  fileprivate func cancel() {
+    let released = lock.withLock { () -> ((Output) -> Subscribers.Demand)? in
+      cancelled = true
+      return send.take()
+    }
+    _ = released
+  }
+}
+
+private final class LatestFamilyProducerSubscription<Output>: Subscription, Sendable {
+  let producer: LatestFamilyProducer<Output>
+
+  init(producer: LatestFamilyProducer<Output>) {
+    self.producer = producer
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    producer.request(demand)
+  }
+
+  func cancel() {
+    producer.cancel()
+  }
+}
+
+/// A subscriber that records values and checks that calls never overlap and never exceed the
+/// demand it gave.
+// Sendable: mutable state is guarded by `lock`; `inside` is atomic.
+final class LatestFamilyProbe<Input>: Subscriber, @unchecked Sendable {
+  typealias Failure = Never
+
+  private let lock = Lock()
+  private let inside = Atomic<Bool>(false)
+  private var recorded: [Input] = []
+  private var problems: [String] = []
+  private var demand = Subscribers.Demand.none
+  private var subscription: (any Subscription)?
+  private var done = false
+  private let initialDemand: Subscribers.Demand
+  private let demandPerValue: Subscribers.Demand
+
+  init(initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+    self.initialDemand = initialDemand
+    self.demandPerValue = demandPerValue
+  }
+
+  var values: [Input] { lock.withLock { recorded } }
+  var violations: [String] { lock.withLock { problems } }
+  var isFinished: Bool { lock.withLock { done } }
+
+  func cancel() {
+    let subscription = lock.withLock { self.subscription.take() }
+    subscription?.cancel()
+  }
+
+  func receive(subscription: any Subscription) {
+    enter()
+    lock.withLock {
+      self.subscription = subscription
+      demand = initialDemand
+    }
+    leave()
+    subscription.request(initialDemand)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    enter()
+    lock.withLock {
+      if demand == .none { problems.append("value beyond demand") }
+      demand -= 1
+      demand += demandPerValue
+      recorded.append(input)
+    }
+    leave()
+    return demandPerValue
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    enter()
+    lock.withLock {
+      if done { problems.append("second completion") }
+      done = true
+      subscription = nil
+    }
+    leave()
+  }
+
+  private func enter() {
+    if inside.exchange(true, ordering: .acquiring) {
+      lock.withLock { problems.append("overlapping calls") }
+    }
+  }
+
+  private func leave() {
+    inside.store(false, ordering: .releasing)
+  }
+}
+
+/// A publisher for one subscriber that sends whenever told, ignoring demand, to fill an
+/// operator's queues beyond what it asked for; `cancelled` tells whether it was cancelled.
+// Sendable: all mutable state is guarded by `lock`; the subscriber is called outside it.
+final class LatestFamilyPushSource<Output, Failure: Error>: Publisher, @unchecked Sendable {
+  private let lock = Lock()
+  private var target: AnySubscriber<Output, Failure>?
+  private var wasCancelled = false
+
+  var cancelled: Bool { lock.withLock { wasCancelled } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    lock.withLock { target = AnySubscriber(subscriber) }
+    subscriber.receive(
+      subscription: LatestFamilyPushSubscription { [weak self] in
+        guard let self else { return }
+        let released = lock.withLock { () -> AnySubscriber<Output, Failure>? in
+          wasCancelled = true
+          return target.take()
+        }
+        _ = released
+      }
+    )
+  }
+
+  func send(_ value: Output) {
+    _ = lock.withLock { target }?.receive(value)
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    lock.withLock { target.take() }?.receive(completion: completion)
+  }
+}
+
+private final class LatestFamilyPushSubscription: Subscription, @unchecked Sendable {
+  // Sendable: `onCancel` is immutable and only called once, guarded by the source's lock.
+  let onCancel: () -> Void
+
+  init(onCancel: @escaping () -> Void) {
+    self.onCancel = onCancel
+  }
+
+  func request(_ demand: Subscribers.Demand) {}
+
+  func cancel() { onCancel() }
+}
+
+/// Tracks how deeply a closure is nested in itself.
+// Sendable: mutable state is guarded by `lock`.
+final class LatestFamilyDepth: @unchecked Sendable {
+  private let lock = Lock()
+  private var current = 0
+  private var deepest = 0
+
+  var maximum: Int { lock.withLock { deepest } }
+
+  func enter() {
+    lock.withLock {
+      current += 1
+      deepest = max(deepest, current)
+    }
+  }
+
+  func leave() {
+    lock.withLock { current -= 1 }
+  }
+}
+
+/// Holds a value, such as a recorder, for a closure written before the value exists.
+// Sendable: `stored` is only reached under `lock`.
+final class LatestFamilyBox<Value>: @unchecked Sendable {
+  private let lock = Lock()
+  private var stored: Value?
+
+  var value: Value? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
+}

@@ -1,0 +1,449 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ZipTests {
+  struct Boom: Error, Equatable {}
+
+  let a = TestPublisher<Int, Boom>()
+  let b = TestPublisher<Int, Boom>()
+
+  private func pairs(_ recorder: RecordingSubscriber<(Int, Int), Boom>) -> [[Int]] {
+    recorder.values.map { [$0.0, $0.1] }
+  }
+
+  // MARK: Basic path
+
+  @Test func values_arePairedInOrder() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.zip(b).subscribe(recorder)
+    a.send(1)
+    a.send(2)
+    a.send(3)
+    #expect(recorder.values.isEmpty)
+    b.send(10)
+    b.send(20)
+    #expect(pairs(recorder) == [[1, 10], [2, 20]])
+    b.send(30)
+    b.send(40)
+    a.send(4)
+    #expect(pairs(recorder) == [[1, 10], [2, 20], [3, 30], [4, 40]])
+  }
+
+  @Test func threeUpstreams_emitTriplesInOrder() {
+    let c = TestPublisher<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int, Int), Boom>()
+    a.zip(b, c).subscribe(recorder)
+    a.send(1)
+    a.send(2)
+    b.send(10)
+    #expect(recorder.values.isEmpty)
+    c.send(100)
+    b.send(20)
+    c.send(200)
+    #expect(recorder.values.map { [$0.0, $0.1, $0.2] } == [[1, 10, 100], [2, 20, 200]])
+  }
+
+  @Test func fourUpstreams_emitQuadruplesInOrder() {
+    let c = TestPublisher<Int, Boom>()
+    let d = TestPublisher<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int, Int, Int), Boom>()
+    Publishers.Zip4(a, b, c, d).subscribe(recorder)
+    for upstream in [a, b, c] { upstream.send(1) }
+    #expect(recorder.values.isEmpty)
+    d.send(1)
+    for upstream in [d, c, b, a] { upstream.send(2) }
+    #expect(recorder.values.map { [$0.0, $0.1, $0.2, $0.3] } == [[1, 1, 1, 1], [2, 2, 2, 2]])
+    c.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+    #expect(d.requests.last == .cancel)
+  }
+
+  @Test func publisherProperties_areKept() {
+    let publisher = Just(1).zip(Just(2), Just(3), Just(4))
+    #expect(publisher.a == Just(1))
+    #expect(publisher.d == Just(4))
+    #expect(Just(1).zip(Just(2)) == Publishers.Zip(Just(1), Just(2)))
+  }
+
+  // MARK: Demand
+
+  @Test func downstreamDemand_isForwardedToEveryUpstream() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(2))
+    a.zip(b).subscribe(recorder)
+    #expect(a.requests == [.demand(.max(2))])
+    #expect(b.requests == [.demand(.max(2))])
+    recorder.request(.max(3))
+    #expect(a.requests == [.demand(.max(2)), .demand(.max(3))])
+    #expect(b.requests == [.demand(.max(2)), .demand(.max(3))])
+  }
+
+  @Test func demandNone_requestsAndDeliversNothingUntilRequested() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil)
+    a.zip(b).subscribe(recorder)
+    #expect(a.requests.isEmpty)
+    #expect(b.requests.isEmpty)
+    recorder.request(.max(1))
+    #expect(a.requests == [.demand(.max(1))])
+    a.send(1)
+    b.send(10)
+    #expect(pairs(recorder) == [[1, 10]])
+  }
+
+  @Test func valuesBeyondDemand_waitInTheirQueues() {
+    let first = LatestFamilyPushSource<Int, Boom>()
+    let second = LatestFamilyPushSource<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil)
+    first.zip(second).subscribe(recorder)
+    first.send(1)
+    first.send(2)
+    second.send(10)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(pairs(recorder) == [[1, 10]])
+    recorder.request(.max(1))
+    #expect(pairs(recorder) == [[1, 10]])
+    second.send(20)
+    second.send(30)
+    #expect(pairs(recorder) == [[1, 10], [2, 20]])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandMaxOne_deliversOneTuple() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1))
+    a.zip(b).subscribe(recorder)
+    a.send(1)
+    b.send(10)
+    #expect(pairs(recorder) == [[1, 10]])
+    #expect(a.outstandingDemand == .none)
+    #expect(b.outstandingDemand == .none)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandToppedUpFromReceive_goesToUpstreams() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    a.zip(b).subscribe(recorder)
+    a.send(1)
+    b.send(10)
+    // b completed the pair: its demand comes back from `receive`; a is asked with a request.
+    #expect(a.requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(b.requests == [.demand(.max(1))])
+    #expect(b.outstandingDemand == .max(1))
+    b.send(20)
+    a.send(2)
+    #expect(pairs(recorder) == [[1, 10], [2, 20]])
+    #expect(a.violations.isEmpty)
+    #expect(b.violations.isEmpty)
+  }
+
+  @Test func requestInsideReceive_deliversBufferedTuplesWithoutRecursion() {
+    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Never>>()
+    let depth = LatestFamilyDepth()
+    let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil) { _ in
+      depth.enter()
+      defer { depth.leave() }
+      box.value?.request(.max(1))
+      return .none
+    }
+    box.value = recorder
+    let zipped = Array(0..<1_000).publisher.zip(Array(0..<1_000).publisher)
+    zipped.subscribe(recorder)
+    recorder.request(.max(1))
+    #expect(recorder.values.count == 1_000)
+    #expect(depth.maximum == 1)
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  // MARK: Completion
+
+  @Test func finishWithEmptyQueue_finishesAndCancelsTheOthers() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.zip(b).subscribe(recorder)
+    b.send(1)
+    a.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+    #expect(b.requests.last == .cancel)
+  }
+
+  @Test func finishWithQueuedValues_finishesOnceTheyArePaired() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.zip(b).subscribe(recorder)
+    a.send(1)
+    a.send(2)
+    a.send(completion: .finished)
+    b.send(10)
+    #expect(recorder.completion == nil)
+    b.send(20)
+    #expect(pairs(recorder) == [[1, 10], [2, 20]])
+    #expect(recorder.completion == .finished)
+    #expect(b.requests.last == .cancel)
+  }
+
+  @Test func finishWithQueuedValues_waitsForDemand() {
+    let first = LatestFamilyPushSource<Int, Boom>()
+    let second = LatestFamilyPushSource<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1))
+    first.zip(second).subscribe(recorder)
+    first.send(1)
+    first.send(2)
+    first.send(completion: .finished)
+    second.send(10)
+    second.send(20)
+    #expect(pairs(recorder) == [[1, 10]])
+    #expect(recorder.completion == nil)
+    recorder.request(.max(1))
+    #expect(pairs(recorder) == [[1, 10], [2, 20]])
+    #expect(recorder.completion == .finished)
+    #expect(second.cancelled)
+  }
+
+  @Test func failure_dropsQueuesAndCancelsTheOthers() {
+    let first = LatestFamilyPushSource<Int, Boom>()
+    let second = LatestFamilyPushSource<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil)
+    first.zip(second).subscribe(recorder)
+    first.send(1)
+    second.send(10)
+    second.send(completion: .failure(Boom()))
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.values.isEmpty)
+    #expect(first.cancelled)
+    recorder.request(.max(1))
+    #expect(recorder.events.count == 2)
+  }
+
+  @Test func emptyUpstream_finishesAtSubscription() {
+    let recorder = RecordingSubscriber<(Int, Int), Never>()
+    Just(1).zip(Empty<Int, Never>()).subscribe(recorder)
+    #expect(recorder.events.count == 2)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func synchronousUpstreams_pairToTheShorter() {
+    let recorder = RecordingSubscriber<(Int, Int), Never>()
+    [1, 2, 3].publisher.zip([10, 20].publisher).subscribe(recorder)
+    #expect(recorder.values.map { [$0.0, $0.1] } == [[1, 10], [2, 20]])
+    #expect(recorder.completion == .finished)
+  }
+
+  // MARK: Cancel
+
+  @Test func cancelInsideReceiveSubscription_subscribesNoUpstream() {
+    let subscriber = AnySubscriber<(Int, Int), Boom>(
+      receiveSubscription: { $0.cancel() },
+      receiveValue: { _ in .none }
+    )
+    a.zip(b).subscribe(subscriber)
+    #expect(a.subscriptionCount == 0)
+    #expect(b.subscriptionCount == 0)
+  }
+
+  @Test func cancel_cancelsUpstreamsAndStopsDelivery() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.zip(b).subscribe(recorder)
+    a.send(1)
+    recorder.cancel()
+    #expect(a.requests.last == .cancel)
+    #expect(b.requests.last == .cancel)
+    b.send(2)
+    b.send(completion: .finished)
+    #expect(recorder.events.count == 1)
+  }
+
+  @Test func cancelInsideReceive_stopsFurtherDelivery() {
+    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Boom>>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil) { _ in
+      box.value?.cancel()
+      return .none
+    }
+    box.value = recorder
+    a.zip(b).subscribe(recorder)
+    recorder.request(.max(3))
+    for value in 1...2 {
+      a.send(value)
+      b.send(value)
+    }
+    #expect(pairs(recorder) == [[1, 1]])
+  }
+
+  @Test func cancelAfterCompletion_doesNothing() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.zip(b).subscribe(recorder)
+    let subscription = recorder.subscription
+    a.send(completion: .finished)
+    let requestsBefore = b.requests
+    subscription?.cancel()
+    #expect(b.requests == requestsBefore)
+    #expect(recorder.events.count == 2)
+  }
+
+  @Test func subscription_isReleasedAfterCancel() {
+    weak var weakSubscription: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<(Int, Int), Boom>()
+      a.zip(b).subscribe(recorder)
+      a.send(1)
+      weakSubscription = recorder.subscription as AnyObject?
+      #expect(weakSubscription != nil)
+      recorder.cancel()
+    }
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func subscription_isReleasedAfterCompletion() {
+    weak var weakSubscription: AnyObject?
+    do {
+      let recorder = RecordingSubscriber<(Int, Int), Boom>()
+      a.zip(b).subscribe(recorder)
+      weakSubscription = recorder.subscription as AnyObject?
+      a.send(1)
+      b.send(2)
+      a.send(completion: .finished)
+      #expect(recorder.completion == .finished)
+    }
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func subscription_isDescribedAsZip() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>()
+    a.zip(b).subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "Zip")
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
+      Just(1).zip(Just(2)).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  // MARK: Conformance
+
+  @Test func zip_conforms() {
+    typealias Source = Publishers.Sequence<[Int], Boom>
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Source(sequence: [1, 2, 3]).zip(Source(sequence: [4, 5, 6, 7])).eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Source(sequence: [1]).zip(Fail(error: Boom())).eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Source(sequence: Array(0..<1_000_000)).zip(Source(sequence: Array(0..<1_000_000)))
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func zip3_conforms() {
+    typealias Source = Publishers.Sequence<[Int], Never>
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        Source(sequence: [1, 2]).zip(Source(sequence: [3, 4]), Source(sequence: [5, 6, 7]))
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  // MARK: Concurrency
+
+  @Test func concurrentSends_pairEveryValueExactlyOnceInOrder() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let probe = LatestFamilyProbe<(Int, Int)>()
+    first.zip(second).subscribe(probe)
+    let count = 10_000
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      let subject = side == 0 ? first : second
+      for value in 0..<count { subject.send(value) }
+    }
+    let values = probe.values.map { [$0.0, $0.1] }
+    #expect(values == (0..<count).map { [$0, $0] })
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test func concurrentSendsOnFourUpstreams_pairEveryValueExactlyOnce() {
+    let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
+    let probe = LatestFamilyProbe<(Int, Int, Int, Int)>()
+    subjects[0].zip(subjects[1], subjects[2], subjects[3]).subscribe(probe)
+    let count = 5_000
+    DispatchQueue.concurrentPerform(iterations: 4) { side in
+      for value in 0..<count { subjects[side].send(value) }
+    }
+    let values = probe.values.map { [$0.0, $0.1, $0.2, $0.3] }
+    #expect(values == (0..<count).map { [$0, $0, $0, $0] })
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test func concurrentSendsWithDemandOfOne_neverExceedDemandAndLoseNothing() {
+    let first = LatestFamilyProducer<Int>()
+    let second = LatestFamilyProducer<Int>()
+    let probe = LatestFamilyProbe<(Int, Int)>(initialDemand: .max(1), demandPerValue: .max(1))
+    first.zip(second).subscribe(probe)
+    let count = 300  // every pair waits for both producers: keep it short on a busy machine
+    DispatchQueue.concurrentPerform(iterations: 2) { side in
+      let producer = side == 0 ? first : second
+      for value in 0..<count { producer.send(value) }
+    }
+    let values = probe.values.map { [$0.0, $0.1] }
+    #expect(values == (0..<count).map { [$0, $0] })
+    #expect(probe.violations.isEmpty)
+  }
+
+  @Test func concurrentRequestsAndSends_deliverEveryPair() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = LatestFamilyProducer<Int>()
+    let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
+    first.zip(second).subscribe(recorder)
+    let count = 2_000
+    DispatchQueue.concurrentPerform(iterations: 3) { side in
+      for value in 0..<count {
+        switch side {
+        case 0: recorder.request(.max(1))
+        case 1: first.send(value)
+        default: second.send(value)
+        }
+      }
+    }
+    #expect(recorder.values.map { [$0.0, $0.1] } == (0..<count).map { [$0, $0] })
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancelRacingSends_stopsDeliveryAndReleases() {
+    weak var weakSubscription: AnyObject?
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    do {
+      let recorder = RecordingSubscriber<(Int, Int), Never>()
+      first.zip(second).subscribe(recorder)
+      weakSubscription = recorder.subscription as AnyObject?
+      DispatchQueue.concurrentPerform(iterations: 3) { side in
+        for value in 0..<2_000 {
+          switch side {
+          case 0: first.send(value)
+          case 1: second.send(value)
+          default: if value == 500 { recorder.cancel() }
+          }
+        }
+      }
+      let delivered = recorder.values
+      #expect(delivered.map { [$0.0, $0.1] } == (0..<delivered.count).map { [$0, $0] })
+      first.send(-1)
+      second.send(-1)
+      #expect(recorder.values.count == delivered.count)
+    }
+    #expect(weakSubscription == nil)
+  }
+}
