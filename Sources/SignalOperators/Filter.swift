@@ -59,7 +59,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+      upstream.receive(
+        subscriber: MapFamily.FilterInner(downstream: subscriber, isIncluded: isIncluded)
+      )
     }
   }
 }
@@ -100,26 +102,29 @@ extension Publishers.Filter {
   }
 }
 
-extension Publishers.Filter {
+extension MapFamily {
   /// The subscriber that drops values; it hands the upstream's subscription on as is.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
-  where Downstream.Input == Output, Downstream.Failure == Failure {
+  {
     @usableFromInline
-    typealias Input = Output
+    typealias Input = Downstream.Input
+
+    @usableFromInline
+    typealias Failure = Downstream.Failure
 
     @usableFromInline
     let downstream: Downstream
 
     @usableFromInline
-    let isIncluded: (Output) -> Bool
+    let isIncluded: (Input) -> Bool
 
     @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, isIncluded: @escaping (Output) -> Bool) {
+    init(downstream: Downstream, isIncluded: @escaping (Input) -> Bool) {
       self.downstream = downstream
       self.isIncluded = isIncluded
     }
@@ -130,7 +135,7 @@ extension Publishers.Filter {
     }
 
     @inlinable
-    func receive(_ input: Output) -> Subscribers.Demand {
+    func receive(_ input: Input) -> Subscribers.Demand {
       isIncluded(input) ? downstream.receive(input) : .max(1)
     }
 

@@ -48,7 +48,7 @@ extension Publishers {
   /// let doubled = Publishers.Map(upstream: [1, 2].publisher) { $0 * 2 }
   /// ```
   ///
-  /// See ``StreamCore/Publisher/map(_:)-(Output)->T``. Chained `map`s fuse into one `Map`.
+  /// Made by `Publisher.map(_:)` with a closure. Chained `map`s fuse into one `Map`.
   ///
   /// > Thread safety: A value type; the subscriber talks to the upstream's subscription directly.
   public struct Map<Upstream: Publisher, Output>: Publisher {
@@ -77,7 +77,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+      // `receive(subscriber:)`, not `subscribe(_:)`: see `MapFamily`.
+      upstream.receive(subscriber: MapFamily.MapInner(downstream: subscriber, transform: transform))
     }
   }
 }
@@ -118,29 +119,26 @@ extension Publishers.Map {
   }
 }
 
-extension Publishers.Map {
+extension MapFamily {
   /// The subscriber that transforms each value; it hands the upstream's subscription on as is.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  struct MapInner<Input, Output, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+  where Downstream.Input == Output {
     @usableFromInline
-    typealias Input = Upstream.Output
-
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = Downstream.Failure
 
     @usableFromInline
     let downstream: Downstream
 
     @usableFromInline
-    let transform: (Upstream.Output) -> Output
+    let transform: (Input) -> Output
 
     @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+    init(downstream: Downstream, transform: @escaping (Input) -> Output) {
       self.downstream = downstream
       self.transform = transform
     }
@@ -151,12 +149,12 @@ extension Publishers.Map {
     }
 
     @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+    func receive(_ input: Input) -> Subscribers.Demand {
       downstream.receive(transform(input))
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+    func receive(completion: Subscribers.Completion<Failure>) {
       downstream.receive(completion: completion)
     }
 

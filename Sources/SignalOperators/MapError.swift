@@ -69,7 +69,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
     }
   }
 }

@@ -73,7 +73,8 @@ extension Publishers {
   /// let names = Publishers.MapKeyPath(upstream: users, keyPath: \.name)
   /// ```
   ///
-  /// See ``StreamCore/Publisher/map(_:)-(KeyPath<Output,T>)``.
+  /// Made by `Publisher.map(_:)` with a key path. The subscriber it subscribes upstream is
+  /// described as `"ValueForKey"`, as in Combine.
   ///
   /// > Thread safety: A value type; the subscriber talks to the upstream's subscription directly.
   public struct MapKeyPath<Upstream: Publisher, Output>: Publisher {
@@ -103,8 +104,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let keyPath = self.keyPath
-      upstream.subscribe(
-        MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
+      upstream.receive(
+        subscriber: MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKey"
         ) { $0[keyPath: keyPath] }
@@ -158,8 +159,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
-      upstream.subscribe(
-        MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
+      upstream.receive(
+        subscriber: MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKeys"
         ) {
@@ -222,8 +223,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
-      upstream.subscribe(
-        MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
+      upstream.receive(
+        subscriber: MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKeys"
         ) {

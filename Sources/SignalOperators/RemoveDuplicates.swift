@@ -83,7 +83,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+      upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
     }
   }
 }

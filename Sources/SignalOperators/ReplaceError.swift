@@ -59,7 +59,7 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, output: output))
+      upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
     }
   }
 }

@@ -77,8 +77,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(
-        Inner(downstream: subscriber, result: initialResult, nextPartialResult: nextPartialResult)
+      upstream.receive(
+        subscriber: Inner(
+          downstream: subscriber,
+          result: initialResult,
+          nextPartialResult: nextPartialResult
+        )
       )
     }
   }

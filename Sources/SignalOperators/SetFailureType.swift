@@ -54,7 +54,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber))
+      upstream.receive(subscriber: Inner(downstream: subscriber))
     }
 
     /// Changes the failure type again, keeping one `SetFailureType`.

@@ -68,8 +68,8 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(
-        MapFamilyTryInner<Step, Upstream.Failure, S>(
+      upstream.receive(
+        subscriber: MapFamilyTryInner<Step, Upstream.Failure, S>(
           downstream: subscriber,
           step: Step(transform: transform)
         )
