@@ -61,7 +61,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+      upstream.receive(
+        subscriber: MapFamily.CompactMapInner(downstream: subscriber, transform: transform)
+      )
     }
   }
 }
@@ -102,29 +104,26 @@ extension Publishers.CompactMap {
   }
 }
 
-extension Publishers.CompactMap {
+extension MapFamily {
   /// The subscriber that transforms and drops values; it hands the upstream's subscription on.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+  struct CompactMapInner<Input, Output, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output {
     @usableFromInline
-    typealias Input = Upstream.Output
-
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = Downstream.Failure
 
     @usableFromInline
     let downstream: Downstream
 
     @usableFromInline
-    let transform: (Upstream.Output) -> Output?
+    let transform: (Input) -> Output?
 
     @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
+    init(downstream: Downstream, transform: @escaping (Input) -> Output?) {
       self.downstream = downstream
       self.transform = transform
     }
@@ -135,13 +134,13 @@ extension Publishers.CompactMap {
     }
 
     @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+    func receive(_ input: Input) -> Subscribers.Demand {
       guard let output = transform(input) else { return .max(1) }
       return downstream.receive(output)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+    func receive(completion: Subscribers.Completion<Failure>) {
       downstream.receive(completion: completion)
     }
 

@@ -105,7 +105,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let keyPath = self.keyPath
       upstream.receive(
-        subscriber: MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
+        subscriber: MapFamily.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKey"
         ) { $0[keyPath: keyPath] }
@@ -160,7 +160,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
       upstream.receive(
-        subscriber: MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
+        subscriber: MapFamily.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKeys"
         ) {
@@ -224,7 +224,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
       upstream.receive(
-        subscriber: MapFamilyKeyPathInner<Upstream.Output, Failure, S>(
+        subscriber: MapFamily.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKeys"
         ) {
@@ -235,46 +235,48 @@ extension Publishers {
   }
 }
 
-/// The subscriber of the key-path maps: reads the key paths of each value and hands the
-/// upstream's subscription on as is.
-@usableFromInline
-struct MapFamilyKeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
-  CustomStringConvertible, CustomPlaygroundDisplayConvertible
-where Downstream.Failure == Failure {
+extension MapFamily {
+  /// The subscriber of the key-path maps: reads the key paths of each value and hands the
+  /// upstream's subscription on as is.
   @usableFromInline
-  let downstream: Downstream
+  struct KeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+  where Downstream.Failure == Failure {
+    @usableFromInline
+    let downstream: Downstream
 
-  @usableFromInline
-  let read: (Input) -> Downstream.Input
+    @usableFromInline
+    let read: (Input) -> Downstream.Input
 
-  @usableFromInline
-  let description: String
+    @usableFromInline
+    let description: String
 
-  @usableFromInline
-  let combineIdentifier = CombineIdentifier()
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
 
-  @inlinable
-  init(downstream: Downstream, name: String, read: @escaping (Input) -> Downstream.Input) {
-    self.downstream = downstream
-    self.description = name
-    self.read = read
+    @inlinable
+    init(downstream: Downstream, name: String, read: @escaping (Input) -> Downstream.Input) {
+      self.downstream = downstream
+      self.description = name
+      self.read = read
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+      downstream.receive(read(input))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+      downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
   }
-
-  @inlinable
-  func receive(subscription: any Subscription) {
-    downstream.receive(subscription: subscription)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    downstream.receive(read(input))
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    downstream.receive(completion: completion)
-  }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
 }

@@ -83,33 +83,38 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.receive(subscriber: Inner(downstream: subscriber, predicate: predicate))
+      upstream.receive(
+        subscriber: MapFamily.RemoveDuplicatesInner(downstream: subscriber, predicate: predicate)
+      )
     }
   }
 }
 
-extension Publishers.RemoveDuplicates {
+extension MapFamily {
   /// The subscriber that remembers the last value; it hands the upstream's subscription on.
   ///
   /// `last` is only touched by `receive(_:)`, which the upstream calls one value at a time.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
-  where Downstream.Input == Output, Downstream.Failure == Failure {
+  final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+  {
     @usableFromInline
-    typealias Input = Output
+    typealias Input = Downstream.Input
+
+    @usableFromInline
+    typealias Failure = Downstream.Failure
 
     @usableFromInline
     let downstream: Downstream
 
     @usableFromInline
-    let predicate: (Output, Output) -> Bool
+    let predicate: (Input, Input) -> Bool
 
     @usableFromInline
-    var last: Output?
+    var last: Input?
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Output, Output) -> Bool) {
+    init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
       self.downstream = downstream
       self.predicate = predicate
     }
@@ -120,7 +125,7 @@ extension Publishers.RemoveDuplicates {
     }
 
     @inlinable
-    func receive(_ input: Output) -> Subscribers.Demand {
+    func receive(_ input: Input) -> Subscribers.Demand {
       let previous = last
       last = input
       if let previous, predicate(previous, input) { return .max(1) }

@@ -78,7 +78,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: Inner(
+        subscriber: MapFamily.ScanInner(
           downstream: subscriber,
           result: initialResult,
           nextPartialResult: nextPartialResult
@@ -88,25 +88,22 @@ extension Publishers {
   }
 }
 
-extension Publishers.Scan {
+extension MapFamily {
   /// The subscriber that keeps the running result; it hands the upstream's subscription on.
   ///
   /// `result` is only touched by `receive(_:)`, which the upstream calls one value at a time.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+  final class ScanInner<Input, Output, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output {
     @usableFromInline
-    typealias Input = Upstream.Output
-
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = Downstream.Failure
 
     @usableFromInline
     let downstream: Downstream
 
     @usableFromInline
-    let nextPartialResult: (Output, Upstream.Output) -> Output
+    let nextPartialResult: (Output, Input) -> Output
 
     @usableFromInline
     var result: Output
@@ -115,7 +112,7 @@ extension Publishers.Scan {
     init(
       downstream: Downstream,
       result: Output,
-      nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+      nextPartialResult: @escaping (Output, Input) -> Output
     ) {
       self.downstream = downstream
       self.result = result
@@ -128,13 +125,13 @@ extension Publishers.Scan {
     }
 
     @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+    func receive(_ input: Input) -> Subscribers.Demand {
       result = nextPartialResult(result, input)
       return downstream.receive(result)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+    func receive(completion: Subscribers.Completion<Failure>) {
       downstream.receive(completion: completion)
     }
 

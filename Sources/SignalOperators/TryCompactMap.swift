@@ -69,9 +69,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<Step, Upstream.Failure, S>(
+        subscriber: MapFamilyTryInner<
+          MapFamily.TryCompactMapStep<Upstream.Output, Output>, Upstream.Failure, S
+        >(
           downstream: subscriber,
-          step: Step(transform: transform)
+          step: MapFamily.TryCompactMapStep<Upstream.Output, Output>(transform: transform)
         )
       )
     }
@@ -98,14 +100,14 @@ extension Publishers.TryCompactMap {
   }
 }
 
-extension Publishers.TryCompactMap {
+extension MapFamily {
   @usableFromInline
-  struct Step: MapFamilyTryStep {
+  struct TryCompactMapStep<Input, Output>: MapFamilyTryStep {
     @usableFromInline
-    let transform: (Upstream.Output) throws -> Output?
+    let transform: (Input) throws -> Output?
 
     @inlinable
-    init(transform: @escaping (Upstream.Output) throws -> Output?) {
+    init(transform: @escaping (Input) throws -> Output?) {
       self.transform = transform
     }
 
@@ -116,7 +118,7 @@ extension Publishers.TryCompactMap {
     static var isStateful: Bool { false }
 
     @inlinable
-    func apply(_ input: Upstream.Output) throws -> Output? {
+    func apply(_ input: Input) throws -> Output? {
       try transform(input)
     }
   }

@@ -68,9 +68,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<Step, Upstream.Failure, S>(
+        subscriber: MapFamilyTryInner<
+          MapFamily.TryFilterStep<Upstream.Output>, Upstream.Failure, S
+        >(
           downstream: subscriber,
-          step: Step(isIncluded: isIncluded)
+          step: MapFamily.TryFilterStep<Upstream.Output>(isIncluded: isIncluded)
         )
       )
     }
@@ -113,14 +115,14 @@ extension Publishers.TryFilter {
   }
 }
 
-extension Publishers.TryFilter {
+extension MapFamily {
   @usableFromInline
-  struct Step: MapFamilyTryStep {
+  struct TryFilterStep<Input>: MapFamilyTryStep {
     @usableFromInline
-    let isIncluded: (Upstream.Output) throws -> Bool
+    let isIncluded: (Input) throws -> Bool
 
     @inlinable
-    init(isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+    init(isIncluded: @escaping (Input) throws -> Bool) {
       self.isIncluded = isIncluded
     }
 
@@ -131,7 +133,7 @@ extension Publishers.TryFilter {
     static var isStateful: Bool { false }
 
     @inlinable
-    func apply(_ input: Upstream.Output) throws -> Upstream.Output? {
+    func apply(_ input: Input) throws -> Input? {
       try isIncluded(input) ? input : nil
     }
   }

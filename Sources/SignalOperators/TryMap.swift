@@ -63,9 +63,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<Step, Upstream.Failure, S>(
+        subscriber: MapFamilyTryInner<
+          MapFamily.TryMapStep<Upstream.Output, Output>, Upstream.Failure, S
+        >(
           downstream: subscriber,
-          step: Step(transform: transform)
+          step: MapFamily.TryMapStep<Upstream.Output, Output>(transform: transform)
         )
       )
     }
@@ -108,14 +110,14 @@ extension Publishers.TryMap {
   }
 }
 
-extension Publishers.TryMap {
+extension MapFamily {
   @usableFromInline
-  struct Step: MapFamilyTryStep {
+  struct TryMapStep<Input, Output>: MapFamilyTryStep {
     @usableFromInline
-    let transform: (Upstream.Output) throws -> Output
+    let transform: (Input) throws -> Output
 
     @inlinable
-    init(transform: @escaping (Upstream.Output) throws -> Output) {
+    init(transform: @escaping (Input) throws -> Output) {
       self.transform = transform
     }
 
@@ -126,7 +128,7 @@ extension Publishers.TryMap {
     static var isStateful: Bool { false }
 
     @inlinable
-    func apply(_ input: Upstream.Output) throws -> Output? {
+    func apply(_ input: Input) throws -> Output? {
       try transform(input)
     }
   }

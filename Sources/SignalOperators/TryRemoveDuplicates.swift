@@ -67,26 +67,28 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<Step, Upstream.Failure, S>(
+        subscriber: MapFamilyTryInner<
+          MapFamily.TryRemoveDuplicatesStep<Output>, Upstream.Failure, S
+        >(
           downstream: subscriber,
-          step: Step(predicate: predicate)
+          step: MapFamily.TryRemoveDuplicatesStep<Output>(predicate: predicate)
         )
       )
     }
   }
 }
 
-extension Publishers.TryRemoveDuplicates {
+extension MapFamily {
   @usableFromInline
-  struct Step: MapFamilyTryStep {
+  struct TryRemoveDuplicatesStep<Input>: MapFamilyTryStep {
     @usableFromInline
-    let predicate: (Output, Output) throws -> Bool
+    let predicate: (Input, Input) throws -> Bool
 
     @usableFromInline
-    var last: Output?
+    var last: Input?
 
     @inlinable
-    init(predicate: @escaping (Output, Output) throws -> Bool) {
+    init(predicate: @escaping (Input, Input) throws -> Bool) {
       self.predicate = predicate
     }
 
@@ -97,7 +99,7 @@ extension Publishers.TryRemoveDuplicates {
     static var isStateful: Bool { true }
 
     @inlinable
-    mutating func apply(_ input: Output) throws -> Output? {
+    mutating func apply(_ input: Input) throws -> Input? {
       let previous = last
       last = input
       if let previous, try predicate(previous, input) { return nil }

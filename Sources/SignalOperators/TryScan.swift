@@ -79,26 +79,31 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<Step, Upstream.Failure, S>(
+        subscriber: MapFamilyTryInner<
+          MapFamily.TryScanStep<Upstream.Output, Output>, Upstream.Failure, S
+        >(
           downstream: subscriber,
-          step: Step(result: initialResult, nextPartialResult: nextPartialResult)
+          step: MapFamily.TryScanStep<Upstream.Output, Output>(
+            result: initialResult,
+            nextPartialResult: nextPartialResult
+          )
         )
       )
     }
   }
 }
 
-extension Publishers.TryScan {
+extension MapFamily {
   @usableFromInline
-  struct Step: MapFamilyTryStep {
+  struct TryScanStep<Input, Output>: MapFamilyTryStep {
     @usableFromInline
-    let nextPartialResult: (Output, Upstream.Output) throws -> Output
+    let nextPartialResult: (Output, Input) throws -> Output
 
     @usableFromInline
     var result: Output
 
     @inlinable
-    init(result: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+    init(result: Output, nextPartialResult: @escaping (Output, Input) throws -> Output) {
       self.result = result
       self.nextPartialResult = nextPartialResult
     }
@@ -110,7 +115,7 @@ extension Publishers.TryScan {
     static var isStateful: Bool { true }
 
     @inlinable
-    mutating func apply(_ input: Upstream.Output) throws -> Output? {
+    mutating func apply(_ input: Input) throws -> Output? {
       result = try nextPartialResult(result, input)
       return result
     }

@@ -1,4 +1,4 @@
-/// The namespace of the mapping and filtering operators' subscribers.
+/// The namespace of the hot-path subscribers of the mapping and filtering operators.
 ///
 /// They are not nested in their `Publishers` types, whose generic parameters include the whole
 /// upstream chain, so the specialised subscriber types stay short however long the chain is.
