@@ -89,13 +89,17 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let checkout = lock.withLock { () -> (Downstream, Step)? in
-      guard case .active = status, let downstream, let step else { return nil }
-      if Step.isStateful { self.step = nil }
-      return (downstream, step)
+    // Locals rather than a returned tuple: unspecialised code (behind an `any Subscription`)
+    // would look up the tuple's type metadata on every value.
+    var target: Downstream?
+    var running: Step?
+    lock.withLock {
+      guard case .active = status else { return }
+      target = downstream
+      running = step
+      if Step.isStateful { step = nil }
     }
-    guard let (downstream, checkedOut) = checkout else { return .none }
-    var running = checkedOut
+    guard let target, var running else { return .none }
     let output: Step.Output?
     do {
       output = try running.apply(input)
@@ -104,15 +108,18 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
       return .none
     }
     if Step.isStateful {
-      let dropped = lock.withLock { () -> Step? in
-        guard case .active = status else { return running }
+      var dropped: Step?
+      lock.withLock {
+        guard case .active = status else {
+          dropped = running
+          return
+        }
         step = running
-        return nil
       }
       guard dropped == nil else { return .none }  // cancelled while the step ran
     }
     guard let output else { return .max(1) }
-    return downstream.receive(output)
+    return target.receive(output)
   }
 
   @inlinable
