@@ -1,0 +1,182 @@
+public import StreamCore
+
+/// What a throwing mapping or filtering operator does with one upstream value.
+///
+/// `apply` returns the value to send downstream, or `nil` to drop the input (the operator then
+/// asks upstream for one more). A thrown error fails the stream.
+@usableFromInline
+protocol MapFamilyTryStep {
+  associatedtype Input
+  associatedtype Output
+
+  /// The subscription's description: Combine's operator name (`"TryMap"`, …).
+  static var name: String { get }
+
+  /// Whether `apply` changes the step's own state (an accumulator, the last value). A stateful
+  /// step is moved out of the subscription while it runs, so its state is never copied.
+  static var isStateful: Bool { get }
+
+  mutating func apply(_ input: Input) throws -> Output?
+}
+
+/// The subscription of the `try` operators: it passes demand upstream, runs the step on each
+/// value, and on the first thrown error cancels the upstream, fails downstream once and ignores
+/// anything later.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --receive(completion:) / error thrown / cancel()--> terminal
+/// ```
+///
+/// The downstream and the step (with its closure) are released when the subscription ends.
+// Sendable: `status`, `downstream` and `step` are guarded by `lock`; the upstream, the downstream
+// and the step are only called outside it, and upstream calls `receive` one at a time.
+@usableFromInline
+final class MapFamilyTryInner<
+  Step: MapFamilyTryStep,
+  UpstreamFailure: Error,
+  Downstream: Subscriber
+>:
+  @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
+  CustomPlaygroundDisplayConvertible
+where Downstream.Input == Step.Output, Downstream.Failure == any Error {
+  @usableFromInline
+  typealias Input = Step.Input
+
+  @usableFromInline
+  typealias Failure = UpstreamFailure
+
+  @usableFromInline
+  enum Status {
+    case awaitingSubscription
+    case active(any Subscription)
+    case terminal
+  }
+
+  @usableFromInline
+  let lock = Lock()
+
+  @usableFromInline
+  var status = Status.awaitingSubscription
+
+  /// `nil` once terminal.
+  @usableFromInline
+  var downstream: Downstream?
+
+  /// `nil` once terminal, and while a stateful step is running.
+  @usableFromInline
+  var step: Step?
+
+  @inlinable
+  init(downstream: Downstream, step: Step) {
+    self.downstream = downstream
+    self.step = step
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Downstream? in
+      guard case .awaitingSubscription = status, let downstream else { return nil }
+      status = .active(subscription)
+      return downstream
+    }
+    guard let accepted else {
+      subscription.cancel()
+      return
+    }
+    accepted.receive(subscription: self)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    // Locals rather than a returned tuple: unspecialised code (behind an `any Subscription`)
+    // would look up the tuple's type metadata on every value.
+    var target: Downstream?
+    var running: Step?
+    lock.withLock {
+      guard case .active = status else { return }
+      target = downstream
+      running = step
+      if Step.isStateful { step = nil }
+    }
+    guard let target, var running else { return .none }
+    let output: Step.Output?
+    do {
+      output = try running.apply(input)
+    } catch {
+      fail(error)
+      return .none
+    }
+    if Step.isStateful {
+      var dropped: Step?
+      lock.withLock {
+        guard case .active = status else {
+          dropped = running
+          return
+        }
+        step = running
+      }
+      guard dropped == nil else { return .none }  // cancelled while the step ran
+    }
+    guard let output else { return .max(1) }
+    return target.receive(output)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+    let released = lock.withLock { () -> (Downstream?, Step?, any Subscription)? in
+      guard case .active(let upstream) = status else { return nil }
+      status = .terminal
+      return (downstream.take(), step.take(), upstream)  // dropped after the lock
+    }
+    guard let downstream = released?.0 else { return }
+    switch completion {
+    case .finished:
+      downstream.receive(completion: .finished)
+    case .failure(let error):
+      downstream.receive(completion: .failure(error))
+    }
+  }
+
+  /// Cancels the upstream and sends `error` downstream, unless the subscription already ended.
+  @inlinable
+  func fail(_ error: any Error) {
+    let released = lock.withLock { () -> (any Subscription, Downstream?, Step?)? in
+      guard case .active(let upstream) = status else { return nil }
+      status = .terminal
+      return (upstream, downstream.take(), step.take())
+    }
+    guard let (upstream, downstream, _) = released else { return }
+    upstream.cancel()
+    downstream?.receive(completion: .failure(error))
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .active(let upstream) = status else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  @inlinable
+  func cancel() {
+    let released = lock.withLock { () -> (any Subscription, Downstream?, Step?)? in
+      guard case .active(let upstream) = status else {
+        status = .terminal
+        return nil
+      }
+      status = .terminal
+      return (upstream, downstream.take(), step.take())
+    }
+    released?.0.cancel()
+  }
+
+  @usableFromInline
+  var description: String { Step.name }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+}

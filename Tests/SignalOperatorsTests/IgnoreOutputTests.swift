@@ -1,0 +1,97 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct IgnoreOutputTests {
+  let upstream = TestPublisher<Int, MapFamilyError>()
+
+  @Test func values_areIgnored_completionPasses() {
+    let recorder = RecordingSubscriber<Never, MapFamilyError>()
+    upstream.ignoreOutput().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(mapFamilyLog(recorder) == ["sub", "fin"])
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func demandNone_stillRequestsUnlimitedUpstream() {
+    let recorder = RecordingSubscriber<Never, MapFamilyError>(initialDemand: nil)
+    upstream.ignoreOutput().subscribe(recorder)
+    #expect(upstream.requests == [.demand(.unlimited)])
+    upstream.send(1)
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func downstreamRequest_passesToUpstream() {
+    let recorder = RecordingSubscriber<Never, MapFamilyError>(initialDemand: .max(1))
+    upstream.ignoreOutput().subscribe(recorder)
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.unlimited)])
+  }
+
+  @Test func upstreamFails_beforeAndAfterValues() {
+    for sendValues in [false, true] {
+      let upstream = TestPublisher<Int, MapFamilyError>()
+      let recorder = RecordingSubscriber<Never, MapFamilyError>()
+      upstream.ignoreOutput().subscribe(recorder)
+      if sendValues { upstream.send(1) }
+      upstream.send(completion: .failure(MapFamilyError(code: 4)))
+      #expect(mapFamilyLog(recorder) == ["sub", "fail(\(MapFamilyError(code: 4)))"])
+    }
+  }
+
+  @Test func cancel_cancelsUpstream() {
+    let recorder = RecordingSubscriber<Never, MapFamilyError>(initialDemand: nil)
+    upstream.ignoreOutput().subscribe(recorder)
+    recorder.cancel()
+    upstream.send(completion: .finished)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(mapFamilyLog(recorder) == ["sub"])
+  }
+
+  @Test func cancelInsideReceiveSubscription_stillSafe() {
+    let canceller = AnySubscriber<Never, MapFamilyError>(
+      receiveSubscription: { $0.cancel() }
+    )
+    upstream.ignoreOutput().subscribe(canceller)
+    upstream.send(1)
+    #expect(upstream.requests.first == .cancel)
+  }
+
+  @Test func subscription_releasedAfterEnd() {
+    weak var subscription: AnyObject?
+    let recorder = RecordingSubscriber<Never, MapFamilyError>()
+    upstream.ignoreOutput().subscribe(recorder)
+    subscription = recorder.subscription as AnyObject?
+    #expect(subscription != nil)
+    upstream.send(completion: .finished)
+    #expect(subscription == nil)
+  }
+
+  @Test func inner_describesItselfAsIgnoreOutput() {
+    let spy = MapFamilyInnerSpy<Int, Never>()
+    spy.ignoreOutput().subscribe(RecordingSubscriber<Never, Never>())
+    #expect(spy.descriptions == ["IgnoreOutput"])
+  }
+
+  @Test func equatable_comparesUpstreams() {
+    #expect([1].publisher.ignoreOutput() == [1].publisher.ignoreOutput())
+    #expect([1].publisher.ignoreOutput() != [2].publisher.ignoreOutput())
+  }
+
+  @Test func ignoreOutput_conforms() {
+    PublisherConformance(
+      elements: 0,
+      makePublisher: {
+        [1, 2, 3].publisher.setFailureType(to: MapFamilyError.self).ignoreOutput()
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, MapFamilyError>(error: MapFamilyError()).ignoreOutput().eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

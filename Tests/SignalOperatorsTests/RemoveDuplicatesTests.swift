@@ -1,0 +1,79 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct RemoveDuplicatesTests {
+  private let scenarios = MapFamilyScenarios(
+    make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.removeDuplicates() },
+    inputs: [1, 1, 2, 2, 2, 1],
+    expected: ["1", "2", "1"],
+    error: MapFamilyError(code: 1),
+    description: "TestPublisher"
+  )
+
+  @Test func consecutiveDuplicates_areRemoved() { scenarios.basic() }
+  @Test func demandNone_nothingUntilRequested() { scenarios.demandNone() }
+  @Test func demandToppedUpFromReceive_deliversAll() { scenarios.demandOneAtATime() }
+  @Test func demandMaxOne_deliversOne() { scenarios.demandMaxOne() }
+  @Test func upstreamFails_failurePassesThrough() { scenarios.upstreamFails() }
+  @Test func upstreamFinishesEmpty_finishes() { scenarios.finishesEmpty() }
+  @Test func cancel_beforeDuringAfter_stopsDelivery() { scenarios.cancel() }
+  @Test func cancelFromReceive_stopsDelivery() { scenarios.cancelFromReceive() }
+  @Test func requestFromReceive_reachesUpstream() { scenarios.requestFromReceive() }
+  @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
+
+  @Test func duplicate_returnsOneDemandUpstream() {
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.removeDuplicates().subscribe(recorder)
+    upstream.send(1)
+    upstream.send(1)
+    #expect(upstream.outstandingDemand == .max(1))
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+    #expect(upstream.outstandingDemand == .none)
+  }
+
+  @Test func predicate_comparesWithPreviousUpstreamValue() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [1, 2, 3, 10, 11].publisher.removeDuplicates { abs($0 - $1) <= 1 }.subscribe(recorder)
+    #expect(recorder.values == [1, 10])
+  }
+
+  @Test func eachSubscription_startsAfresh() {
+    let publisher = [1, 1, 2].publisher.removeDuplicates()
+    let first = RecordingSubscriber<Int, Never>()
+    let second = RecordingSubscriber<Int, Never>()
+    publisher.subscribe(first)
+    publisher.subscribe(second)
+    #expect(first.values == [1, 2])
+    #expect(second.values == [1, 2])
+  }
+
+  @Test func predicate_releasedAfterCancelAndCompletion() {
+    mapFamilyExpectClosureReleased {
+      (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, Never>) in
+      upstream.removeDuplicates {
+        _ = token
+        return $0 == $1
+      }.subscribe(recorder)
+    }
+  }
+
+  @Test func inner_describesItselfAsRemoveDuplicates() {
+    let spy = MapFamilyInnerSpy<Int, Never>()
+    spy.removeDuplicates().subscribe(RecordingSubscriber<Int, Never>())
+    #expect(spy.descriptions == ["RemoveDuplicates"])
+  }
+
+  @Test func removeDuplicates_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 1, 2, 3, 3].publisher.removeDuplicates() },
+      makeLongPublisher: { (0..<1_000_000).map { $0 }.publisher.removeDuplicates() }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,157 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ReplaceEmptyTests {
+  let upstream = TestPublisher<Int, MapFamilyError>()
+
+  private var scenarios:
+    MapFamilyScenarios<
+      Int, MapFamilyError, Publishers.ReplaceEmpty<TestPublisher<Int, MapFamilyError>>
+    >
+  {
+    MapFamilyScenarios(
+      make: { $0.replaceEmpty(with: 0) },
+      inputs: [1, 2, 3],
+      expected: ["1", "2", "3"],
+      error: MapFamilyError(code: 1),
+      description: "ReplaceEmpty"
+    )
+  }
+
+  @Test func values_passThrough() { scenarios.basic() }
+  @Test func demandNone_nothingUntilRequested() { scenarios.demandNone() }
+  @Test func demandToppedUpFromReceive_deliversAll() { scenarios.demandOneAtATime() }
+  @Test func demandMaxOne_deliversOne() { scenarios.demandMaxOne() }
+  @Test func upstreamFails_failurePassesThrough() { scenarios.upstreamFails() }
+  @Test func cancel_beforeAndDuringValues_stopsDeliveryAndCancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, MapFamilyError>()
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    upstream.send(1)
+    recorder.cancel()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+
+    let early = TestPublisher<Int, MapFamilyError>()
+    let second = RecordingSubscriber<Int, MapFamilyError>()
+    early.replaceEmpty(with: 42).subscribe(second)
+    second.cancel()
+    early.send(completion: .finished)
+    #expect(second.events == [.subscription])
+    #expect(early.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelAfterCompletion_changesNothing() {
+    let recorder = RecordingSubscriber<Int, MapFamilyError>()
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    upstream.send(completion: .finished)
+    recorder.cancel()
+    #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancelWhileReceivingReplacement_noFinished() {
+    let box = MapFamilyRecorderBox<Int, MapFamilyError>()
+    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: .max(1)) { _ in
+      box.recorder?.cancel()
+      return .none
+    }
+    box.recorder = recorder
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(42)])
+    box.recorder = nil
+  }
+  @Test func cancelFromReceive_stopsDelivery() { scenarios.cancelFromReceive() }
+  @Test func requestFromReceive_reachesUpstream() { scenarios.requestFromReceive() }
+  @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
+
+  @Test func emptyFinish_withDemand_publishesReplacementThenFinishes() {
+    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: .max(1))
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
+  }
+
+  @Test func emptyFinish_withoutDemand_holdsReplacementUntilRequested() {
+    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: nil)
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
+    #expect(upstream.requests.isEmpty)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func heldReplacement_cancelled_isNeverSent() {
+    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: nil)
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    upstream.send(completion: .finished)
+    weak let subscription: AnyObject? = recorder.subscription as AnyObject?
+    recorder.cancel()
+    #expect(recorder.events == [.subscription])
+    #expect(subscription == nil)
+  }
+
+  @Test func emptyFailure_passesThroughWithoutReplacement() {
+    let recorder = RecordingSubscriber<Int, MapFamilyError>()
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    upstream.send(completion: .failure(MapFamilyError(code: 5)))
+    #expect(recorder.events == [.subscription, .completion(.failure(MapFamilyError(code: 5)))])
+  }
+
+  @Test func demand_isForwardedNotUnlimited() {
+    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: .max(2))
+    upstream.replaceEmpty(with: 42).subscribe(recorder)
+    recorder.request(.max(3))
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(3))])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().replaceEmpty(with: 1).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func equatable_comparesUpstreamAndOutput() {
+    #expect([1].publisher.replaceEmpty(with: 0) == [1].publisher.replaceEmpty(with: 0))
+    #expect([1].publisher.replaceEmpty(with: 0) != [1].publisher.replaceEmpty(with: 9))
+  }
+
+  @Test func replaceEmpty_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: { [Int]().publisher.replaceEmpty(with: 7) }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func replaceEmptyOfValues_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        [1, 2, 3].publisher.setFailureType(to: MapFamilyError.self).replaceEmpty(with: 7)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, MapFamilyError>(error: MapFamilyError()).replaceEmpty(with: 7)
+          .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: MapFamilyError.self).replaceEmpty(
+          with: 7
+        )
+        .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

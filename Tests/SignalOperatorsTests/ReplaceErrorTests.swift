@@ -1,0 +1,150 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct ReplaceErrorTests {
+  let upstream = TestPublisher<Int, MapFamilyError>()
+
+  private var scenarios:
+    MapFamilyScenarios<
+      Int, MapFamilyError, Publishers.ReplaceError<TestPublisher<Int, MapFamilyError>>
+    >
+  {
+    MapFamilyScenarios(
+      make: { $0.replaceError(with: 0) },
+      inputs: [1, 2, 3],
+      expected: ["1", "2", "3"],
+      error: nil,
+      description: "ReplaceError"
+    )
+  }
+
+  @Test func values_passThrough() { scenarios.basic() }
+  @Test func demandNone_nothingUntilRequested() { scenarios.demandNone() }
+  @Test func demandToppedUpFromReceive_deliversAll() { scenarios.demandOneAtATime() }
+  @Test func demandMaxOne_deliversOne() { scenarios.demandMaxOne() }
+  @Test func upstreamFinishesEmpty_finishes() { scenarios.finishesEmpty() }
+  @Test func cancel_stopsDeliveryAndCancelsUpstream() { scenarios.cancel() }
+  @Test func cancelFromReceive_stopsDelivery() { scenarios.cancelFromReceive() }
+  @Test func requestFromReceive_reachesUpstream() { scenarios.requestFromReceive() }
+  @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
+
+  @Test func failure_withDemand_publishesReplacementThenFinishes_beforeAndAfterValues() {
+    for sendValues in [false, true] {
+      let upstream = TestPublisher<Int, MapFamilyError>()
+      let recorder = RecordingSubscriber<Int, Never>()
+      upstream.replaceError(with: 42).subscribe(recorder)
+      if sendValues { upstream.send(1) }
+      upstream.send(completion: .failure(MapFamilyError()))
+      let values: [RecordingSubscriber<Int, Never>.Event] = sendValues ? [.value(1)] : []
+      #expect(recorder.events == [.subscription] + values + [.value(42), .completion(.finished)])
+    }
+  }
+
+  @Test func failure_withoutDemand_holdsReplacementUntilRequested() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.replaceError(with: 42).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(MapFamilyError()))
+    #expect(recorder.events == [.subscription, .value(1)])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(42), .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func heldReplacement_cancelled_isNeverSent() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    upstream.replaceError(with: 42).subscribe(recorder)
+    upstream.send(completion: .failure(MapFamilyError()))
+    recorder.cancel()
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelWhileReceivingReplacement_noFinished() {
+    let box = MapFamilyRecorderBox<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      box.recorder?.cancel()
+      return .none
+    }
+    box.recorder = recorder
+    upstream.replaceError(with: 42).subscribe(recorder)
+    upstream.send(completion: .failure(MapFamilyError()))
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(42)])
+    box.recorder = nil
+  }
+
+  @Test func demand_isForwarded() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.replaceError(with: 42).subscribe(recorder)
+    recorder.request(.max(3))
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(3))])
+  }
+
+  @Test func demandFromReceive_countsTowardReplacement() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.replaceError(with: 42).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .failure(MapFamilyError()))
+    #expect(recorder.events == [.subscription, .value(1), .value(42), .completion(.finished)])
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, MapFamilyError>().replaceError(with: 1).subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func concurrentFailureAndRequest_deliverReplacementOnce() {
+    for _ in 0..<200 {
+      let upstream = TestPublisher<Int, MapFamilyError>()
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      upstream.replaceError(with: 42).subscribe(recorder)
+      DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+          upstream.send(completion: .failure(MapFamilyError()))
+        } else {
+          recorder.request(.max(1))
+        }
+      }
+      #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+
+  @Test func equatable_comparesUpstreamAndOutput() {
+    #expect([1].publisher.replaceError(with: 0) == [1].publisher.replaceError(with: 0))
+    #expect([1].publisher.replaceError(with: 0) != [1].publisher.replaceError(with: 9))
+  }
+
+  @Test func replaceError_conforms() {
+    PublisherConformance(
+      elements: 1,
+      makePublisher: {
+        Fail<Int, MapFamilyError>(error: MapFamilyError()).replaceError(with: 7)
+          .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: MapFamilyError.self).replaceError(
+          with: 7
+        )
+        .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func replaceErrorOfValues_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 2, 3].publisher.replaceError(with: 7) }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,71 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct SetFailureTypeTests {
+  private let scenarios = MapFamilyScenarios(
+    make: { (upstream: TestPublisher<Int, Never>) in
+      upstream.setFailureType(to: MapFamilyError.self)
+    },
+    inputs: [1, 2, 3],
+    expected: ["1", "2", "3"],
+    error: nil,
+    description: "TestPublisher"
+  )
+
+  @Test func values_passThrough() { scenarios.basic() }
+  @Test func demandNone_nothingUntilRequested() { scenarios.demandNone() }
+  @Test func demandToppedUpFromReceive_deliversAll() { scenarios.demandOneAtATime() }
+  @Test func demandMaxOne_deliversOne() { scenarios.demandMaxOne() }
+  @Test func upstreamFinishesEmpty_finishes() { scenarios.finishesEmpty() }
+  @Test func cancel_beforeDuringAfter_stopsDelivery() { scenarios.cancel() }
+  @Test func cancelFromReceive_stopsDelivery() { scenarios.cancelFromReceive() }
+  @Test func requestFromReceive_reachesUpstream() { scenarios.requestFromReceive() }
+  @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
+
+  @Test func setFailureTypeTwice_staysOneSetFailureType() {
+    let twice = [1].publisher.setFailureType(to: MapFamilyError.self).setFailureType(
+      to: CancellationError.self
+    )
+    #expect(
+      type(of: twice)
+        == Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, CancellationError>.self
+    )
+    let recorder = RecordingSubscriber<Int, CancellationError>()
+    twice.subscribe(recorder)
+    #expect(recorder.values == [1])
+  }
+
+  @Test func equatable_comparesUpstreams() {
+    let upstream = [1, 2].publisher
+    #expect(
+      upstream.setFailureType(to: MapFamilyError.self)
+        == upstream.setFailureType(to: MapFamilyError.self)
+    )
+    #expect(
+      [1].publisher.setFailureType(to: MapFamilyError.self)
+        != upstream.setFailureType(to: MapFamilyError.self)
+    )
+  }
+
+  @Test func inner_describesItselfAsSetFailureType() {
+    let spy = MapFamilyInnerSpy<Int, Never>()
+    spy.setFailureType(to: MapFamilyError.self).subscribe(
+      RecordingSubscriber<Int, MapFamilyError>()
+    )
+    #expect(spy.descriptions == ["SetFailureType"])
+  }
+
+  @Test func setFailureType_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 2, 3].publisher.setFailureType(to: MapFamilyError.self) },
+      makeLongPublisher: {
+        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: MapFamilyError.self)
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

@@ -1,0 +1,73 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct TryFilterTests {
+  private let scenarios = MapFamilyScenarios(
+    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+      upstream.tryFilter { value in
+        if value == 0 { throw mapFamilyThrown }
+        return value > 0
+      }
+    },
+    inputs: [1, -1, 2, -2, 3],
+    expected: ["1", "2", "3"],
+    error: MapFamilyError(code: 1),
+    description: "TryFilter"
+  )
+
+  @Test func values_areFiltered() { scenarios.basic() }
+  @Test func demandNone_nothingUntilRequested() { scenarios.demandNone() }
+  @Test func demandToppedUpFromReceive_deliversAll() { scenarios.demandOneAtATime() }
+  @Test func demandMaxOne_deliversOne() { scenarios.demandMaxOne() }
+  @Test func upstreamFails_failurePassesThroughAsAnyError() { scenarios.upstreamFails() }
+  @Test func upstreamFinishesEmpty_finishes() { scenarios.finishesEmpty() }
+  @Test func cancel_beforeDuringAfter_stopsDelivery() { scenarios.cancel() }
+  @Test func cancelFromReceive_stopsDelivery() { scenarios.cancelFromReceive() }
+  @Test func requestFromReceive_reachesUpstream() { scenarios.requestFromReceive() }
+  @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
+  @Test func thrownError_cancelsUpstreamAndFailsOnce() { scenarios.thrown(failingInput: 0) }
+
+  @Test func droppedValue_returnsOneDemandUpstream() {
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
+    upstream.tryFilter { $0 > 0 }.subscribe(recorder)
+    upstream.send(-1)
+    #expect(upstream.outstandingDemand == .max(1))
+    upstream.send(5)
+    #expect(recorder.values == [5])
+    #expect(upstream.outstandingDemand == .none)
+  }
+
+  @Test func predicate_releasedAfterCancelAndCompletion() {
+    mapFamilyExpectClosureReleased {
+      (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, any Error>) in
+      upstream.tryFilter {
+        _ = token
+        return $0 > 0
+      }.subscribe(recorder)
+    }
+  }
+
+  @Test func tryFilterThenFilterAndTryFilter_fuseIntoOneTryFilter() {
+    let fused = (1...10).publisher.tryFilter { $0 > 2 }.filter { $0 < 8 }.tryFilter { $0 != 5 }
+    #expect(
+      type(of: fused) == Publishers.TryFilter<Publishers.Sequence<ClosedRange<Int>, Never>>.self
+    )
+    let recorder = RecordingSubscriber<Int, any Error>()
+    fused.subscribe(recorder)
+    #expect(recorder.values == [3, 4, 6, 7])
+  }
+
+  @Test func tryFilter_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, -1, 2, -2, 3].publisher.tryFilter { $0 > 0 } },
+      makeFailingPublisher: { [1, 2].publisher.tryFilter { _ in throw mapFamilyThrown } },
+      makeLongPublisher: { (0..<2_000_000).map { $0 }.publisher.tryFilter { $0.isMultiple(of: 2) } }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

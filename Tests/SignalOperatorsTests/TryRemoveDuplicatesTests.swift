@@ -1,0 +1,60 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct TryRemoveDuplicatesTests {
+  private let scenarios = MapFamilyScenarios(
+    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+      upstream.tryRemoveDuplicates { previous, next in
+        if next == 0 { throw mapFamilyThrown }
+        return previous == next
+      }
+    },
+    inputs: [1, 1, 2, 2, 2, 1],
+    expected: ["1", "2", "1"],
+    error: MapFamilyError(code: 1),
+    description: "TryRemoveDuplicates"
+  )
+
+  @Test func consecutiveDuplicates_areRemoved() { scenarios.basic() }
+  @Test func demandNone_nothingUntilRequested() { scenarios.demandNone() }
+  @Test func demandToppedUpFromReceive_deliversAll() { scenarios.demandOneAtATime() }
+  @Test func demandMaxOne_deliversOne() { scenarios.demandMaxOne() }
+  @Test func upstreamFails_failurePassesThroughAsAnyError() { scenarios.upstreamFails() }
+  @Test func upstreamFinishesEmpty_finishes() { scenarios.finishesEmpty() }
+  @Test func cancel_beforeDuringAfter_stopsDelivery() { scenarios.cancel() }
+  @Test func cancelFromReceive_stopsDelivery() { scenarios.cancelFromReceive() }
+  @Test func requestFromReceive_reachesUpstream() { scenarios.requestFromReceive() }
+  @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
+  @Test func thrownError_cancelsUpstreamAndFailsOnce() { scenarios.thrown(failingInput: 0) }
+
+  @Test func firstValue_isNotCompared() {
+    let recorder = RecordingSubscriber<Int, any Error>()
+    [5].publisher.tryRemoveDuplicates { _, _ in throw mapFamilyThrown }.subscribe(recorder)
+    #expect(mapFamilyLog(recorder) == ["sub", "5", "fin"])
+  }
+
+  @Test func predicate_releasedAfterCancelAndCompletion() {
+    mapFamilyExpectClosureReleased {
+      (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, any Error>) in
+      upstream.tryRemoveDuplicates {
+        _ = token
+        return $0 == $1
+      }.subscribe(recorder)
+    }
+  }
+
+  @Test func tryRemoveDuplicates_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { [1, 1, 2, 3, 3].publisher.tryRemoveDuplicates { $0 == $1 } },
+      makeFailingPublisher: {
+        [1, 2].publisher.tryRemoveDuplicates { _, _ in throw mapFamilyThrown }
+      },
+      makeLongPublisher: { (0..<1_000_000).map { $0 }.publisher.tryRemoveDuplicates { $0 == $1 } }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
