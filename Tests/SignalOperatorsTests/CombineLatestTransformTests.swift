@@ -1,4 +1,3 @@
-#if STREAMKIT_MAP_AVAILABLE
 import SignalOperators
 import StreamCore
 import StreamTesting
@@ -53,4 +52,3 @@ import Testing
     #expect(recorder.completion == .finished)
   }
 }
-#endif

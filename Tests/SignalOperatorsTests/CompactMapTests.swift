@@ -55,11 +55,14 @@ import Testing
   }
 
   @Test func compactMapThenCompactMapAndMap_fuseIntoOneCompactMap() {
-    let parsed = ["1", "x", "3", "40"].publisher.compactMap { (text: String) -> Int? in Int(text) }
+    // `Deferred` hides the upstream's type: `Publishers.Sequence` has its own `compactMap`.
+    let parsed = Deferred { ["1", "x", "3", "40"].publisher }
+      .compactMap { (text: String) -> Int? in Int(text) }
     let small = parsed.compactMap { (value: Int) -> Int? in value < 10 ? value : nil }
     let fused = small.map { (value: Int) -> Int in value * 2 }
     #expect(
-      type(of: fused) == Publishers.CompactMap<Publishers.Sequence<[String], Never>, Int>.self
+      type(of: fused)
+        == Publishers.CompactMap<Deferred<Publishers.Sequence<[String], Never>>, Int>.self
     )
     let recorder = RecordingSubscriber<Int, Never>()
     fused.subscribe(recorder)

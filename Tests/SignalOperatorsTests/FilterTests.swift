@@ -54,17 +54,22 @@ import Testing
   }
 
   @Test func filterOfFilter_fusesIntoOneFilter() {
-    let fused = (1...10).publisher.filter { $0 > 2 }.filter { $0 < 6 }
-    #expect(type(of: fused) == Publishers.Filter<Publishers.Sequence<ClosedRange<Int>, Never>>.self)
+    // `Deferred` hides the upstream's type: `Publishers.Sequence` has its own `filter`.
+    let fused = Deferred { (1...10).publisher }.filter { $0 > 2 }.filter { $0 < 6 }
+    #expect(
+      type(of: fused)
+        == Publishers.Filter<Deferred<Publishers.Sequence<ClosedRange<Int>, Never>>>.self
+    )
     let recorder = RecordingSubscriber<Int, Never>()
     fused.subscribe(recorder)
     #expect(recorder.values == [3, 4, 5])
   }
 
   @Test func tryFilterOfFilter_fusesIntoOneTryFilter() {
-    let fused = (1...10).publisher.filter { $0 > 2 }.tryFilter { $0 < 6 }
+    let fused = Deferred { (1...10).publisher }.filter { $0 > 2 }.tryFilter { $0 < 6 }
     #expect(
-      type(of: fused) == Publishers.TryFilter<Publishers.Sequence<ClosedRange<Int>, Never>>.self
+      type(of: fused)
+        == Publishers.TryFilter<Deferred<Publishers.Sequence<ClosedRange<Int>, Never>>>.self
     )
     let recorder = RecordingSubscriber<Int, any Error>()
     fused.subscribe(recorder)

@@ -76,8 +76,15 @@ import Testing
   }
 
   @Test func equatable_comparesUpstreams() {
-    #expect([1].publisher.ignoreOutput() == [1].publisher.ignoreOutput())
-    #expect([1].publisher.ignoreOutput() != [2].publisher.ignoreOutput())
+    // Built directly: `Publishers.Sequence.ignoreOutput()` returns `Empty`.
+    #expect(
+      Publishers.IgnoreOutput(upstream: [1].publisher)
+        == Publishers.IgnoreOutput(upstream: [1].publisher)
+    )
+    #expect(
+      Publishers.IgnoreOutput(upstream: [1].publisher)
+        != Publishers.IgnoreOutput(upstream: [2].publisher)
+    )
   }
 
   @Test func ignoreOutput_conforms() {

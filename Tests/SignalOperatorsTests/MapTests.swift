@@ -40,8 +40,11 @@ import Testing
   }
 
   @Test func mapOfMap_fusesIntoOneMap() {
-    let fused = [1, 2].publisher.map { $0 + 1 }.map { $0 * 2 }
-    #expect(type(of: fused) == Publishers.Map<Publishers.Sequence<[Int], Never>, Int>.self)
+    // `Deferred` hides the upstream's type: `Publishers.Sequence` has its own `map`.
+    let fused = Deferred { [1, 2].publisher }.map { $0 + 1 }.map { $0 * 2 }
+    #expect(
+      type(of: fused) == Publishers.Map<Deferred<Publishers.Sequence<[Int], Never>>, Int>.self
+    )
     let recorder = RecordingSubscriber<Int, Never>()
     fused.subscribe(recorder)
     #expect(recorder.values == [4, 6])
@@ -56,8 +59,10 @@ import Testing
   }
 
   @Test func replaceNil_replacesOnlyNil() {
-    let replaced = [1, nil, 3].publisher.replaceNil(with: 0)
-    #expect(type(of: replaced) == Publishers.Map<Publishers.Sequence<[Int?], Never>, Int>.self)
+    let replaced = Deferred { [1, nil, 3].publisher }.replaceNil(with: 0)
+    #expect(
+      type(of: replaced) == Publishers.Map<Deferred<Publishers.Sequence<[Int?], Never>>, Int>.self
+    )
     let recorder = RecordingSubscriber<Int, Never>()
     replaced.subscribe(recorder)
     #expect(

@@ -25,12 +25,13 @@ import Testing
   @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
 
   @Test func setFailureTypeTwice_staysOneSetFailureType() {
-    let twice = [1].publisher.setFailureType(to: MapFamilyError.self).setFailureType(
-      to: CancellationError.self
-    )
+    let twice = Deferred { [1].publisher }.setFailureType(to: MapFamilyError.self)
+      .setFailureType(to: CancellationError.self)
     #expect(
       type(of: twice)
-        == Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, CancellationError>.self
+        == Publishers.SetFailureType<
+          Deferred<Publishers.Sequence<[Int], Never>>, CancellationError
+        >.self
     )
     let recorder = RecordingSubscriber<Int, CancellationError>()
     twice.subscribe(recorder)

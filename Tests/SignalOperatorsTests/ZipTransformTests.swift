@@ -1,4 +1,3 @@
-#if STREAMKIT_MAP_AVAILABLE
 import SignalOperators
 import StreamCore
 import StreamTesting
@@ -54,4 +53,3 @@ import Testing
     #expect(recorder.completion == .finished)
   }
 }
-#endif

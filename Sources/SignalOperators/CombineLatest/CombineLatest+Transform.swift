@@ -1,4 +1,3 @@
-#if STREAMKIT_MAP_AVAILABLE
 public import StreamCore
 
 extension Publisher {
@@ -84,4 +83,3 @@ extension Publisher {
     }
   }
 }
-#endif

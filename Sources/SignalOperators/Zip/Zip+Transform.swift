@@ -1,4 +1,3 @@
-#if STREAMKIT_MAP_AVAILABLE
 public import StreamCore
 
 extension Publisher {
@@ -82,4 +81,3 @@ extension Publisher {
     }
   }
 }
-#endif

@@ -120,7 +120,7 @@ extension ConformanceRule {
   public static let requestFromReceiveDoesNotRecurse = ConformanceRule(
     "SC-1.05",
     .requestFromReceiveDoesNotRecurse,
-    "`request(.max(1))` inside `receive(_:)` never nests calls, even over 1,000,000 values."
+    "`request(.max(1))` inside `receive(_:)` never nests calls, even over 100,000 values."
   )
 
   // MARK: Signals

@@ -7,7 +7,7 @@ public import StreamCore
 ///   PublisherConformance(
 ///     elements: 3,
 ///     makePublisher: { [1, 2, 3].publisher },
-///     makeLongPublisher: { Array(0..<1_000_000).publisher }
+///     makeLongPublisher: { Array(0..<100_000).publisher }
 ///   )
 ///   .run()
 ///   .expectAllPassed()
@@ -80,9 +80,9 @@ public struct PublisherConformance<P: Publisher>: Sendable {
   ///   - makePublisher: Makes a fresh publisher; called once or more per rule.
   ///   - makeFailingPublisher: Makes a publisher that ends with `.failure`, for the rules about
   ///     failure; those rules skip if it is `nil`.
-  ///   - makeLongPublisher: Makes a publisher of at least 1,000,000 values, for
+  ///   - makeLongPublisher: Makes a publisher of at least 100,000 values, for
   ///     ``ConformanceRule/requestFromReceiveDoesNotRecurse``. Without it the rule uses
-  ///     `makePublisher` when `elements` is `nil` or at least 1,000,000, and skips otherwise.
+  ///     `makePublisher` when `elements` is `nil` or at least 100,000, and skips otherwise.
   public init(
     elements: Int? = nil,
     independentSubscriptions: Bool = true,

@@ -221,7 +221,7 @@ import Testing
   // MARK: Chains and conformance
 
   @Test func chain_staysASimplePublisher() {
-    let p = Just(1).map { $0 + 1 }.collect().map(\.count)
+    let p = Just(1).map { $0 + 1 }.collect().map { $0.count }
     #expect(type(of: p) == Just<Int>.self)
     #expect(p.output == 1)
   }

@@ -150,7 +150,7 @@ import Testing
   // MARK: Chains and conformance
 
   @Test func chain_staysASimplePublisher() {
-    let p = some.map { $0 * 2 }.filter { $0 > 5 }.collect().map(\.count)
+    let p = some.map { $0 * 2 }.filter { $0 > 5 }.collect().map { $0.count }
     #expect(type(of: p) == Optional<Int>.Publisher.self)
     #expect(p.output == 1)
   }

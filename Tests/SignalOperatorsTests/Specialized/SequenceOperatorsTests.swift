@@ -170,7 +170,8 @@ import Testing
     let last: Optional<Int>.Publisher = [1, 2, 3].publisher.last()
     let firstWhere: Optional<Int>.Publisher = [1, 4, 6].publisher.first { $0 > 3 }
     let lastWhere: Optional<Int>.Publisher = [1, 4, 6].publisher.last { $0 < 5 }
-    #expect([first.output, last.output, firstWhere.output, lastWhere.output] == [1, 3, 4, 4])
+    let outputs: [Int?] = [first.output, last.output, firstWhere.output, lastWhere.output]
+    #expect(outputs == [1, 3, 4, 4])
     #expect(
       specializedRecord([Int]().publisher.first()).events == [
         .subscription, .completion(.finished),

@@ -62,6 +62,9 @@ import Testing
     #expect(type(of: p.reduce(0, +)) == Result<Int, SpecializedBoom>.Publisher.self)
     #expect(type(of: p.contains(1)) == Result<Bool, SpecializedBoom>.Publisher.self)
     // A failing Result keeps the general ignoreOutput, which passes the failure on.
-    #expect(type(of: p.ignoreOutput()) == AnyPublisher<Never, SpecializedBoom>.self)
+    #expect(
+      type(of: p.ignoreOutput())
+        == Publishers.IgnoreOutput<Result<Int, SpecializedBoom>.Publisher>.self
+    )
   }
 }

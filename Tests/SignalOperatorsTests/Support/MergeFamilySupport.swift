@@ -61,12 +61,10 @@ final class MergeFamilyProbe<Input: Sendable, Failure: Error>: @unchecked Sendab
     inDelivery.store(false, ordering: .releasing)
   }
 
-  /// Cancels the subscription; values that arrive afterwards count as late.
+  /// Cancels the subscription; values that arrive after `cancel()` returned count as late.
   func cancel() {
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      ended = true
-      return recordedSubscription.take()
-    }
+    let subscription = lock.withLock { recordedSubscription.take() }
     subscription?.cancel()
+    lock.withLock { ended = true }
   }
 }
