@@ -133,6 +133,51 @@ let firstThree =
   )
 firstThree.cancel()
 
+section("SignalOperators: a sign-up form validated with combineLatest")
+let userName = CurrentValueSubject<String, Never>("")
+let password = CurrentValueSubject<String, Never>("")
+let formCheck = userName.combineLatest(password) { name, password in
+  !name.isEmpty && password.count >= 8
+}
+.removeDuplicates()
+.sink { print("form valid:", $0) }
+userName.value = "ada"
+password.value = "correct horse"
+userName.value = ""
+formCheck.cancel()
+
+section("SignalOperators: merge, map, collect, flatMap")
+let left = PassthroughSubject<Int, Never>()
+let right = PassthroughSubject<Int, Never>()
+let merged = left.merge(with: right).map { $0 * 10 }.collect(3)
+  .sink { print("merged, mapped and collected in threes:", $0) }
+left.send(1)
+right.send(2)
+left.send(3)
+merged.cancel()
+_ = (1...3).publisher
+  .flatMap(maxPublishers: .max(1)) { n in [n, n * 100].publisher }
+  .collect()
+  .sink { print("flatMap, one child at a time:", $0) }
+
+section("SignalOperators: async/await in both directions")
+let asyncDone = DispatchSemaphore(value: 0)
+Task.detached {
+  var sum = 0
+  for await value in (1...4).publisher.values {
+    sum += value
+  }
+  print("for await over a publisher's values: sum =", sum)
+  let stream = AsyncStream<Int> { continuation in
+    for value in 1...3 { continuation.yield(value) }
+    continuation.finish()
+  }
+  let collected = try? await stream.publisher.collect().singleValue()
+  print("an AsyncStream as a publisher, collected:", collected ?? [])
+  asyncDone.signal()
+}
+asyncDone.wait()
+
 section("PropertyWrappers: @Published and ObservableObject, on Linux")
 final class Profile: ObservableObject {
   @Published var name = "Ada"

@@ -208,8 +208,8 @@ private final class PromiseHolder {
 }
 
 /// The closures of the map/filter workloads, shared by the pipeline and the hand-written loop.
-private let triple: (Int) -> Int = { $0 &* 3 }
-private let isEven: (Int) -> Bool = { $0 & 1 == 0 }
+private let triple: @Sendable (Int) -> Int = { $0 &* 3 }
+private let isEven: @Sendable (Int) -> Bool = { $0 & 1 == 0 }
 
 /// 8. `(0..<n).publisher.map(triple).filter(isEven)` into a summing sink (op = one source value).
 private func mapFilter(n: Int, measure: (() -> Void) -> Void) -> Int {
