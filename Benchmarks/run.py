@@ -32,6 +32,9 @@ IMPLS = ("streamkit", "opencombine")
 # Callgrind sizes, as fractions of the workload's default N: N1 = N/10, N2 = 2N/10.
 N1_FRACTION = (1, 10)
 N2_FRACTION = (2, 10)
+# Workloads whose two sides run different operators on purpose, so their results differ:
+# OpenCombine has no combineLatest, and its side of combineLatest2 runs zip (the yardstick).
+DIFFERENT_ON_PURPOSE = {"combineLatest2"}
 
 
 def log(message: str) -> None:
@@ -204,7 +207,7 @@ def main() -> None:
     for name, _, _ in workloads:
         sk = samples[("streamkit", name)]
         oc = samples[("opencombine", name)]
-        if sk["checksum"] != oc["checksum"]:
+        if sk["checksum"] != oc["checksum"] and name not in DIFFERENT_ON_PURPOSE:
             mismatches.append(name)
         sk_i = instructions.get(("streamkit", name))
         oc_i = instructions.get(("opencombine", name))

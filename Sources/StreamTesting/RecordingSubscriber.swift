@@ -84,6 +84,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
 
   private let lock = Lock()
   private var phase = Phase.awaitingSubscription
+  /// The thread inside ``cancel()``, while it calls the subscription's `cancel()`.
+  private var cancellingThread: ThreadID?
   private var recordedEvents: [Event] = []
   private var recordedViolations: [String] = []
   private var firstSubscriptionDescription: String?
@@ -218,7 +220,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
       case .completed:
         return .afterCompletion
       case .cancelled:
-        return .afterCancel
+        return isInFlight ? nil : .afterCancel
       case .subscribed:
         guard demand > .none else { return .noDemand }
         demand -= 1
@@ -253,7 +255,7 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
       case .completed:
         return .afterCompletion
       case .cancelled:
-        return .afterCancel
+        return isInFlight ? nil : .afterCancel
       }
     }
     if let problem { record(.completion(completion, problem)) }
@@ -280,6 +282,11 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
   }
 
   /// Cancels the subscription, or the one that arrives later, and lets go of it. Idempotent.
+  ///
+  /// An event that another thread delivers while this call is still cancelling the subscription
+  /// was already on its way, which StreamCore's contract allows; it is recorded but not counted
+  /// as a violation. Anything after `cancel()` returns, or delivered on the cancelling thread
+  /// itself, is a violation.
   public func cancel() {
     let target = lock.withLock { () -> (any Subscription)? in
       switch phase {
@@ -288,12 +295,22 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
         return nil
       case .subscribed(let subscription):
         phase = .cancelled
+        cancellingThread = ThreadID.current
         return subscription
       case .completed, .cancelled:
         return nil
       }
     }
-    target?.cancel()
+    guard let target else { return }
+    target.cancel()
+    lock.withLock { cancellingThread = nil }
+  }
+
+  /// Whether an event arriving now, after ``cancel()`` began, was already on its way: another
+  /// thread is still inside `cancel()`. Call under `lock`.
+  private var isInFlight: Bool {
+    guard let cancellingThread else { return false }
+    return cancellingThread != ThreadID.current
   }
 
   private func record(_ violation: Violation) {
