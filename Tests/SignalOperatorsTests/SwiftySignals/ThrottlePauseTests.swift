@@ -109,6 +109,14 @@ import Testing
     #expect(subscription == nil)
   }
 
+  @Test func negativeOrZeroPause_passesEveryValue() {
+    let recorder = RecordingSubscriber<Int, SwiftyTestError>()
+    upstream.throttle(pause: .seconds(-1), scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(recorder.values == [1, 2])
+  }
+
   @Test func conformance() {
     PublisherConformance(
       elements: 3,
