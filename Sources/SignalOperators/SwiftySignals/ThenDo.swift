@@ -1,0 +1,21 @@
+public import StreamCore
+
+extension Publisher {
+  /// Runs `action` with each value and passes the value on unchanged (SwiftySignals' `then(do:)`).
+  ///
+  /// ```swift
+  /// let cancellable = signal.fired.then { print($0) }.sink { _ in }
+  /// ```
+  ///
+  /// It is `handleEvents(receiveOutput:)`: demand and completion pass straight through, and
+  /// `action` runs before the value goes downstream.
+  ///
+  /// > Thread safety: `action` runs on the thread the upstream sends on, one value at a time, with
+  /// > no lock held.
+  ///
+  /// - Parameter action: Called with each value.
+  /// - Returns: A publisher that republishes the upstream's events.
+  public func then(do action: @escaping (Output) -> Void) -> Publishers.HandleEvents<Self> {
+    handleEvents(receiveOutput: action)
+  }
+}

@@ -1,0 +1,163 @@
+public import Dispatch
+public import StreamCore
+
+/// A message source that fires `Void` after a delay, once or repeatedly, timed by a scheduler
+/// (SwiftySignals' `TimerSignal`).
+///
+/// ```swift
+/// let timer = TimerSignal(repeats: true)  // times on its own serial DispatchQueue
+/// let cancellable = timer.fired.sink { print("tick") }
+/// timer.fire(after: .seconds(10))
+/// ```
+///
+/// ``fire(after:)`` (re)starts the timer: an earlier schedule is dropped. With `repeats` the
+/// timer fires every `delay` until ``disable()``; otherwise once. ``fired`` does not replay: a
+/// subscriber gets only the ticks after it subscribed. Ticks are delivered on the scheduler.
+/// Releasing the timer stops it and finishes every subscriber; the scheduler holds it only
+/// weakly.
+///
+/// > Thread safety: `fire(after:)` and `disable()` are safe from any thread. A tick already
+/// > running when `disable()` is called may still be delivered.
+// Sendable: the mutable state is behind `state`'s lock; the rest is immutable (`tolerance`, a
+// scheduler stride, is a plain value even where its type isn't marked Sendable).
+public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
+  /// Whether the timer fires repeatedly.
+  public let repeats: Bool
+  /// The tolerance the scheduler is given.
+  public let tolerance: Context.SchedulerTimeType.Stride
+  /// The scheduler that times and delivers the ticks.
+  public let scheduler: Context
+
+  private let subject = PassthroughSubject<Void, Never>()
+  private let state = LockedState(State())
+
+  private struct State {
+    /// Bumped by each `fire(after:)` and `disable()`; a tick from an older schedule is ignored.
+    var generation = 0
+    var repeating: (any Cancellable)?
+  }
+
+  /// Creates a timer on `scheduler`; it does nothing until ``fire(after:)``.
+  ///
+  /// ```swift
+  /// let timer = TimerSignal(repeats: false, scheduler: testScheduler)
+  /// ```
+  ///
+  /// > Thread safety: The new timer may be used from any thread.
+  ///
+  /// - Parameters:
+  ///   - repeats: Whether it fires repeatedly or once.
+  ///   - tolerance: How late the scheduler may run a tick.
+  ///   - scheduler: The scheduler that times and delivers the ticks.
+  public init(repeats: Bool, tolerance: Duration = .zero, scheduler: Context) {
+    self.repeats = repeats
+    self.tolerance = .swiftyStride(tolerance)
+    self.scheduler = scheduler
+  }
+
+  deinit {
+    state.withLock { $0.repeating }?.cancel()
+    subject.send(completion: .finished)
+  }
+
+  /// The publisher of ticks (SwiftySignals' endpoint `fired`).
+  ///
+  /// ```swift
+  /// let cancellable = timer.fired.sink { refresh() }
+  /// ```
+  ///
+  /// > Thread safety: Safe to read and subscribe to from any thread.
+  public var fired: AnyPublisher<Void, Never> {
+    subject.eraseToAnyPublisher()
+  }
+
+  /// Starts the timer, replacing any earlier schedule: it fires `delay` from now, and with
+  /// `repeats` every `delay` after that.
+  ///
+  /// ```swift
+  /// timer.fire(after: .milliseconds(250))
+  /// ```
+  ///
+  /// A repeating delay under 100 microseconds is raised to it, as Foundation's `Timer` does.
+  ///
+  /// > Thread safety: Safe from any thread.
+  ///
+  /// - Parameter delay: The time until the first tick, and between ticks when repeating.
+  public func fire(after delay: Duration) {
+    let minimum = Duration.microseconds(100)
+    let stride = Context.SchedulerTimeType.Stride.swiftyStride(
+      repeats && delay < minimum ? minimum : delay
+    )
+    let (generation, previous) = state.withLock { state in
+      state.generation &+= 1
+      let previous = state.repeating
+      state.repeating = nil
+      return (state.generation, previous)
+    }
+    previous?.cancel()
+    let start = scheduler.now.advanced(by: stride)
+    if repeats {
+      let token = scheduler.schedule(
+        after: start,
+        interval: stride,
+        tolerance: tolerance,
+        options: nil
+      ) { [weak self] in
+        self?.tick(generation)
+      }
+      let stale = state.withLock { state in
+        guard state.generation == generation else { return true }
+        state.repeating = token
+        return false
+      }
+      if stale { token.cancel() }
+    } else {
+      scheduler.schedule(after: start, tolerance: tolerance, options: nil) { [weak self] in
+        self?.tick(generation)
+      }
+    }
+  }
+
+  /// Stops the timer; a later ``fire(after:)`` starts it again.
+  ///
+  /// ```swift
+  /// timer.disable()
+  /// ```
+  ///
+  /// > Thread safety: Safe from any thread.
+  public func disable() {
+    let previous = state.withLock { state in
+      state.generation &+= 1
+      let previous = state.repeating
+      state.repeating = nil
+      return previous
+    }
+    previous?.cancel()
+  }
+
+  private func tick(_ generation: Int) {
+    guard state.withLock({ $0.generation == generation }) else { return }
+    subject.send(())
+  }
+}
+
+extension TimerSignal where Context == DispatchQueue {
+  /// Creates a timer on its own serial `DispatchQueue` (not a run loop, and not main).
+  ///
+  /// ```swift
+  /// let timer = TimerSignal(repeats: true)
+  /// ```
+  ///
+  /// > Thread safety: Ticks are delivered on the timer's private queue.
+  ///
+  /// - Parameters:
+  ///   - repeats: Whether it fires repeatedly or once.
+  ///   - tolerance: How late the queue may run a tick.
+  public convenience init(repeats: Bool, tolerance: Duration = .zero) {
+    self.init(
+      repeats: repeats,
+      tolerance: tolerance,
+      scheduler: DispatchQueue(label: "StreamKit.TimerSignal")
+    )
+  }
+}
