@@ -240,9 +240,14 @@ struct ReduceFamilyHarness<P: Publisher> {
       let trace = reduceFamilyTrace(recorder)
       #expect(whole.starts(with: trace))
       #expect(upstream.requests.filter { $0 == .cancel }.count == 1)
+      // The result already on its way when `cancel()` returned, and the `.finished` sent right
+      // behind it, may still arrive (the contract's in-flight allowance); nothing else may.
       let violations = recorder.violations
-      #expect(violations.count <= 1)
-      #expect(violations.allSatisfy { $0 == "received \(expected.first ?? "") after cancel" })
+      let inFlight = [
+        "received \(expected.first ?? "") after cancel", "received finished after cancel",
+      ]
+      #expect(violations.count <= 2)
+      #expect(violations.allSatisfy { inFlight.contains($0) }, "\(violations)")
     }
   }
 

@@ -19,6 +19,9 @@ final class StreamCallback<T, E: Error>: @unchecked Sendable {
   private let lock = Lock()
   private var pending = ContiguousArray<StreamState<T, E>>()
   private var running = false
+  /// Set once `.cancelled` is queued: a state another thread offers afterwards (it snapshotted
+  /// the callbacks just before the cancel) is dropped, so `.cancelled` is always the last one.
+  private var ended = false
   private let queue: DispatchQueue?
   private let body: (StreamState<T, E>) -> Void
 
@@ -33,6 +36,8 @@ final class StreamCallback<T, E: Error>: @unchecked Sendable {
   /// Hands the callback a state; runs it now (or on the queue) unless a runner is active.
   func offer(_ state: StreamState<T, E>) {
     let starts = lock.withLock { () -> Bool in
+      guard !ended else { return false }
+      ended = state.isCancelled
       pending.append(state)
       guard !running else { return false }
       running = true
@@ -45,6 +50,7 @@ final class StreamCallback<T, E: Error>: @unchecked Sendable {
   /// released its own lock. Only for a callback nobody else can reach yet.
   func prime(_ state: StreamState<T, E>) {
     lock.withLock {
+      ended = state.isCancelled
       pending.append(state)
       running = true
     }
