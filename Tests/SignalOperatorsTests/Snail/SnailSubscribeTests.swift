@@ -151,6 +151,14 @@ import Testing
     #expect(log.entries.isEmpty)
   }
 
+  @MainActor @Test func mainQueue_sendingOnMainActor_deliversSynchronously() {
+    let log = SnailOpsLog<Int>()
+    let token = upstream.subscribe(queue: .main, onNext: { log.append($0) })
+    upstream.send(1)
+    #expect(log.entries == [1])
+    _ = token
+  }
+
   @Test func mainQueue_sendingInMainQueueBlock_deliversSynchronously() async {
     let log = SnailOpsLog<Int>()
     let upstream = self.upstream
