@@ -1,0 +1,19 @@
+public import StreamCore
+
+extension Publisher {
+  /// Drops the first `count` values, like Snail's `skip(first:)`; this is Combine's `dropFirst`.
+  ///
+  /// ```swift
+  /// taps.skip(first: 1).subscribe(onNext: { print("second tap or later") })
+  /// ```
+  ///
+  /// Failures and the finish pass through at once.
+  ///
+  /// > Thread safety: The same as ``StreamCore/Publisher/dropFirst(_:)``.
+  ///
+  /// - Parameter count: How many values to drop; must not be negative.
+  /// - Returns: A ``StreamCore/Publishers/Drop`` publisher.
+  public func skip(first count: Int) -> Publishers.Drop<Self> {
+    dropFirst(count)
+  }
+}

@@ -1,0 +1,176 @@
+public import Dispatch
+public import StreamCore
+
+extension Publisher {
+  /// Subscribes with Snail's three optional closures, delivered by Snail's queue rules.
+  ///
+  /// ```swift
+  /// let token = userLoaded.subscribe(queue: .main, onNext: { user in label.text = user.name })
+  /// ```
+  ///
+  /// It requests `.unlimited`. Where the closures run:
+  /// - `queue == nil`: synchronously, on the thread that sends the event;
+  /// - `queue == .main` and the event is sent on the main queue: synchronously;
+  /// - any other case: asynchronously on `queue`, one event after another and in the order they
+  ///   were sent, even on a concurrent queue.
+  ///
+  /// Nothing is called once the token is cancelled (from the thread that cancels), and the
+  /// closures are released when the publisher completes or the token is cancelled.
+  ///
+  /// > Thread safety: The publisher may send from any thread; cancel the token from any thread.
+  ///
+  /// - Parameters:
+  ///   - queue: Where to run the closures; `nil` runs them on the sending thread.
+  ///   - onNext: Called with each value.
+  ///   - onError: Called once if the publisher fails.
+  ///   - onDone: Called once if the publisher finishes.
+  /// - Returns: A token that cancels the subscription when cancelled or deinitialised.
+  public func subscribe(
+    queue: DispatchQueue? = nil,
+    onNext: ((Output) -> Void)? = nil,
+    onError: ((Failure) -> Void)? = nil,
+    onDone: (() -> Void)? = nil
+  ) -> AnyCancellable {
+    let subscriber = SnailSubscriber<Output, Failure>(
+      queue: queue,
+      onNext: onNext,
+      onError: onError,
+      onDone: onDone
+    )
+    subscribe(subscriber)
+    return AnyCancellable(subscriber)
+  }
+}
+
+/// The main queue's marker, so that "sending on the main queue" is known without Foundation.
+private enum SnailMainQueue {
+  static let key: DispatchSpecificKey<UInt8> = {
+    let key = DispatchSpecificKey<UInt8>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return key
+  }()
+
+  /// Whether `queue` is the main queue: on Linux `DispatchQueue.main` is a new wrapper on every
+  /// access, so identity can't tell; the queue's own specific can.
+  static func isMain(_ queue: DispatchQueue) -> Bool { queue.getSpecific(key: key) != nil }
+
+  /// Whether the caller runs on the main queue.
+  static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) != nil }
+}
+
+// Sendable: all mutable state is guarded by `lock`; the closures are called outside it.
+private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable, Subscriber,
+  Cancellable
+{
+  private enum Event {
+    case next(Input)
+    case completion(Subscribers.Completion<Failure>)
+  }
+
+  private struct Handlers {
+    var onNext: ((Input) -> Void)?
+    var onError: ((Failure) -> Void)?
+    var onDone: (() -> Void)?
+  }
+
+  private let lock = Lock()
+  private let queue: DispatchQueue?
+  private var handlers: Handlers?
+  private var upstream: (any Subscription)?
+  private var subscribed = false
+  /// Events waiting for `queue`, and whether a drain is scheduled on it.
+  private var pending: [Event] = []
+  private var draining = false
+
+  init(
+    queue: DispatchQueue?,
+    onNext: ((Input) -> Void)?,
+    onError: ((Failure) -> Void)?,
+    onDone: (() -> Void)?
+  ) {
+    self.queue = queue
+    handlers = Handlers(onNext: onNext, onError: onError, onDone: onDone)
+  }
+
+  func receive(subscription: any Subscription) {
+    let accepted = lock.withLock { () -> Bool in
+      guard !subscribed, handlers != nil else { return false }
+      subscribed = true
+      upstream = subscription
+      return true
+    }
+    guard accepted else {
+      subscription.cancel()
+      return
+    }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    deliver(.next(input))
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let upstream = lock.withLock { self.upstream.take() }
+    _ = upstream
+    deliver(.completion(completion))
+  }
+
+  func cancel() {
+    let released = lock.withLock { () -> (Handlers?, (any Subscription)?, [Event]) in
+      defer { pending = [] }
+      return (handlers.take(), upstream.take(), pending)
+    }
+    released.1?.cancel()
+    _ = released
+  }
+
+  private func deliver(_ event: Event) {
+    guard let queue, !(SnailMainQueue.isMain(queue) && SnailMainQueue.isCurrent) else {
+      run(event)
+      return
+    }
+    let schedule = lock.withLock { () -> Bool in
+      guard handlers != nil else { return false }
+      pending.append(event)
+      guard !draining else { return false }
+      draining = true
+      return true
+    }
+    if schedule { queue.async { self.drain() } }
+  }
+
+  /// Runs on `queue`: delivers the pending events one by one, in order.
+  private func drain() {
+    while true {
+      let event = lock.withLock { () -> Event? in
+        guard handlers != nil, !pending.isEmpty else {
+          draining = false
+          return nil
+        }
+        return pending.removeFirst()
+      }
+      guard let event else { return }
+      run(event)
+    }
+  }
+
+  /// Calls the closure for `event`, unless the subscription has ended.
+  private func run(_ event: Event) {
+    switch event {
+    case .next(let value):
+      let onNext = lock.withLock { handlers?.onNext }
+      onNext?(value)
+    case .completion(let completion):
+      let ended = lock.withLock { () -> (Handlers?, [Event]) in
+        defer { pending = [] }
+        return (handlers.take(), pending)
+      }
+      switch completion {
+      case .finished: ended.0?.onDone?()
+      case .failure(let error): ended.0?.onError?(error)
+      }
+    }
+  }
+}

@@ -1,0 +1,169 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct SampleTests {
+  let upstream = TestPublisher<String, SnailOpsError>()
+  let scheduler = TestScheduler()
+
+  private func sampled(
+    _ demand: Subscribers.Demand = .unlimited
+  ) -> RecordingSubscriber<String, SnailOpsError> {
+    let recorder = RecordingSubscriber<String, SnailOpsError>(initialDemand: demand)
+    upstream.sample(every: 10, scheduler: scheduler).subscribe(recorder)
+    return recorder
+  }
+
+  @Test func twoValuesWithinTick_emitsLatest() {
+    let recorder = sampled()
+    upstream.send("1")
+    upstream.send("2")
+    #expect(recorder.values.isEmpty)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == ["2"])
+    #expect(recorder.subscriptionDescription == "Sample")
+  }
+
+  @Test func valueThenTickThenTwoValues_emitsOnePerTick() {
+    let recorder = sampled()
+    upstream.send("1")
+    scheduler.advance(by: 10)
+    upstream.send("2")
+    upstream.send("3")
+    scheduler.advance(by: 10)
+    #expect(recorder.values == ["1", "3"])
+  }
+
+  @Test func tickWithoutNewValue_emitsNothing() {
+    let recorder = sampled()
+    upstream.send("1")
+    scheduler.advance(by: 30)
+    #expect(recorder.values == ["1"])
+  }
+
+  @Test func valueNotEmittedBeforeTick() {
+    let recorder = sampled()
+    scheduler.advance(by: 5)
+    upstream.send("1")
+    scheduler.advance(by: 4)
+    #expect(recorder.values.isEmpty)
+    scheduler.advance(by: 1)
+    #expect(recorder.values == ["1"])
+  }
+
+  @Test func requestsUnlimitedUpstream() {
+    _ = sampled(.max(1))
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  @Test func noDemand_keepsLatestUntilRequested() {
+    let recorder = sampled(.none)
+    upstream.send("1")
+    scheduler.advance(by: 10)
+    #expect(recorder.values.isEmpty)
+    upstream.send("2")
+    recorder.request(.max(1))
+    scheduler.advance(by: 10)
+    #expect(recorder.values == ["2"])
+    upstream.send("3")
+    scheduler.advance(by: 10)
+    #expect(recorder.values == ["2"])
+  }
+
+  @Test func demandFromReceive_isAdded() {
+    let recorder = RecordingSubscriber<String, SnailOpsError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.sample(every: 10, scheduler: scheduler).subscribe(recorder)
+    for value in ["a", "b", "c"] {
+      upstream.send(value)
+      scheduler.advance(by: 10)
+    }
+    #expect(recorder.values == ["a", "b", "c"])
+  }
+
+  @Test func finish_flushesLatestOnScheduler() {
+    let recorder = sampled()
+    upstream.send("1")
+    upstream.send(completion: .finished)
+    #expect(recorder.completion == nil)
+    scheduler.advance()
+    #expect(recorder.values == ["1"])
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func failure_dropsLatest() {
+    let recorder = sampled()
+    upstream.send("1")
+    upstream.send(completion: .failure(.boom))
+    scheduler.advance()
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.completion == .failure(.boom))
+  }
+
+  @Test func cancel_stopsTicksAndUpstream() {
+    let recorder = sampled()
+    upstream.send("1")
+    recorder.cancel()
+    scheduler.advance(by: 10)
+    #expect(recorder.values.isEmpty)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    let log = SnailOpsLog<String>()
+    let box = LockedState<AnyCancellable?>(nil)
+    let token = upstream.sample(every: 10, scheduler: scheduler).sink(
+      receiveCompletion: { _ in },
+      receiveValue: { value in
+        log.append(value)
+        box.withLock { $0 }?.cancel()
+      }
+    )
+    box.withLock { $0 = token }
+    upstream.send("1")
+    scheduler.advance(by: 10)
+    upstream.send("2")
+    scheduler.advance(by: 10)
+    #expect(log.entries == ["1"])
+    #expect(upstream.requests.last == .cancel)
+  }
+
+  @Test func inner_releasedAfterCancelAndAfterCompletion() {
+    weak var weakSubscription: AnyObject?
+    do {
+      let recorder = sampled()
+      weakSubscription = recorder.subscription as AnyObject?
+      recorder.cancel()
+    }
+    #expect(weakSubscription == nil)
+    do {
+      let recorder = sampled()
+      weakSubscription = recorder.subscription as AnyObject?
+      upstream.send(completion: .finished)
+      scheduler.advance()
+    }
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func conforms() {
+    let queue = DispatchQueue(label: "snail.sample.conformance")
+    PublisherConformance(
+      elements: 0,
+      makePublisher: {
+        Empty<Int, SnailOpsError>().sample(every: .milliseconds(1), scheduler: queue)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Fail<Int, SnailOpsError>(error: .boom).sample(every: .milliseconds(1), scheduler: queue)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}

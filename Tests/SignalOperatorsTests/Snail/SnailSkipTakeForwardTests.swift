@@ -1,0 +1,125 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct SnailSkipTakeForwardTests {
+  let upstream = TestPublisher<Int, SnailOpsError>()
+
+  @Test func skip_dropsFirstValues_passesCompletion() {
+    let recorder = RecordingSubscriber<Int, SnailOpsError>()
+    upstream.skip(first: 2).subscribe(recorder)
+    for value in 1...4 { upstream.send(value) }
+    upstream.send(completion: .failure(.boom))
+    #expect(recorder.values == [3, 4])
+    #expect(recorder.completion == .failure(.boom))
+    #expect(recorder.subscriptionDescription == "Drop")
+  }
+
+  @Test func skip_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], SnailOpsError>(sequence: [0, 1, 2, 3, 4]).skip(first: 2)
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Record<Int, SnailOpsError>(output: [1, 2], completion: .failure(.boom)).skip(first: 1)
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func take_finishesAfterCount_andCancelsUpstream() {
+    let recorder = RecordingSubscriber<Int, SnailOpsError>()
+    upstream.take(first: 2).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completion == .finished)
+    #expect(upstream.requests.last == .cancel)
+  }
+
+  @Test func takeZero_finishesAtOnce() {
+    let recorder = RecordingSubscriber<Int, SnailOpsError>()
+    upstream.take(first: 0).subscribe(recorder)
+    #expect(recorder.completion == .finished)
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func take_conforms() {
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        Publishers.Sequence<[Int], SnailOpsError>(sequence: [0, 1, 2, 3]).take(first: 2)
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func forward_sendsValuesAndCompletionIntoSubject() {
+    let subject = PassthroughSubject<Int, SnailOpsError>()
+    let recorder = RecordingSubscriber<Int, SnailOpsError>()
+    subject.subscribe(recorder)
+    let token = upstream.forward(to: subject)
+    #expect(upstream.requests == [.demand(.unlimited)])
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .failure(.boom))
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completion == .failure(.boom))
+    _ = token
+  }
+
+  @Test func forward_cancel_stopsForwarding() {
+    let subject = CurrentValueSubject<Int, SnailOpsError>(0)
+    let token = upstream.forward(to: subject)
+    upstream.send(1)
+    token.cancel()
+    upstream.send(2)
+    #expect(subject.value == 1)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func block_firstValue_returnsItAndCancels() throws {
+    let result = upstreamSendingOnSubscribe([5, 6]).block()
+    #expect(try result.get() == 5)
+  }
+
+  @Test func block_requestsOneAndCancelsAfterValue() throws {
+    let queue = DispatchQueue(label: "snail.block.sender")
+    let upstream = self.upstream
+    queue.asyncAfter(deadline: .now()) {
+      while upstream.outstandingDemand == .none {}
+      upstream.send(7)
+    }
+    let result = upstream.block(timeout: .seconds(5))
+    #expect(try result.get() == 7)
+    #expect(upstream.requests == [.demand(.max(1)), .cancel])
+  }
+
+  @Test func block_failureFirst_returnsFailure() {
+    let result = Fail<Int, SnailOpsError>(error: .boom).block()
+    #expect(throws: SnailOpsError.boom) { try result.get() }
+  }
+
+  @Test func block_finishFirst_returnsNil() throws {
+    let result = Empty<Int, SnailOpsError>().block()
+    #expect(try result.get() == nil)
+  }
+
+  @Test func block_timeout_returnsNilAndCancels() throws {
+    let result = upstream.block(timeout: .milliseconds(20))
+    #expect(try result.get() == nil)
+    #expect(upstream.requests == [.demand(.max(1)), .cancel])
+  }
+
+  private func upstreamSendingOnSubscribe(_ values: [Int]) -> AnyPublisher<Int, SnailOpsError> {
+    Publishers.Sequence<[Int], SnailOpsError>(sequence: values).eraseToAnyPublisher()
+  }
+}

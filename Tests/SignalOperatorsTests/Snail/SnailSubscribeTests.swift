@@ -1,0 +1,216 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite struct SnailSubscribeTests {
+  let upstream = TestPublisher<Int, SnailOpsError>()
+
+  @Test func noQueue_deliversSynchronouslyOnSendingThread() {
+    let log = SnailOpsLog<String>()
+    let token = upstream.subscribe(
+      onNext: { log.append("next \($0)") },
+      onError: { log.append("error \($0)") },
+      onDone: { log.append("done") }
+    )
+    upstream.send(1)
+    #expect(log.entries == ["next 1"])
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(log.entries == ["next 1", "next 2", "done"])
+    upstream.send(3)
+    #expect(log.entries.count == 3)
+    _ = token
+  }
+
+  @Test func noQueue_failure_callsOnErrorOnce() {
+    let log = SnailOpsLog<String>()
+    let token = upstream.subscribe(
+      onNext: { log.append("next \($0)") },
+      onError: { log.append("error \($0)") },
+      onDone: { log.append("done") }
+    )
+    upstream.send(1)
+    upstream.send(completion: .failure(.boom))
+    upstream.send(completion: .finished)
+    #expect(log.entries == ["next 1", "error boom"])
+    _ = token
+  }
+
+  @Test func requestsUnlimited() {
+    let token = upstream.subscribe(onNext: { _ in })
+    #expect(upstream.requests == [.demand(.unlimited)])
+    token.cancel()
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancel_stopsDeliveryAndReleasesClosures() {
+    final class Probe: Sendable {}
+    let log = SnailOpsLog<Int>()
+    weak var weakProbe: Probe?
+    var token: AnyCancellable?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      token = upstream.subscribe(onNext: {
+        _ = probe
+        log.append($0)
+      })
+    }
+    upstream.send(1)
+    #expect(weakProbe != nil)
+    token?.cancel()
+    upstream.send(2)
+    #expect(log.entries == [1])
+    #expect(weakProbe == nil)
+  }
+
+  @Test func completion_releasesClosures() {
+    final class Probe: Sendable {}
+    weak var weakProbe: Probe?
+    var token: AnyCancellable?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      token = upstream.subscribe(onDone: { _ = probe })
+    }
+    #expect(weakProbe != nil)
+    upstream.send(completion: .finished)
+    #expect(weakProbe == nil)
+    _ = token
+  }
+
+  @Test func tokenDeinit_cancels() {
+    do {
+      _ = upstream.subscribe(onNext: { _ in })
+    }
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func cancelFromOnNext_stopsAtOnce() {
+    let log = SnailOpsLog<Int>()
+    let box = LockedState<AnyCancellable?>(nil)
+    let token = upstream.subscribe(onNext: { value in
+      log.append(value)
+      box.withLock { $0 }?.cancel()
+    })
+    box.withLock { $0 = token }
+    upstream.send(1)
+    upstream.send(2)
+    #expect(log.entries == [1])
+  }
+
+  @Test func otherQueue_deliversAsynchronouslyInOrder() {
+    let queue = DispatchQueue(label: "snail.subscribe.serial")
+    let key = DispatchSpecificKey<UInt8>()
+    queue.setSpecific(key: key, value: 1)
+    let log = SnailOpsLog<String>()
+    let gate = DispatchSemaphore(value: 0)
+    queue.async { gate.wait() }  // Hold the queue so delivery can only be asynchronous.
+    let token = upstream.subscribe(
+      queue: queue,
+      onNext: { log.append(DispatchQueue.getSpecific(key: key) == 1 ? "q\($0)" : "x\($0)") },
+      onDone: { log.append("done") }
+    )
+    for value in 0..<100 { upstream.send(value) }
+    upstream.send(completion: .finished)
+    #expect(log.entries.isEmpty)
+    gate.signal()
+    queue.sync {}
+    #expect(log.entries == (0..<100).map { "q\($0)" } + ["done"])
+    _ = token
+  }
+
+  @Test func concurrentQueue_keepsOrder() {
+    let queue = DispatchQueue(label: "snail.subscribe.concurrent", attributes: .concurrent)
+    let log = SnailOpsLog<Int>()
+    let done = DispatchSemaphore(value: 0)
+    let token = upstream.subscribe(
+      queue: queue,
+      onNext: { log.append($0) },
+      onDone: { done.signal() }
+    )
+    for value in 0..<1000 { upstream.send(value) }
+    upstream.send(completion: .finished)
+    done.wait()
+    #expect(log.entries == Array(0..<1000))
+    _ = token
+  }
+
+  @Test func otherQueue_cancelBeforeDrain_dropsPending() {
+    let queue = DispatchQueue(label: "snail.subscribe.cancel")
+    let log = SnailOpsLog<Int>()
+    let gate = DispatchSemaphore(value: 0)
+    queue.async { gate.wait() }
+    let token = upstream.subscribe(queue: queue, onNext: { log.append($0) })
+    upstream.send(1)
+    token.cancel()
+    gate.signal()
+    queue.sync {}
+    #expect(log.entries.isEmpty)
+  }
+
+  @MainActor @Test func mainQueue_sendingOnMainActor_deliversSynchronously() {
+    let log = SnailOpsLog<Int>()
+    let token = upstream.subscribe(queue: .main, onNext: { log.append($0) })
+    upstream.send(1)
+    #expect(log.entries == [1])
+    _ = token
+  }
+
+  @Test func mainQueue_sendingInMainQueueBlock_deliversSynchronously() async {
+    let log = SnailOpsLog<Int>()
+    let upstream = self.upstream
+    let token = upstream.subscribe(queue: .main, onNext: { log.append($0) })
+    let seenAfterSend = await withCheckedContinuation { continuation in
+      DispatchQueue.main.async {
+        upstream.send(1)
+        continuation.resume(returning: log.entries)
+      }
+    }
+    #expect(seenAfterSend == [1])
+    _ = token
+  }
+
+  @MainActor @Test func mainQueue_sendingOffMain_deliversAsynchronouslyOnMain() async {
+    let log = SnailOpsLog<String>()
+    let key = DispatchSpecificKey<UInt8>()
+    DispatchQueue.main.setSpecific(key: key, value: 7)
+    defer { DispatchQueue.main.setSpecific(key: key, value: nil) }
+    let upstream = self.upstream
+    let token = upstream.subscribe(
+      queue: .main,
+      onNext: { log.append(DispatchQueue.getSpecific(key: key) == 7 ? "main \($0)" : "other") }
+    )
+    sendOffMainAndWait(upstream, 1)
+    // The main thread was blocked until `send` returned, so delivery can only be pending.
+    #expect(log.entries.isEmpty)
+    await withCheckedContinuation { continuation in
+      DispatchQueue.main.async { continuation.resume() }
+    }
+    #expect(log.entries == ["main 1"])
+    _ = token
+  }
+
+  @Test func concurrentSends_nothingLostOrDuplicated() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = SnailOpsLog<Int>()
+    let token = subject.subscribe(onNext: { log.append($0) })
+    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+      for value in 0..<250 { subject.send(worker * 250 + value) }
+    }
+    #expect(log.entries.sorted() == Array(0..<1000))
+    _ = token
+  }
+}
+
+/// Sends `value` from another thread and blocks the caller until `send` has returned.
+private func sendOffMainAndWait(_ upstream: TestPublisher<Int, SnailOpsError>, _ value: Int) {
+  let sent = DispatchSemaphore(value: 0)
+  DispatchQueue.global().async {
+    upstream.send(value)
+    sent.signal()
+  }
+  sent.wait()
+}
