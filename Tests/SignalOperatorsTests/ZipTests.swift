@@ -403,7 +403,9 @@ import Testing
   }
 
   @Test func concurrentRequestsAndSends_deliverEveryPair() {
-    let first = PassthroughSubject<Int, Never>()
+    // Both producers wait for demand: a subject would drop a value sent before zip's request
+    // for it arrived, which this race makes likely.
+    let first = LatestFamilyProducer<Int>()
     let second = LatestFamilyProducer<Int>()
     let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
     first.zip(second).subscribe(recorder)
