@@ -92,6 +92,7 @@ final class LatestFamilyCombineLatestCore<
   Storage: LatestFamilyLatestValues,
   Downstream: Subscriber
 >:
+  // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, LatestFamilyCore, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Storage.Output {

@@ -37,6 +37,7 @@ final class MapFamilyTryInner<
   UpstreamFailure: Error,
   Downstream: Subscriber
 >:
+  // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Step.Output, Downstream.Failure == any Error {

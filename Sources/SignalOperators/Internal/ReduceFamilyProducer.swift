@@ -52,6 +52,7 @@ extension ReduceFamilyReducer where ReducedFailure == UpstreamFailure {
 // the upstream's thread, and the downstream and upstream are called outside it.
 @usableFromInline
 final class ReduceFamilyProducer<Downstream: Subscriber, Reducer: ReduceFamilyReducer>:
+  // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.ReducedFailure {

@@ -23,6 +23,7 @@ public import Synchronization
 // calls happen outside the lock, downstream calls only by the thread holding the drain claim.
 @usableFromInline
 final class LatestFamilyZipCore<Storage: LatestFamilyZipQueues, Downstream: Subscriber>:
+  // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, LatestFamilyCore, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Storage.Output {
