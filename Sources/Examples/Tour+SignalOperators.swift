@@ -1,0 +1,77 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+
+/// SignalOperators: Combine's operators and those of Conbini, Snail and SwiftySignals.
+func tourSignalOperators() {
+  module("SignalOperators", "operators")
+  handleEndAndFixedDemand()
+  signUpForm()
+  mergeMapCollectFlatMap()
+  asyncAwait()
+}
+
+private func handleEndAndFixedDemand() {
+  section("Conbini's handleEnd and fixed demand")
+  let tenNumbers = (1...10).publisher
+  let firstThree =
+    tenNumbers
+    .handleEnd { print("handleEnd:", $0.map { "\($0)" } ?? "cancelled") }
+    .sink(
+      fixedDemand: 3,
+      receiveCompletion: { print("fixed demand completion:", $0) },
+      receiveValue: { print("fixed demand value:", $0) }
+    )
+  firstThree.cancel()
+}
+
+private func signUpForm() {
+  section("A sign-up form validated with combineLatest")
+  let userName = CurrentValueSubject<String, Never>("")
+  let password = CurrentValueSubject<String, Never>("")
+  let formCheck = userName.combineLatest(password) { name, password in
+    !name.isEmpty && password.count >= 8
+  }
+  .removeDuplicates()
+  .sink { print("form valid:", $0) }
+  userName.value = "ada"
+  password.value = "correct horse"
+  userName.value = ""
+  formCheck.cancel()
+}
+
+private func mergeMapCollectFlatMap() {
+  section("merge, map, collect, flatMap")
+  let left = PassthroughSubject<Int, Never>()
+  let right = PassthroughSubject<Int, Never>()
+  let merged = left.merge(with: right).map { $0 * 10 }.collect(3)
+    .sink { print("merged, mapped and collected in threes:", $0) }
+  left.send(1)
+  right.send(2)
+  left.send(3)
+  merged.cancel()
+  _ = (1...3).publisher
+    .flatMap(maxPublishers: .max(1)) { n in [n, n * 100].publisher }
+    .collect()
+    .sink { print("flatMap, one child at a time:", $0) }
+}
+
+private func asyncAwait() {
+  section("async/await in both directions")
+  let asyncDone = DispatchSemaphore(value: 0)
+  Task.detached {
+    var sum = 0
+    for await value in (1...4).publisher.values {
+      sum += value
+    }
+    print("for await over a publisher's values: sum =", sum)
+    let stream = AsyncStream<Int> { continuation in
+      for value in 1...3 { continuation.yield(value) }
+      continuation.finish()
+    }
+    let collected = try? await stream.publisher.collect().singleValue()
+    print("an AsyncStream as a publisher, collected:", collected ?? [])
+    asyncDone.signal()
+  }
+  asyncDone.wait()
+}
