@@ -1,14 +1,49 @@
 import Dispatch
 import SignalOperators
 import StreamCore
+import StreamTesting
 
 /// SignalOperators: Combine's operators and those of Conbini, Snail and SwiftySignals.
 func tourSignalOperators() {
   module("SignalOperators", "operators")
+  debouncedSearchBox()
   handleEndAndFixedDemand()
   signUpForm()
   mergeMapCollectFlatMap()
   asyncAwait()
+}
+
+private func debouncedSearchBox() {
+  section("A search box debounced by 300 ms, on a TestScheduler's virtual time")
+  // No clock runs here: time moves only when `advance(by:)` is called, so the output is the same
+  // on every run. Swap in `DispatchQueue.main` for a real search box.
+  let scheduler = TestScheduler()
+  let milliseconds = { scheduler.now.ticks / 1_000_000 }
+  let query = PassthroughSubject<String, Never>()
+  var searchCount = 0
+  let searches =
+    query
+    .debounce(for: .milliseconds(300), scheduler: scheduler)
+    .removeDuplicates()
+    .sink {
+      searchCount += 1
+      print("  t=\(milliseconds()) ms: search for \"\($0)\"")
+    }
+  func type(_ text: String, thenWait pause: Int) {
+    print("t=\(milliseconds()) ms: the box holds \"\(text)\"")
+    query.send(text)
+    scheduler.advance(by: .milliseconds(pause))
+  }
+  type("s", thenWait: 100)
+  type("sw", thenWait: 100)
+  type("swi", thenWait: 100)
+  type("swift", thenWait: 500)  // 300 ms without a change: a search
+  type("swift ui", thenWait: 100)
+  type("swift", thenWait: 500)  // back to the same text: removeDuplicates drops it
+  print(
+    "t=\(milliseconds()) ms: 6 changes, \(searchCount) search; the repeated \"swift\" was dropped"
+  )
+  searches.cancel()
 }
 
 private func handleEndAndFixedDemand() {
