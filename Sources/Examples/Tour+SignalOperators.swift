@@ -64,15 +64,22 @@ private func signUpForm() {
   section("A sign-up form validated with combineLatest")
   let userName = CurrentValueSubject<String, Never>("")
   let password = CurrentValueSubject<String, Never>("")
-  let formCheck = userName.combineLatest(password) { name, password in
+  print("both fields empty")
+  // Valid with a name and a password of 8 characters or more; the button shows only changes.
+  let signUpButton = userName.combineLatest(password) { name, password in
     !name.isEmpty && password.count >= 8
   }
   .removeDuplicates()
-  .sink { print("form valid:", $0) }
+  .sink { print("  sign-up button", $0 ? "enabled" : "disabled") }
+  print("name = \"ada\"")
   userName.value = "ada"
+  print("password = \"correct\" (7 characters)")
+  password.value = "correct"
+  print("password = \"correct horse\"")
   password.value = "correct horse"
+  print("name = \"\"")
   userName.value = ""
-  formCheck.cancel()
+  signUpButton.cancel()
 }
 
 private func mergeMapCollectFlatMap() {
