@@ -4,5 +4,6 @@
 tourStreamCore()
 tourSignalOperators()
 tourFutureKit()
+tourStreamTesting()
 // Last: it ends in `dispatchMain()` and never returns.
 tourPropertyWrappers()
