@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SignalOperators
 import StreamCore
 import StreamTesting
@@ -57,6 +58,69 @@ private func expectationHelpers() {
   done.wait()
 }
 
+/// Sends all its values on the first request, whatever the demand: a deliberately broken
+/// publisher. Otherwise it keeps the contract: it stops when cancelled and lets go of its
+/// subscriber after the completion. (Not `private`: the report names the type, and a private
+/// type's name holds an address that changes from run to run.)
+struct IgnoresDemand: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let values: [Int]
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subscriber.receive(subscription: Inner(subscriber, values: values))
+  }
+
+  // Sendable: `downstream` and `started` are only reached under `lock`; the subscriber is
+  // called outside it.
+  private final class Inner<Downstream: Subscriber>: Subscription, @unchecked Sendable
+  where Downstream.Input == Int, Downstream.Failure == Never {
+    private let lock = NSLock()
+    private var downstream: Downstream?
+    private var started = false
+    private let values: [Int]
+
+    init(_ downstream: Downstream, values: [Int]) {
+      self.downstream = downstream
+      self.values = values
+    }
+
+    var description: String { "IgnoresDemand" }
+
+    func request(_ demand: Subscribers.Demand) {
+      let first = lock.withLock {
+        defer { started = true }
+        return !started
+      }
+      guard first else { return }
+      for value in values {  // the bug: `demand` is never looked at
+        guard let downstream = lock.withLock({ self.downstream }) else { return }
+        _ = downstream.receive(value)
+      }
+      takeDownstream()?.receive(completion: .finished)
+    }
+
+    func cancel() {
+      _ = takeDownstream()  // released outside the lock
+    }
+
+    private func takeDownstream() -> Downstream? {
+      lock.withLock {
+        defer { downstream = nil }
+        return downstream
+      }
+    }
+  }
+}
+
 private func conformanceOfABrokenPublisher() {
   section("The conformance kit judges a publisher that ignores demand")
+  let broken = PublisherConformance(elements: 4, timeout: .milliseconds(200)) {
+    IgnoresDemand(values: [1, 2, 3, 4])
+  }
+  print("IgnoresDemand sends all its values on the first request, whatever the demand.")
+  print(broken.run())
+  let sound = PublisherConformance(elements: 3) { [1, 2, 3].publisher }
+  print("The same rules on [1, 2, 3].publisher:", sound.run().description.prefix { $0 != "\n" })
 }
