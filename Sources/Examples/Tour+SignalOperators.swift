@@ -5,7 +5,7 @@ import StreamTesting
 
 /// SignalOperators: Combine's operators and those of Conbini, Snail and SwiftySignals.
 func tourSignalOperators() {
-  module("SignalOperators", "operators")
+  module("SignalOperators", "Combine's operators, and those of Conbini, Snail and SwiftySignals")
   debouncedSearchBox()
   handleEndAndFixedDemand()
   signUpForm()
