@@ -3,7 +3,6 @@ import Foundation
 import SignalOperators
 import StreamCore
 import StreamTesting
-import Synchronization
 import Testing
 
 /// StreamTesting: test doubles, expectation helpers and the conformance kit.
