@@ -42,7 +42,9 @@ let package = Package(
     ),
     .executableTarget(
       name: "Examples",
-      dependencies: ["StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators"],
+      dependencies: [
+        "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamTesting",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

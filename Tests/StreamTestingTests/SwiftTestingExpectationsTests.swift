@@ -8,11 +8,6 @@ private struct Boom: Error, Equatable {}
 /// A non-`Sendable` output: `expectCompletion` and `expectFailure` must accept it.
 private final class Unshared {}
 
-/// Runs `body` on a global queue shortly after the test starts waiting.
-private func later(_ body: @escaping @Sendable () -> Void) {
-  DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5), execute: body)
-}
-
 /// Whether `issue` was recorded at `line` of this file and mentions `text`.
 private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> Bool {
   issue.sourceLocation?.line == line && issue.sourceLocation?.fileID == #fileID
@@ -31,33 +26,33 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 
   @Test func expectAll_subjectSendingFromAnotherThread_returnsEveryValue() async {
     let subject = PassthroughSubject<Int, Boom>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(2)
       subject.send(completion: .finished)
     }
-    #expect(await subject.expectAll(timeout: .seconds(1)) == [1, 2])
+    #expect(await source.expectAll(timeout: .seconds(1)) == [1, 2])
   }
 
   @MainActor @Test func expectAll_fromTheMainActor_returnsEveryValue() async {
     let subject = PassthroughSubject<Int, Never>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(completion: .finished)
     }
-    #expect(await subject.expectAll(timeout: .seconds(1)) == [1])
+    #expect(await source.expectAll(timeout: .seconds(1)) == [1])
   }
 
   @Test func expectAll_failure_recordsIssueAndReturnsEmpty() async {
     let subject = PassthroughSubject<Int, Boom>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(completion: .failure(Boom()))
     }
     var values: [Int]?
     let line = #line + 2
     await withKnownIssue {
-      values = await subject.expectAll(timeout: .seconds(1))
+      values = await source.expectAll(timeout: .seconds(1))
     } matching: {
       issue($0, isAt: line, mentioning: "instead it failed with Boom() after 1 value")
     }
@@ -66,11 +61,11 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 
   @Test func expectAll_timeout_recordsIssueCancelsAndReturnsEmpty() async {
     let upstream = TestPublisher<Int, Never>()
-    later { upstream.send(1) }
+    let source = upstream.afterSubscribing { upstream.send(1) }
     var values: [Int]?
     let line = #line + 2
     await withKnownIssue {
-      values = await upstream.expectAll(timeout: .milliseconds(200))
+      values = await source.expectAll(timeout: .milliseconds(200))
     } matching: {
       issue($0, isAt: line, mentioning: "instead it timed out after 0.2 seconds, after 1 value")
     }
@@ -108,10 +103,10 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 
   @Test func expectAtLeast_publisherThatNeverFinishes_returnsAndCancels() async {
     let upstream = TestPublisher<Int, Never>()
-    later {
+    let source = upstream.afterSubscribing {
       for value in 1...3 { upstream.send(value) }
     }
-    #expect(await upstream.expectAtLeast(values: 3, timeout: .seconds(1)) == [1, 2, 3])
+    #expect(await source.expectAtLeast(values: 3, timeout: .seconds(1)) == [1, 2, 3])
     #expect(upstream.requests == [.demand(.max(3)), .cancel])
   }
 
@@ -148,11 +143,11 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
   @Test func expectCompletion_justAndLaterSubject_pass() async {
     await Just(1).expectCompletion(timeout: .seconds(1))
     let subject = PassthroughSubject<Int, Boom>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(completion: .finished)
     }
-    await subject.expectCompletion(timeout: .seconds(1))
+    await source.expectCompletion(timeout: .seconds(1))
   }
 
   @Test func expectCompletion_nonSendableOutput_passes() async {
@@ -187,8 +182,8 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 
   @Test func expectFailure_nonSendableOutputFailingLater_returnsTheError() async {
     let subject = PassthroughSubject<Unshared, Boom>()
-    later { subject.send(completion: .failure(Boom())) }
-    #expect(await subject.expectFailure(timeout: .seconds(1)) == Boom())
+    let source = subject.afterSubscribing { subject.send(completion: .failure(Boom())) }
+    #expect(await source.expectFailure(timeout: .seconds(1)) == Boom())
   }
 
   @Test func expectFailure_finished_recordsIssueAndReturnsNil() async {
@@ -210,11 +205,11 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 
   @Test func expectOne_subjectSendingLater_returnsTheValue() async {
     let subject = PassthroughSubject<Int, Never>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(7)
       subject.send(completion: .finished)
     }
-    #expect(await subject.expectOne(timeout: .seconds(1)) == 7)
+    #expect(await source.expectOne(timeout: .seconds(1)) == 7)
   }
 
   @Test func expectOne_noValue_recordsIssueAndReturnsNil() async {
@@ -230,7 +225,7 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 
   @Test func expectOne_secondValue_failsAtOnceCancelsAndReturnsNil() async {
     let upstream = TestPublisher<Int, Never>()
-    later {
+    let source = upstream.afterSubscribing {
       upstream.send(1)
       upstream.send(2)
     }
@@ -239,7 +234,7 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
     let start = clock.now
     let line = #line + 2
     await withKnownIssue {
-      value = await upstream.expectOne(timeout: .seconds(600))
+      value = await source.expectOne(timeout: .seconds(600))
     } matching: {
       issue($0, isAt: line, mentioning: "instead it sent a second value, 2, before finishing")
     }

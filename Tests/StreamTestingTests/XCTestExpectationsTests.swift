@@ -91,11 +91,6 @@ final class XCTestExpectationsTests: XCTestCase {
     )
   }
 
-  /// Runs `body` on a global queue shortly after the test starts waiting.
-  private func later(_ body: @escaping @Sendable () -> Void) {
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(5), execute: body)
-  }
-
   // MARK: expectsAll
 
   func testExpectsAll_synchronousSequence_returnsEveryValue() {
@@ -108,31 +103,31 @@ final class XCTestExpectationsTests: XCTestCase {
 
   func testExpectsAll_subjectSendingFromAnotherThread_returnsEveryValue() {
     let subject = PassthroughSubject<Int, Boom>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(2)
       subject.send(completion: .finished)
     }
-    XCTAssertEqual(subject.expectsAll(timeout: 1, on: self), [1, 2])
+    XCTAssertEqual(source.expectsAll(timeout: 1, on: self), [1, 2])
   }
 
   func testExpectsAll_failure_recordsFailureAndReturnsEmpty() {
     let subject = PassthroughSubject<Int, Boom>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(completion: .failure(Boom()))
     }
     let line = #line + 1
-    let (values, failures) = capturingFailures { subject.expectsAll(timeout: 1, on: self) }
+    let (values, failures) = capturingFailures { source.expectsAll(timeout: 1, on: self) }
     XCTAssertEqual(values, [])
     assertOneFailure(failures, at: line, mentioning: "failed with Boom() after 1 value")
   }
 
   func testExpectsAll_timeout_recordsFailureCancelsAndReturnsEmpty() {
     let upstream = TestPublisher<Int, Never>()
-    later { upstream.send(1) }
+    let source = upstream.afterSubscribing { upstream.send(1) }
     let line = #line + 1
-    let (values, failures) = capturingFailures { upstream.expectsAll(timeout: 0.2, on: self) }
+    let (values, failures) = capturingFailures { source.expectsAll(timeout: 0.2, on: self) }
     XCTAssertEqual(values, [])
     assertOneFailure(
       failures,
@@ -155,10 +150,10 @@ final class XCTestExpectationsTests: XCTestCase {
 
   func testExpectsAtLeast_publisherThatNeverFinishes_returnsAndCancels() {
     let upstream = TestPublisher<Int, Never>()
-    later {
+    let source = upstream.afterSubscribing {
       for value in 1...3 { upstream.send(value) }
     }
-    XCTAssertEqual(upstream.expectsAtLeast(values: 3, timeout: 1, on: self), [1, 2, 3])
+    XCTAssertEqual(source.expectsAtLeast(values: 3, timeout: 1, on: self), [1, 2, 3])
     XCTAssertEqual(upstream.requests, [.demand(.max(3)), .cancel])
   }
 
@@ -175,13 +170,13 @@ final class XCTestExpectationsTests: XCTestCase {
 
   func testExpectsAtLeast_failure_recordsFailureAndReturnsEmpty() {
     let subject = PassthroughSubject<Int, Boom>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(completion: .failure(Boom()))
     }
     let line = #line + 2
     let (values, failures) = capturingFailures {
-      subject.expectsAtLeast(values: 2, timeout: 1, on: self)
+      source.expectsAtLeast(values: 2, timeout: 1, on: self)
     }
     XCTAssertEqual(values, [])
     assertOneFailure(failures, at: line, mentioning: "failed with Boom() after 1 of 2 values")
@@ -204,11 +199,11 @@ final class XCTestExpectationsTests: XCTestCase {
     let (_, failures) = capturingFailures {
       Just(1).expectsCompletion(timeout: 1, on: self)
       let subject = PassthroughSubject<Int, Boom>()
-      later {
+      let source = subject.afterSubscribing {
         subject.send(1)
         subject.send(completion: .finished)
       }
-      subject.expectsCompletion(timeout: 1, on: self)
+      source.expectsCompletion(timeout: 1, on: self)
     }
     XCTAssertEqual(failures.count, 0, "\(failures.map(\.description))")
   }
@@ -241,11 +236,11 @@ final class XCTestExpectationsTests: XCTestCase {
 
   func testExpectsFailure_subjectFailingLater_returnsTheError() {
     let subject = PassthroughSubject<Int, Boom>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(completion: .failure(Boom()))
     }
-    XCTAssertEqual(subject.expectsFailure(timeout: 1, on: self), Boom())
+    XCTAssertEqual(source.expectsFailure(timeout: 1, on: self), Boom())
   }
 
   func testExpectsFailure_finished_recordsFailureAndReturnsNil() {
@@ -265,11 +260,11 @@ final class XCTestExpectationsTests: XCTestCase {
 
   func testExpectsOne_subjectSendingLater_returnsTheValue() {
     let subject = PassthroughSubject<Int, Never>()
-    later {
+    let source = subject.afterSubscribing {
       subject.send(7)
       subject.send(completion: .finished)
     }
-    XCTAssertEqual(subject.expectsOne(timeout: 1, on: self), 7)
+    XCTAssertEqual(source.expectsOne(timeout: 1, on: self), 7)
   }
 
   func testExpectsOne_noValue_recordsFailureAndReturnsNil() {
@@ -283,13 +278,13 @@ final class XCTestExpectationsTests: XCTestCase {
 
   func testExpectsOne_secondValue_failsAtOnceCancelsAndReturnsNil() {
     let upstream = TestPublisher<Int, Never>()
-    later {
+    let source = upstream.afterSubscribing {
       upstream.send(1)
       upstream.send(2)
     }
     let start = DispatchTime.now()
     let line = #line + 1
-    let (value, failures) = capturingFailures { upstream.expectsOne(timeout: 30, on: self) }
+    let (value, failures) = capturingFailures { source.expectsOne(timeout: 30, on: self) }
     let elapsed = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
     XCTAssertNil(value)
     assertOneFailure(failures, at: line, mentioning: "sent a second value, 2")
@@ -315,13 +310,20 @@ final class XCTestExpectationsTests: XCTestCase {
   func testWaitSeconds_waitsWithoutFailingWhileOtherThreadsDeliver() {
     let subject = PassthroughSubject<Int, Never>()
     let received = LockedState<[Int]>([])
-    let cancellable = subject.sink { value in received.withLock { $0.append(value) } }
-    later { subject.send(1) }
+    let delivered = DispatchSemaphore(value: 0)
+    let cancellable = subject.sink { value in
+      received.withLock { $0.append(value) }
+      delivered.signal()
+    }
+    DispatchQueue.global().async { subject.send(1) }
     let start = DispatchTime.now()
     let (_, failures) = capturingFailures { wait(seconds: 0.1) }
     let elapsed = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
     XCTAssertEqual(failures.count, 0, "\(failures.map(\.description))")
     XCTAssertGreaterThanOrEqual(elapsed, 100_000_000)
+    // The other thread's delivery isn't held up by the wait (on a busy machine it may still be
+    // on its way when the wait ends).
+    XCTAssertEqual(delivered.wait(timeout: .now() + 30), .success)
     XCTAssertEqual(received.withLock { $0 }, [1])
     cancellable.cancel()
   }

@@ -1,0 +1,11 @@
+// Helpers shared by the tour's sections.
+
+/// Prints the banner that opens one module's part of the tour.
+func module(_ name: String, _ summary: String) {
+  print("\n#### \(name): \(summary)")
+}
+
+/// Prints the heading of one scenario.
+func section(_ title: String) {
+  print("\n== \(title) ==")
+}

@@ -1,0 +1,210 @@
+public import StreamCore
+
+/// A subject that replays its latest values, and then its completion, to each new subscriber.
+///
+/// ```swift
+/// let replay = ReplaySubject<Int, Never>(bufferSize: 2)
+/// replay.send(1)
+/// replay.send(2)
+/// replay.send(3)
+/// let cancellable = replay.sink { print($0) }  // prints 2, 3, then each later value
+/// ```
+///
+/// This is Snail's `Replay(n)` on StreamCore. A new subscriber first receives the last
+/// `bufferSize` values, as its demand allows, then the completion if the subject has ended, or
+/// else the live values. Demand is respected: a subscriber without demand keeps, like the
+/// subject itself, at most the latest `bufferSize` values for later (the oldest is dropped when
+/// a newer one arrives), so a subscriber with unlimited demand loses nothing and one with
+/// `bufferSize == 0` behaves like a `PassthroughSubject` subscriber. The completion follows the
+/// values kept for a subscriber. Each subscription describes itself as `"ReplaySubject"`.
+///
+/// > Thread safety: `send`, `subscribe`, `request` and `cancel` may be called from any thread.
+/// > Every subscriber sees the values in the order the subject recorded them, never two at once:
+/// > a value sent while a subscriber is being delivered to (from inside it or from another thread)
+/// > is queued and delivered by the delivering thread right after.
+// Sendable: all state lives in `core`, which guards it with a lock.
+public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  /// How many of the latest values the subject replays to a new subscriber.
+  public let bufferSize: Int
+
+  let core: Core
+
+  /// Creates a subject that replays up to `bufferSize` values.
+  ///
+  /// ```swift
+  /// let lastThree = ReplaySubject<String, any Error>(bufferSize: 3)
+  /// ```
+  ///
+  /// - Parameter bufferSize: How many of the latest values to keep; `0` keeps none.
+  public init(bufferSize: Int) {
+    precondition(bufferSize >= 0, "ReplaySubject: bufferSize must not be negative")
+    self.bufferSize = bufferSize
+    core = Core(capacity: bufferSize)
+  }
+
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  /// Records a value and sends it to each subscriber; ignored after the completion.
+  ///
+  /// - Parameter value: The value to send.
+  public func send(_ value: Output) {
+    core.send(value)
+  }
+
+  /// Ends the subject, once; later values and completions are ignored.
+  ///
+  /// - Parameter completion: How the subject ends; replayed to later subscribers.
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.send(completion: completion)
+  }
+
+  /// Keeps an upstream subscription and requests unlimited values from it.
+  ///
+  /// - Parameter subscription: The upstream subscription, cancelled when the subject goes away.
+  public func send(subscription: any Subscription) {
+    core.send(subscription: subscription)
+  }
+
+  /// Attaches a subscriber and replays the kept values to it.
+  public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+    core.subscribe(subscriber)
+  }
+}
+
+/// Snail's name for a replaying subject with untyped errors.
+///
+/// ```swift
+/// let replay = Replay<Int>(bufferSize: 5)  // Snail: Replay<Int>(5)
+/// ```
+public typealias Replay<Output> = ReplaySubject<Output, any Error>
+
+extension ReplaySubject {
+  /// The subject's state and the state of all its conduits, behind one lock.
+  // Sendable: every mutable property, and every conduit's state, is guarded by `lock`.
+  final class Core: @unchecked Sendable {
+    let lock = Lock()
+    let capacity: Int
+    var buffer = Ring()
+    var completion: Subscribers.Completion<Failure>?
+    var conduits: [ConduitBase] = []
+    var upstreams: [any Subscription] = []
+
+    init(capacity: Int) {
+      self.capacity = capacity
+    }
+
+    func send(_ value: Output) {
+      let (targets, dropped) = lock.withLock { () -> ([ConduitBase]?, Output?) in
+        guard completion == nil else { return (nil, nil) }
+        // A conduit's kept values are always the subject's latest ones, so the value a full
+        // conduit drops is the one dropped here; holding it releases it after the lock.
+        let dropped = buffer.append(value, limit: capacity)
+        var claimed = false
+        for conduit in conduits {
+          if conduit.enqueue(value) { claimed = true }
+        }
+        return (claimed ? conduits : nil, dropped)
+      }
+      _ = dropped
+      guard let targets else { return }
+      for conduit in targets {
+        conduit.drainIfClaimed()
+      }
+    }
+
+    func send(completion: Subscribers.Completion<Failure>) {
+      let targets = lock.withLock { () -> [ConduitBase] in
+        guard self.completion == nil else { return [] }
+        self.completion = completion
+        for conduit in conduits {
+          conduit.finish(completion)
+        }
+        defer { conduits = [] }
+        return conduits
+      }
+      for conduit in targets {
+        conduit.drainIfClaimed()
+      }
+    }
+
+    func send(subscription: any Subscription) {
+      lock.withLock { upstreams.append(subscription) }
+      subscription.request(.unlimited)
+    }
+
+    func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let conduit = Conduit(downstream: subscriber, core: self)
+      lock.withLock {
+        conduit.waiting = buffer
+        if let completion {
+          conduit.pendingCompletion = completion
+        } else {
+          conduits.append(conduit)
+        }
+      }
+      subscriber.receive(subscription: conduit)
+      conduit.drain(subscriber, adding: .none)
+    }
+
+    func cancelUpstreams() {
+      let taken = lock.withLock { () -> [any Subscription] in
+        defer { upstreams = [] }
+        return upstreams
+      }
+      for upstream in taken {
+        upstream.cancel()
+      }
+    }
+  }
+
+  /// A FIFO of values with amortised O(1) append and removal; a dropped slot is cleared at once.
+  struct Ring {
+    private var slots = ContiguousArray<Output?>()
+    private var head = 0
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ value: Output) {
+      if count == slots.count { grow() }
+      var index = head + count
+      if index >= slots.count { index -= slots.count }
+      slots[index] = value
+      count += 1
+    }
+
+    /// Appends, keeping at most `limit` values; returns the value dropped to make room.
+    mutating func append(_ value: Output, limit: Int) -> Output? {
+      guard limit > 0 else { return value }
+      let dropped = count >= limit ? popFirst() : nil
+      append(value)
+      return dropped
+    }
+
+    mutating func popFirst() -> Output? {
+      guard count > 0 else { return nil }
+      let value = slots[head]
+      slots[head] = nil
+      head += 1
+      if head == slots.count { head = 0 }
+      count -= 1
+      return value
+    }
+
+    private mutating func grow() {
+      let capacity = Swift.max(4, slots.count * 2)
+      var grown = ContiguousArray<Output?>()
+      grown.reserveCapacity(capacity)
+      for offset in 0..<count {
+        var index = head + offset
+        if index >= slots.count { index -= slots.count }
+        grown.append(slots[index])
+      }
+      grown.append(contentsOf: repeatElement(nil, count: capacity - count))
+      slots = grown
+      head = 0
+    }
+  }
+}

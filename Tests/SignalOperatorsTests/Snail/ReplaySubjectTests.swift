@@ -1,0 +1,383 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Synchronization
+import Testing
+
+@Suite struct ReplaySubjectTests {
+  struct Boom: Error, Equatable {}
+
+  typealias Recorder = RecordingSubscriber<Int, Boom>
+
+  let subject = ReplaySubject<Int, Boom>(bufferSize: 2)
+
+  @Test func lateSubscriber_getsLastValuesThenLiveValues() {
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    subject.send(4)
+    #expect(recorder.events == [.subscription, .value(2), .value(3), .value(4)])
+  }
+
+  @Test func earlySubscriber_getsEveryValue() {
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    for value in 1...5 { subject.send(value) }
+    #expect(recorder.values == [1, 2, 3, 4, 5])
+  }
+
+  @Test func finishedSubject_replaysValuesThenFinished() {
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    subject.send(completion: .finished)
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(2), .value(3), .completion(.finished)])
+  }
+
+  @Test func failedSubject_replaysValuesThenFailure() {
+    subject.send(1)
+    subject.send(completion: .failure(Boom()))
+    let first = Recorder()
+    let second = Recorder()
+    subject.subscribe(first)
+    subject.subscribe(second)
+    let expected: [Recorder.Event] = [.subscription, .value(1), .completion(.failure(Boom()))]
+    #expect(first.events == expected)
+    #expect(second.events == expected)
+  }
+
+  @Test func afterCompletion_valuesAndCompletionsAreIgnored() {
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    subject.send(1)
+    subject.send(completion: .finished)
+    subject.send(2)
+    subject.send(completion: .failure(Boom()))
+    let late = Recorder()
+    subject.subscribe(late)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(late.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func noDemand_replayWaitsForRequest() {
+    subject.send(1)
+    subject.send(2)
+    let recorder = Recorder(initialDemand: nil)
+    subject.subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
+    recorder.request(.max(5))
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func maxOne_deliversOneValuePerRequest() {
+    for value in 1...2 { subject.send(value) }
+    let recorder = Recorder(initialDemand: .max(1))
+    subject.subscribe(recorder)
+    #expect(recorder.values == [1])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2])
+    subject.send(3)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func demandFromReceive_addsUp() {
+    subject.send(1)
+    subject.send(2)
+    let recorder = Recorder(initialDemand: .max(1)) { $0 < 3 ? .max(1) : .none }
+    subject.subscribe(recorder)
+    for value in 3...5 { subject.send(value) }
+    #expect(recorder.values == [1, 2, 3])
+  }
+
+  @Test func liveValuesWithoutDemand_keepOnlyTheLatestBufferSize() {
+    let recorder = Recorder(initialDemand: nil)
+    subject.subscribe(recorder)
+    for value in 1...5 { subject.send(value) }
+    recorder.request(.unlimited)
+    subject.send(6)
+    #expect(recorder.values == [4, 5, 6])
+  }
+
+  @Test func bufferSizeZero_dropsValuesWithoutDemandLikePassthrough() {
+    let passthrough = ReplaySubject<Int, Boom>(bufferSize: 0)
+    passthrough.send(1)
+    let recorder = Recorder(initialDemand: nil)
+    passthrough.subscribe(recorder)
+    passthrough.send(2)
+    recorder.request(.max(1))
+    passthrough.send(3)
+    passthrough.send(4)
+    passthrough.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(3), .completion(.finished)])
+  }
+
+  @Test func completion_waitsBehindKeptValues() {
+    let recorder = Recorder(initialDemand: nil)
+    subject.subscribe(recorder)
+    subject.send(1)
+    subject.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func sendFromReceive_deliveredAfterTheCurrentValue() {
+    let subject = self.subject
+    let depth = Atomic(0)
+    let maxDepth = Atomic(0)
+    let recorder = Recorder { value in
+      let now = depth.add(1, ordering: .relaxed).newValue
+      maxDepth.max(now, ordering: .relaxed)
+      if value < 3 { subject.send(value + 1) }
+      depth.subtract(1, ordering: .relaxed)
+      return .none
+    }
+    subject.subscribe(recorder)
+    subject.send(1)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(maxDepth.load(ordering: .relaxed) == 1)
+  }
+
+  @Test func requestFromReceive_doesNotRecurse() {
+    for value in 1...2 { subject.send(value) }
+    let depth = Atomic(0)
+    let maxDepth = Atomic(0)
+    let box = RecorderBox()
+    let recorder = Recorder(initialDemand: .max(1)) { _ in
+      let now = depth.add(1, ordering: .relaxed).newValue
+      maxDepth.max(now, ordering: .relaxed)
+      box.recorder?.request(.max(1))
+      depth.subtract(1, ordering: .relaxed)
+      return .none
+    }
+    box.recorder = recorder
+    subject.subscribe(recorder)
+    subject.send(3)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(maxDepth.load(ordering: .relaxed) == 1)
+    box.recorder = nil
+  }
+
+  @Test func cancelFromReceive_stopsDelivery() {
+    for value in 1...2 { subject.send(value) }
+    let box = RecorderBox()
+    let recorder = Recorder { _ in
+      box.recorder?.cancel()
+      return .none
+    }
+    box.recorder = recorder
+    subject.subscribe(recorder)
+    subject.send(3)
+    #expect(recorder.values == [1])
+    #expect(recorder.violations.isEmpty)
+    box.recorder = nil
+  }
+
+  @Test func cancelBeforeValues_deliversNothing() {
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    recorder.cancel()
+    subject.send(1)
+    subject.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func cancelAfterValues_laterValuesAreNotDelivered() {
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    subject.send(1)
+    recorder.cancel()
+    subject.send(2)
+    recorder.cancel()
+    #expect(recorder.values == [1])
+  }
+
+  @Test func cancel_releasesSubscriberAndSubscription() {
+    weak var weakRecorder: Recorder?
+    weak var weakSubscription: AnyObject?
+    do {
+      let recorder = Recorder()
+      subject.subscribe(recorder)
+      weakRecorder = recorder
+      weakSubscription = recorder.subscription as AnyObject?
+      recorder.cancel()
+    }
+    subject.send(1)
+    #expect(weakRecorder == nil)
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func completion_releasesSubscriberAndSubscription() {
+    weak var weakRecorder: Recorder?
+    weak var weakSubscription: AnyObject?
+    do {
+      let recorder = Recorder()
+      subject.subscribe(recorder)
+      weakRecorder = recorder
+      weakSubscription = recorder.subscription as AnyObject?
+      subject.send(completion: .finished)
+    }
+    #expect(weakRecorder == nil)
+    #expect(weakSubscription == nil)
+  }
+
+  @Test func subscription_describesItselfAsReplaySubject() {
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    #expect(recorder.subscriptionDescription == "ReplaySubject")
+  }
+
+  @Test func sendSubscription_requestsUnlimitedAndForwards() {
+    let upstream = TestPublisher<Int, Boom>()
+    let recorder = Recorder()
+    subject.subscribe(recorder)
+    let cancellable = upstream.subscribe(subject)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(upstream.requests == [.demand(.unlimited)])
+    withExtendedLifetime(cancellable) {}
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func snailName_isAnUntypedReplaySubject() {
+    let replay = Replay<Int>(bufferSize: 1)
+    replay.send(1)
+    let recorder = RecordingSubscriber<Int, any Error>()
+    replay.subscribe(recorder)
+    #expect(recorder.values == [1])
+    #expect(replay.bufferSize == 1)
+  }
+
+  @Test func requestNone_traps() async {
+    await #expect(processExitsWith: .failure) {
+      let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      subject.subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+  }
+
+  @Test func negativeBufferSize_traps() async {
+    await #expect(processExitsWith: .failure) {
+      _ = ReplaySubject<Int, Never>(bufferSize: -1)
+    }
+  }
+
+  @Test func finishedSubject_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: { Self.finished(with: [1, 2, 3]) },
+      makeFailingPublisher: {
+        let subject = ReplaySubject<Int, Boom>(bufferSize: 3)
+        subject.send(1)
+        subject.send(completion: .failure(Boom()))
+        return subject
+      },
+      makeLongPublisher: { Self.finished(with: Array(0..<100_000)) }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func concurrentSendSubscribeRequestCancel_loseNothingAndNeverOverlap() {
+    let senders = 4
+    let perSender = 500
+    let total = senders * perSender
+    let subject = ReplaySubject<Int, Never>(bufferSize: total)
+    let early = OverlapProbe()
+    subject.subscribe(early)
+    let late = (0..<2).map { _ in OverlapProbe() }
+    let limited = (0..<2).map { _ in RecordingSubscriber<Int, Never>(initialDemand: nil) }
+    let cancelled = (0..<2).map { _ in RecordingSubscriber<Int, Never>() }
+    for recorder in limited + cancelled { subject.subscribe(recorder) }
+    DispatchQueue.concurrentPerform(iterations: senders + 3) { index in
+      switch index {
+      case ..<senders:
+        for step in 0..<perSender { subject.send(index * perSender + step) }
+      case senders:
+        for probe in late { subject.subscribe(probe) }
+      case senders + 1:
+        for _ in 0..<200 { for recorder in limited { recorder.request(.max(1)) } }
+      default:
+        for recorder in cancelled { recorder.cancel() }
+      }
+    }
+    subject.send(completion: .finished)
+    for probe in [early] + late {
+      let values = probe.values
+      #expect(values.count == total)
+      #expect(Set(values).count == total)
+      for sender in 0..<senders {
+        let own = values.filter { $0 / perSender == sender }
+        #expect(own == own.sorted())
+      }
+      #expect(probe.finished)
+      #expect(!probe.overlapped)
+    }
+    for recorder in limited {
+      #expect(recorder.values.count == 200)
+      #expect(recorder.violations.isEmpty)
+    }
+    for recorder in cancelled { #expect(recorder.violations.isEmpty) }
+  }
+
+  private static func finished(with values: [Int]) -> ReplaySubject<Int, Boom> {
+    let subject = ReplaySubject<Int, Boom>(bufferSize: values.count)
+    for value in values { subject.send(value) }
+    subject.send(completion: .finished)
+    return subject
+  }
+}
+
+// Sendable: `recorder` is set before use and read by the recorder's own callbacks only.
+private final class RecorderBox: @unchecked Sendable {
+  var recorder: RecordingSubscriber<Int, ReplaySubjectTests.Boom>?
+}
+
+/// An unlimited subscriber that notices two calls at once.
+// Sendable: `events` is guarded by `lock`; `inFlight` is atomic.
+private final class OverlapProbe: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+
+  private let lock = Lock()
+  private var received: [Int] = []
+  private var didFinish = false
+  private var didOverlap = false
+  private let inFlight = Atomic(0)
+
+  var values: [Int] { lock.withLock { received } }
+  var finished: Bool { lock.withLock { didFinish } }
+  var overlapped: Bool { lock.withLock { didOverlap } }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    let entered = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
+    lock.withLock {
+      if entered > 1 { didOverlap = true }
+      received.append(input)
+    }
+    inFlight.subtract(1, ordering: .sequentiallyConsistent)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    let entered = inFlight.add(1, ordering: .sequentiallyConsistent).newValue
+    lock.withLock {
+      if entered > 1 { didOverlap = true }
+      didFinish = true
+    }
+    inFlight.subtract(1, ordering: .sequentiallyConsistent)
+  }
+}
