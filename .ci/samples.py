@@ -55,7 +55,8 @@ DEFAULT_IMPORTS = [
 ]
 KINDS = {"": "function", "file": "file", "ignore": "ignore"}
 
-FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>.*?)\s*$")
+# A fence may be indented (inside a list item); its code lines lose the same indentation.
+FENCE_OPEN = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})\s*(?P<info>.*?)\s*$")
 IMPORT_LINE = re.compile(
     r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+"
     r"(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(?P<module>[A-Za-z_]\w*)"
@@ -111,7 +112,7 @@ def read_blocks(root: Path, path: Path, errors: list[str]) -> list[Block]:
         if fence[0] == "`" and "`" in info:
             index += 1  # not a fence: an inline code span at the start of a line
             continue
-        closing = re.compile(r"^ {0,3}" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$")
+        closing = re.compile(r"^ *" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$")
         body: list[str] = []
         index += 1
         while index < len(lines) and not closing.match(lines[index]):
@@ -247,12 +248,19 @@ def generate_all(root: Path, errors: list[str], only: set[str]) -> tuple[dict[st
     unknown = only - {path.relative_to(root).as_posix() for path in paths}
     for document in sorted(unknown):
         errors.append(f"{document}: error: not one of the documents ({', '.join(DOCUMENT_GLOBS)})")
+    owners: dict[str, str] = {}
     for path in paths:
-        if only and path.relative_to(root).as_posix() not in only:
+        document = path.relative_to(root).as_posix()
+        if identifier(document) in owners:
+            errors.append(
+                f"{document}: error: its generated name {identifier(document)} is also that of "
+                f"{owners[identifier(document)]}; rename one of them"
+            )
+        owners[identifier(document)] = document
+        if only and document not in only:
             continue
         blocks = read_blocks(root, path, errors)
         if blocks:
-            document = path.relative_to(root).as_posix()
             files[identifier(document) + ".swift"] = generate(document, blocks, errors)
             count += len(blocks)
     return files, count
