@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Turns the Swift samples in the Markdown docs into a test target, so that a sample can't rot.
 
-Reads README.md, Docs/*.md and Docs/Migration/*.md and writes one Swift file per document that
-has samples into Tests/DocSamplesTests/Generated/. `swift build --build-tests` compiles them
-(with warnings treated as errors), so CI fails when a sample breaks.
+Reads README.md, Docs/*.md and Docs/Migration/*.md and writes Swift files into
+Tests/DocSamplesTests/Generated/: one per document that has samples, plus one per plain sample
+that shows its imports. `swift build --build-tests` compiles them with warnings as errors, so
+CI fails when a sample breaks. The generated files are committed; CI runs `--check`.
 
 The code-fence convention:
 
@@ -14,19 +15,22 @@ The code-fence convention:
                     types shared by later blocks of the same document. Top-level declarations
                     start at column 0; the script makes them `fileprivate` (except classes
                     inheriting from XCTestCase, and extensions that add a conformance), so
-                    two documents may use the same names.
+                    two documents may use the same names. `@Test`s and XCTestCases in these
+                    blocks run with `swift test`.
   ```swift ignore   not compiled: Combine, OpenCombine or seed-library code, Package.swift
                     fragments. Say in the text around it why.
 
-Every block is compiled with Dispatch, Foundation and every StreamKit library imported.
-`import X` lines in a block are moved to the top of its generated file (so a sample may show
-its imports). Each generated function and file-scope block starts with a comment naming the
-Markdown file and line, and a `#sourceLocation` directive makes compiler messages point at the
-Markdown line itself.
+Every block is compiled with Dispatch, Foundation and every StreamKit library imported, in one
+file per document. `import X` lines in a block are moved to the top of that file, so a sample
+may show its imports; a plain `swift` block that shows imports is also compiled alone in a file
+of its own with only those imports (and must then need nothing from other blocks), so the
+imports it shows are all a reader needs. Each generated function and file-scope block starts
+with a comment naming the Markdown file and line, and a `#sourceLocation` directive makes
+compiler messages point at the Markdown line itself.
 
 Usage:
-  python3 .ci/samples.py           regenerate Tests/DocSamplesTests/Generated (commit the result)
-  python3 .ci/samples.py --check   fail if the committed files are not what the docs generate
+  python3 .ci/samples.py            regenerate Tests/DocSamplesTests/Generated (commit the result)
+  python3 .ci/samples.py --check    fail if those files are not what the docs generate
   python3 .ci/samples.py Docs/X.md  regenerate only the files of the documents named (a quick
                                     look while editing; run it without arguments before committing)
 """
@@ -196,54 +200,83 @@ def check_function_block(block: Block, code: list[str], errors: list[str]) -> No
             return
 
 
-def generate(document: str, blocks: list[Block], errors: list[str]) -> str:
+def function(name: str, block: Block, code: list[str]) -> str:
+    return "\n".join(
+        [
+            f"// {block.document}:{block.fence_line}",
+            f"func {name}() async throws {{",
+            f'#sourceLocation(file: "{block.document}", line: {block.first_line})',
+            *code,
+            "#sourceLocation()",
+            "}",
+        ]
+    )
+
+
+def file_scope(block: Block, code: list[str]) -> str:
+    return "\n".join(
+        [
+            f"// {block.document}:{block.fence_line} (file scope)",
+            f'#sourceLocation(file: "{block.document}", line: {block.first_line})',
+            *(make_file_private(line) for line in code),
+            "#sourceLocation()",
+        ]
+    )
+
+
+def swift_file(header: list[str], imports: set[str], parts: list[str]) -> str:
+    lines = ["// swift-format-ignore-file", *header, "", *(f"import {m}" for m in sorted(imports))]
+    return "\n".join(lines) + "\n\n" + "\n\n".join(parts) + "\n"
+
+
+def generate(document: str, blocks: list[Block], errors: list[str]) -> dict[str, str]:
+    """Returns the files generated from one document, by name: one with every block, and one per
+    plain block that shows imports, compiled with only those imports."""
+    name = identifier(document)
     imports = set(DEFAULT_IMPORTS)
     parts: list[str] = []
-    name = identifier(document)
+    files: dict[str, str] = {}
     for block in blocks:
-        code = hoist_imports(block, imports)
-        location = f'#sourceLocation(file: "{document}", line: {block.first_line})'
-        if block.kind == "function":
-            check_function_block(block, code, errors)
-            parts.append(
-                "\n".join(
-                    [
-                        f"// {document}:{block.fence_line}",
-                        f"func sample_{name}_line{block.fence_line}() async throws {{",
-                        location,
-                        *code,
-                        "#sourceLocation()",
-                        "}",
-                    ]
-                )
+        shown: set[str] = set()
+        code = hoist_imports(block, shown)
+        imports |= shown
+        if block.kind == "file":
+            parts.append(file_scope(block, code))
+            continue
+        check_function_block(block, code, errors)
+        parts.append(function(f"sample_{name}_line{block.fence_line}", block, code))
+        if shown:
+            number = len(files) + 1
+            files[f"{name}_imports{number}.swift"] = swift_file(
+                [
+                    f"// Generated by `python3 .ci/samples.py` from {document}:{block.fence_line}.",
+                    "// Don't edit this file: edit the Markdown and run the script again. This",
+                    "// sample shows its imports, so it is compiled here again with only those, to",
+                    "// check that they are all a reader needs.",
+                ],
+                shown,
+                [function(f"sample_{name}_line{block.fence_line}_imports", block, code)],
             )
-        else:
-            parts.append(
-                "\n".join(
-                    [
-                        f"// {document}:{block.fence_line} (file scope)",
-                        location,
-                        *(make_file_private(line) for line in code),
-                        "#sourceLocation()",
-                    ]
-                )
-            )
-    header = [
-        "// swift-format-ignore-file",
-        f"// Generated by `python3 .ci/samples.py` from {document}. Don't edit this file: edit",
-        "// the Markdown and run the script again. Each plain ```swift block is the body of a",
-        "// function below, each ```swift file block is copied at file scope, and",
-        "// `#sourceLocation` makes compiler messages name the Markdown line.",
-        "",
-        *(f"import {module}" for module in sorted(imports)),
-    ]
-    return "\n".join(header) + "\n\n" + "\n\n".join(parts) + "\n"
+    files[f"{name}.swift"] = swift_file(
+        [
+            f"// Generated by `python3 .ci/samples.py` from {document}. Don't edit this file:",
+            "// edit the Markdown and run the script again. Each plain ```swift block is the body",
+            "// of a function below, each ```swift file block is copied at file scope, and",
+            "// `#sourceLocation` makes compiler messages name the Markdown line.",
+        ],
+        imports,
+        parts,
+    )
+    return files
 
 
-def generate_all(root: Path, errors: list[str], only: set[str]) -> tuple[dict[str, str], int]:
-    """Returns the generated files by name, and the number of samples."""
+def generate_all(
+    root: Path, errors: list[str], only: set[str]
+) -> tuple[dict[str, str], int, int]:
+    """Returns the generated files by name, the number of samples and that of documents."""
     files: dict[str, str] = {}
     count = 0
+    with_samples = 0
     paths = documents(root)
     unknown = only - {path.relative_to(root).as_posix() for path in paths}
     for document in sorted(unknown):
@@ -261,9 +294,10 @@ def generate_all(root: Path, errors: list[str], only: set[str]) -> tuple[dict[st
             continue
         blocks = read_blocks(root, path, errors)
         if blocks:
-            files[identifier(document) + ".swift"] = generate(document, blocks, errors)
+            files.update(generate(document, blocks, errors))
             count += len(blocks)
-    return files, count
+            with_samples += 1
+    return files, count, with_samples
 
 
 def existing(directory: Path) -> dict[str, str]:
@@ -300,7 +334,7 @@ def main() -> int:
         parser.error("--check always checks every document")
 
     errors: list[str] = []
-    files, count = generate_all(ROOT, errors, only)
+    files, count, with_samples = generate_all(ROOT, errors, only)
     for error in errors:
         print(error, file=sys.stderr)
     if errors:
@@ -316,7 +350,10 @@ def main() -> int:
             return compare(existing(output), existing(fresh))
 
     output.mkdir(parents=True, exist_ok=True)
-    considered = {identifier(d) + ".swift" for d in only} if only else set(existing(output))
+    considered = set(existing(output))
+    if only:
+        names = {identifier(d) for d in only}
+        considered = {n for n in considered if re.sub(r"(_imports\d+)?\.swift$", "", n) in names}
     for stale in considered & set(existing(output)) - set(files):
         (output / stale).unlink()
         print(f"removed {OUTPUT_DIR / stale}")
@@ -325,7 +362,7 @@ def main() -> int:
         if not target.exists() or target.read_text(encoding="utf-8") != text:
             target.write_text(text, encoding="utf-8")
             print(f"wrote {OUTPUT_DIR / name}")
-    print(f"{count} samples from {len(files)} documents in {OUTPUT_DIR}")
+    print(f"{count} samples from {with_samples} documents in {len(files)} files in {OUTPUT_DIR}")
     return 0
 
 
