@@ -16,7 +16,7 @@ public import StreamCore
 /// subscriber runs it again. Subscribing runs nothing, and a subscription cancelled before its
 /// first request never runs the closure. Even ``init()``, which has nothing to compute, waits
 /// for that first request before it finishes (unlike `Empty`, which completes on subscription).
-/// `nil` sends ``StreamCore/Subscribers/Completion/finished``; an error sends `.failure`. Its
+/// `nil` sends `.finished`; an error sends `.failure`. Its
 /// subscription's description is `"DeferredComplete"`.
 ///
 /// > Thread safety: A `Sendable` value type; `subscribe` may be called from any thread. The

@@ -20,7 +20,7 @@ public import StreamCore
 ///
 /// The promise may be called inside the closure or later, from any thread; the result is
 /// delivered on the thread that calls it, within that call. `.success` sends the value followed
-/// at once by ``StreamCore/Subscribers/Completion/finished`` (unless the subscriber cancels from
+/// at once by `.finished` (unless the subscriber cancels from
 /// inside `receive(_:)`); `.failure` sends the error as the completion. Only the first call
 /// counts: later calls are ignored. A result that arrives after the subscription was cancelled
 /// is dropped. Its subscription's description is `"DeferredFuture"`.

@@ -14,7 +14,7 @@ public import StreamCore
 /// `request(_:)` with positive demand, on the thread that makes that request; every new
 /// subscriber runs it again. Subscribing runs nothing, and a subscription cancelled before its
 /// first request never runs the closure. `.success` sends the value, followed at once by
-/// ``StreamCore/Subscribers/Completion/finished`` (unless the subscriber cancels from inside
+/// `.finished` (unless the subscriber cancels from inside
 /// `receive(_:)`); `.failure` sends the error as the completion, without a value. Its
 /// subscription's description is `"DeferredResult"`.
 ///

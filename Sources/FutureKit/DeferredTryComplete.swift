@@ -16,7 +16,7 @@ public import StreamCore
 /// subscriber runs it again. Subscribing runs nothing, and a subscription cancelled before its
 /// first request never runs the closure. Even ``init(output:)``, which has nothing to run,
 /// waits for that first request before it finishes. Returning sends
-/// ``StreamCore/Subscribers/Completion/finished``; throwing sends `.failure` with the error,
+/// `.finished`; throwing sends `.failure` with the error,
 /// whose concrete type is lost: ``Failure`` is `any Error`. Its subscription's description is
 /// `"DeferredTryComplete"`.
 ///

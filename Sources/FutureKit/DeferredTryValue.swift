@@ -15,7 +15,7 @@ public import StreamCore
 /// `request(_:)` with positive demand, on the thread that makes that request; every new
 /// subscriber runs it again. Subscribing runs nothing, and a subscription cancelled before its
 /// first request never runs the closure. A returned value is sent, followed at once by
-/// ``StreamCore/Subscribers/Completion/finished`` (unless the subscriber cancels from inside
+/// `.finished` (unless the subscriber cancels from inside
 /// `receive(_:)`); a thrown error is sent as `.failure`, without a value. The error's concrete
 /// type is lost: ``Failure`` is `any Error`. Its subscription's description is
 /// `"DeferredTryValue"`.

@@ -12,7 +12,7 @@ public import StreamCore
 /// `request(_:)` with positive demand, on the thread that makes that request; every new
 /// subscriber runs it again. Subscribing runs nothing, and a subscription cancelled before its
 /// first request never runs the closure. The value is sent even if the demand was `.max(1)`,
-/// followed at once by ``StreamCore/Subscribers/Completion/finished``; a cancel from inside
+/// followed at once by `.finished`; a cancel from inside
 /// `receive(_:)` stops the completion. Its subscription's description is `"DeferredValue"`.
 ///
 /// Unlike `Just`, the value isn't computed until someone wants it, and is computed afresh for

@@ -42,6 +42,8 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
 /// ```
 ///
 /// Classes get an identifier derived from their object identity for free.
+///
+/// > Thread safety: An identifier never changes, so it may be read from any thread.
 public protocol CustomCombineIdentifierConvertible {
   /// A unique identifier for identifying publisher streams.
   var combineIdentifier: CombineIdentifier { get }

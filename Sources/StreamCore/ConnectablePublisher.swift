@@ -8,6 +8,9 @@
 /// ```
 ///
 /// Use it to set up several subscribers before any value flows.
+///
+/// > Thread safety: Each conforming type states whether ``connect()`` may be called from any
+/// > thread; SignalOperators' `Publishers.Multicast` and `Publishers.MakeConnectable` allow it.
 public protocol ConnectablePublisher<Output, Failure>: Publisher {
   /// Connects to the publisher, allowing it to produce elements, and returns an instance with
   /// which to cancel publishing.

@@ -325,6 +325,13 @@ extension DispatchQueue: Scheduler {
 
   /// Runs `action` asynchronously on the queue, with `async(group:qos:flags:execute:)`.
   ///
+  /// ```swift
+  /// let queue = DispatchQueue(label: "work")
+  /// queue.schedule(options: nil) { print("on the queue") }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread; `action` runs on the queue.
+  ///
   /// - Parameters:
   ///   - options: The quality of service, flags and group, or `nil` for the defaults.
   ///   - action: The closure to run.
@@ -335,6 +342,14 @@ extension DispatchQueue: Scheduler {
 
   /// Runs `action` on the queue once `date` has passed, with
   /// `asyncAfter(deadline:qos:flags:execute:)`.
+  ///
+  /// ```swift
+  /// let queue = DispatchQueue(label: "work")
+  /// queue.schedule(after: queue.now.advanced(by: .milliseconds(100)), tolerance: .zero,
+  ///   options: nil) { print("100 ms later") }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread; `action` runs on the queue.
   ///
   /// - Parameters:
   ///   - date: The deadline.
@@ -354,6 +369,16 @@ extension DispatchQueue: Scheduler {
 
   /// Runs `action` on the queue from a `DispatchSourceTimer`, first at `date` and then every
   /// `interval`, until the returned cancellable is cancelled or deinitialised.
+  ///
+  /// ```swift
+  /// let queue = DispatchQueue(label: "ticks")
+  /// let timer = queue.schedule(after: queue.now, interval: .seconds(1), tolerance: .zero,
+  ///   options: nil) { print("tick") }
+  /// timer.cancel()
+  /// ```
+  ///
+  /// > Thread safety: May be called, and the timer cancelled, from any thread; `action` runs on
+  /// > the queue, one call at a time on a serial queue.
   ///
   /// - Parameters:
   ///   - date: The first deadline.

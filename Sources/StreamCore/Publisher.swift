@@ -10,8 +10,8 @@
 /// requested through that subscription, at most one completion, and nothing after the
 /// completion or after the subscription is cancelled.
 ///
-/// Implement ``receive(subscriber:)`` to support a new publisher; call ``subscribe(_:)-(Subscriber)``
-/// to attach a subscriber.
+/// Implement ``receive(subscriber:)`` to support a new publisher; call
+/// ``subscribe(_:)->()`` to attach a subscriber.
 ///
 /// > Thread safety: Publishers are values that describe work; `subscribe` may be called from any
 /// > thread. Each publisher type states on which thread it delivers.

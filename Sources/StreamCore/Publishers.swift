@@ -5,6 +5,8 @@
 /// ```
 ///
 /// StreamCore holds the basic publishers; operators add theirs in SignalOperators.
+///
+/// > Thread safety: A namespace holds no state; each publisher in it states its own rules.
 public enum Publishers {}
 
 /// A namespace for types that serve as subscribers.
@@ -12,4 +14,6 @@ public enum Publishers {}
 /// ```swift
 /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
 /// ```
+///
+/// > Thread safety: A namespace holds no state; each subscriber in it states its own rules.
 public enum Subscribers {}

@@ -8,7 +8,11 @@
 /// ```
 ///
 /// A subject broadcasts values to its subscribers. ``send(subscription:)`` lets it act as a
-/// subscriber of an upstream publisher; see ``Publisher/subscribe(_:)-(Subject)``.
+/// subscriber of an upstream publisher; see ``Publisher/subscribe(_:)->AnyCancellable``.
+///
+/// > Thread safety: ``send(_:)``, ``send(completion:)`` and ``send(subscription:)`` may be
+/// > called from any thread; see ``PassthroughSubject`` and ``CurrentValueSubject`` for how
+/// > StreamCore's subjects order concurrent sends.
 public protocol Subject<Output, Failure>: AnyObject, Publisher {
   /// Sends a value to the subscribers.
   ///

@@ -20,6 +20,13 @@ public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
 }
 
 /// A namespace for symbols related to subscriptions.
+///
+/// ```swift
+/// let subscription: any Subscription = Subscriptions.empty
+/// subscription.cancel()  // does nothing
+/// ```
+///
+/// > Thread safety: ``empty`` is one shared, stateless instance, safe to use from any thread.
 public enum Subscriptions {
   /// A subscription that does nothing when requested or cancelled.
   ///

@@ -7,6 +7,10 @@
 /// ```
 ///
 /// SignalOperators' `encode(encoder:)` works with any conforming type.
+///
+/// > Thread safety: The protocol requires none. `encode(encoder:)` calls the encoder on the thread
+/// > that delivers each value; subscriptions running at the same time may call one encoder
+/// > concurrently.
 public protocol TopLevelEncoder<Output> {
   /// The type this encoder produces.
   associatedtype Output
@@ -26,6 +30,10 @@ public protocol TopLevelEncoder<Output> {
 /// ```
 ///
 /// SignalOperators' `decode(type:decoder:)` works with any conforming type.
+///
+/// > Thread safety: The protocol requires none. `decode(type:decoder:)` calls the decoder on the
+/// > thread that delivers each value; subscriptions running at the same time may call one
+/// > decoder concurrently.
 public protocol TopLevelDecoder<Input> {
   /// The type this decoder accepts.
   associatedtype Input

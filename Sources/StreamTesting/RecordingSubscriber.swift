@@ -33,6 +33,8 @@ public final class RecordingSubscriber<Input, Failure: Error>: Subscriber, Cance
   /// ```swift
   /// #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   /// ```
+  ///
+  /// > Thread safety: A value type; it is `Sendable` when `Input` is.
   public enum Event {
     /// `receive(subscription:)`; see ``RecordingSubscriber/subscriptionDescription``.
     case subscription

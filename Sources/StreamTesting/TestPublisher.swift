@@ -44,6 +44,8 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
   /// ```swift
   /// #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1)), .cancel])
   /// ```
+  ///
+  /// > Thread safety: A value type; use it from any thread.
   public enum Request: Hashable, Sendable {
     /// `request(_:)` with this demand.
     case demand(Subscribers.Demand)

@@ -25,8 +25,8 @@ public import StreamCore
 ///   action schedules for an instant the current `advance` reaches, including the current
 ///   instant, runs in that same `advance`, after the work that was already due then.
 /// - A repeating action first runs at `date`, then every `interval` after it; an `interval` of
-///   less than one tick counts as one tick. The returned ``StreamCore/AnyCancellable`` stops it
-///   when it is cancelled or deinitialised, so keep it. Once ``StreamCore/Cancellable/cancel()``
+///   less than one tick counts as one tick. The returned `AnyCancellable` stops it
+///   when it is cancelled or deinitialised, so keep it. Once `cancel()`
 ///   has returned, the action never runs again.
 /// - `tolerance` is ignored: virtual time is never late. The scheduler takes no options.
 ///
@@ -136,7 +136,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
   ///   - tolerance: Ignored; virtual time is never late.
   ///   - options: Always `nil`; the scheduler takes no options.
   ///   - action: The closure to run repeatedly.
-  /// - Returns: An ``StreamCore/AnyCancellable`` that stops the repetition when it is cancelled
+  /// - Returns: An `AnyCancellable` that stops the repetition when it is cancelled
   ///   or deinitialised.
   public func schedule(
     after date: Time,

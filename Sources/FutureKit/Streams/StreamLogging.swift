@@ -7,6 +7,8 @@
 /// Events fall into three groups: *life cycle* (a subscriber vended, cancelled or
 /// deinitialised, a publisher cancelled or deinitialised), *pub-sub* (a state published or
 /// received) and *operators* (an operator applied to a subscriber).
+///
+/// > Thread safety: A value type; use it from any thread.
 public enum StreamLogLevel: Sendable, CaseIterable {
   /// Every event.
   case all
@@ -46,6 +48,13 @@ public enum StreamLogLevel: Sendable, CaseIterable {
 public typealias StreamLoggingHook = @Sendable (String) -> Void
 
 /// Where log lines go; Propagate's `LoggingMethod`.
+///
+/// ```swift
+/// subscriber.enableLogging(logLevel: .all, "search", .external { print("log:", $0) })
+/// ```
+///
+/// > Thread safety: A value type. The hook of ``external(_:)`` is called on the thread where the
+/// > event happens, never while a lock is held, and may be called from several threads at once.
 public enum StreamLoggingMethod: Sendable {
   /// Hands each line to the hook.
   case external(StreamLoggingHook)
@@ -55,6 +64,17 @@ public enum StreamLoggingMethod: Sendable {
 }
 
 /// A stream object that can log its events; Propagate's `PropagateDebuggable`.
+///
+/// ```swift
+/// let publisher = StreamPublisher<Int, Never>()
+///   .enableLogging(logLevel: .lifeCycleOnly, "counter", .debugPrint)
+/// ```
+///
+/// ``StreamPublisher``, ``StatefulStreamPublisher``, ``StreamSubscriber``,
+/// ``ValueOnlyStreamSubscriber`` and ``UpdateOnlyStreamSubscriber`` conform.
+///
+/// > Thread safety: In FutureKit's conforming types, ``enableLogging(logLevel:_:_:)`` may be
+/// > called from any thread; events already under way may still use the earlier configuration.
 public protocol StreamDebuggable {
   /// Turns on logging for this object, replacing any earlier configuration.
   ///

@@ -9,6 +9,8 @@
 /// Only `.cancelled` is terminal; a stream delivers nothing after it.
 ///
 /// `description` prints `Data: <value>`, `Error: <error>` and `Cancelled.`.
+///
+/// > Thread safety: A value type; it is `Sendable` when `T` is.
 public enum StreamState<T, E: Error> {
   /// A new value.
   case data(T)

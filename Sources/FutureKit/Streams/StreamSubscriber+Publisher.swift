@@ -66,6 +66,15 @@ extension StreamSubscriber: Publisher {
   }
 
   /// Publishes a stream's values; see ``StreamSubscriber/valuePublisher``.
+  ///
+  /// ```swift
+  /// let token = temperatures.valuePublisher.sink { print("now \($0)°") }
+  /// ```
+  ///
+  /// Errors are skipped; the subscription finishes when the stream is cancelled.
+  ///
+  /// > Thread safety: `subscribe` may be called from any thread. Values arrive on the publishing
+  /// > thread, one at a time; `request(_:)` and `cancel()` are safe from any thread.
   public struct ValuePublisher: Publisher, Sendable {
     /// The stream's values.
     public typealias Output = T
@@ -92,6 +101,16 @@ extension StreamSubscriber: Publisher {
 
   /// Publishes a stream's values until its first error; see
   /// ``StreamSubscriber/valuePublisherFailingOnError``.
+  ///
+  /// ```swift
+  /// let token = downloads.valuePublisherFailingOnError.sink(
+  ///   receiveCompletion: { print($0) },  // .failure at the stream's first error
+  ///   receiveValue: { print($0) }
+  /// )
+  /// ```
+  ///
+  /// > Thread safety: `subscribe` may be called from any thread. Values arrive on the publishing
+  /// > thread, one at a time; `request(_:)` and `cancel()` are safe from any thread.
   public struct ValuePublisherFailingOnError: Publisher, Sendable {
     /// The stream's values.
     public typealias Output = T

@@ -9,6 +9,12 @@
 /// > Thread safety: A value type; use it from any thread.
 public struct ConformanceResult: Hashable, Sendable, CustomStringConvertible {
   /// How a rule came out.
+  ///
+  /// ```swift
+  /// if case .failed(let message) = result.outcome { print(result.rule, message) }
+  /// ```
+  ///
+  /// > Thread safety: A value type; use it from any thread.
   public enum Outcome: Hashable, Sendable {
     /// The publisher followed the rule.
     case passed

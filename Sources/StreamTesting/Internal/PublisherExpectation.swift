@@ -112,6 +112,8 @@ final class PublisherExpectation<Input, Failure: Error>: Subscriber, @unchecked 
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    // Values dropped by a failed `.one` rule are released after the lock.
+    var dropped: [Input] = []
     let action = lock.withLock { () -> ValueAction in
       guard state.verdict == nil else { return .keepWaiting }
       switch rule {
@@ -130,7 +132,7 @@ final class PublisherExpectation<Input, Failure: Error>: Subscriber, @unchecked 
           return .keepWaiting
         }
         state.verdict = .failed("it sent a second value, \(input), before finishing")
-        state.values = []
+        swap(&dropped, &state.values)
       }
       defer { state.subscription = nil }
       return .decided(cancelling: state.subscription)
@@ -139,17 +141,19 @@ final class PublisherExpectation<Input, Failure: Error>: Subscriber, @unchecked 
       subscription?.cancel()
       onDecision()
     }
+    _ = dropped
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let decided = lock.withLock { () -> Bool in
-      guard state.verdict == nil else { return false }
-      state.subscription = nil
+    // The subscription is released after the lock: its deinit may call back into this object.
+    let (decided, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
+      guard state.verdict == nil else { return (false, nil) }
       state.verdict = verdict(for: completion)
       if case .failure(let error) = completion { state.failure = error }
-      return true
+      return (true, state.subscription.take())
     }
+    _ = released
     if decided { onDecision() }
   }
 

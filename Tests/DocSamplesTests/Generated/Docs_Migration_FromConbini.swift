@@ -12,17 +12,44 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 
-// Docs/Migration/FromConbini.md:92
-func sample_Docs_Migration_FromConbini_line92() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 93)
+// Docs/Migration/FromConbini.md:114
+func sample_Docs_Migration_FromConbini_line114() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 115)
+struct APIError: Error {}
+
+final class Profile {
+  var name = ""
+  private var cancellables = Set<AnyCancellable>()
+
+  func load(from api: AnyPublisher<String, APIError>) {
+    api
+      .retry(on: DispatchQueue.main, intervals: [0.5, 2])
+      .handleEnd { completion in print("load ended:", completion as Any) }
+      .replaceError(with: "anonymous")
+      .assign(to: \.name, onWeak: self)
+      .store(in: &cancellables)
+  }
+}
+
+let profile = Profile()
+profile.load(from: Fail(error: APIError()).eraseToAnyPublisher())
+
+let count = try? [1, 2, 3].publisher.count().waitForValue(timeout: .seconds(1))
+print(count ?? 0)  // 3
+#sourceLocation()
+}
+
+// Docs/Migration/FromConbini.md:149
+func sample_Docs_Migration_FromConbini_line149() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 150)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, PassthroughSubject  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:163 (file scope)
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 164)
+// Docs/Migration/FromConbini.md:220 (file scope)
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 221)
 // After: StreamKit — the imports change, and the closure captures a Sendable client
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)

@@ -12,21 +12,70 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 
-// Docs/Migration/FromSnail.md:46 (file scope)
-#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 47)
-// After: StreamKit
-// import PropertyWrappers  (moved to the top of this file)
-// import StreamCore  (moved to the top of this file)
-
-fileprivate final class LoaderViewModel {
+// Docs/Migration/FromSnail.md:50
+func sample_Docs_Migration_FromSnail_line50() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 51)
+final class LoaderViewModel {
   let isLoading = Variable(false)
   let isSpinnerVisible = Variable(false)
   let status = Unique("idle")
   private var cancellables = Set<AnyCancellable>()
 
   init() {
-    isSpinnerVisible.bind(to: isLoading)  // still "follows isLoading"; lives as long as isSpinnerVisible
+    // Still "follows isLoading"; the binding lives as long as isSpinnerVisible.
+    isSpinnerVisible.bind(to: isLoading)
     status.asObservable().sink { print("status:", $0) }.store(in: &cancellables)
   }
 }
+
+let model = LoaderViewModel()  // prints "status: idle"
+model.status.value = "loading"  // prints "status: loading"
+model.isLoading.value = true
+print(model.isSpinnerVisible.value)  // true
 #sourceLocation()
+}
+
+// Docs/Migration/FromSnail.md:130
+func sample_Docs_Migration_FromSnail_line130() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 131)
+final class ScoreBoard {
+  let scores = Replay<Int>(bufferSize: 2)
+  private let disposer = Disposer()
+
+  func show() {
+    scores.subscribe(onNext: { print("score:", $0) }).add(to: disposer)
+  }
+
+  func hide() {
+    disposer.disposeAll()
+  }
+}
+
+let board = ScoreBoard()
+board.scores.send(1)
+board.scores.send(2)
+board.scores.send(3)
+board.show()  // prints "score: 2", then "score: 3"
+board.scores.send(4)  // prints "score: 4"
+board.hide()
+board.scores.send(5)  // nobody listens
+#sourceLocation()
+}
+
+// Docs/Migration/FromSnail.md:181
+func sample_Docs_Migration_FromSnail_line181() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 182)
+final class TapSource {
+  private let taps = PassthroughSubject<Void, Never>()
+  var tapped: AnyPublisher<Void, Never> { taps.eraseToAnyPublisher() }
+
+  // On iOS: button.addAction(UIAction { [weak self] _ in self?.handleTap() }, for: .touchUpInside)
+  func handleTap() { taps.send() }
+}
+
+let source = TapSource()
+let disposer = Disposer()
+source.tapped.subscribe(onNext: { print("tapped") }).add(to: disposer)
+source.handleTap()  // prints "tapped"
+#sourceLocation()
+}

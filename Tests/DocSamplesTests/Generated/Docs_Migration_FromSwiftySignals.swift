@@ -12,13 +12,10 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 
-// Docs/Migration/FromSwiftySignals.md:45 (file scope)
-#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 46)
-// After: StreamKit
-// import PropertyWrappers  (moved to the top of this file)
-// import StreamCore  (moved to the top of this file)
-
-fileprivate final class VolumeController {
+// Docs/Migration/FromSwiftySignals.md:50
+func sample_Docs_Migration_FromSwiftySignals_line50() async throws {
+#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 51)
+final class VolumeController {
   private let volume = Property(value: 50)
   private var cancellables = Set<AnyCancellable>()
 
@@ -30,23 +27,25 @@ fileprivate final class VolumeController {
 
   func louder() { volume.modify { $0 += 1 } }  // atomic
 }
+
+let controller = VolumeController()  // prints "Value changed to 50"
+controller.louder()  // prints "Value changed to 51"
 #sourceLocation()
+}
 
-// Docs/Migration/FromSwiftySignals.md:102
-func sample_Docs_Migration_FromSwiftySignals_line102() async throws {
-#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 103)
-// After: StreamKit
-// import Dispatch  (moved to the top of this file)
-// import SignalOperators  (moved to the top of this file)
-// import StreamCore  (moved to the top of this file)
-
-var cancellables = Set<AnyCancellable>()
-let ticks = TimerSignal(repeats: true)
+// Docs/Migration/FromSwiftySignals.md:119
+func sample_Docs_Migration_FromSwiftySignals_line119() async throws {
+#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 120)
+let clock = TestScheduler()
+let observables = ObservableCollection()
+let ticks = TimerSignal(repeats: true, scheduler: clock)
 ticks.fired
-  .throttle(pause: .seconds(1), scheduler: DispatchQueue.main)
+  .throttle(pause: .seconds(1), scheduler: clock)
   .then { print("tick") }
   .sink { _ in }
-  .store(in: &cancellables)
+  .append(to: observables)
 ticks.fire(after: .milliseconds(250))
+clock.advance(by: .seconds(2))  // ticks every 250 ms; "tick" printed at 0.25 s and 1.25 s
+observables.releaseAll()
 #sourceLocation()
 }
