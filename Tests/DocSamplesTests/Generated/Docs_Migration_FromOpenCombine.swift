@@ -26,17 +26,18 @@ func sample_Docs_Migration_FromOpenCombine_line63() async throws {
 #sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 64)
 // After: StreamKit
 let subject = PassthroughSubject<String, Never>()
-let cancellable = subject
+var cancellables = Set<AnyCancellable>()
+subject
   .debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)
   .receive(on: DispatchQueue(label: "work"))
   .sink { print($0) }
-_ = cancellable
+  .store(in: &cancellables)
 #sourceLocation()
 }
 
-// Docs/Migration/FromOpenCombine.md:211
-func sample_Docs_Migration_FromOpenCombine_line211() async throws {
-#sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 212)
+// Docs/Migration/FromOpenCombine.md:212
+func sample_Docs_Migration_FromOpenCombine_line212() async throws {
+#sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 213)
 final class SearchModel {
   let query = PassthroughSubject<String, Never>()
   private var cancellables = Set<AnyCancellable>()
