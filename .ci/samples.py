@@ -377,7 +377,7 @@ def compare(committed: dict[str, str], fresh: dict[str, str]) -> int:
         if old is None:
             print(f"{path}: missing (a document has new samples)", file=sys.stderr)
         elif new is None:
-            print(f"{path}: left over (its document has no samples now)", file=sys.stderr)
+            print(f"{path}: left over (no sample generates it now)", file=sys.stderr)
         else:
             diff = list(
                 difflib.unified_diff(
