@@ -50,6 +50,9 @@ def extract(module, modules_dir, output):
     run([
         "swift", "symbolgraph-extract", "-module-name", module, "-I", modules_dir,
         "-target", target, "-minimum-access-level", "public", "-output-dir", output,
+        # Extension blocks let DocC document (and link) what a module declares on another
+        # module's types, such as SignalOperators' `Publisher.map`; without them it drops those.
+        "-emit-extension-block-symbols",
     ])
 
 
@@ -87,6 +90,8 @@ def check_module(module, graphs):
         for symbol in graph["symbols"]:
             if symbol.get("accessLevel") != "public":
                 continue
+            if symbol["kind"]["identifier"] == "swift.extension":
+                continue  # an extension block: its members carry the documentation
             uri = symbol.get("location", {}).get("uri", "")
             path = uri.replace("file://", "")
             if not path.startswith(sources):

@@ -9,7 +9,7 @@ public import StreamCore
 /// refresh.send()  // prints "refresh"
 /// ```
 ///
-/// > Thread safety: As ``StreamCore/PassthroughSubject``: `send` from any thread.
+/// > Thread safety: As `PassthroughSubject`: `send` from any thread.
 public typealias AnonymousEvent = PassthroughSubject<Void, Never>
 
 /// A subject that sends values of `T` and never fails: Shuttle's name for
@@ -23,7 +23,7 @@ public typealias AnonymousEvent = PassthroughSubject<Void, Never>
 ///
 /// It keeps nothing: a subscriber receives only the values sent after it subscribed.
 ///
-/// > Thread safety: As ``StreamCore/PassthroughSubject``: `send` from any thread.
+/// > Thread safety: As `PassthroughSubject`: `send` from any thread.
 public typealias ObservableEvent<T> = PassthroughSubject<T, Never>
 
 /// A subject that holds a current value of `T` and never fails: Shuttle's name for
@@ -37,7 +37,7 @@ public typealias ObservableEvent<T> = PassthroughSubject<T, Never>
 ///
 /// Every new subscriber receives the current value at once, then each later value.
 ///
-/// > Thread safety: As ``StreamCore/CurrentValueSubject``: `send` and `value` from any thread.
+/// > Thread safety: As `CurrentValueSubject`: `send` and `value` from any thread.
 public typealias ObservableStream<T> = CurrentValueSubject<T, Never>
 
 /// A property whose value is a new ``ObservableEvent``: a `PassthroughSubject<T, Never>`.

@@ -26,7 +26,7 @@ public import StreamCore
 /// stores one publisher in the first property's storage and gives the same publisher to the
 /// others; later reads find it in the first property. An object with no `@Published` property
 /// gets a new publisher on each read, which never fires. An object that provides its own
-/// `customMirror` (``Swift/CustomReflectable``) hides its properties from `Mirror`; give it its
+/// `customMirror` (`CustomReflectable`) hides its properties from `Mirror`; give it its
 /// own `objectWillChange` and send it from `willSet`.
 ///
 /// Declaring your own `objectWillChange`, of any publisher type, replaces the default one, and
@@ -91,7 +91,7 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 ///
 /// The default `objectWillChange` of an ``ObservableObject``. It sends to the subscribers that
 /// have demand and drops the signal for those that don't, like a
-/// ``StreamCore/PassthroughSubject``. It never completes.
+/// `PassthroughSubject`. It never completes.
 ///
 /// > Thread safety: ``send()`` may be called from any thread; each subscriber receives one
 /// > signal at a time.

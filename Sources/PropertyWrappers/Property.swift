@@ -11,7 +11,7 @@ public import StreamCore
 /// volume.value = 7                 // prints "volume 7"
 /// ```
 ///
-/// SwiftySignals' `Property`, on a StreamCore ``StreamCore/CurrentValueSubject``:
+/// SwiftySignals' `Property`, on a StreamCore `CurrentValueSubject`:
 ///
 /// - ``didSet`` replays the current value to each new subscriber, then sends every assignment,
 ///   equal values included, as SwiftySignals sends the last message to each new observer.

@@ -138,6 +138,9 @@ extension Publisher where Failure == Never {
   /// The subscription holds the property's storage weakly, so `$a.map(…).assign(to: &$b)` inside
   /// one object makes no retain cycle. Requests unlimited values.
   ///
+  /// > Thread safety: The upstream may send from any thread; each value is assigned on the
+  /// > thread that sends it, as an assignment to the ``Published`` property from that thread.
+  ///
   /// - Parameter published: A property marked with the `@Published` attribute, which receives
   ///   and republishes all elements from this publisher.
   public func assign(to published: inout Published<Output>.Publisher) {

@@ -9,7 +9,7 @@ public import StreamCore
 /// name.value = "Grace"                                         // prints "name: Grace" again
 /// ```
 ///
-/// Snail's `Variable`, on a StreamCore ``StreamCore/CurrentValueSubject``:
+/// Snail's `Variable`, on a StreamCore `CurrentValueSubject`:
 ///
 /// - ``asObservable()`` replays the current value to each new subscriber, synchronously on its
 ///   first demand, then sends every assignment. Assigning an equal value sends it again; use

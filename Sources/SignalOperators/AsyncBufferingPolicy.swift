@@ -7,6 +7,8 @@
 /// With a policy the sequence requests `.unlimited` from the publisher when iteration starts, so
 /// a publisher that doesn't wait for demand (a subject) can't lose values to a slow loop. The
 /// policy says what happens when the loop falls behind.
+///
+/// > Thread safety: A `Sendable` value; the buffer it configures is guarded by a lock.
 public enum AsyncBufferingPolicy: Hashable, Sendable {
   /// Keep every value; memory grows while the loop is behind.
   case unbounded

@@ -9,7 +9,7 @@ extension Publisher where Failure == Never {
   ///
   /// As in Combine, each `next()` requests one value, so a publisher that honours demand loses
   /// nothing, while a subject's values sent between two `next()` calls are dropped by the
-  /// subject. Use ``values(bufferingPolicy:)`` to keep those.
+  /// subject. Use ``values(bufferingPolicy:)->AsyncPublisher<Self>`` to keep those.
   ///
   /// > Thread safety: One task iterates; the publisher may send from any thread.
   @inlinable
@@ -88,7 +88,18 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
   }
 
   /// Iterates a publisher's values; `nil` once it finished or the task was cancelled.
+  ///
+  /// ```swift
+  /// var iterator = Just(1).values.makeAsyncIterator()
+  /// let first = await iterator.next()  // 1
+  /// ```
+  ///
+  /// Dropping the last copy of the iterator cancels its subscription.
+  ///
+  /// > Thread safety: Call `next()` from one task at a time; the publisher may send from any
+  /// > thread.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the publisher's values.
     public typealias Element = P.Output
     public typealias Failure = Never
 

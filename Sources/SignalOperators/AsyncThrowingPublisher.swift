@@ -7,7 +7,7 @@ extension Publisher {
   /// for try await line in lines.values { print(line) }
   /// ```
   ///
-  /// As in Combine, each `next()` requests one value; see ``values(bufferingPolicy:)`` for a
+  /// As in Combine, each `next()` requests one value; see ``values(bufferingPolicy:)->AsyncThrowingPublisher<Self>`` for a
   /// sequence that keeps what a subject sends between iterations.
   ///
   /// > Thread safety: One task iterates; the publisher may send from any thread.
@@ -86,7 +86,18 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   }
 
   /// Iterates a publisher's values; throws its failure once, then returns `nil`.
+  ///
+  /// ```swift
+  /// var iterator = Fail<Int, MyError>(error: .broken).values.makeAsyncIterator()
+  /// do { _ = try await iterator.next() } catch { print(error) }  // broken
+  /// ```
+  ///
+  /// Dropping the last copy of the iterator cancels its subscription.
+  ///
+  /// > Thread safety: Call `next()` from one task at a time; the publisher may send from any
+  /// > thread.
   public struct Iterator: AsyncIteratorProtocol {
+    /// The type of the publisher's values.
     public typealias Element = P.Output
     public typealias Failure = P.Failure
 

@@ -43,6 +43,8 @@ extension Publishers {
   /// ```swift
   /// upstream.buffer(size: 10, prefetch: .byRequest, whenFull: .dropNewest)
   /// ```
+  ///
+  /// > Thread safety: A `Sendable` value.
   public enum PrefetchStrategy: Hashable, Sendable {
     /// Request `size` values at once and one more for each value sent downstream.
     case keepFull
@@ -56,6 +58,9 @@ extension Publishers {
   /// ```swift
   /// upstream.buffer(size: 10, prefetch: .keepFull, whenFull: .customError { MyError.overflow })
   /// ```
+  ///
+  /// > Thread safety: A value type. The `customError` closure runs on the thread that sent the
+  /// > value that overflowed the buffer.
   public enum BufferingStrategy<Failure: Error> {
     /// Drop the value that arrived.
     case dropNewest

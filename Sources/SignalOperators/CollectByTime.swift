@@ -11,10 +11,10 @@ extension Publisher {
   ///
   /// A repeating timer on the strategy's scheduler cuts the values received since the last
   /// group into a new group, if there are any and the subscriber has demand for it (otherwise
-  /// they keep collecting). With ``Publishers/TimeGroupingStrategy/byTimeOrCount(_:_:_:)`` a
+  /// they keep collecting). With ``StreamCore/Publishers/TimeGroupingStrategy/byTimeOrCount(_:_:_:)`` a
   /// group is also cut as soon as it holds `count` values, and each downstream request of `n`
   /// groups requests `n * count` values upstream; with
-  /// ``Publishers/TimeGroupingStrategy/byTime(_:_:)`` the operator requests `.unlimited`. When the
+  /// ``StreamCore/Publishers/TimeGroupingStrategy/byTime(_:_:)`` the operator requests `.unlimited`. When the
   /// upstream finishes, the values collected so far go out as a last group, then `.finished`; a
   /// failure drops them and is sent on.
   ///
@@ -40,6 +40,8 @@ extension Publishers {
   /// ```swift
   /// upstream.collect(.byTime(queue, .milliseconds(500)))
   /// ```
+  ///
+  /// > Thread safety: A value type; `Sendable` when the scheduler's stride is.
   public enum TimeGroupingStrategy<Context: Scheduler> {
     /// Cut a group every interval, on the scheduler.
     case byTime(Context, Context.SchedulerTimeType.Stride)

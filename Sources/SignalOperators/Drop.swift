@@ -11,7 +11,7 @@ extension Publisher {
   /// so that the dropped values don't use up the downstream's demand; later requests are passed on
   /// as they are.
   ///
-  /// > Thread safety: As ``Publishers/Drop``.
+  /// > Thread safety: As ``StreamCore/Publishers/Drop``.
   ///
   /// - Parameter count: How many values to drop; 1 by default; must not be negative.
   /// - Returns: A publisher that drops the first `count` values.

@@ -15,7 +15,7 @@ extension Publisher {
   /// `publisher` completes before emitting, finished or failed, the upstream is cancelled and
   /// that completion goes downstream, as in Combine.
   ///
-  /// > Thread safety: As ``Publishers/DropUntilOutput``.
+  /// > Thread safety: As ``StreamCore/Publishers/DropUntilOutput``.
   ///
   /// - Parameter publisher: The publisher whose first value starts the flow.
   /// - Returns: A publisher that drops values until `publisher` emits.

@@ -10,7 +10,7 @@ extension Publisher {
   /// Each dropped value asks the upstream for one more, so the downstream's demand is kept. Once
   /// `predicate` has returned `false` it is not called again, and is released.
   ///
-  /// > Thread safety: As ``Publishers/DropWhile``.
+  /// > Thread safety: As ``StreamCore/Publishers/DropWhile``.
   ///
   /// - Parameter predicate: Called with each value until it returns `false`; `true` drops the
   ///   value.

@@ -162,7 +162,7 @@ extension Publisher {
   /// Requests `.max(fixedDemand)` once. After the last of those values it calls
   /// `receiveCompletion` with `.finished` and cancels the upstream; an earlier completion is
   /// passed through. Keep the returned token: the subscription is cancelled when it is
-  /// deinitialised. See ``Subscribers/FixedSink``.
+  /// deinitialised. See ``StreamCore/Subscribers/FixedSink``.
   ///
   /// > Thread safety: The closures run on the thread the publisher delivers on, one call at a
   /// > time. The returned token may be cancelled from any thread.
@@ -188,14 +188,14 @@ extension Publisher {
   }
 }
 
-/// The state of a ``Subscribers/FixedSink``.
+/// The state of a ``StreamCore/Subscribers/FixedSink``.
 private enum FixedSinkState {
   case awaitingSubscription
   case subscribed(any Subscription, remaining: Int)
   case closed
 }
 
-/// What ``Subscribers/FixedSink`` does with a value, decided under its lock.
+/// What ``StreamCore/Subscribers/FixedSink`` does with a value, decided under its lock.
 private enum FixedSinkValueAction<Input, Failure: Error> {
   case ignore
   case deliver((Input) -> Void)

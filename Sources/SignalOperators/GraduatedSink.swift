@@ -151,7 +151,7 @@ extension Publisher {
   ///
   /// Requests `maxDemand` on subscription and `.max(1)` after each value, so the upstream never
   /// has more than `maxDemand` values requested and undelivered. Keep the returned token: the
-  /// subscription is cancelled when it is deinitialised. See ``Subscribers/GraduatedSink``.
+  /// subscription is cancelled when it is deinitialised. See ``StreamCore/Subscribers/GraduatedSink``.
   ///
   /// > Thread safety: The closures run on the thread the publisher delivers on, one call at a
   /// > time. The returned token may be cancelled from any thread.
@@ -177,7 +177,7 @@ extension Publisher {
   }
 }
 
-/// The state of a ``Subscribers/GraduatedSink``.
+/// The state of a ``StreamCore/Subscribers/GraduatedSink``.
 private enum GraduatedSinkState {
   case awaitingSubscription
   case subscribed(any Subscription)

@@ -29,7 +29,7 @@ extension Publishers {
   /// let connection = connectable.connect()
   /// ```
   ///
-  /// Copies share one subject and one connection. See ``Publishers/Multicast`` for how
+  /// Copies share one subject and one connection. See ``StreamCore/Publishers/Multicast`` for how
   /// ``connect()`` behaves.
   ///
   /// > Thread safety: Subscribing, ``connect()`` and cancelling the connection are safe from any

@@ -10,7 +10,7 @@ extension Publisher {
   /// let connection = multicast.connect()
   /// ```
   ///
-  /// Subscribers subscribe to the subject; nothing flows until ``Publishers/Multicast/connect()``
+  /// Subscribers subscribe to the subject; nothing flows until ``StreamCore/Publishers/Multicast/connect()``
   /// subscribes the subject to the upstream.
   ///
   /// > Thread safety: Subscribing, connecting and cancelling are safe from any thread.

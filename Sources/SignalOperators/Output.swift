@@ -9,7 +9,7 @@ extension Publisher {
   ///
   /// The same as `output(in: index...index)`.
   ///
-  /// > Thread safety: As ``Publishers/Output``.
+  /// > Thread safety: As ``StreamCore/Publishers/Output``.
   ///
   /// - Parameter index: The zero-based index of the value to publish; must not be negative.
   /// - Returns: A publisher that publishes the value at `index`.
@@ -28,7 +28,7 @@ extension Publisher {
   /// the downstream's demand is kept. Once the last value of the range has been sent, the upstream
   /// is cancelled and the publisher finishes.
   ///
-  /// > Thread safety: As ``Publishers/Output``.
+  /// > Thread safety: As ``StreamCore/Publishers/Output``.
   ///
   /// - Parameter range: Zero-based indices of the values to publish; its bounds must not be
   ///   negative.
@@ -48,7 +48,7 @@ extension Publisher {
   /// The same as `output(in: ..<maxLength)`: after the `maxLength`th value the upstream is
   /// cancelled and the publisher finishes; with `maxLength` 0 it finishes at once.
   ///
-  /// > Thread safety: As ``Publishers/Output``.
+  /// > Thread safety: As ``StreamCore/Publishers/Output``.
   ///
   /// - Parameter maxLength: The most values to publish; must not be negative.
   /// - Returns: A publisher that publishes the first `maxLength` values.

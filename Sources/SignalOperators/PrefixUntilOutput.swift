@@ -14,7 +14,7 @@ extension Publisher {
   /// without emitting, finished or failed, its completion is ignored and the values keep
   /// flowing, as in Combine.
   ///
-  /// > Thread safety: As ``Publishers/PrefixUntilOutput``.
+  /// > Thread safety: As ``StreamCore/Publishers/PrefixUntilOutput``.
   ///
   /// - Parameter publisher: The publisher whose first value ends the stream.
   /// - Returns: A publisher that publishes values until `publisher` emits.

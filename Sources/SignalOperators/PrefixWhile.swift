@@ -10,7 +10,7 @@ extension Publisher {
   /// On the first value for which `predicate` returns `false`, that value is dropped, the
   /// upstream is cancelled and the publisher finishes. Downstream demand is passed on as it is.
   ///
-  /// > Thread safety: As ``Publishers/PrefixWhile``.
+  /// > Thread safety: As ``StreamCore/Publishers/PrefixWhile``.
   ///
   /// - Parameter predicate: Called with each value; `false` ends the stream.
   /// - Returns: A publisher that publishes the leading values that satisfy `predicate`.

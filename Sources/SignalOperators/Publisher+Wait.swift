@@ -13,6 +13,8 @@ public import StreamCore
 ///   report(error)
 /// }
 /// ```
+///
+/// > Thread safety: A `Sendable` error value, thrown on the thread that waited.
 public enum WaitError<Failure: Error>: Error {
   /// The publisher failed with this error.
   case failure(Failure)

@@ -33,7 +33,7 @@ extension Publishers {
   /// let results = Publishers.SwitchToLatest(upstream: queries.map { search($0) })
   /// ```
   ///
-  /// See ``StreamCore/Publisher/switchToLatest()``. The subscription is described as
+  /// See ``StreamCore/Publisher/switchToLatest()-8nhug``. The subscription is described as
   /// `"SwitchToLatest"`.
   ///
   /// > Thread safety: `request(_:)` and `cancel()` on its subscription are safe from any thread.

@@ -14,7 +14,7 @@ extension Publisher {
   /// cancelled and the publisher fails with the error. Once `predicate` has returned `false` it
   /// is not called again, and is released.
   ///
-  /// > Thread safety: As ``Publishers/TryDropWhile``.
+  /// > Thread safety: As ``StreamCore/Publishers/TryDropWhile``.
   ///
   /// - Parameter predicate: Called with each value until it returns `false`; `true` drops the
   ///   value, and an error ends the stream.

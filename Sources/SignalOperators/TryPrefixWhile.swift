@@ -14,7 +14,7 @@ extension Publisher {
   /// upstream is cancelled and the publisher finishes. If `predicate` throws, the upstream is
   /// cancelled and the publisher fails with the error.
   ///
-  /// > Thread safety: As ``Publishers/TryPrefixWhile``.
+  /// > Thread safety: As ``StreamCore/Publishers/TryPrefixWhile``.
   ///
   /// - Parameter predicate: Called with each value; `false` ends the stream, and an error fails
   ///   it.

@@ -32,7 +32,7 @@ extension Publisher {
   /// let cancellable = red.combineLatest(green, blue) { Colour($0, $1, $2) }.sink { paint($0) }
   /// ```
   ///
-  /// The same as ``combineLatest(_:_:)`` followed by `map`.
+  /// The same as ``combineLatest(_:_:)->Publishers.CombineLatest3<Self,P,Q>`` followed by `map`.
   ///
   /// > Thread safety: As for ``combineLatest(_:)``.
   ///
@@ -60,7 +60,7 @@ extension Publisher {
   /// let cancellable = x.combineLatest(y, z, w) { $0 + $1 + $2 + $3 }.sink { print($0) }
   /// ```
   ///
-  /// The same as ``combineLatest(_:_:_:)`` followed by `map`.
+  /// The same as ``combineLatest(_:_:_:)->Publishers.CombineLatest4<Self,P,Q,R>`` followed by `map`.
   ///
   /// > Thread safety: As for ``combineLatest(_:)``.
   ///

@@ -136,7 +136,7 @@ extension Publishers {
   /// let colour = Publishers.CombineLatest3(red, green, blue)
   /// ```
   ///
-  /// See ``StreamCore/Publisher/combineLatest(_:_:)`` for its behaviour. The subscription is
+  /// See ``StreamCore/Publisher/combineLatest(_:_:)->Publishers.CombineLatest3<Self,P,Q>`` for its behaviour. The subscription is
   /// described as `"CombineLatest"`.
   ///
   /// > Thread safety: A value type; subscribe from any thread. The subscription's
@@ -193,7 +193,7 @@ extension Publishers {
   /// let all = Publishers.CombineLatest4(x, y, z, w)
   /// ```
   ///
-  /// See ``StreamCore/Publisher/combineLatest(_:_:_:)`` for its behaviour. The subscription is
+  /// See ``StreamCore/Publisher/combineLatest(_:_:_:)->Publishers.CombineLatest4<Self,P,Q,R>`` for its behaviour. The subscription is
   /// described as `"CombineLatest"`.
   ///
   /// > Thread safety: A value type; subscribe from any thread. The subscription's

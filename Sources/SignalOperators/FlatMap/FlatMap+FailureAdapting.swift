@@ -11,7 +11,7 @@ extension Publisher where Failure == Never {
   /// let profiles = ids.flatMap { id in fetchProfile(id) }  // ids can't fail; fetches can
   /// ```
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/flatMap(maxPublishers:_:)``.
+  /// > Thread safety: As ``StreamCore/Publisher/flatMap(maxPublishers:_:)-6p3fs``.
   ///
   /// - Parameters:
   ///   - maxPublishers: The most children subscribed at once; unlimited by default.
@@ -35,7 +35,7 @@ extension Publisher where Failure == Never {
   /// let values = (0..<3).publisher.flatMap { Just($0) }
   /// ```
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/flatMap(maxPublishers:_:)``.
+  /// > Thread safety: As ``StreamCore/Publisher/flatMap(maxPublishers:_:)-6p3fs``.
   ///
   /// - Parameters:
   ///   - maxPublishers: The most children subscribed at once; unlimited by default.
@@ -57,7 +57,7 @@ extension Publisher {
   /// let lines = files.flatMap { file in Just(file.name) }  // files can fail; Just can't
   /// ```
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/flatMap(maxPublishers:_:)``.
+  /// > Thread safety: As ``StreamCore/Publisher/flatMap(maxPublishers:_:)-6p3fs``.
   ///
   /// - Parameters:
   ///   - maxPublishers: The most children subscribed at once; unlimited by default.

@@ -41,7 +41,7 @@ extension Publishers {
   /// let profiles = Publishers.FlatMap(upstream: ids, maxPublishers: .max(4)) { fetchProfile($0) }
   /// ```
   ///
-  /// See ``StreamCore/Publisher/flatMap(maxPublishers:_:)``. The subscription is described as
+  /// See ``StreamCore/Publisher/flatMap(maxPublishers:_:)-6p3fs``. The subscription is described as
   /// `"FlatMap"`.
   ///
   /// > Thread safety: `request(_:)` and `cancel()` on its subscription are safe from any thread.

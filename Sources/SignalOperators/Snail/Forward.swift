@@ -12,7 +12,7 @@ extension Publisher {
   /// the forwarding. Unlike Snail, a terminal event ends only this forwarding if the subject has
   /// other sources still sending; the subject itself follows Combine's rules and ends for good.
   ///
-  /// > Thread safety: The same as ``StreamCore/Publisher/subscribe(_:)-(Subject)``.
+  /// > Thread safety: The same as `subscribe(_:)` with a subject.
   ///
   /// - Parameter subject: The subject that receives the events.
   /// - Returns: A token that stops the forwarding when cancelled or deinitialised.

@@ -46,6 +46,11 @@ extension NotificationCenter {
 
   /// A publisher that emits the notifications a center posts with a name.
   ///
+  /// ```swift
+  /// let logins = NotificationCenter.Publisher(center: .default, name: .userDidLogIn)
+  /// let token = logins.sink { note in print(note.name) }
+  /// ```
+  ///
   /// Each subscription adds an observer to `center` and removes it when cancelled. A
   /// notification posted while there is no demand is dropped; it never fails or finishes.
   /// Notifications are delivered on the posting thread; if another thread is delivering at the

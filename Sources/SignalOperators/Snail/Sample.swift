@@ -24,7 +24,7 @@ extension Publisher {
   ///   - interval: The time between ticks.
   ///   - scheduler: The scheduler that ticks and delivers.
   ///   - options: Options for the scheduler.
-  /// - Returns: A ``Publishers/Sample`` publisher.
+  /// - Returns: A ``StreamCore/Publishers/Sample`` publisher.
   public func sample<S: Scheduler>(
     every interval: S.SchedulerTimeType.Stride,
     scheduler: S,
@@ -37,7 +37,16 @@ extension Publisher {
 extension Publishers {
   /// Emits, on each tick of an interval, the latest value received since the previous tick.
   ///
+  /// ```swift
+  /// let sampled = Publishers.Sample(
+  ///   upstream: positions, interval: .milliseconds(100), scheduler: DispatchQueue.main,
+  ///   options: nil)
+  /// ```
+  ///
   /// Made by ``StreamCore/Publisher/sample(every:scheduler:options:)``.
+  ///
+  /// > Thread safety: A value type; `Sendable` when its parts are. Upstream may send from any
+  /// > thread; downstream is called on the scheduler.
   public struct Sample<Upstream: Publisher, Context: Scheduler>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure

@@ -10,7 +10,7 @@ public import StreamCore
 /// timer.fire(after: .seconds(10))
 /// ```
 ///
-/// ``fire(after:)`` (re)starts the timer: an earlier schedule is dropped. With `repeats` the
+/// ``fire(after:)-(Duration)`` (re)starts the timer: an earlier schedule is dropped. With `repeats` the
 /// timer fires every `delay` until ``disable()``; otherwise once. ``fired`` does not replay: a
 /// subscriber gets only the ticks after it subscribed. Ticks are delivered on the scheduler.
 /// Releasing the timer stops it and finishes every subscriber; the scheduler holds it only
@@ -37,7 +37,7 @@ public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
     var repeating: (any Cancellable)?
   }
 
-  /// Creates a timer on `scheduler`; it does nothing until ``fire(after:)``.
+  /// Creates a timer on `scheduler`; it does nothing until ``fire(after:)-(Duration)``.
   ///
   /// ```swift
   /// let timer = TimerSignal(repeats: false, scheduler: testScheduler)
@@ -118,7 +118,7 @@ public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
     }
   }
 
-  /// Stops the timer; a later ``fire(after:)`` starts it again.
+  /// Stops the timer; a later ``fire(after:)-(Duration)`` starts it again.
   ///
   /// ```swift
   /// timer.disable()

@@ -30,7 +30,7 @@ extension Publisher {
   /// let cancellable = red.zip(green, blue) { Colour($0, $1, $2) }.sink { paint($0) }
   /// ```
   ///
-  /// The same as ``zip(_:_:)`` followed by `map`.
+  /// The same as ``zip(_:_:)->Publishers.Zip3<Self,P,Q>`` followed by `map`.
   ///
   /// > Thread safety: As for ``zip(_:)``.
   ///
@@ -58,7 +58,7 @@ extension Publisher {
   /// let cancellable = x.zip(y, z, w) { $0 + $1 + $2 + $3 }.sink { print($0) }
   /// ```
   ///
-  /// The same as ``zip(_:_:_:)`` followed by `map`.
+  /// The same as ``zip(_:_:_:)->Publishers.Zip4<Self,P,Q,R>`` followed by `map`.
   ///
   /// > Thread safety: As for ``zip(_:)``.
   ///

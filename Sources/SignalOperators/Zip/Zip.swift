@@ -135,7 +135,7 @@ extension Publishers {
   /// let pixels = Publishers.Zip3(red, green, blue)
   /// ```
   ///
-  /// See ``StreamCore/Publisher/zip(_:_:)`` for its behaviour. The subscription is
+  /// See ``StreamCore/Publisher/zip(_:_:)->Publishers.Zip3<Self,P,Q>`` for its behaviour. The subscription is
   /// described as `"Zip"`.
   ///
   /// > Thread safety: A value type; subscribe from any thread. The subscription's
@@ -192,7 +192,7 @@ extension Publishers {
   /// let all = Publishers.Zip4(x, y, z, w)
   /// ```
   ///
-  /// See ``StreamCore/Publisher/zip(_:_:_:)`` for its behaviour. The subscription is
+  /// See ``StreamCore/Publisher/zip(_:_:_:)->Publishers.Zip4<Self,P,Q,R>`` for its behaviour. The subscription is
   /// described as `"Zip"`.
   ///
   /// > Thread safety: A value type; subscribe from any thread. The subscription's
