@@ -1,0 +1,406 @@
+#!/usr/bin/env python3
+"""Turns the Swift samples in the Markdown docs into a test target, so that a sample can't rot.
+
+Reads README.md, Docs/*.md and Docs/Migration/*.md and writes Swift files into
+Tests/DocSamplesTests/Generated/: one per document that has samples, plus one per plain sample
+that shows its imports. `swift build --build-tests` compiles them with warnings as errors, so
+CI fails when a sample breaks. The generated files are committed; CI runs `--check`.
+
+The code-fence convention:
+
+  ```swift          compiled as the body of a function (`async throws`, nonisolated), so
+                    statements, local types and `try`/`await` work. Make the block
+                    self-contained: declare the subject, scheduler and values it uses.
+  ```swift file     compiled at file scope, for extensions, protocols, `@Test` functions and
+                    types shared by later blocks of the same document. Top-level declarations
+                    start at column 0; the script makes them `fileprivate` (except classes
+                    inheriting from XCTestCase, and extensions that add a conformance), so
+                    two documents may use the same names. `@Test`s and XCTestCases in these
+                    blocks run with `swift test`.
+  ```swift ignore   not compiled: Combine, OpenCombine or seed-library code, Package.swift
+                    fragments. Say in the text around it why.
+
+Every block is compiled with Dispatch, Foundation and every StreamKit library imported, in one
+file per document. `import X` lines in a block are moved to the top of that file, so a sample
+may show its imports; a plain `swift` block that shows imports is also compiled alone in a file
+of its own with only those imports (and must then need nothing from other blocks), so the
+imports it shows are all a reader needs. Each generated function and file-scope block starts
+with a comment naming the Markdown file and line, and a `#sourceLocation` directive makes
+compiler messages point at the Markdown line itself.
+
+Usage:
+  python3 .ci/samples.py            regenerate Tests/DocSamplesTests/Generated (commit the result)
+  python3 .ci/samples.py --check    fail if those files are not what the docs generate
+  python3 .ci/samples.py Docs/X.md  regenerate only the files of the documents named (a quick
+                                    look while editing; run it without arguments before committing)
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT_DIR = Path("Tests/DocSamplesTests/Generated")
+DOCUMENT_GLOBS = ["README.md", "Docs/*.md", "Docs/Migration/*.md"]
+DEFAULT_IMPORTS = [
+    "Dispatch",
+    "Foundation",
+    "FutureKit",
+    "PropertyWrappers",
+    "SignalOperators",
+    "StreamCore",
+    "StreamTesting",
+]
+KINDS = {"": "function", "file": "file", "ignore": "ignore"}
+
+# A fence may be indented (inside a list item); its code lines lose the same indentation.
+FENCE_OPEN = re.compile(r"^(?P<indent> *)(?P<fence>`{3,}|~{3,})\s*(?P<info>.*?)\s*$")
+IMPORT_LINE = re.compile(
+    r"^\s*(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?import\s+"
+    r"(?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?(?P<module>[A-Za-z_]\w*)"
+    r"(?:\.[\w.]+)?\s*(?://.*)?$"
+)
+# Declarations a function body can't hold: a plain block with one of these must be `swift file`.
+FILE_SCOPE_ONLY = re.compile(
+    r"^(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|private|fileprivate)\s+)?"
+    r"(?P<what>extension|protocol|precedencegroup|(?:infix|prefix|postfix)\s+operator|@main\b|"
+    r"@Test\b|@Suite\b)"
+)
+ACCESS = re.compile(r"\b(?:public|package|internal|private|fileprivate|open)\b")
+# A top-level declaration, with its leading attributes and modifiers.
+TOP_LEVEL_DECL = re.compile(
+    r"^(?P<attributes>(?:@\w+(?:\([^)]*\))?\s+)*)"
+    r"(?P<rest>(?:(?:final|indirect|nonisolated(?:\(unsafe\))?|dynamic|static)\s+)*"
+    r"(?P<keyword>struct|class|enum|protocol|actor|func|typealias|let|var|extension)\b.*)$"
+)
+
+
+@dataclass
+class Block:
+    kind: str  # "function" or "file"
+    document: str  # path relative to the repository root, with forward slashes
+    fence_line: int  # 1-based line of the opening fence
+    lines: list[str]  # the code, indentation of the fence removed
+
+    @property
+    def first_line(self) -> int:
+        return self.fence_line + 1
+
+
+def documents(root: Path) -> list[Path]:
+    found: list[Path] = []
+    for pattern in DOCUMENT_GLOBS:
+        found.extend(sorted(p for p in root.glob(pattern) if p.is_file()))
+    return found
+
+
+def read_blocks(root: Path, path: Path, errors: list[str]) -> list[Block]:
+    """Returns the `swift` and `swift file` blocks of one document, in order."""
+    document = path.relative_to(root).as_posix()
+    blocks: list[Block] = []
+    lines = path.read_text(encoding="utf-8").split("\n")
+    index = 0
+    while index < len(lines):
+        opening = FENCE_OPEN.match(lines[index])
+        if not opening:
+            index += 1
+            continue
+        fence, indent, info = opening["fence"], len(opening["indent"]), opening["info"]
+        fence_line = index + 1
+        if fence[0] == "`" and "`" in info:
+            index += 1  # not a fence: an inline code span at the start of a line
+            continue
+        closing = re.compile(r"^ *" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}\s*$")
+        body: list[str] = []
+        index += 1
+        while index < len(lines) and not closing.match(lines[index]):
+            body.append(lines[index])
+            index += 1
+        if index == len(lines):
+            errors.append(f"{document}:{fence_line}: error: this code fence is never closed")
+            break
+        index += 1  # the closing fence
+        words = info.split()
+        if not words or words[0].lower() != "swift":
+            continue  # sh, text, an info-less fence: not ours
+        option = " ".join(words[1:])
+        if option not in KINDS:
+            errors.append(
+                f"{document}:{fence_line}: error: unknown Swift fence '{fence}{info}'; use "
+                f"'{fence}swift' (compiled as a function body), '{fence}swift file' (compiled "
+                f"at file scope) or '{fence}swift ignore' (not compiled)"
+            )
+            continue
+        if KINDS[option] == "ignore":
+            continue
+        code = [strip_indent(line, indent) for line in body]
+        if not any(line.strip() for line in code):
+            errors.append(f"{document}:{fence_line}: error: this Swift block is empty")
+            continue
+        blocks.append(Block(KINDS[option], document, fence_line, code))
+    return blocks
+
+
+def strip_indent(line: str, indent: int) -> str:
+    """Removes up to `indent` leading spaces, as CommonMark does inside an indented fence."""
+    removable = len(line) - len(line.lstrip(" "))
+    return line[min(indent, removable) :]
+
+
+def identifier(document: str) -> str:
+    """`Docs/Migration/FromCombine.md` -> `Docs_Migration_FromCombine`."""
+    return re.sub(r"\W", "_", document.removesuffix(".md"))
+
+
+def make_file_private(line: str) -> str:
+    """Makes a top-level declaration `fileprivate` unless it has an access level already, adds a
+    conformance (`extension X: P`, which can't be `fileprivate`) or is an XCTestCase subclass
+    (XCTest's test discovery on Linux needs it internal)."""
+    match = TOP_LEVEL_DECL.match(line)
+    if not match or ACCESS.search(match["attributes"] + match["rest"].split("{")[0]):
+        return line
+    if match["keyword"] == "extension":
+        header = re.split(r"\{|\bwhere\b", match["rest"])[0]
+        if ":" in header:
+            return line
+    if match["keyword"] == "class" and "XCTestCase" in match["rest"]:
+        return line
+    return f"{match['attributes']}fileprivate {match['rest']}"
+
+
+def hoist_imports(block: Block, imports: set[str]) -> list[str]:
+    """Moves `import X` lines out of the block (their lines become comments)."""
+    code = []
+    for line in block.lines:
+        found = IMPORT_LINE.match(line)
+        if found:
+            imports.add(found["module"])
+            code.append(f"// {line.strip()}  (moved to the top of this file)")
+        else:
+            code.append(line)
+    return code
+
+
+def check_function_block(block: Block, code: list[str], errors: list[str]) -> None:
+    for offset, line in enumerate(code):
+        found = FILE_SCOPE_ONLY.match(line)
+        if found:
+            what = found["what"]
+            errors.append(
+                f"{block.document}:{block.first_line + offset}: error: `{what}` is only valid at "
+                f"file scope, and a plain 'swift' block is compiled as a function body; mark "
+                f"the block '```swift file'"
+            )
+            return
+
+
+def function(name: str, block: Block, code: list[str]) -> str:
+    return "\n".join(
+        [
+            f"// {block.document}:{block.fence_line}",
+            f"func {name}() async throws {{",
+            f'#sourceLocation(file: "{block.document}", line: {block.first_line})',
+            *code,
+            "#sourceLocation()",
+            "}",
+        ]
+    )
+
+
+def file_scope(block: Block, code: list[str]) -> str:
+    return "\n".join(
+        [
+            f"// {block.document}:{block.fence_line} (file scope)",
+            f'#sourceLocation(file: "{block.document}", line: {block.first_line})',
+            *(make_file_private(line) for line in code),
+            "#sourceLocation()",
+        ]
+    )
+
+
+def swift_file(header: list[str], imports: set[str], parts: list[str]) -> str:
+    lines = ["// swift-format-ignore-file", *header, "", *(f"import {m}" for m in sorted(imports))]
+    return "\n".join(lines) + "\n\n" + "\n\n".join(parts) + "\n"
+
+
+def generate(document: str, blocks: list[Block], errors: list[str]) -> dict[str, str]:
+    """Returns the files generated from one document, by name: one with every block, and one per
+    plain block that shows imports, compiled with only those imports."""
+    name = identifier(document)
+    imports = set(DEFAULT_IMPORTS)
+    parts: list[str] = []
+    files: dict[str, str] = {}
+    for block in blocks:
+        shown: set[str] = set()
+        code = hoist_imports(block, shown)
+        imports |= shown
+        if block.kind == "file":
+            parts.append(file_scope(block, code))
+            continue
+        check_function_block(block, code, errors)
+        parts.append(function(f"sample_{name}_line{block.fence_line}", block, code))
+        if shown:
+            number = len(files) + 1
+            files[f"{name}_imports{number}.swift"] = swift_file(
+                [
+                    f"// Generated by `python3 .ci/samples.py` from {document}:{block.fence_line}.",
+                    "// Don't edit this file: edit the Markdown and run the script again. This",
+                    "// sample shows its imports, so it is compiled here again with only those, to",
+                    "// check that they are all a reader needs.",
+                ],
+                shown,
+                [function(f"sample_{name}_line{block.fence_line}_imports", block, code)],
+            )
+    files[f"{name}.swift"] = swift_file(
+        [
+            f"// Generated by `python3 .ci/samples.py` from {document}. Don't edit this file:",
+            "// edit the Markdown and run the script again. Each plain ```swift block is the body",
+            "// of a function below, each ```swift file block is copied at file scope, and",
+            "// `#sourceLocation` makes compiler messages name the Markdown line.",
+        ],
+        imports,
+        parts,
+    )
+    return files
+
+
+def generate_all(
+    root: Path, errors: list[str], only: set[str]
+) -> tuple[dict[str, str], int, int]:
+    """Returns the generated files by name, the number of samples and that of documents."""
+    files: dict[str, str] = {}
+    count = 0
+    with_samples = 0
+    paths = documents(root)
+    unknown = only - {path.relative_to(root).as_posix() for path in paths}
+    for document in sorted(unknown):
+        errors.append(f"{document}: error: not one of the documents ({', '.join(DOCUMENT_GLOBS)})")
+    owners: dict[str, str] = {}
+    for path in paths:
+        document = path.relative_to(root).as_posix()
+        if identifier(document) in owners:
+            errors.append(
+                f"{document}: error: its generated name {identifier(document)} is also that of "
+                f"{owners[identifier(document)]}; rename one of them"
+            )
+        owners[identifier(document)] = document
+        if only and document not in only:
+            continue
+        blocks = read_blocks(root, path, errors)
+        if blocks:
+            files.update(generate(document, blocks, errors))
+            count += len(blocks)
+            with_samples += 1
+    return files, count, with_samples
+
+
+def existing(directory: Path) -> dict[str, str]:
+    if not directory.is_dir():
+        return {}
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(directory.glob("*.swift"))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="regenerate into a temporary directory and fail if the committed files differ",
+    )
+    parser.add_argument(
+        "documents",
+        nargs="*",
+        metavar="DOCUMENT",
+        help="regenerate only these documents' files (leaves the others alone)",
+    )
+    arguments = parser.parse_args()
+    only = set()
+    for document in arguments.documents:
+        try:
+            only.add(Path(document).resolve().relative_to(ROOT).as_posix())
+        except ValueError:
+            parser.error(f"{document} is not in the repository ({ROOT})")
+    if only and arguments.check:
+        parser.error("--check always checks every document")
+
+    errors: list[str] = []
+    files, count, with_samples = generate_all(ROOT, errors, only)
+    for error in errors:
+        print(error, file=sys.stderr)
+    if errors:
+        print(f"samples.py: {len(errors)} error(s) in the docs; nothing written", file=sys.stderr)
+        return 1
+
+    output = ROOT / OUTPUT_DIR
+    if arguments.check:
+        with tempfile.TemporaryDirectory() as temporary:
+            fresh = Path(temporary)
+            for name, text in files.items():
+                (fresh / name).write_text(text, encoding="utf-8")
+            return compare(existing(output), existing(fresh))
+
+    output.mkdir(parents=True, exist_ok=True)
+    considered = set(existing(output))
+    if only:
+        names = {identifier(d) for d in only}
+        considered = {n for n in considered if re.sub(r"(_imports\d+)?\.swift$", "", n) in names}
+    for stale in considered & set(existing(output)) - set(files):
+        (output / stale).unlink()
+        print(f"removed {OUTPUT_DIR / stale}")
+    for name, text in files.items():
+        target = output / name
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+            print(f"wrote {OUTPUT_DIR / name}")
+    print(f"{count} samples from {with_samples} documents in {len(files)} files in {OUTPUT_DIR}")
+    return 0
+
+
+def compare(committed: dict[str, str], fresh: dict[str, str]) -> int:
+    stale = False
+    for name in sorted(set(committed) | set(fresh)):
+        old, new = committed.get(name), fresh.get(name)
+        if old == new:
+            continue
+        stale = True
+        path = (OUTPUT_DIR / name).as_posix()
+        if old is None:
+            print(f"{path}: missing (a document has new samples)", file=sys.stderr)
+        elif new is None:
+            print(f"{path}: left over (no sample generates it now)", file=sys.stderr)
+        else:
+            diff = list(
+                difflib.unified_diff(
+                    old.splitlines(),
+                    new.splitlines(),
+                    f"{path} (in the tree)",
+                    f"{path} (from the docs)",
+                    lineterm="",
+                )
+            )
+            print("\n".join(diff[:60]), file=sys.stderr)
+            if len(diff) > 60:
+                print(f"... ({len(diff) - 60} more diff lines)", file=sys.stderr)
+    if stale:
+        print(
+            "samples.py --check: the generated samples are stale. Run `python3 .ci/samples.py` "
+            f"and commit {OUTPUT_DIR.as_posix()}/.",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"samples.py --check: {OUTPUT_DIR.as_posix()} is up to date ({len(fresh)} files)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
