@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Turns the Swift samples in the Markdown docs into a test target, so that a sample can't rot.
 
-Reads README.md, Docs/*.md and Docs/Migration/*.md and writes Swift files into
+Reads README.md, Docs/*.md, Docs/Migration/*.md and the DocC catalogs' pages
+(Sources/*/*.docc/*.md) and writes Swift files into
 Tests/DocSamplesTests/Generated/: one per document that has samples, plus one per plain sample
 that shows its imports. `swift build --build-tests` compiles them with warnings as errors, so
 CI fails when a sample breaks. The generated files are committed; CI runs `--check`.
@@ -47,7 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT_DIR = Path("Tests/DocSamplesTests/Generated")
-DOCUMENT_GLOBS = ["README.md", "Docs/*.md", "Docs/Migration/*.md"]
+DOCUMENT_GLOBS = ["README.md", "Docs/*.md", "Docs/Migration/*.md", "Sources/*/*.docc/*.md"]
 DEFAULT_IMPORTS = [
     "Dispatch",
     "Foundation",
@@ -200,14 +201,28 @@ def check_function_block(block: Block, code: list[str], errors: list[str]) -> No
             return
 
 
+def located(block: Block, code: list[str]) -> list[str]:
+    """`code` between `#sourceLocation` directives naming the Markdown line.
+
+    A DocC landing page shares its file name with a guide (`SignalOperators.md`), and two paths
+    with one file name would give the same `#fileID`, which Swift rejects; so DocC pages keep
+    only the comment above each sample.
+    """
+    if ".docc/" in block.document:
+        return code
+    return [
+        f'#sourceLocation(file: "{block.document}", line: {block.first_line})',
+        *code,
+        "#sourceLocation()",
+    ]
+
+
 def function(name: str, block: Block, code: list[str]) -> str:
     return "\n".join(
         [
             f"// {block.document}:{block.fence_line}",
             f"func {name}() async throws {{",
-            f'#sourceLocation(file: "{block.document}", line: {block.first_line})',
-            *code,
-            "#sourceLocation()",
+            *located(block, code),
             "}",
         ]
     )
@@ -217,9 +232,7 @@ def file_scope(block: Block, code: list[str]) -> str:
     return "\n".join(
         [
             f"// {block.document}:{block.fence_line} (file scope)",
-            f'#sourceLocation(file: "{block.document}", line: {block.first_line})',
-            *(make_file_private(line) for line in code),
-            "#sourceLocation()",
+            *located(block, [make_file_private(line) for line in code]),
         ]
     )
 
