@@ -112,6 +112,28 @@ import Testing
     }
   }
 
+  /// One thread cancels a subscriber (the publisher forgets it under its lock) while another
+  /// drops the last reference to a second one. The publisher must not read the second one's
+  /// weak reference under its lock: that read makes a strong reference, which could become the
+  /// last one and run the subscriber's deinit, which re-enters the lock, inside it (this crashed
+  /// with "Recursive call to lock Mutex" about once in fifteen test runs).
+  @Test func cancellingOneSubscriberWhileAnotherIsDropped_neverDeinitsUnderTheLock() {
+    for _ in 0..<30_000 {
+      let publisher = StreamPublisher<Int, StreamTestError>()
+      let cancelled = publisher.subscriber()
+      let dropped = LockedState<StreamSubscriber<Int, StreamTestError>?>(publisher.subscriber())
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if index == 0 {
+          cancelled.cancel()
+        } else {
+          let last = dropped.withLock { $0.take() }
+          _ = last  // the last reference goes here, outside the lock
+        }
+      }
+      #expect(cancelled.isCancelled)
+    }
+  }
+
   @Test func droppingSubscribersWhileAnotherThreadPublishes_neitherCrashesNorLeaks() {
     weak var lastDropped: StreamSubscriber<Int, StreamTestError>?
     let group = DispatchGroup()

@@ -211,8 +211,12 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
           replaced = latestDelivered
           latestDelivered = next
         }
+        // `targets` keeps the strong references read here until after the lock (see `remove`).
         targets = subscribers.compactMap { $0.value }
-        if targets.count < subscribers.count { subscribers.removeAll { $0.value == nil } }
+        if targets.count < subscribers.count {
+          let alive = Set(targets.map(ObjectIdentifier.init))
+          subscribers.removeAll { !alive.contains($0.id) }
+        }
         if case .cancelled = next { subscribers = [] }
         state = next
         return true
@@ -226,10 +230,16 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
     }
   }
 
-  /// Forgets `subscriber` and any subscriber that has been released.
-  func remove(_ subscriber: StreamSubscriber<T, E>?) {
+  /// Forgets the subscriber with identity `id`, without reading any weak reference.
+  ///
+  /// Reading a weak reference makes a strong one. Under the lock, that strong reference could
+  /// become a subscriber's last one, if another thread dropped the others meanwhile; releasing it
+  /// would then run the subscriber's deinit, which calls this method, inside the lock (seen as a
+  /// "Recursive call to lock Mutex" crash). Released subscribers are pruned by `drain()`, which
+  /// keeps the strong references it reads until after the lock.
+  func remove(_ id: ObjectIdentifier) {
     lock.withLock {
-      subscribers.removeAll { $0.value == nil || $0.value === subscriber }
+      subscribers.removeAll { $0.id == id }
     }
   }
 
@@ -271,4 +281,11 @@ extension StreamPublisher where T == Void {
 /// A weak reference to a subscriber, so that a publisher doesn't keep its subscribers alive.
 struct WeakStreamSubscriber<T, E: Error> {
   weak var value: StreamSubscriber<T, E>?
+  /// The subscriber's identity, comparable without loading `value`.
+  let id: ObjectIdentifier
+
+  init(value: StreamSubscriber<T, E>) {
+    self.value = value
+    id = ObjectIdentifier(value)
+  }
 }

@@ -89,7 +89,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
       return (callbacks, self.logger)
     }
     logger.log(.lifeCycle, "\(type(of: self))", "deinit")
-    publisher?.remove(nil)
+    publisher?.remove(ObjectIdentifier(self))
     for callback in taken {
       callback.offer(.cancelled)
     }
@@ -216,7 +216,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
   /// Propagate keeps `cancel()` internal (a subscriber ends when it is released); StreamKit
   /// makes it public, which also makes the subscriber a `StreamCore.Cancellable`.
   public func cancel() {
-    publisher?.remove(self)
+    publisher?.remove(ObjectIdentifier(self))
     receive(.cancelled)
   }
 
