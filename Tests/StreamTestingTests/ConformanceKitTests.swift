@@ -268,6 +268,11 @@ import Testing
     }
   }
 
+  @Test func privatePublisherType_isNamedWithoutItsRuntimeAddress() {
+    let report = PublisherConformance { PrivateCounter() }.run([.demandOneAtATime])
+    #expect(report.publisher == "StreamTestingTests.PrivateCounter")
+  }
+
   @Test func rules_haveUniqueIdentifiers() {
     let ids = ConformanceRule.all.map(\.id)
     #expect(Set(ids).count == ids.count)
@@ -308,5 +313,15 @@ import Testing
       let message = failureMessage(report, rule)
       #expect(message.contains(text), "\(rule.id): \(message)", sourceLocation: sourceLocation)
     }
+  }
+}
+
+/// A publisher whose type is private, so the runtime names it with an address.
+private struct PrivateCounter: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    [1, 2, 3].publisher.receive(subscriber: subscriber)
   }
 }

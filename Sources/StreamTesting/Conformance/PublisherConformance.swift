@@ -118,8 +118,20 @@ public struct PublisherConformance<P: Publisher>: Sendable {
   public func run(_ rules: [ConformanceRule] = ConformanceRule.all) -> ConformanceReport {
     let runner = ConformanceRunner(self)
     return ConformanceReport(
-      publisher: String(reflecting: P.self).replacing("Swift.", with: ""),
+      publisher: Self.stableName(of: P.self),
       results: rules.map { ConformanceResult(rule: $0, outcome: runner.outcome(of: $0)) }
     )
+  }
+
+  /// The type's qualified name without `Swift.` and without the `(unknown context at $…).` part
+  /// that the runtime gives private and local types, whose address changes from run to run.
+  static func stableName(of type: Any.Type) -> String {
+    var name = String(reflecting: type)
+    while let start = name.firstRange(of: "(unknown context at $"),
+      let end = name[start.upperBound...].firstRange(of: ").")
+    {
+      name.removeSubrange(start.lowerBound..<end.upperBound)
+    }
+    return name.replacing("Swift.", with: "")
   }
 }
