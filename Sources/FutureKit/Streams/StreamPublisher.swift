@@ -201,6 +201,7 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
     var targets: [StreamSubscriber<T, E>] = []
     var replaced: State?
     while true {
+      _ = state.take()  // the state delivered last is released outside the lock
       let delivers = lock.withLock { () -> Bool in
         guard !backlog.isEmpty else {
           draining = false
@@ -211,6 +212,8 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
           replaced = latestDelivered
           latestDelivered = next
         }
+        // `targets` keeps every live subscriber until after the lock, so the strong references
+        // these weak reads make are never the last ones under the lock (see `remove(_:)`).
         targets = subscribers.compactMap { $0.value }
         if targets.count < subscribers.count { subscribers.removeAll { $0.value == nil } }
         if case .cancelled = next { subscribers = [] }
@@ -228,9 +231,18 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
 
   /// Forgets `subscriber` and any subscriber that has been released.
   func remove(_ subscriber: StreamSubscriber<T, E>?) {
+    // Reading a weak reference makes a strong one. Released under the lock, it could be the
+    // last one if another thread dropped the subscriber meanwhile: its deinit, which calls this
+    // method, would then lock again. `loaded` keeps the subscribers until after the lock.
+    var loaded: [StreamSubscriber<T, E>] = []
     lock.withLock {
-      subscribers.removeAll { $0.value == nil || $0.value === subscriber }
+      subscribers.removeAll { entry in
+        guard let value = entry.value else { return true }
+        loaded.append(value)
+        return value === subscriber
+      }
     }
+    _ = loaded
   }
 
   /// Turns on logging for this publisher, replacing any earlier configuration.
@@ -250,8 +262,9 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
     _ message: String = "",
     _ method: StreamLoggingMethod = .debugPrint
   ) -> Self {
-    let logger = StreamLogger(level: logLevel, message: message, method: method)
-    lock.withLock { self.logger = logger }
+    var logger: StreamLogger? = StreamLogger(level: logLevel, message: message, method: method)
+    lock.withLock { swap(&logger, &self.logger) }
+    _ = logger  // the replaced logger, and its hook, are released after the lock
     return self
   }
 
