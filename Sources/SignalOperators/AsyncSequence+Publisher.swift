@@ -103,14 +103,15 @@ extension Publishers.AsyncSequence {
     }
 
     func cancel() {
-      let (task, resumed, released) = lock.withLock {
-        () -> (Task<Void, Never>?, CheckedContinuation<Bool, Never>?, Downstream?) in
-        sequence = nil
-        return (self.task.take(), waiter.take(), downstream.take())
+      // The sequence (whose deinit may run user code, like an `AsyncStream`'s `onTermination`)
+      // is released after the lock, with the downstream.
+      let (task, resumed, released, sequence) = lock.withLock {
+        () -> (Task<Void, Never>?, CheckedContinuation<Bool, Never>?, Downstream?, Base?) in
+        (self.task.take(), waiter.take(), downstream.take(), self.sequence.take())
       }
       task?.cancel()
       resumed?.resume(returning: false)
-      withExtendedLifetime(released) {}
+      withExtendedLifetime((released, sequence)) {}
     }
 
     /// Iterates while there is demand; runs in the task.
@@ -180,9 +181,8 @@ extension Publishers.AsyncSequence {
     }
 
     private func finish(_ completion: Subscribers.Completion<Failure>) {
-      let released = lock.withLock { () -> Downstream? in
-        task = nil
-        return downstream.take()
+      let (released, _) = lock.withLock { () -> (Downstream?, Task<Void, Never>?) in
+        (downstream.take(), task.take())  // both released after the lock
       }
       released?.receive(completion: completion)
     }

@@ -182,7 +182,9 @@ extension Publishers.Buffer {
 
     private let lock = Lock()
     private var phase = Phase.awaitingSubscription
-    private var buffer: [Output] = []
+    /// A value is moved out of its slot (leaving `nil`) when it is delivered or dropped, so
+    /// compacting never releases a value under the lock.
+    private var buffer: [Output?] = []
     private var head = 0
     private var demand = Subscribers.Demand.none
     private var pendingCompletion: Subscribers.Completion<Failure>?
@@ -239,6 +241,7 @@ extension Publishers.Buffer {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
+      var dropped: Output?  // released after the lock
       let action = lock.withLock { () -> ValueAction in
         guard case .active(let subscription) = phase else { return .none }
         if count >= size {
@@ -246,6 +249,7 @@ extension Publishers.Buffer {
           case .dropNewest:
             return .none
           case .dropOldest:
+            dropped = buffer[head].take()
             head += 1
             compact()
           case .customError:
@@ -258,6 +262,7 @@ extension Publishers.Buffer {
         draining = true
         return .drain
       }
+      _ = dropped
       switch action {
       case .none:
         break
@@ -267,29 +272,33 @@ extension Publishers.Buffer {
         subscription.cancel()
         guard case .customError(let makeError) = whenFull else { break }
         let error = makeError()
+        var discarded: [Output?] = []  // released after the lock
         let start = lock.withLock { () -> Bool in
           guard case .ending = phase else { return false }
-          buffer = []
+          swap(&discarded, &buffer)
           head = 0
           pendingCompletion = .failure(error)
           guard !draining else { return false }
           draining = true
           return true
         }
+        _ = discarded
         if start { drain() }
       }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let start = lock.withLock { () -> Bool in
-        guard case .active = phase else { return false }
+      // The subscription is released after the lock.
+      let (start, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
+        guard case .active(let subscription) = phase else { return (false, nil) }
         phase = .ending
         pendingCompletion = completion
-        guard !draining else { return false }
+        guard !draining else { return (false, subscription) }
         draining = true
-        return true
+        return (true, subscription)
       }
+      _ = released
       if start { drain() }
     }
 
@@ -310,15 +319,16 @@ extension Publishers.Buffer {
     }
 
     func cancel() {
-      let upstream = lock.withLock { () -> (any Subscription)? in
+      // The buffered values are released after the lock.
+      let (upstream, _) = lock.withLock { () -> ((any Subscription)?, [Output?]) in
         defer {
           phase = .terminal
           buffer = []
           head = 0
           pendingCompletion = nil
         }
-        guard case .active(let subscription) = phase else { return nil }
-        return subscription
+        guard case .active(let subscription) = phase else { return (nil, buffer) }
+        return (subscription, buffer)
       }
       upstream?.cancel()
     }
@@ -333,7 +343,9 @@ extension Publishers.Buffer {
             return .stop
           }
           if count > 0, demand > .none {
-            let value = buffer[head]
+            guard let value = buffer[head].take() else {
+              preconditionFailure("Buffer: an unconsumed slot is empty")
+            }
             head += 1
             compact()
             demand -= 1

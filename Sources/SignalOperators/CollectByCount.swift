@@ -152,6 +152,7 @@ extension Publishers.CollectByCount {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+      var discarded: ([Input], [[Input]]) = ([], [])  // released after the lock
       let (released, start) = lock.withLock { () -> (Phase, Bool) in
         let released = phase
         guard case .active = phase else { return (released, false) }
@@ -161,8 +162,8 @@ extension Publishers.CollectByCount {
           if !buffer.isEmpty { ready.append(buffer) }
           buffer = []
         case .failure:
-          buffer = []
-          ready = []
+          swap(&discarded.0, &buffer)
+          swap(&discarded.1, &ready)
         }
         pendingCompletion = completion
         guard !draining else { return (released, false) }
@@ -170,6 +171,7 @@ extension Publishers.CollectByCount {
         return (released, true)
       }
       _ = released  // the upstream subscription, dropped after the lock
+      _ = discarded
       if start { _ = drain() }
     }
 

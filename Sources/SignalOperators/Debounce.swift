@@ -230,10 +230,11 @@ extension Publishers.Debounce {
         let timer = self.timer.take()
         guard demand > .none else { return (timer, false, value) }
         demand -= 1
+        let superseded = ready.take()  // released after the lock
         ready = value
-        guard !draining else { return (timer, false, nil) }
+        guard !draining else { return (timer, false, superseded) }
         draining = true
-        return (timer, true, nil)
+        return (timer, true, superseded)
       }
       _ = dropped
       timer?.cancel()

@@ -140,7 +140,9 @@ extension Publishers.Delay {
     private var phase = Phase.awaitingSubscription
     private var downstream: Downstream?
     private var upstream: (any Subscription)?
-    private var queue: [Output] = []
+    /// A value is moved out of its slot (leaving `nil`) when it is delivered, so compacting
+    /// never releases a value under the lock.
+    private var queue: [Output?] = []
     private var head = 0
     private var completion: Subscribers.Completion<Failure>?
     private var due = 0
@@ -200,7 +202,7 @@ extension Publishers.Delay {
 
     func cancel() {
       let released = lock.withLock {
-        () -> (Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, [Output]) in
+        () -> (Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, [Output?]) in
         phase = .terminal
         head = 0
         defer { queue = [] }
@@ -235,7 +237,9 @@ extension Publishers.Delay {
           }
           due -= 1
           if head < queue.count {
-            let value = queue[head]
+            guard let value = queue[head].take() else {
+              preconditionFailure("Delay: an undelivered slot is empty")
+            }
             head += 1
             if head == queue.count {
               queue.removeAll(keepingCapacity: true)

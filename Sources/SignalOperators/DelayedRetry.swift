@@ -288,8 +288,10 @@ extension Publishers.DelayedRetry {
     }
 
     func completed(_ completion: Subscribers.Completion<Failure>, index: Int) {
+      var released: (any Subscription)?  // the finished attempt's, released after the lock
       let action = lock.withLock { () -> FailureAction in
-        guard index == attempt, case .active = phase else { return .ignore }
+        guard index == attempt, case .active(let subscription) = phase else { return .ignore }
+        released = subscription
         guard case .failure = completion, attempt < intervals.count else {
           phase = .terminal
           return .forward
@@ -303,6 +305,7 @@ extension Publishers.DelayedRetry {
         phase = .waiting
         return .wait(attempt, interval)
       }
+      _ = released
       switch action {
       case .ignore:
         break

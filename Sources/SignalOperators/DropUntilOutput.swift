@@ -178,14 +178,14 @@ extension Publishers.DropUntilOutput {
     }
 
     fileprivate func receiveOther(completion: Subscribers.Completion<Failure>) {
+      // The other publisher's subscription is released after the lock.
+      var finishedOther: (any Subscription)?
       let released = lock.withLock { () -> (Downstream, (any Subscription)?)? in
-        guard !triggered, let downstream = downstream.take() else {
-          other = nil
-          return nil
-        }
-        other = nil
+        finishedOther = other.take()
+        guard !triggered, let downstream = downstream.take() else { return nil }
         return (downstream, upstream.take())
       }
+      _ = finishedOther
       guard let (downstream, upstream) = released else { return }
       upstream?.cancel()
       downstream.receive(completion: completion)

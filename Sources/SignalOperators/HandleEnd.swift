@@ -140,22 +140,23 @@ extension Publishers.HandleEnd {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let ended = lock.withLock { () -> (Downstream?, Handler?)? in
+      // The upstream subscription is released after the lock, with the rest.
+      let ended = lock.withLock { () -> (Downstream?, Handler?, any Subscription)? in
         switch state {
         case .awaitingSubscription:
           preconditionFailure("HandleEnd: completion received while awaitingSubscription")
         case .terminal:
           return nil
-        case .active:
+        case .active(let upstream):
           state = .terminal
           defer {
             downstream = nil
             closure = nil
           }
-          return (downstream, closure)
+          return (downstream, closure, upstream)
         }
       }
-      guard let (target, handle) = ended else { return }
+      guard let (target, handle, _) = ended else { return }
       handle?(completion)
       target?.receive(completion: completion)
     }

@@ -126,12 +126,13 @@ extension Publishers.MeasureInterval {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .active = phase else { return nil }
+      // The upstream subscription is released after the lock.
+      let released = lock.withLock { () -> (Downstream?, any Subscription)? in
+        guard case .active(let upstream, _) = phase else { return nil }
         phase = .terminal
-        return self.downstream.take()
+        return (self.downstream.take(), upstream)
       }
-      downstream?.receive(completion: completion)
+      released?.0?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {

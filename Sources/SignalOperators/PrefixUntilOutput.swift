@@ -171,12 +171,13 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let released = lock.withLock { () -> (Downstream, (any Subscription)?)? in
+      // The upstream subscription is released after the lock.
+      let released = lock.withLock {
+        () -> (Downstream, (any Subscription)?, (any Subscription)?)? in
         guard !finishPending, let downstream = downstream.take() else { return nil }
-        upstream = nil
-        return (downstream, other.take())
+        return (downstream, other.take(), upstream.take())
       }
-      guard let (downstream, other) = released else { return }
+      guard let (downstream, other, _) = released else { return }
       other?.cancel()
       downstream.receive(completion: completion)
     }

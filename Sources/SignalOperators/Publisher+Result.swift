@@ -98,12 +98,13 @@ private final class ResultSink<Input, Failure: Error>: Subscriber, Cancellable,
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let closures = lock.withLock { () -> Closures? in
-      guard case .subscribed(_, let closures) = state else { return nil }
+    // The subscription is released after the lock, with the closures.
+    let taken = lock.withLock { () -> (any Subscription, Closures)? in
+      guard case .subscribed(let subscription, let closures) = state else { return nil }
       state = .closed
-      return closures
+      return (subscription, closures)
     }
-    guard let closures else { return }
+    guard let (_, closures) = taken else { return }
     switch completion {
     case .failure(let error):
       closures.handler(.failure(error))

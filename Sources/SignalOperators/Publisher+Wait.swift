@@ -147,10 +147,12 @@ private final class SingleValueWaiter<Input, Failure: Error>: Subscriber, Cancel
 
   /// Sets what to run at the end; runs it at once if the waiter has already ended.
   func setOnEnd(_ body: @escaping (Result<Input, WaitError<Failure>>) -> Void) {
+    var replaced: ((Result<Input, WaitError<Failure>>) -> Void)? = body
     let ended = lock.withLock { () -> Result<Input, WaitError<Failure>>? in
-      if outcome == nil { onEnd = body }
+      if outcome == nil { swap(&replaced, &onEnd) }
       return outcome
     }
+    replaced = nil  // the closure replaced (or not kept) is released after the lock
     if let ended { body(ended) }
   }
 
@@ -209,15 +211,17 @@ private final class SingleValueWaiter<Input, Failure: Error>: Subscriber, Cancel
   private func finish(
     _ result: Result<Input, WaitError<Failure>>
   ) -> ((any Subscription)?, ((Result<Input, WaitError<Failure>>) -> Void)?) {
-    lock.withLock {
-      guard outcome == nil else { return (nil, nil) }
+    // The value kept is released after the lock, with the subscription and the handler.
+    let taken = lock.withLock {
+      () -> ((any Subscription)?, ((Result<Input, WaitError<Failure>>) -> Void)?, Input?) in
+      guard outcome == nil else { return (nil, nil, nil) }
       outcome = result
-      value = nil
       defer {
         subscription = nil
         onEnd = nil
       }
-      return (subscription, onEnd)
+      return (subscription, onEnd, value.take())
     }
+    return (taken.0, taken.1)
   }
 }

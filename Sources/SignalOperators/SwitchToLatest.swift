@@ -95,7 +95,9 @@ extension Publishers.SwitchToLatest {
     private var generation = 0
     /// Requested by the downstream and not yet taken by a value.
     private var demand = Subscribers.Demand.none
-    private var queue: [Output] = []
+    /// A value is moved out of its slot (leaving `nil`) when it is delivered, so clearing the
+    /// queue never releases a delivered value under the lock.
+    private var queue: [Output?] = []
     private var head = 0
     private var draining = false
     private var completion: Subscribers.Completion<Failure>?
@@ -125,7 +127,7 @@ extension Publishers.SwitchToLatest {
     }
 
     func receive(_ input: P) -> Subscribers.Demand {
-      let switched = lock.withLock { () -> (Int, (any Subscription)?, [Output])? in
+      let switched = lock.withLock { () -> (Int, (any Subscription)?, [Output?])? in
         guard !done else { return nil }
         generation += 1
         innerActive = true
@@ -225,7 +227,9 @@ extension Publishers.SwitchToLatest {
           let topUp = more > 0 ? current : nil
           demand += more
           if head < queue.count, let downstream {
-            let value = queue[head]
+            guard let value = queue[head].take() else {
+              preconditionFailure("SwitchToLatest: an undelivered slot is empty")
+            }
             head += 1
             if head == queue.count {
               queue.removeAll(keepingCapacity: true)
@@ -257,15 +261,20 @@ extension Publishers.SwitchToLatest {
 
     private func fail(_ error: Failure, fromInner: Bool) {
       let released = lock.withLock {
-        () -> (upstream: (any Subscription)?, inner: (any Subscription)?, drains: Bool)? in
+        () -> (
+          upstream: (any Subscription)?, inner: (any Subscription)?, drains: Bool,
+          dropped: [Output?]
+        )? in
         guard !done else { return nil }
         done = true
         completion = .failure(error)
-        queue = []
-        head = 0
+        defer {
+          queue = []
+          head = 0
+        }
         let drains = !draining
         draining = true
-        return (upstream.take(), current.take(), drains)
+        return (upstream.take(), current.take(), drains, queue)  // released after the lock
       }
       guard let released else { return }
       if fromInner { released.upstream?.cancel() } else { released.inner?.cancel() }
@@ -284,7 +293,7 @@ extension Publishers.SwitchToLatest {
 
     func cancel() {
       let released = lock.withLock {
-        () -> ((any Subscription)?, (any Subscription)?, Downstream?, [Output]) in
+        () -> ((any Subscription)?, (any Subscription)?, Downstream?, [Output?]) in
         done = true
         completion = nil
         defer {

@@ -157,6 +157,7 @@ extension Publishers.Then {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
+      var released: (any Subscription)?  // the upstream's, released after the lock
       let end = lock.withLock { () -> UpstreamEnd? in
         guard case .upstream(let phase) = state else {
           if case .awaitingUpstream = state {
@@ -164,6 +165,7 @@ extension Publishers.Then {
           }
           return nil
         }
+        released = phase.subscription
         switch completion {
         case .failure:
           state = .terminal
@@ -181,6 +183,7 @@ extension Publishers.Then {
           return .startChild(make)
         }
       }
+      _ = released
       switch end {
       case .forward(let target, let completion):
         target?.receive(completion: completion)
@@ -258,13 +261,14 @@ extension Publishers.Then {
     }
 
     fileprivate func childCompleted(_ completion: Subscribers.Completion<Failure>) {
-      let target = lock.withLock { () -> Downstream? in
-        guard case .child = state else { return nil }
+      // The child's subscription is released after the lock.
+      let ended = lock.withLock { () -> (Downstream?, any Subscription)? in
+        guard case .child(let child) = state else { return nil }
         state = .terminal
         defer { downstream = nil }
-        return downstream
+        return (downstream, child)
       }
-      target?.receive(completion: completion)
+      ended?.0?.receive(completion: completion)
     }
   }
 

@@ -225,10 +225,12 @@ extension Publishers.Throttle {
     /// ready, and the draining thread delivers them.
     private func emit() {
       let now = scheduler.now
+      var superseded: Output?  // released after the lock
       let start = lock.withLock { () -> Bool in
         guard phase != .terminal, emissionScheduled else { return false }
         emissionScheduled = false
         if let value = held.take() {
+          superseded = ready.take()
           ready = value
           lastEmission = now
         }
@@ -237,6 +239,7 @@ extension Publishers.Throttle {
         draining = true
         return true
       }
+      _ = superseded
       guard start else { return }
       while true {
         let step = lock.withLock { () -> Step in

@@ -134,7 +134,9 @@ extension Publishers.Timeout {
     private var phase = Phase.awaitingSubscription
     private var downstream: Downstream?
     private var upstream: (any Subscription)?
-    private var queue: [Output] = []
+    /// A value is moved out of its slot (leaving `nil`) when it is delivered, so compacting
+    /// never releases a value under the lock.
+    private var queue: [Output?] = []
     private var head = 0
     private var completion: Subscribers.Completion<Failure>?
     private var scheduled = false
@@ -220,7 +222,7 @@ extension Publishers.Timeout {
       let released = lock.withLock {
         () -> (
           Subscribers.Completion<Failure>?, (any Cancellable)?, (any Subscription)?, Downstream?,
-          [Output], (() -> Failure)?
+          [Output?], (() -> Failure)?
         ) in
         phase = .terminal
         head = 0
@@ -253,7 +255,7 @@ extension Publishers.Timeout {
 
     private func timedOut(_ generation: UInt64) {
       let fired = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, [Output], (() -> Failure)?)? in
+        () -> ((any Cancellable)?, (any Subscription)?, [Output?], (() -> Failure)?)? in
         guard case .active = phase, self.generation == generation else { return nil }
         phase = .completing
         head = 0
@@ -283,7 +285,9 @@ extension Publishers.Timeout {
             return .stop
           }
           if head < queue.count {
-            let value = queue[head]
+            guard let value = queue[head].take() else {
+              preconditionFailure("Timeout: an undelivered slot is empty")
+            }
             head += 1
             if head == queue.count {
               queue.removeAll(keepingCapacity: true)

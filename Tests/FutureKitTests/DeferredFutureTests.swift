@@ -241,7 +241,7 @@ import Testing
     }
     #expect(weakRecorder == nil)
     promise()(.success(1))  // goes nowhere
-    promises.withLock { $0 = [] }
+    _ = promises.withLock { $0.removeAllReturning() }  // released after the lock
   }
 
   @Test func unresolvedPromiseDropped_releasesTheSubscription() {
@@ -251,7 +251,7 @@ import Testing
     weakSubscription = recorder.subscription as AnyObject?
     recorder.cancel()
     #expect(weakSubscription != nil)  // the kept promise holds it
-    promises.withLock { $0 = [] }
+    _ = promises.withLock { $0.removeAllReturning() }  // released after the lock
     #expect(weakSubscription == nil)
   }
 
@@ -306,5 +306,13 @@ import Testing
     .run()
     report.expectAllPassed()
     #expect(report.outcome(of: .releasedAfterCompletion) == .passed)
+  }
+}
+
+extension Array {
+  /// Empties the array and returns what it held, to be released by the caller.
+  fileprivate mutating func removeAllReturning() -> Self {
+    defer { self = [] }
+    return self
   }
 }

@@ -147,4 +147,18 @@ import Testing
     group.wait()
     #expect(lastDropped == nil)
   }
+
+  /// A dropped subscriber's deinit forgets it in the publisher. That used to read every other
+  /// subscriber's weak reference under the publisher's lock; when another thread dropped one of
+  /// those at the same moment, the strong reference the read made was the last one, and
+  /// releasing it under the lock ran that subscriber's deinit there, which locked again.
+  @Test func droppingSubscribersOnSeveralThreadsAtOnce_neverReleasesOneUnderThePublishersLock() {
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<2_000 {
+        let batch = (0..<8).map { _ in publisher.subscriber() }
+        _ = batch
+      }
+    }
+    #expect(!publisher.isCancelled)
+  }
 }

@@ -201,6 +201,7 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
     var targets: [StreamSubscriber<T, E>] = []
     var replaced: State?
     while true {
+      _ = state.take()  // the state delivered last is released outside the lock
       let delivers = lock.withLock { () -> Bool in
         guard !backlog.isEmpty else {
           draining = false
@@ -260,8 +261,9 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
     _ message: String = "",
     _ method: StreamLoggingMethod = .debugPrint
   ) -> Self {
-    let logger = StreamLogger(level: logLevel, message: message, method: method)
-    lock.withLock { self.logger = logger }
+    var logger: StreamLogger? = StreamLogger(level: logLevel, message: message, method: method)
+    lock.withLock { swap(&logger, &self.logger) }
+    _ = logger  // the replaced logger, and its hook, are released after the lock
     return self
   }
 

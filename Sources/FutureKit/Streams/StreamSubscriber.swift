@@ -323,8 +323,9 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     _ message: String = "",
     _ method: StreamLoggingMethod = .debugPrint
   ) -> Self {
-    let logger = StreamLogger(level: logLevel, message: message, method: method)
-    lock.withLock { self.logger = logger }
+    var logger: StreamLogger? = StreamLogger(level: logLevel, message: message, method: method)
+    lock.withLock { swap(&logger, &self.logger) }
+    _ = logger  // the replaced logger, and its hook, are released after the lock
     return self
   }
 

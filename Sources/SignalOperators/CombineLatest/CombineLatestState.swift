@@ -18,8 +18,16 @@ struct LatestFamilyLatest2<Value0, Value1>: LatestFamilyLatestValues, LatestFami
 
   @inlinable static var arity: Int { 2 }
   @inlinable init() {}
-  @inlinable mutating func put0(_ value: Value0) { value0 = value }
-  @inlinable mutating func put1(_ value: Value1) { value1 = value }
+  @inlinable mutating func put0(_ value: Value0) -> Value0? {
+    let replaced = value0.take()
+    value0 = value
+    return replaced
+  }
+  @inlinable mutating func put1(_ value: Value1) -> Value1? {
+    let replaced = value1.take()
+    value1 = value
+    return replaced
+  }
   @inlinable func output() -> (Value0, Value1) { (value0!, value1!) }
 }
 
@@ -36,9 +44,21 @@ struct LatestFamilyLatest3<Value0, Value1, Value2>: LatestFamilyLatestValues,
 
   @inlinable static var arity: Int { 3 }
   @inlinable init() {}
-  @inlinable mutating func put0(_ value: Value0) { value0 = value }
-  @inlinable mutating func put1(_ value: Value1) { value1 = value }
-  @inlinable mutating func put2(_ value: Value2) { value2 = value }
+  @inlinable mutating func put0(_ value: Value0) -> Value0? {
+    let replaced = value0.take()
+    value0 = value
+    return replaced
+  }
+  @inlinable mutating func put1(_ value: Value1) -> Value1? {
+    let replaced = value1.take()
+    value1 = value
+    return replaced
+  }
+  @inlinable mutating func put2(_ value: Value2) -> Value2? {
+    let replaced = value2.take()
+    value2 = value
+    return replaced
+  }
   @inlinable func output() -> (Value0, Value1, Value2) { (value0!, value1!, value2!) }
 }
 
@@ -56,10 +76,26 @@ struct LatestFamilyLatest4<Value0, Value1, Value2, Value3>: LatestFamilyLatestVa
 
   @inlinable static var arity: Int { 4 }
   @inlinable init() {}
-  @inlinable mutating func put0(_ value: Value0) { value0 = value }
-  @inlinable mutating func put1(_ value: Value1) { value1 = value }
-  @inlinable mutating func put2(_ value: Value2) { value2 = value }
-  @inlinable mutating func put3(_ value: Value3) { value3 = value }
+  @inlinable mutating func put0(_ value: Value0) -> Value0? {
+    let replaced = value0.take()
+    value0 = value
+    return replaced
+  }
+  @inlinable mutating func put1(_ value: Value1) -> Value1? {
+    let replaced = value1.take()
+    value1 = value
+    return replaced
+  }
+  @inlinable mutating func put2(_ value: Value2) -> Value2? {
+    let replaced = value2.take()
+    value2 = value
+    return replaced
+  }
+  @inlinable mutating func put3(_ value: Value3) -> Value3? {
+    let replaced = value3.take()
+    value3 = value
+    return replaced
+  }
   @inlinable func output() -> (Value0, Value1, Value2, Value3) {
     (value0!, value1!, value2!, value3!)
   }
@@ -178,9 +214,10 @@ where Downstream.Input == Storage.Output {
   func receive<Slot: LatestFamilySlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
     let bit: UInt8 = 1 << Slot.index
+    var replaced: Slot.Value?  // the previous latest value, released after the lock
     let action = lock.withLock { () -> ValueAction in
       guard downstream != nil, pendingCompletion == nil, finished & bit == 0 else { return .ignore }
-      Slot.put(value, into: &storage)
+      replaced = Slot.put(value, into: &storage)
       hasValue |= bit
       guard demand > .none else {
         inFlight &= ~bit  // the stored value stands in for it; nothing is delivered later
@@ -200,6 +237,7 @@ where Downstream.Input == Storage.Output {
       if !replenish { inFlight &= ~bit }
       return .deliver(output, downstream!, replenish: replenish, unlimited: demand == .unlimited)
     }
+    _ = replaced
     switch action {
     case .ignore:
       return .none

@@ -63,14 +63,14 @@ extension Publishers.FlatMap {
     struct Released {
       @usableFromInline var upstream: (any Subscription)?
       @usableFromInline var children: [Child]
-      @usableFromInline var queue: [Pending]
+      @usableFromInline var queue: [Pending?]
       @usableFromInline var transform: ((Input) -> NewPublisher)?
 
       @inlinable
       init(
         upstream: (any Subscription)?,
         children: [Child],
-        queue: [Pending],
+        queue: [Pending?],
         transform: ((Input) -> NewPublisher)?
       ) {
         self.upstream = upstream
@@ -94,8 +94,10 @@ extension Publishers.FlatMap {
     /// Children claimed and not yet finished.
     @usableFromInline @exclusivity(unchecked) var live = 0
     @usableFromInline @exclusivity(unchecked) var lastGeneration = 0
-    /// Values waiting for demand or for the delivering thread; `queue[head...]` is pending.
-    @usableFromInline @exclusivity(unchecked) var queue: [Pending] = []
+    /// Values waiting for demand or for the delivering thread; `queue[head...]` is pending. A
+    /// value is moved out of its slot (leaving `nil`) when it is delivered, so compacting never
+    /// releases a delivered value under the lock.
+    @usableFromInline @exclusivity(unchecked) var queue: [Pending?] = []
     @usableFromInline @exclusivity(unchecked) var head = 0
     /// A thread is delivering to the downstream, or is about to.
     @usableFromInline @exclusivity(unchecked) var draining = false
@@ -336,7 +338,9 @@ extension Publishers.FlatMap {
     /// Takes the next queued value. Call it under `lock` with the queue not empty.
     @inlinable
     func dequeue() -> Pending {
-      let pending = queue[head]
+      guard let pending = queue[head].take() else {
+        preconditionFailure("FlatMap: an undelivered slot is empty")
+      }
       head += 1
       if head == queue.count {
         queue.removeAll(keepingCapacity: true)

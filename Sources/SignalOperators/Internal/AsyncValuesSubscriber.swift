@@ -35,7 +35,9 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
 
   private let lock = Lock()
   private var subscription: (any Subscription)?
-  private var buffer: [Input] = []
+  /// A value is moved out of its slot (leaving `nil`) when it is read or dropped, so
+  /// compacting never releases a value under the lock.
+  private var buffer: [Input?] = []
   private var head = 0
   private var completion: Subscribers.Completion<Failure>?
   private var completionDelivered = false
@@ -78,13 +80,15 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    var dropped: Input?  // a value the buffering policy drops, released after the lock
     let resumed = lock.withLock { () -> CheckedContinuation<Element, Never>? in
       guard subscription != nil, completion == nil else { return nil }
       demandRequested = false
       if let waiter = waiter.take() { return waiter }
-      append(input)
+      dropped = append(input)
       return nil
     }
+    _ = dropped
     resumed?.resume(returning: AsyncValuesTransfer(value: .success(input)))
     return .none
   }
@@ -138,14 +142,16 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
 
   /// Stops: cancels the subscription, and the waiting `next()` returns `nil`.
   func cancel() {
+    var discarded: [Input?] = []  // the buffered values, released after the lock
     let (resumed, released) = lock.withLock {
       () -> (CheckedContinuation<Element, Never>?, (any Subscription)?) in
       guard !cancelled else { return (nil, nil) }
       cancelled = true
-      buffer.removeAll()
+      swap(&discarded, &buffer)
       head = 0
       return (waiter.take(), subscription.take())
     }
+    _ = discarded
     released?.cancel()
     resumed?.resume(returning: AsyncValuesTransfer(value: nil))
   }
@@ -162,24 +168,30 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
   }
 
   /// Buffers `input` by the policy. Call with the lock held.
-  private func append(_ input: Input) {
+  ///
+  /// - Returns: The oldest value, if the policy dropped it for this one, to be released after
+  ///   the lock.
+  private func append(_ input: Input) -> Input? {
     let count = buffer.count - head
+    var dropped: Input?
     switch policy {
     case .bufferingOldest(let limit) where count >= limit:
-      return
+      return nil
     case .bufferingNewest(let limit) where count >= limit:
+      dropped = buffer[head].take()
       head += 1
       compact()
     default:
       break
     }
     buffer.append(input)
+    return dropped
   }
 
   /// Removes and returns the oldest buffered value. Call with the lock held.
   private func popFirst() -> Input? {
     guard head < buffer.count else { return nil }
-    let value = buffer[head]
+    let value = buffer[head].take()
     head += 1
     compact()
     return value

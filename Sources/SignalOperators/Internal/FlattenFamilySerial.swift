@@ -62,15 +62,18 @@ final class FlattenFamilySerial<Downstream: Subscriber>: @unchecked Sendable, Su
   /// Runs `work` now, or, if another call of `run` is under way (a stage completed while the
   /// previous one was being attached), right after it on that thread.
   func run(_ work: @escaping () -> Void) {
+    var superseded: (() -> Void)?  // released after the lock
     let runsNow = lock.withLock { () -> Bool in
       guard !terminal else { return false }
       if running {
+        superseded = pending.take()
         pending = work
         return false
       }
       running = true
       return true
     }
+    _ = superseded
     guard runsNow else { return }
     var work = work
     while true {

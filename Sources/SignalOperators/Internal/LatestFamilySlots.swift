@@ -29,22 +29,22 @@ protocol LatestFamilyStorage {
 protocol LatestFamilyStorage2: LatestFamilyStorage {
   associatedtype Value0
   associatedtype Value1
-  mutating func put0(_ value: Value0)
-  mutating func put1(_ value: Value1)
+  mutating func put0(_ value: Value0) -> Value0?
+  mutating func put1(_ value: Value1) -> Value1?
 }
 
 /// Storage with at least three slots.
 @usableFromInline
 protocol LatestFamilyStorage3: LatestFamilyStorage2 {
   associatedtype Value2
-  mutating func put2(_ value: Value2)
+  mutating func put2(_ value: Value2) -> Value2?
 }
 
 /// Storage with four slots.
 @usableFromInline
 protocol LatestFamilyStorage4: LatestFamilyStorage3 {
   associatedtype Value3
-  mutating func put3(_ value: Value3)
+  mutating func put3(_ value: Value3) -> Value3?
 }
 
 /// Names one slot of a storage type: its index and how to store a value in it.
@@ -53,7 +53,9 @@ protocol LatestFamilySlot {
   associatedtype Storage: LatestFamilyStorage
   associatedtype Value
   static var index: Int { get }
-  static func put(_ value: Value, into storage: inout Storage)
+  /// Stores `value`; returns the value it replaces (combineLatest), which the caller releases
+  /// after its lock, or `nil` (zip, which queues).
+  static func put(_ value: Value, into storage: inout Storage) -> Value?
 }
 
 /// The first upstream's slot.
@@ -62,7 +64,7 @@ enum LatestFamilySlot0<Storage: LatestFamilyStorage2>: LatestFamilySlot {
   @inlinable static var index: Int { 0 }
 
   @inlinable
-  static func put(_ value: Storage.Value0, into storage: inout Storage) {
+  static func put(_ value: Storage.Value0, into storage: inout Storage) -> Storage.Value0? {
     storage.put0(value)
   }
 }
@@ -73,7 +75,7 @@ enum LatestFamilySlot1<Storage: LatestFamilyStorage2>: LatestFamilySlot {
   @inlinable static var index: Int { 1 }
 
   @inlinable
-  static func put(_ value: Storage.Value1, into storage: inout Storage) {
+  static func put(_ value: Storage.Value1, into storage: inout Storage) -> Storage.Value1? {
     storage.put1(value)
   }
 }
@@ -84,7 +86,7 @@ enum LatestFamilySlot2<Storage: LatestFamilyStorage3>: LatestFamilySlot {
   @inlinable static var index: Int { 2 }
 
   @inlinable
-  static func put(_ value: Storage.Value2, into storage: inout Storage) {
+  static func put(_ value: Storage.Value2, into storage: inout Storage) -> Storage.Value2? {
     storage.put2(value)
   }
 }
@@ -95,7 +97,7 @@ enum LatestFamilySlot3<Storage: LatestFamilyStorage4>: LatestFamilySlot {
   @inlinable static var index: Int { 3 }
 
   @inlinable
-  static func put(_ value: Storage.Value3, into storage: inout Storage) {
+  static func put(_ value: Storage.Value3, into storage: inout Storage) -> Storage.Value3? {
     storage.put3(value)
   }
 }

@@ -76,7 +76,9 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
 
   private var slots: [Slot]
   private var demand = Subscribers.Demand.none
-  private var queue: [(Output, Int)] = []
+  /// An entry is moved out of its slot (leaving `nil`) when it is delivered, so clearing the
+  /// queue never releases a delivered value under the lock.
+  private var queue: [(Output, Int)?] = []
   private var head = 0
   private var pendingCompletion: Subscribers.Completion<Failure>?
   private var finishedCount = 0
@@ -130,7 +132,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
   @usableFromInline
   func cancel() {
     let released = lock.withLock {
-      () -> (Downstream?, [(any Subscription)?], [(Output, Int)])? in
+      () -> (Downstream?, [(any Subscription)?], [(Output, Int)?])? in
       guard !closed, !cancelled else { return nil }
       cancelled = true
       pendingCompletion = nil
@@ -241,7 +243,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
 
   func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
     let outcome = lock.withLock {
-      () -> (start: Bool, upstreams: [(any Subscription)?], dropped: [(Output, Int)]) in
+      () -> (start: Bool, upstreams: [(any Subscription)?], dropped: [(Output, Int)?]) in
       guard !cancelled, !failed, !slots[index].done else { return (false, [], []) }
       slots[index].done = true
       let own = slots[index].subscription.take()
@@ -354,7 +356,9 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
       return complete(downstream)
     }
     if queue.count > head, demand > .none, let downstream {
-      let (input, from) = queue[head]
+      guard let (input, from) = queue[head].take() else {
+        preconditionFailure("Merge: an undelivered slot is empty")
+      }
       head += 1
       if head == queue.count {
         queue.removeAll(keepingCapacity: true)
@@ -420,7 +424,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
   }
 
   /// Empties the queue, returning its values to be released after the lock.
-  private func takeQueue() -> [(Output, Int)] {
+  private func takeQueue() -> [(Output, Int)?] {
     defer { head = 0 }
     return queue.take()
   }

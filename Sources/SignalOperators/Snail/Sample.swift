@@ -162,21 +162,25 @@ extension Publishers.Sample {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      lock.withLock {
-        if case .active = phase { latest = input }
+      let replaced = lock.withLock { () -> Input? in
+        guard case .active = phase else { return nil }
+        defer { latest = input }
+        return latest
       }
+      _ = replaced  // released after the lock
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let timer = lock.withLock { () -> (any Cancellable)?? in
+      // The upstream subscription and a value dropped by a failure are released after the lock.
+      let ended = lock.withLock {
+        () -> ((any Cancellable)?, (any Subscription)?, Input?)? in
         guard case .active = phase else { return nil }
         phase = .completing
-        upstream = nil
-        if case .failure = completion { latest = nil }
-        return .some(self.timer.take())
+        let dropped: Input? = if case .failure = completion { latest.take() } else { nil }
+        return (self.timer.take(), upstream.take(), dropped)
       }
-      guard let timer else { return }
+      guard let (timer, _, _) = ended else { return }
       timer?.cancel()
       scheduler.schedule(options: options) { self.complete(completion) }
     }

@@ -21,8 +21,14 @@ struct LatestFamilyZipQueues2<Value0, Value1>: LatestFamilyZipQueues, LatestFami
 
   @inlinable static var arity: Int { 2 }
   @inlinable init() {}
-  @inlinable mutating func put0(_ value: Value0) { queue0.append(value) }
-  @inlinable mutating func put1(_ value: Value1) { queue1.append(value) }
+  @inlinable mutating func put0(_ value: Value0) -> Value0? {
+    queue0.append(value)
+    return nil
+  }
+  @inlinable mutating func put1(_ value: Value1) -> Value1? {
+    queue1.append(value)
+    return nil
+  }
   @inlinable var isReady: Bool { !queue0.isEmpty && !queue1.isEmpty }
 
   @inlinable
@@ -49,9 +55,18 @@ struct LatestFamilyZipQueues3<Value0, Value1, Value2>: LatestFamilyZipQueues,
 
   @inlinable static var arity: Int { 3 }
   @inlinable init() {}
-  @inlinable mutating func put0(_ value: Value0) { queue0.append(value) }
-  @inlinable mutating func put1(_ value: Value1) { queue1.append(value) }
-  @inlinable mutating func put2(_ value: Value2) { queue2.append(value) }
+  @inlinable mutating func put0(_ value: Value0) -> Value0? {
+    queue0.append(value)
+    return nil
+  }
+  @inlinable mutating func put1(_ value: Value1) -> Value1? {
+    queue1.append(value)
+    return nil
+  }
+  @inlinable mutating func put2(_ value: Value2) -> Value2? {
+    queue2.append(value)
+    return nil
+  }
   @inlinable var isReady: Bool { !queue0.isEmpty && !queue1.isEmpty && !queue2.isEmpty }
 
   @inlinable
@@ -83,10 +98,22 @@ struct LatestFamilyZipQueues4<Value0, Value1, Value2, Value3>: LatestFamilyZipQu
 
   @inlinable static var arity: Int { 4 }
   @inlinable init() {}
-  @inlinable mutating func put0(_ value: Value0) { queue0.append(value) }
-  @inlinable mutating func put1(_ value: Value1) { queue1.append(value) }
-  @inlinable mutating func put2(_ value: Value2) { queue2.append(value) }
-  @inlinable mutating func put3(_ value: Value3) { queue3.append(value) }
+  @inlinable mutating func put0(_ value: Value0) -> Value0? {
+    queue0.append(value)
+    return nil
+  }
+  @inlinable mutating func put1(_ value: Value1) -> Value1? {
+    queue1.append(value)
+    return nil
+  }
+  @inlinable mutating func put2(_ value: Value2) -> Value2? {
+    queue2.append(value)
+    return nil
+  }
+  @inlinable mutating func put3(_ value: Value3) -> Value3? {
+    queue3.append(value)
+    return nil
+  }
 
   @inlinable
   var isReady: Bool {

@@ -108,7 +108,7 @@ where Downstream.Input == Storage.Output {
       guard downstream != nil, pendingCompletion == nil, finished & (1 << Slot.index) == 0 else {
         return .ignore
       }
-      Slot.put(value, into: &storage)
+      _ = Slot.put(value, into: &storage)  // zip queues: nothing is replaced
       guard demand > .none, storage.isReady else { return .ignore }
       guard
         drainers.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)

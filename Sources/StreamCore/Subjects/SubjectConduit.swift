@@ -105,13 +105,19 @@ final class SubjectConduit<Downstream: Subscriber>:
   @inlinable
   func specialisedOffer(_ value: Output) {
     let me = ThreadID.current
+    // A superseded latest value is released after the lock: its deinit may call back here.
+    var superseded: Output?
     let target = lock.withLock { () -> (Downstream, outer: Bool)? in
       guard let downstream else { return nil }
       guard demand > .none else {
-        if keepsLatest { makeBacklog().latest = value }
+        if keepsLatest {
+          let backlog = makeBacklog()
+          superseded = backlog.latest.take()
+          backlog.latest = value
+        }
         return nil
       }
-      backlog?.latest = nil  // a newer value supersedes it
+      superseded = backlog?.latest.take()  // a newer value supersedes it
       demand -= 1
       if let owner {
         guard owner == me, backlog?.isWaiting != true else {
@@ -123,6 +129,7 @@ final class SubjectConduit<Downstream: Subscriber>:
       owner = me
       return (downstream, outer: true)
     }
+    _ = superseded
     guard let (downstream, outer) = target else { return }
     let more = downstream.receive(value)
     afterDelivery(downstream, adding: more, outer: outer)

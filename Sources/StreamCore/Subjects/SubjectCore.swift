@@ -38,11 +38,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
 
   @inlinable
   func send(_ value: Output) {
+    // The replaced current value is released after the lock: its deinit may call back here.
+    var replaced: Output?
     let targets = lock.withLock { () -> ContiguousArray<SubjectConduitBase<Output, Failure>>? in
-      if keepsLatest { current = value }
+      if keepsLatest {
+        replaced = current.take()
+        current = value
+      }
       guard completion == nil else { return nil }
       return conduits
     }
+    _ = replaced
     guard let targets else { return }
     targets.withUnsafeBufferPointer { conduits in
       for conduit in conduits {

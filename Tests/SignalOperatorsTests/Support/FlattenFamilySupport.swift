@@ -87,7 +87,10 @@ final class FlattenFamilyConcurrentRecorder<Input, Failure: Error>: Subscriber,
   var subscription: (any Subscription)? { lock.withLock { stored } }
 
   func receive(subscription: any Subscription) {
-    lock.withLock { stored = subscription }
+    // A replaced subscription is released after the lock.
+    var replaced: (any Subscription)? = subscription
+    lock.withLock { swap(&replaced, &stored) }
+    replaced = nil
     if initialDemand > 0 { subscription.request(initialDemand) }
   }
 
@@ -100,10 +103,11 @@ final class FlattenFamilyConcurrentRecorder<Input, Failure: Error>: Subscriber,
 
   func receive(completion: Subscribers.Completion<Failure>) {
     enter("completion")
-    lock.withLock {
+    let released = lock.withLock { () -> (any Subscription)? in
       finalCompletion = completion
-      stored = nil
+      return stored.take()
     }
+    _ = released  // the subscription is released after the lock
     leave()
   }
 

@@ -111,10 +111,12 @@ final class LatestFamilyProbe<Input>: Subscriber, @unchecked Sendable {
 
   func receive(subscription: any Subscription) {
     enter()
-    lock.withLock {
-      self.subscription = subscription
+    let replaced = lock.withLock { () -> (any Subscription)? in
+      defer { self.subscription = subscription }
       demand = initialDemand
+      return self.subscription
     }
+    _ = replaced  // released after the lock
     leave()
     subscription.request(initialDemand)
   }
@@ -133,11 +135,12 @@ final class LatestFamilyProbe<Input>: Subscriber, @unchecked Sendable {
 
   func receive(completion: Subscribers.Completion<Never>) {
     enter()
-    lock.withLock {
+    let released = lock.withLock { () -> (any Subscription)? in
       if done { problems.append("second completion") }
       done = true
-      subscription = nil
+      return subscription.take()
     }
+    _ = released  // the subscription is released after the lock
     leave()
   }
 

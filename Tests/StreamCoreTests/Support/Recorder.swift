@@ -49,10 +49,13 @@ final class Recorder<Input, Failure: Error>: Subscriber, Cancellable, @unchecked
   var subscription: (any Subscription)? { lock.withLock { _subscription } }
 
   func receive(subscription: any Subscription) {
-    lock.withLock {
-      _events.append(.subscription(String(describing: subscription)))
-      _subscription = subscription
+    let text = String(describing: subscription)  // may lock the subscription: not under ours
+    let replaced = lock.withLock { () -> (any Subscription)? in
+      _events.append(.subscription(text))
+      defer { _subscription = subscription }
+      return _subscription
     }
+    _ = replaced  // a replaced subscription is released after the lock
     if let initialDemand {
       subscription.request(initialDemand)
     }

@@ -97,6 +97,8 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
 
   private func offer(_ state: StreamState<T, E>) {
     let target: Downstream?
+    // A superseded latest value is released after the lock.
+    var superseded: Output?
     switch step(state) {
     case .skip:
       return
@@ -104,7 +106,10 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
       target = lock.withLock { () -> Downstream? in
         guard let downstream, ending == nil else { return nil }
         guard demand > .none else {
-          if keepsLatest { latest = value }
+          if keepsLatest {
+            superseded = latest.take()
+            latest = value
+          }
           return nil
         }
         demand -= 1
@@ -113,7 +118,7 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
           return nil
         }
         delivering = true
-        latest = nil
+        superseded = latest.take()
         queue.append(value)
         return downstream
       }
@@ -126,6 +131,7 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
         return downstream
       }
     }
+    _ = superseded
     if let target { drain(target, adding: .none) }
   }
 

@@ -63,11 +63,14 @@ func combineStreams<each U, E: Error>(
   typealias Enqueued = StreamPublisher<(repeat each U), E>.Enqueued
   for (source, slot) in repeat (each sources, each slots) {
     _ = source.addCallback(queue: nil) { state in
+      // The slot's old value is moved here and released after the lock.
+      var replaced = state
       // The tuple is built and queued under one lock, and delivered after it.
       let queued = lock.withLock { () -> (StreamState<(repeat each U), E>, Enqueued)? in
         let next: StreamState<(repeat each U), E>
         switch state {
         case .data(let value):
+          if let old = slot.value.take() { replaced = .data(old) }
           slot.value = value
           guard let tuple = try? (repeat unwrapSlot(each slots)) else { return nil }
           next = .data(tuple)
@@ -78,6 +81,7 @@ func combineStreams<each U, E: Error>(
         }
         return (next, publisher.enqueue(next))
       }
+      _ = replaced
       guard let (next, enqueued) = queued else { return }
       publisher.finish(enqueued, next)
     }
