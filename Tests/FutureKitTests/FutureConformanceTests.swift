@@ -30,7 +30,7 @@ import Testing
     // the suite load both cores.
     PublisherConformance(
       elements: 1,
-      timeout: .seconds(60),
+      timeout: .seconds(120),
       makePublisher: {
         Future<Int, FutureTestError> { promise in
           DispatchQueue.global().async { promise(.success(1)) }
@@ -49,7 +49,7 @@ import Testing
   @Test func taskBackedFuture_conforms() async {
     let kit = PublisherConformance(
       elements: 1,
-      timeout: .seconds(60),
+      timeout: .seconds(120),
       makePublisher: { Future<Int, FutureTestError> { () async throws(FutureTestError) in 1 } },
       makeFailingPublisher: {
         Future<Int, FutureTestError> { () async throws(FutureTestError) in throw .third }

@@ -5,6 +5,11 @@ import Synchronization
 import Testing
 
 @Suite struct AsyncSequencePublisherTests {
+  /// How long a test waits for the publisher's task. Long, because a new task's first job
+  /// queues behind every test job already waiting for the two-thread cooperative pool; on a
+  /// loaded machine that took more than 30 s. Passing tests don't wait for it.
+  static let patience: Duration = .seconds(120)
+
   struct Boom: Error, Equatable {}
 
   /// Yields 1...limit and counts how often `next()` was called.
@@ -77,7 +82,7 @@ import Testing
   }
 
   @Test func stream_deliversEveryValue_thenFinishes() async {
-    let values = await Self.stream([1, 2, 3]).publisher.expectAll(timeout: .seconds(30))
+    let values = await Self.stream([1, 2, 3]).publisher.expectAll(timeout: Self.patience)
     #expect(values == [1, 2, 3])
   }
 
@@ -86,7 +91,7 @@ import Testing
       continuation.yield(1)
       continuation.finish(throwing: Boom())
     }
-    let failure = await stream.publisher.expectFailure(timeout: .seconds(30))
+    let failure = await stream.publisher.expectFailure(timeout: Self.patience)
     #expect(failure is Boom)
   }
 
@@ -168,7 +173,7 @@ import Testing
     await asyncBridgeOffThePool {
       PublisherConformance(
         elements: 3,
-        timeout: .seconds(30),
+        timeout: Self.patience,
         makePublisher: { CountingSequence(limit: 3, pulls: Counter()).publisher },
         makeLongPublisher: { CountingSequence(limit: 1_000_000, pulls: Counter()).publisher }
       )
@@ -182,7 +187,7 @@ import Testing
       PublisherConformance(
         elements: 3,
         independentSubscriptions: false,
-        timeout: .seconds(30),
+        timeout: Self.patience,
         makePublisher: { Self.stream([1, 2, 3]).publisher },
         makeLongPublisher: { Self.stream(Array(0..<100_000)).publisher }
       )

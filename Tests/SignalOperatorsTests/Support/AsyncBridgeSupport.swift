@@ -3,9 +3,10 @@ import Foundation
 /// Waits until `condition` holds, checking every millisecond for at most `seconds`.
 ///
 /// For conditions that another task or thread makes true; the result says whether it did in
-/// time, so a test fails instead of hanging.
+/// time, so a test fails instead of hanging. The default is long because a task's first job
+/// queues behind the test jobs waiting for the two-thread cooperative pool.
 func asyncBridgeEventually(
-  within seconds: Int = 20,
+  within seconds: Int = 120,
   _ condition: () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now + .seconds(seconds)
