@@ -461,6 +461,42 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
+  @Test func failureWhileValuesAreQueued_deliversThemFirst() {
+    let a = PassthroughSubject<Int, Boom>()
+    let b = PassthroughSubject<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
+      // Sent during a delivery, so queued: a's values come before its failure.
+      if value == 0 {
+        a.send(1)
+        a.send(2)
+        a.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    a.merge(with: b).subscribe(recorder)
+    b.send(0)
+    #expect(recorder.values == [0, 1, 2])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func failureWhileValuesAreQueuedWithoutDemand_doesNotWaitForDemand() {
+    let a = PassthroughSubject<Int, Boom>()
+    let b = PassthroughSubject<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { value in
+      if value == 0 {
+        a.send(1)  // asked for, but no downstream demand left: queued
+        a.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    a.merge(with: b).subscribe(recorder)
+    b.send(0)
+    #expect(recorder.values == [0])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.violations.isEmpty)
+  }
+
   @Test func oneUpstreamFailsWhileOthersSend_failsOnceNothingAfter() {
     let subjects = (0..<4).map { _ in PassthroughSubject<Int, Boom>() }
     let probe = MergeFamilyProbe<Int, Boom>(initialDemand: .unlimited)

@@ -56,7 +56,8 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
 
   private enum Step {
     case value(Output, Int, Downstream)
-    case completion(Subscribers.Completion<Failure>, Downstream)
+    /// `dropped`: values still queued for lack of demand, released after the lock.
+    case completion(Subscribers.Completion<Failure>, Downstream, dropped: [(Output, Int)?])
     case ask(any Subscription, Subscribers.Demand)
     case release(Downstream?)
     case stop
@@ -254,11 +255,13 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
         pendingCompletion = .finished
         return (signal(), [own], [])
       case .failure:
+        // Values already queued, this upstream's own among them, go first while there is
+        // demand: they were sent before the failure. Later values are dropped (`failed`).
         failed = true
         pendingCompletion = completion
         status.bitwiseOr(Self.terminalBit, ordering: .relaxed)
         let others = takeSubscriptions(except: index)
-        return (signal(), [own] + others, takeQueue())
+        return (signal(), [own] + others, [])
       }
     }
     if case .failure = completion {
@@ -306,7 +309,8 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
       case .value(let input, let from, let downstream):
         more = downstream.receive(input)
         delivered = from
-      case .completion(let completion, let downstream):
+      case .completion(let completion, let downstream, let dropped):
+        _ = dropped
         downstream.receive(completion: completion)
         return .none
       case .ask(let upstream, let demand):
@@ -352,8 +356,10 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
       closed = true
       return .release(downstream.take())
     }
-    if case .failure = pendingCompletion, let downstream = downstream.take() {
-      return complete(downstream)
+    if case .failure = pendingCompletion, head == queue.count || demand == .none,
+      let downstream = downstream.take()
+    {
+      return complete(downstream)  // a failure doesn't wait for demand
     }
     if queue.count > head, demand > .none, let downstream {
       guard let (input, from) = queue[head].take() else {
@@ -382,7 +388,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
     guard let completion = pendingCompletion.take() else { return .release(downstream) }
     closed = true
     status.bitwiseOr(Self.terminalBit, ordering: .relaxed)
-    return .completion(completion, downstream)
+    return .completion(completion, downstream, dropped: takeQueue())
   }
 
   /// The next upstream request: `.unlimited` to each upstream once demand is unlimited, else
