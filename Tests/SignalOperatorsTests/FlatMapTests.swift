@@ -516,6 +516,21 @@ import Testing
     }
     #expect(recorder.violations.isEmpty)
   }
+
+  @Test func concurrentChildFailure_childsOwnValuesAllComeFirst() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    flattened().subscribe(recorder)
+    for index in children.indices { upstream.send(index) }
+    let children = self.children
+    DispatchQueue.concurrentPerform(iterations: children.count) { index in
+      for value in 0..<2_500 { children[index].send(index * 10_000 + value) }
+      if index == 0 { children[0].send(completion: .failure(Boom(code: 0))) }
+    }
+    // Child 0's values were all sent before its failure: none is lost.
+    #expect(recorder.values.filter { $0 < 10_000 } == Array(0..<2_500))
+    #expect(recorder.completion == .failure(Boom(code: 0)))
+    #expect(recorder.violations.isEmpty)
+  }
 }
 
 extension Just {
