@@ -68,7 +68,11 @@ extension Publishers.SwitchToLatest {
   /// upstream sends P --> generation += 1, cancel the current inner, subscribe P
   /// inner value (current generation, with demand) --> deliver, or queue while another thread
   ///   delivers; a switch drops the queue and gives its demand back
-  /// upstream finished + no inner --> .finished; any failure --> cancel the rest, fail
+  /// upstream finished + no inner --> .finished
+  /// any failure --> failing (`done`, `completion` set): nothing more accepted, the rest
+  ///   cancelled, the queue kept; the delivering thread delivers it (its demand was taken when
+  ///   each value was queued, and a switch had dropped any older inner's), then the failure
+  /// cancel() --> done, `completion` nil: everything dropped, nothing more delivered
   /// ```
   // Sendable: all mutable state is guarded by `lock`; the downstream is called only by the
   // thread that set `draining`, the upstream and inners outside the lock.
@@ -218,6 +222,10 @@ extension Publishers.SwitchToLatest {
       while true {
         let (step, topUp) = lock.withLock { () -> (DrainStep, (any Subscription)?) in
           if done {
+            // Failing: the queued values were sent before the failure and go first.
+            if completion != nil, head < queue.count, let downstream {
+              return (.value(downstream, dequeue()), nil)
+            }
             draining = false
             guard let completion = completion.take(), let downstream = downstream.take() else {
               return (.stop, nil)
@@ -227,15 +235,7 @@ extension Publishers.SwitchToLatest {
           let topUp = more > 0 ? current : nil
           demand += more
           if head < queue.count, let downstream {
-            guard let value = queue[head].take() else {
-              preconditionFailure("SwitchToLatest: an undelivered slot is empty")
-            }
-            head += 1
-            if head == queue.count {
-              queue.removeAll(keepingCapacity: true)
-              head = 0
-            }
-            return (.value(downstream, value), topUp)
+            return (.value(downstream, dequeue()), topUp)
           }
           if let completion, let downstream {
             done = true
@@ -259,22 +259,30 @@ extension Publishers.SwitchToLatest {
       }
     }
 
+    /// Takes the next queued value. Call it under `lock` with the queue not empty.
+    private func dequeue() -> Output {
+      guard let value = queue[head].take() else {
+        preconditionFailure("SwitchToLatest: an undelivered slot is empty")
+      }
+      head += 1
+      if head == queue.count {
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+      }
+      return value
+    }
+
+    /// Fails the stream: nothing more is accepted and the rest is cancelled; the queued values,
+    /// sent before the failure, go down first (see `drain`), then the failure.
     private func fail(_ error: Failure, fromInner: Bool) {
       let released = lock.withLock {
-        () -> (
-          upstream: (any Subscription)?, inner: (any Subscription)?, drains: Bool,
-          dropped: [Output?]
-        )? in
+        () -> (upstream: (any Subscription)?, inner: (any Subscription)?, drains: Bool)? in
         guard !done else { return nil }
         done = true
         completion = .failure(error)
-        defer {
-          queue = []
-          head = 0
-        }
         let drains = !draining
         draining = true
-        return (upstream.take(), current.take(), drains, queue)  // released after the lock
+        return (upstream.take(), current.take(), drains)
       }
       guard let released else { return }
       if fromInner { released.upstream?.cancel() } else { released.inner?.cancel() }

@@ -207,6 +207,24 @@ import Testing
     #expect(b.requests.last == .cancel)
   }
 
+  @Test func failureWhileTuplesAreQueued_deliversThemFirst() {
+    let a = self.a
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .unlimited) { value in
+      // Sent during a delivery, so queued: the tuple comes before a's failure.
+      if value.0 == 0 {
+        a.send(1)
+        a.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    a.combineLatest(b).subscribe(recorder)
+    a.send(0)
+    b.send(0)
+    #expect(pairs(recorder) == [[0, 0], [1, 0]])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.violations.isEmpty)
+  }
+
   @Test func upstreamsCompletedAtSubscription_finishAtOnce() {
     let recorder = RecordingSubscriber<(Int, Int), Never>()
     Empty<Int, Never>().combineLatest(Just(1)).subscribe(recorder)

@@ -223,6 +223,69 @@ import Testing
     #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
   }
 
+  @Test func failureWhileValuesAreQueued_deliversThemFirst() {
+    let children = self.children
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
+      // Sent during a delivery, so queued: child 1's values come before its failure.
+      if value == 0 {
+        children[1].send(1)
+        children[1].send(2)
+        children[1].send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    children[0].send(0)
+    children[0].send(3)
+    #expect(recorder.values == [0, 1, 2])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.violations.isEmpty)
+    #expect(children[0].requests.last == .cancel)
+  }
+
+  @Test func failureWhileValuesAreQueuedWithoutDemand_doesNotWaitForDemand() {
+    let children = self.children
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2)) { value in
+      if value == 0 {
+        children[1].send(1)  // queued, delivered with the demand left
+        children[2].send(2)  // queued, no demand left for it
+        children[2].send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    flattened().subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    upstream.send(2)
+    children[0].send(0)
+    #expect(recorder.values == [0, 1])
+    #expect(recorder.completion == .failure(Boom()))
+    recorder.request(.max(1))
+    #expect(recorder.values == [0, 1])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancelWhileFailingWithValuesQueued_deliversNothingMore() {
+    let children = self.children
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
+      if value == 0 {
+        children[1].send(1)
+        children[1].send(completion: .failure(Boom()))
+        holder.subscription?.cancel()
+      }
+      return .none
+    }
+    flattened().subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(0)
+    upstream.send(1)
+    children[0].send(0)
+    #expect(recorder.events == [.subscription, .value(0)])
+  }
+
   @Test func cancelBeforeUpstreamValues_cancelsUpstream() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened().subscribe(recorder)
@@ -451,6 +514,21 @@ import Testing
       Issue.record("expected a failure, got \(String(describing: recorder.completion))")
       return
     }
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func concurrentChildFailure_childsOwnValuesAllComeFirst() {
+    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    flattened().subscribe(recorder)
+    for index in children.indices { upstream.send(index) }
+    let children = self.children
+    DispatchQueue.concurrentPerform(iterations: children.count) { index in
+      for value in 0..<2_500 { children[index].send(index * 10_000 + value) }
+      if index == 0 { children[0].send(completion: .failure(Boom(code: 0))) }
+    }
+    // Child 0's values were all sent before its failure: none is lost.
+    #expect(recorder.values.filter { $0 < 10_000 } == Array(0..<2_500))
+    #expect(recorder.completion == .failure(Boom(code: 0)))
     #expect(recorder.violations.isEmpty)
   }
 }

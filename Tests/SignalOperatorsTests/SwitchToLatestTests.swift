@@ -136,6 +136,82 @@ import Testing
     #expect(recorder.events == [.subscription, .value(4)])
   }
 
+  @Test func failureWhileValuesAreQueued_deliversThemFirst() {
+    let inner = inners[0]
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
+      // Sent during a delivery, so queued: the inner's values come before its failure.
+      if value == 0 {
+        inner.send(1)
+        inner.send(2)
+        inner.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inner)
+    inner.send(0)
+    #expect(recorder.values == [0, 1, 2])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.violations.isEmpty)
+    #expect(upstream.requests.last == .cancel)
+  }
+
+  @Test func failureWhileValuesAreQueuedWithoutDemand_doesNotWaitForDemand() {
+    let inner = inners[0]
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2)) { value in
+      if value == 0 {
+        inner.send(1)  // queued with the last demand
+        inner.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inner)
+    inner.send(0)
+    #expect(recorder.values == [0, 1])
+    #expect(recorder.completion == .failure(Boom()))
+    recorder.request(.max(1))
+    #expect(recorder.values == [0, 1])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func failureWhileValuesAreQueued_replacedInnerValuesStayDropped() {
+    let (upstream, inners) = (self.upstream, self.inners)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
+      if value == 0 {
+        inners[0].send(1)  // queued, then dropped by the switch
+        upstream.send(inners[1])
+        inners[1].send(2)
+        inners[1].send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    upstream.switchToLatest().subscribe(recorder)
+    upstream.send(inners[0])
+    inners[0].send(0)
+    #expect(recorder.values == [0, 2])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancelWhileFailingWithValuesQueued_deliversNothingMore() {
+    let inner = inners[0]
+    let holder = FlattenFamilyHolder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
+      if value == 0 {
+        inner.send(1)
+        inner.send(completion: .failure(Boom()))
+        holder.subscription?.cancel()
+      }
+      return .none
+    }
+    upstream.switchToLatest().subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(inner)
+    inner.send(0)
+    #expect(recorder.events == [.subscription, .value(0)])
+  }
+
   @Test func cancelBeforeInner_cancelsUpstream() {
     let recorder = RecordingSubscriber<Int, Boom>()
     upstream.switchToLatest().subscribe(recorder)

@@ -218,6 +218,49 @@ import Testing
     #expect(recorder.events.count == 2)
   }
 
+  @Test func failureWhilePairsAreReady_deliversThemFirst() {
+    let (a, b) = (self.a, self.b)
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .unlimited) { value in
+      // Sent during a delivery: the pairs made before a's failure come before it.
+      if value.0 == 0 {
+        a.send(1)
+        b.send(10)
+        b.send(20)
+        a.send(2)
+        a.send(3)
+        a.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    a.zip(b).subscribe(recorder)
+    a.send(0)
+    b.send(0)
+    #expect(pairs(recorder) == [[0, 0], [1, 10], [2, 20]])
+    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.violations.isEmpty)
+    #expect(b.requests.last == .cancel)
+  }
+
+  @Test func failureWhilePairsAreReadyWithoutDemand_doesNotWaitForDemand() {
+    let (a, b) = (self.a, self.b)
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(2)) { value in
+      if value.0 == 0 {
+        a.send(1)
+        b.send(10)  // paired with the last demand
+        a.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    a.zip(b).subscribe(recorder)
+    a.send(0)
+    b.send(0)
+    #expect(pairs(recorder) == [[0, 0], [1, 10]])
+    #expect(recorder.completion == .failure(Boom()))
+    recorder.request(.max(1))
+    #expect(recorder.events.count == 4)
+    #expect(recorder.violations.isEmpty)
+  }
+
   @Test func emptyUpstream_finishesAtSubscription() {
     let recorder = RecordingSubscriber<(Int, Int), Never>()
     Just(1).zip(Empty<Int, Never>()).subscribe(recorder)

@@ -8,9 +8,15 @@ extension Publishers.FlatMap {
   /// child value --> deliver now if nobody is delivering and there is demand, else queue it
   /// the delivering thread (`draining`) empties the queue while there is demand, then hands over
   /// upstream finished + no live child + empty queue --> .finished (by the delivering thread)
-  /// any failure --> done: everything cancelled, the failure goes down next
-  /// cancel() --> done: everything cancelled and released
+  /// any failure --> failing (`done` and `completionDue`): nothing more accepted, the upstream
+  ///   and the other children cancelled, the queue kept
+  /// failing --> the delivering thread delivers queued values while there is demand, then the
+  ///   failure, which doesn't wait for demand: values still queued are released after it
+  /// cancel() --> done: everything cancelled and released, nothing more delivered
   /// ```
+  ///
+  /// Queued values were sent before the failure (the failing child's own among them), so they
+  /// go first, as they would have if each send had completed its delivery.
   ///
   /// Children live in `children`, a slot array reused through `free`; a slot's `generation`
   /// tells a child's events from those of an earlier occupant.
@@ -105,7 +111,8 @@ extension Publishers.FlatMap {
     @usableFromInline @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
     /// `completion != nil`, readable without generic metadata.
     @usableFromInline @exclusivity(unchecked) var completionDue = false
-    /// Cancelled, failed or finished: nothing more is accepted.
+    /// Cancelled, failed or finished: nothing more is accepted. With `completionDue` it means
+    /// failing: the queue is still delivered while there is demand, then the failure.
     @usableFromInline @exclusivity(unchecked) var done = false
 
     @inlinable
@@ -290,8 +297,16 @@ extension Publishers.FlatMap {
       while true {
         let step = lock.withLock { () -> DrainStep in
           if done {
+            if completionDue {  // failing: queued values first, while there is demand
+              if more > 0 { demand += more }
+              if head < queue.count, demand > 0, let downstream = box?.downstream {
+                demand -= 1
+                return .value(downstream, dequeue().value, topUp: nil)
+              }
+            }
             draining = false
             completionDue = false
+            // Values still queued are released with the rest, after the failure.
             guard let completion = completion.take(), let downstream = box.take()?.downstream
             else {
               return .stop

@@ -2,7 +2,9 @@ public import StreamCore
 
 extension Publishers.FlatMap.Inner {
   /// Fails the stream with `error`: cancels the upstream and every child but the one in
-  /// `slot` (the one that failed), drops the queue, and has the failure delivered next.
+  /// `slot` (the one that failed) and has the failure delivered once the values already queued
+  /// went down, while there is demand (see `drainLoop`). The queue is kept: those values were
+  /// sent before the failure.
   @usableFromInline
   func fail(_ error: Failure, slot: Int?) {
     let (released, drains) = lock.withLock { () -> (Released?, Bool) in
@@ -10,7 +12,7 @@ extension Publishers.FlatMap.Inner {
       done = true
       completion = .failure(error)
       completionDue = true
-      let released = takeAll()
+      let released = takeAll(keepingQueue: true)
       guard !draining else { return (released, false) }
       draining = true
       return (released, true)
@@ -23,21 +25,23 @@ extension Publishers.FlatMap.Inner {
     if drains { drain(.none) }
   }
 
-  /// Moves everything but the downstream and the completion out of the state. Call it under
-  /// `lock`.
+  /// Moves everything but the downstream and the completion out of the state, and the queue
+  /// too unless `keepingQueue`. Call it under `lock`.
   @usableFromInline
-  func takeAll() -> Released {
+  func takeAll(keepingQueue: Bool = false) -> Released {
     let released = Released(
       upstream: upstream.take(),
       children: children,
-      queue: queue,
+      queue: keepingQueue ? [] : queue,
       transform: transform.take()
     )
     children = []
-    queue = []
     free = []
     live = 0
-    head = 0
+    if !keepingQueue {
+      queue = []
+      head = 0
+    }
     return released
   }
 
@@ -52,7 +56,7 @@ extension Publishers.FlatMap.Inner {
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let drains = lock.withLock { () -> Bool in
-      guard !done else { return false }
+      guard !done || completionDue else { return false }  // failing: for the queued values
       self.demand += demand
       guard !draining, head < queue.count else { return false }
       draining = true

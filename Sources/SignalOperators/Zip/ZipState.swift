@@ -5,7 +5,8 @@ public import Synchronization
 ///
 /// ```
 /// active --value completes a tuple, demand > 0--> deliver (at once, or by the draining thread)
-/// active --failure--> ending (queues dropped, failure next)
+/// active --failure--> ending (tuples the queues complete first, while there is demand; then
+///   the failure, which doesn't wait for demand; what is left is released after it)
 /// active --an upstream finished and its queue is empty--> ending (finished next)
 /// active / ending --completion delivered / cancel()--> terminal (downstream == nil)
 /// ```
@@ -150,26 +151,25 @@ where Downstream.Input == Storage.Output {
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     let bit: UInt8 = 1 << index
     var calls = LatestFamilyCalls()
-    let (ending, released, dropped) = lock.withLock {
-      () -> (Bool, (any Subscription)?, Storage?) in
+    let (ending, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
       guard downstream != nil, pendingCompletion == nil, finished & bit == 0 else {
-        return (false, nil, nil)
+        return (false, nil)
       }
       finished |= bit
       let released = subscriptions[index].take()
       switch completion {
       case .failure:
+        // Values already queued were sent before the failure: the tuples they complete go
+        // first, while there is demand (see `drainAvailable`).
         pendingCompletion = completion
-        collectSubscriptions(into: &calls, except: nil, taking: true)
-        return (true, released, latestFamilyExchange(&storage, with: Storage()))
       case .finished:
-        guard storage.isEmpty(at: index) else { return (false, released, nil) }
+        guard storage.isEmpty(at: index) else { return (false, released) }
         pendingCompletion = .finished
-        collectSubscriptions(into: &calls, except: nil, taking: true)
-        return (true, released, nil)
       }
+      collectSubscriptions(into: &calls, except: nil, taking: true)
+      return (true, released)
     }
-    _ = (released, dropped)
+    _ = released
     calls.cancel()
     if ending { signal() }
   }
@@ -225,7 +225,7 @@ where Downstream.Input == Storage.Output {
   /// returns `true`. Call it under `lock`.
   @inlinable
   func checkEnd() -> Bool {
-    guard finished != 0 else { return false }
+    guard finished != 0, pendingCompletion == nil else { return false }  // not over a failure
     for side in 0..<Storage.arity where finished & (1 << side) != 0 && storage.isEmpty(at: side) {
       pendingCompletion = .finished
       return true
@@ -261,7 +261,8 @@ where Downstream.Input == Storage.Output {
     while true {
       let step = lock.withLock { () -> DrainStep in
         guard let downstream else { return .stop }
-        if pendingCompletion == nil, demand > .none, storage.isReady {
+        // Also while a failure is pending; a pending `.finished` leaves no tuple ready.
+        if demand > .none, storage.isReady {
           demand -= 1
           let output = storage.takeOutput()
           _ = checkEnd()
