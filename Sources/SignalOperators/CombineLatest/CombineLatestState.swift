@@ -19,14 +19,10 @@ struct LatestFamilyLatest2<Value0, Value1>: LatestFamilyLatestValues, LatestFami
   @inlinable static var arity: Int { 2 }
   @inlinable init() {}
   @inlinable mutating func put0(_ value: Value0) -> Value0? {
-    let replaced = value0.take()
-    value0 = value
-    return replaced
+    latestFamilyExchange(&value0, with: value)
   }
   @inlinable mutating func put1(_ value: Value1) -> Value1? {
-    let replaced = value1.take()
-    value1 = value
-    return replaced
+    latestFamilyExchange(&value1, with: value)
   }
   @inlinable func output() -> (Value0, Value1) { (value0!, value1!) }
 }
@@ -45,19 +41,13 @@ struct LatestFamilyLatest3<Value0, Value1, Value2>: LatestFamilyLatestValues,
   @inlinable static var arity: Int { 3 }
   @inlinable init() {}
   @inlinable mutating func put0(_ value: Value0) -> Value0? {
-    let replaced = value0.take()
-    value0 = value
-    return replaced
+    latestFamilyExchange(&value0, with: value)
   }
   @inlinable mutating func put1(_ value: Value1) -> Value1? {
-    let replaced = value1.take()
-    value1 = value
-    return replaced
+    latestFamilyExchange(&value1, with: value)
   }
   @inlinable mutating func put2(_ value: Value2) -> Value2? {
-    let replaced = value2.take()
-    value2 = value
-    return replaced
+    latestFamilyExchange(&value2, with: value)
   }
   @inlinable func output() -> (Value0, Value1, Value2) { (value0!, value1!, value2!) }
 }
@@ -77,24 +67,16 @@ struct LatestFamilyLatest4<Value0, Value1, Value2, Value3>: LatestFamilyLatestVa
   @inlinable static var arity: Int { 4 }
   @inlinable init() {}
   @inlinable mutating func put0(_ value: Value0) -> Value0? {
-    let replaced = value0.take()
-    value0 = value
-    return replaced
+    latestFamilyExchange(&value0, with: value)
   }
   @inlinable mutating func put1(_ value: Value1) -> Value1? {
-    let replaced = value1.take()
-    value1 = value
-    return replaced
+    latestFamilyExchange(&value1, with: value)
   }
   @inlinable mutating func put2(_ value: Value2) -> Value2? {
-    let replaced = value2.take()
-    value2 = value
-    return replaced
+    latestFamilyExchange(&value2, with: value)
   }
   @inlinable mutating func put3(_ value: Value3) -> Value3? {
-    let replaced = value3.take()
-    value3 = value
-    return replaced
+    latestFamilyExchange(&value3, with: value)
   }
   @inlinable func output() -> (Value0, Value1, Value2, Value3) {
     (value0!, value1!, value2!, value3!)
