@@ -21,6 +21,22 @@ The code-fence convention:
   ```swift ignore   not compiled: Combine, OpenCombine or seed-library code, Package.swift
                     fragments. Say in the text around it why.
 
+What a sample prints is part of the sample. A `// prints …` comment on a line of a plain
+`swift` block says what that line prints, and the script checks it by running the sample:
+
+  x.send(2)  // prints 20
+  board.show()  // prints "score: 2", then "score: 3"
+  task.cancel()  // prints nothing
+
+After `prints` come the printed lines, each a quoted string ("…", with \" and \\ escapes) a
+bare word (`20`, `finished`) or a bracketed list as Swift prints arrays (`["a", "b"]`), separated by `,`, `, then`, `then` or `and`; anything after the
+last one (`prints 42 when it arrives`) is commentary. `prints nothing` declares no line. A plain
+block that calls `print` must declare every line it prints, in order: the script generates a
+Swift Testing test that runs the sample in a child process (an exit test) and compares its
+standard output, line by line with trailing spaces ignored, to the lines the comments declare.
+Output printed after the sample returns (from another thread, later) is not seen, so a sample
+whose output comes later must wait for it, as a script would have to.
+
 Every block is compiled with Dispatch, Foundation and every StreamKit library imported, in one
 file per document. `import X` lines in a block are moved to the top of that file, so a sample
 may show its imports; a plain `swift` block that shows imports is also compiled alone in a file
@@ -57,6 +73,7 @@ DEFAULT_IMPORTS = [
     "SignalOperators",
     "StreamCore",
     "StreamTesting",
+    "Testing",
 ]
 KINDS = {"": "function", "file": "file", "ignore": "ignore"}
 
@@ -92,6 +109,105 @@ class Block:
     @property
     def first_line(self) -> int:
         return self.fence_line + 1
+
+
+# A `// prints …` comment: what the line it ends (or stands on) prints.
+PRINTS_COMMENT = re.compile(r"//\s*prints\b(?P<rest>.*)$")
+PRINTED_ITEM = re.compile(
+    r'\s*(?:"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<bare>\[[^\]]*\]|[^\s,"\[:;()]+))'
+)
+ITEM_SEPARATOR = re.compile(r"\s*(?:,\s*then\b|,|\s+then\b|\s+and\b)")
+CALLS_PRINT = re.compile(r"(?<![\w.])print\(")
+
+
+def comment_start(line: str) -> int | None:
+    """Where the line's `//` comment starts, outside string literals; None if it has none."""
+    in_string = False
+    index = 0
+    while index < len(line):
+        character = line[index]
+        if in_string and character == "\\":
+            index += 2
+            continue
+        if character == '"':
+            in_string = not in_string
+        elif not in_string and line.startswith("//", index):
+            return index
+        index += 1
+    return None
+
+
+def printed_lines(block: Block, code: list[str], errors: list[str]) -> list[str] | None:
+    """The lines a plain block's `// prints` comments declare, in order, or None when the block
+    neither prints nor declares anything (it is then compiled but not run)."""
+    declared: list[str] = []
+    any_comment = False
+    for offset, line in enumerate(code):
+        start = comment_start(line)
+        comment = PRINTS_COMMENT.match(line, start) if start is not None else None
+        if not comment:
+            continue
+        any_comment = True
+        rest = comment["rest"]
+        if rest.strip().startswith("nothing"):
+            continue
+        items: list[str] = []
+        position = 0
+        while True:
+            item = PRINTED_ITEM.match(rest, position)
+            if not item:
+                break
+            if item["quoted"] is not None:
+                items.append(re.sub(r"\\(.)", r"\1", item["quoted"]))
+            else:
+                items.append(item["bare"])
+            position = item.end()
+            separator = ITEM_SEPARATOR.match(rest, position)
+            if not separator:
+                break
+            position = separator.end()
+        if not items:
+            errors.append(
+                f"{block.document}:{block.first_line + offset}: error: a `// prints` comment "
+                f'names no line; write `// prints "text"` (or `// prints nothing`)'
+            )
+        declared.extend(items)
+    calls_print = any(CALLS_PRINT.search(line[: comment_start(line)]) for line in code)
+    if calls_print and not any_comment:
+        errors.append(
+            f"{block.document}:{block.fence_line}: error: this sample calls `print` but declares "
+            f"no output; end the lines that print with `// prints \"…\"` comments (or "
+            f"`// prints nothing` where the output comes only later)"
+        )
+    if not calls_print and not any_comment:
+        return None
+    return declared
+
+
+def swift_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'"{escaped}"'
+
+
+def output_test(name: str, block: Block, lines: list[str]) -> str:
+    """A test that runs `name` in a child process and compares what it prints."""
+    expected = ", ".join(swift_string(line) for line in lines)
+    return "\n".join(
+        [
+            f"// What {block.document}:{block.fence_line} prints, as its `// prints` comments say",
+            f'@Test("{block.document}:{block.fence_line} prints what its comments say")',
+            f"func output_{name}() async {{",
+            "  let result = await #expect(",
+            "    processExitsWith: .success, observing: [\\.standardOutputContent]",
+            "  ) {",
+            f"    try await {name}()",
+            "  }",
+            "  expectPrinted(",
+            f"    result, [{expected}],",
+            f'    sample: "{block.document}", line: {block.fence_line})',
+            "}",
+        ]
+    )
 
 
 def documents(root: Path) -> list[Path]:
@@ -248,6 +364,7 @@ def generate(document: str, blocks: list[Block], errors: list[str]) -> dict[str,
     name = identifier(document)
     imports = set(DEFAULT_IMPORTS)
     parts: list[str] = []
+    outputs: list[str] = []
     files: dict[str, str] = {}
     for block in blocks:
         shown: set[str] = set()
@@ -258,6 +375,9 @@ def generate(document: str, blocks: list[Block], errors: list[str]) -> dict[str,
             continue
         check_function_block(block, code, errors)
         parts.append(function(f"sample_{name}_line{block.fence_line}", block, code))
+        printed = printed_lines(block, code, errors)
+        if printed is not None:
+            outputs.append(output_test(f"sample_{name}_line{block.fence_line}", block, printed))
         if shown:
             number = len(files) + 1
             files[f"{name}_imports{number}.swift"] = swift_file(
@@ -278,7 +398,7 @@ def generate(document: str, blocks: list[Block], errors: list[str]) -> dict[str,
             "// `#sourceLocation` makes compiler messages name the Markdown line.",
         ],
         imports,
-        parts,
+        parts + outputs,
     )
     return files
 

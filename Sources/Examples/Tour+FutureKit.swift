@@ -12,7 +12,10 @@ func tourFutureKit() {
 }
 
 private func oneFuture() {
-  section("One Future for Combine and Propagate")
+  section(
+    "One Future for Combine and Propagate",
+    look: "the first resolve wins; DeferredValue's closure runs only when the sink subscribes."
+  )
   let promise = Promise<Int, LookupError>()
   _ = promise.future
     .onSuccess { print("onSuccess:", $0) }
@@ -65,7 +68,10 @@ private func retrying<Value>(
 }
 
 private func chainWithRetry() {
-  section("A chain of futures, with a retry made of flatMapError")
+  section(
+    "A chain of futures, with a retry made of flatMapError",
+    look: "3 attempts reach the basket; with 2 the failure reaches onFailure."
+  )
   for attempts in [3, 2] {
     print("allowing \(attempts) attempts:")
     lookUpUser("ada")
@@ -89,7 +95,10 @@ private final class AttemptCounter: Sendable {
 }
 
 private func deferredFutureWithRetry() {
-  section("Combine style: retry(2) resubscribes, and a DeferredFuture runs again")
+  section(
+    "Combine style: retry(2) resubscribes, and a DeferredFuture runs again",
+    look: "attempts 1 and 2 fail, attempt 3 sends the basket."
+  )
   // A `Future` runs once and keeps its result, so resubscribing would fail again; a
   // `DeferredFuture` runs its closure for each subscription.
   let attempts = AttemptCounter()

@@ -19,7 +19,10 @@ private final class Profile: ObservableObject {
 }
 
 private func publishedOnLinux() {
-  section("@Published and ObservableObject, on Linux")
+  section(
+    "@Published and ObservableObject, on Linux",
+    look: "objectWillChange fires before the new name is stored."
+  )
   let profile = Profile()
   let willChange = profile.objectWillChange.sink {
     print("objectWillChange: name is still", profile.name)
@@ -31,7 +34,10 @@ private func publishedOnLinux() {
 }
 
 private func valueHolders() {
-  section("Snail's Variable and Unique, SwiftySignals' Property")
+  section(
+    "Snail's Variable and Unique, SwiftySignals' Property",
+    look: "Variable resends an equal value; Unique doesn't."
+  )
   let volumeLevel = Variable(3)
   let volumeWatch = volumeLevel.asObservable().sink { print("Variable sent", $0) }
   volumeLevel.value = 3
@@ -91,7 +97,10 @@ private final class FlubberDisplay: Subscribing {
 }
 
 private func shuttleEvents() -> Never {
-  section("Shuttle's @Event, @EventStream, Subscribing and threading wrappers")
+  section(
+    "Shuttle's @Event, @EventStream, Subscribing and threading wrappers",
+    look: "the sender display runs on the sending queue; the main display on main."
+  )
   let combobulator = Combobulator()
   // A stream delivers its current value at once: for the sender-thread display on the thread
   // that subscribes (here, main), for the main-thread display one main-queue turn later.

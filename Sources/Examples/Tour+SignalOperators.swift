@@ -14,7 +14,10 @@ func tourSignalOperators() {
 }
 
 private func debouncedSearchBox() {
-  section("A search box debounced by 300 ms, on a TestScheduler's virtual time")
+  section(
+    "A search box debounced by 300 ms, on a TestScheduler's virtual time",
+    look: "one search per 300 ms pause; the repeated \"swift\" is dropped."
+  )
   // No clock runs here: time moves only when `advance(by:)` is called, so the output is the same
   // on every run. Swap in `DispatchQueue.main` for a real search box.
   let scheduler = TestScheduler()
@@ -47,7 +50,10 @@ private func debouncedSearchBox() {
 }
 
 private func handleEndAndFixedDemand() {
-  section("Conbini's handleEnd and fixed demand")
+  section(
+    "Conbini's handleEnd and fixed demand",
+    look: "exactly 3 values and finished; upstream sees a cancel, not its own end."
+  )
   let tenNumbers = (1...10).publisher
   let firstThree =
     tenNumbers
@@ -61,7 +67,10 @@ private func handleEndAndFixedDemand() {
 }
 
 private func signUpForm() {
-  section("A sign-up form validated with combineLatest")
+  section(
+    "A sign-up form validated with combineLatest",
+    look: "the button changes only when validity changes."
+  )
   let userName = CurrentValueSubject<String, Never>("")
   let password = CurrentValueSubject<String, Never>("")
   print("both fields empty")
@@ -83,7 +92,10 @@ private func signUpForm() {
 }
 
 private func mergeMapCollectFlatMap() {
-  section("merge, map, collect, flatMap")
+  section(
+    "merge, map, collect, flatMap",
+    look: "values from both subjects in send order; flatMap runs one child at a time."
+  )
   let left = PassthroughSubject<Int, Never>()
   let right = PassthroughSubject<Int, Never>()
   let merged = left.merge(with: right).map { $0 * 10 }.collect(3)
@@ -99,7 +111,10 @@ private func mergeMapCollectFlatMap() {
 }
 
 private func asyncAwait() {
-  section("async/await in both directions")
+  section(
+    "async/await in both directions",
+    look: "the sum of 1...4 and the stream's 3 values, both through async code."
+  )
   let asyncDone = DispatchSemaphore(value: 0)
   Task.detached {
     var sum = 0

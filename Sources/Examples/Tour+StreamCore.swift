@@ -16,7 +16,10 @@ func tourStreamCore() {
 struct LookupError: Error {}
 
 private func subjectWithSink() {
-  section("A subject with a sink")
+  section(
+    "A subject with a sink",
+    look: "two values, then the completion; the value sent after it never arrives."
+  )
   let greetings = PassthroughSubject<String, Never>()
   var cancellables = Set<AnyCancellable>()
   greetings
@@ -32,7 +35,10 @@ private func subjectWithSink() {
 }
 
 private func currentValueSubject() {
-  section("CurrentValueSubject replays its value to new subscribers")
+  section(
+    "CurrentValueSubject replays its value to new subscribers",
+    look: "21 arrives at once on subscribing; nothing after cancel()."
+  )
   let temperature = CurrentValueSubject<Int, Never>(21)
   let display = temperature.sink { print("temperature is now", $0) }
   temperature.value = 23
@@ -64,7 +70,10 @@ private final class TwoAtATime: Subscriber {
 }
 
 private func demandByHand() {
-  section("Demand, by hand")
+  section(
+    "Demand, by hand",
+    look: "0 and 1 use up .max(2); 2 waits, kept as the latest value, for the next request."
+  )
   let counter = CurrentValueSubject<Int, Never>(0)
   let twoAtATime = TwoAtATime()
   counter.subscribe(twoAtATime)
@@ -76,7 +85,10 @@ private func demandByHand() {
 }
 
 private func readyMadePublishers() {
-  section("Ready-made publishers")
+  section(
+    "Ready-made publishers",
+    look: "each publisher's values, then its completion (Fail's is a failure)."
+  )
   let numbers = [1, 2, 3].publisher
   print("a publisher of", numbers.sequence)
   _ = numbers.sink(
@@ -110,12 +122,18 @@ private final class OneAtATime: Subscriber {
 }
 
 private func aMillionValues() {
-  section("A million values, one at a time, without recursion")
+  section(
+    "A million values, one at a time, without recursion",
+    look: "all 1,000,000 arrive, with no stack overflow."
+  )
   (0..<1_000_000).publisher.subscribe(OneAtATime())
 }
 
 private func schedulers() {
-  section("Schedulers")
+  section(
+    "Schedulers",
+    look: "the immediate action first, the queue's action 10 ms later."
+  )
   ImmediateScheduler.shared.schedule { print("ImmediateScheduler runs actions at once") }
   let queue = DispatchQueue(label: "examples")
   let done = DispatchSemaphore(value: 0)

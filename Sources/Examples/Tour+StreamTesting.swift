@@ -14,7 +14,10 @@ func tourStreamTesting() {
 }
 
 private func recordWhatAnOperatorAsks() {
-  section("TestPublisher and RecordingSubscriber: what map and prefix(2) ask upstream")
+  section(
+    "TestPublisher and RecordingSubscriber: what map and prefix(2) ask upstream",
+    look: "upstream gets .max(1), then prefix(2)'s cancel; 3 is dropped, not a violation."
+  )
   let upstream = TestPublisher<Int, Never>()
   let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
   upstream.map { $0 * 10 }.prefix(2).subscribe(recorder)
@@ -35,7 +38,10 @@ private func recordWhatAnOperatorAsks() {
 }
 
 private func expectationHelpers() {
-  section("Swift Testing's expectation helpers, outside a test")
+  section(
+    "Swift Testing's expectation helpers, outside a test",
+    look: "what each helper returns; the last shows what a failed publisher gives."
+  )
   // The Swift Testing helpers are `async` and take no test case, so they run here too. (The
   // XCTest `expects…` helpers take the running test case, `on: self`; they are left out.)
   let done = DispatchSemaphore(value: 0)
@@ -114,7 +120,10 @@ struct IgnoresDemand: Publisher {
 }
 
 private func conformanceOfABrokenPublisher() {
-  section("The conformance kit judges a publisher that ignores demand")
+  section(
+    "The conformance kit judges a publisher that ignores demand",
+    look: "the rules IgnoresDemand fails and why; a sound publisher passes them."
+  )
   let broken = PublisherConformance(elements: 4, timeout: .milliseconds(200)) {
     IgnoresDemand(values: [1, 2, 3, 4])
   }

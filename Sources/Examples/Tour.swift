@@ -5,7 +5,8 @@ func module(_ name: String, _ summary: String) {
   print("\n#### \(name): \(summary)")
 }
 
-/// Prints the heading of one scenario.
-func section(_ title: String) {
+/// Prints the heading of one scenario, and in one line what to look for in its output.
+func section(_ title: String, look: String) {
   print("\n== \(title) ==")
+  print("(look for: \(look))")
 }

@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/FutureKit.md:32
 func sample_Docs_FutureKit_line32() async throws {
@@ -42,10 +43,11 @@ func user(id: String) -> Future<User, LoadError> {
   return promise.future
 }
 
-user(id: "42")
-  .onSuccess { print("hello,", $0.name) }
+let loading = user(id: "42")
+  .onSuccess { print("hello,", $0.name) }  // prints "hello, Ada" when the store calls back
   .onFailure { print("failed:", $0) }
-  .finally { _ in print("loading done") }
+  .finally { _ in print("loading done") }  // prints "loading done"
+_ = try? await loading.value  // a script waits here; an app carries on
 
 // Combine style: the closure runs at once and gets the promise.
 let answer = Future<Int, Never> { promise in
@@ -53,17 +55,18 @@ let answer = Future<Int, Never> { promise in
 }
 var cancellables = Set<AnyCancellable>()
 answer.sink { print($0) }.store(in: &cancellables)  // prints 42 when it arrives
+_ = await answer.value  // a script waits for it
 
 // Async style.
 let profile = Future<User, any Error> { try await api.profile() }
 let loaded = try await profile.value
-print(loaded.name)
+print(loaded.name)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:141
-func sample_Docs_FutureKit_line141() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 142)
+// Docs/FutureKit.md:143
+func sample_Docs_FutureKit_line143() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 144)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -79,12 +82,12 @@ let thumbnail = Future<Image, any Error>(priority: .userInitiated) {
   try await renderer.thumbnail(for: file)
 }
 let cancellable = thumbnail.sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
-cancellable.cancel()  // nobody else needs it: the task is cancelled
+cancellable.cancel()  // prints nothing: nobody else needs it, so the task is cancelled
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:245 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 246)
+// Docs/FutureKit.md:247 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 248)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
@@ -129,9 +132,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:371
-func sample_Docs_FutureKit_line371() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 372)
+// Docs/FutureKit.md:373
+func sample_Docs_FutureKit_line373() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 374)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -142,18 +145,18 @@ temperatures.valuePublisher
   .store(in: &cancellables)
 
 temperatures
-  .sink { state in print(state) }  // Data: …, Error: …, Cancelled.
+  .sink { state in print(state) }
   .store(in: &cancellables)
 
-thermometer.publish(21.5)                 // "now 21.5°" and "Data: 21.5"
-thermometer.publish(SensorError.offline)  // only the second sink: "Error: offline"
-thermometer.cancelAll()                   // both finish; the second gets "Cancelled" first
+thermometer.publish(21.5)  // prints "now 21.5°", then "Data: 21.5"
+thermometer.publish(SensorError.offline)  // prints "Error: offline" (the second sink only)
+thermometer.cancelAll()  // prints "Cancelled." (the second sink's last state); both finish
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:425
-func sample_Docs_FutureKit_line425() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 426)
+// Docs/FutureKit.md:427
+func sample_Docs_FutureKit_line427() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 428)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -170,13 +173,13 @@ StreamSubscriber.combine(emails, passwords, taps)
 
 emailInput.publish("ada@example.com")
 passwordInput.publish("correct horse")
-enterTaps.publish(())  // "create an account for ada@example.com"
+enterTaps.publish(())  // prints "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:447
-func sample_Docs_FutureKit_line447() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 448)
+// Docs/FutureKit.md:449
+func sample_Docs_FutureKit_line449() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 450)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -185,29 +188,28 @@ let session = StatefulStreamPublisher<User?, AuthError>()
 session.publish(User(name: "Ada"))
 
 let subscriber = session.subscriber()
-subscriber.onNewData { print("render", $0?.name ?? "nobody") }  // called at once with Ada
+subscriber.onNewData { print("render", $0?.name ?? "nobody") }  // prints "render Ada" at once
 let names = subscriber.mapValues { $0?.name }  // derived from a stateful stream: stateful too
-names.onNewData { title = $0 ?? "Guest" }      // called at once
-print(title)  // "Ada"
+names.onNewData { title = $0 ?? "Guest" }  // called at once
+print(title)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:478
-func sample_Docs_FutureKit_line478() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 479)
+// Docs/FutureKit.md:480
+func sample_Docs_FutureKit_line480() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 481)
 struct Login {}
 enum LoginError: Error { case expired }
 
 let publisher = StreamPublisher<Login?, LoginError>()
 publisher.enableLogging(logLevel: .pubSubOnly, "login", .external { print($0) })
-publisher.publish(nil)
-// "[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"
+publisher.publish(nil)  // prints "[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:532
-func sample_Docs_FutureKit_line532() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 533)
+// Docs/FutureKit.md:533
+func sample_Docs_FutureKit_line533() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 534)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -216,20 +218,20 @@ let path = "settings.json"
 var cancellables = Set<AnyCancellable>()
 
 let report = DeferredValue(failure: Never.self) { buildReport() }  // nothing runs yet
-report.sink { print($0) }.store(in: &cancellables)  // builds the report, prints it
+report.sink { print($0) }.store(in: &cancellables)  // prints "3 new messages": built now
 
 let settings = DeferredTryValue { try loadSettings(from: path) }
 settings.sink(
   receiveCompletion: { if case .failure(let error) = $0 { print("failed:", error) } },
   receiveValue: { print("theme:", $0.theme) }
 )
-.store(in: &cancellables)
+.store(in: &cancellables)  // prints "theme: dark"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:556
-func sample_Docs_FutureKit_line556() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 557)
+// Docs/FutureKit.md:557
+func sample_Docs_FutureKit_line557() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 558)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -241,12 +243,12 @@ let user = DeferredResult<User, LookupError> {
 }
 var cancellables = Set<AnyCancellable>()
 user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
-  .store(in: &cancellables)  // the lookup runs now: "Ada", then "finished"
+  .store(in: &cancellables)  // prints Ada, then finished: the lookup runs now
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:573 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 574)
+// Docs/FutureKit.md:574 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 575)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 
@@ -263,9 +265,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:596
-func sample_Docs_FutureKit_line596() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 597)
+// Docs/FutureKit.md:597
+func sample_Docs_FutureKit_line597() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 598)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -274,7 +276,8 @@ struct WeatherClient: Sendable {
     for city: String,
     completion: @escaping @Sendable (Result<Forecast, NetworkError>) -> Void
   ) {
-    DispatchQueue.global().async { completion(.success(Forecast(summary: "sunny"))) }
+    // A real client calls back later, from a thread of its own; this one answers at once.
+    completion(.success(Forecast(summary: "sunny")))
   }
 }
 let client = WeatherClient()
@@ -285,13 +288,13 @@ let weather = DeferredFuture<Forecast, NetworkError> { promise in
   client.fetchForecast(for: city) { result in promise(result) }  // may call back on any thread
 }
 weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary) })
-  .store(in: &cancellables)
+  .store(in: &cancellables)  // prints sunny, then finished (when the client calls back)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:628
-func sample_Docs_FutureKit_line628() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 629)
+// Docs/FutureKit.md:630
+func sample_Docs_FutureKit_line630() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 631)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
@@ -299,11 +302,10 @@ struct Downloader {
     onProgress: @escaping @Sendable (Double) -> Void,
     onEnd: @escaping @Sendable (DownloadError?) -> Void
   ) {
-    DispatchQueue.global().async {
-      onProgress(0.5)
-      onProgress(1)
-      onEnd(nil)
-    }
+    // A real downloader reports later, from a thread of its own; this one reports at once.
+    onProgress(0.5)
+    onProgress(1)
+    onEnd(nil)
   }
 }
 let downloader = Downloader()
@@ -318,5 +320,136 @@ let progress = DeferredPassthrough<Double, DownloadError> { subject in
 }
 progress.sink(receiveCompletion: { print($0) }, receiveValue: { print("progress:", $0) })
   .store(in: &cancellables)
+// prints "progress: 0.0", then "progress: 0.5", then "progress: 1.0", then finished
 #sourceLocation()
+}
+
+// What Docs/FutureKit.md:32 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:32 prints what its comments say")
+func output_sample_Docs_FutureKit_line32() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line32()
+  }
+  expectPrinted(
+    result, ["hello, Ada", "loading done", "42", "Ada"],
+    sample: "Docs/FutureKit.md", line: 32)
+}
+
+// What Docs/FutureKit.md:143 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:143 prints what its comments say")
+func output_sample_Docs_FutureKit_line143() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line143()
+  }
+  expectPrinted(
+    result, [],
+    sample: "Docs/FutureKit.md", line: 143)
+}
+
+// What Docs/FutureKit.md:373 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:373 prints what its comments say")
+func output_sample_Docs_FutureKit_line373() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line373()
+  }
+  expectPrinted(
+    result, ["now 21.5°", "Data: 21.5", "Error: offline", "Cancelled."],
+    sample: "Docs/FutureKit.md", line: 373)
+}
+
+// What Docs/FutureKit.md:427 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:427 prints what its comments say")
+func output_sample_Docs_FutureKit_line427() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line427()
+  }
+  expectPrinted(
+    result, ["create an account for ada@example.com"],
+    sample: "Docs/FutureKit.md", line: 427)
+}
+
+// What Docs/FutureKit.md:449 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:449 prints what its comments say")
+func output_sample_Docs_FutureKit_line449() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line449()
+  }
+  expectPrinted(
+    result, ["render Ada", "Ada"],
+    sample: "Docs/FutureKit.md", line: 449)
+}
+
+// What Docs/FutureKit.md:480 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:480 prints what its comments say")
+func output_sample_Docs_FutureKit_line480() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line480()
+  }
+  expectPrinted(
+    result, ["[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"],
+    sample: "Docs/FutureKit.md", line: 480)
+}
+
+// What Docs/FutureKit.md:533 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:533 prints what its comments say")
+func output_sample_Docs_FutureKit_line533() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line533()
+  }
+  expectPrinted(
+    result, ["3 new messages", "theme: dark"],
+    sample: "Docs/FutureKit.md", line: 533)
+}
+
+// What Docs/FutureKit.md:557 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:557 prints what its comments say")
+func output_sample_Docs_FutureKit_line557() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line557()
+  }
+  expectPrinted(
+    result, ["Ada", "finished"],
+    sample: "Docs/FutureKit.md", line: 557)
+}
+
+// What Docs/FutureKit.md:597 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:597 prints what its comments say")
+func output_sample_Docs_FutureKit_line597() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line597()
+  }
+  expectPrinted(
+    result, ["sunny", "finished"],
+    sample: "Docs/FutureKit.md", line: 597)
+}
+
+// What Docs/FutureKit.md:630 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:630 prints what its comments say")
+func output_sample_Docs_FutureKit_line630() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_FutureKit_line630()
+  }
+  expectPrinted(
+    result, ["progress: 0.0", "progress: 0.5", "progress: 1.0", "finished"],
+    sample: "Docs/FutureKit.md", line: 630)
 }

@@ -38,10 +38,11 @@ func user(id: String) -> Future<User, LoadError> {
   return promise.future
 }
 
-user(id: "42")
-  .onSuccess { print("hello,", $0.name) }
+let loading = user(id: "42")
+  .onSuccess { print("hello,", $0.name) }  // prints "hello, Ada" when the store calls back
   .onFailure { print("failed:", $0) }
-  .finally { _ in print("loading done") }
+  .finally { _ in print("loading done") }  // prints "loading done"
+_ = try? await loading.value  // a script waits here; an app carries on
 
 // Combine style: the closure runs at once and gets the promise.
 let answer = Future<Int, Never> { promise in
@@ -49,10 +50,11 @@ let answer = Future<Int, Never> { promise in
 }
 var cancellables = Set<AnyCancellable>()
 answer.sink { print($0) }.store(in: &cancellables)  // prints 42 when it arrives
+_ = await answer.value  // a script waits for it
 
 // Async style.
 let profile = Future<User, any Error> { try await api.profile() }
 let loaded = try await profile.value
-print(loaded.name)
+print(loaded.name)  // prints Ada
 #sourceLocation()
 }

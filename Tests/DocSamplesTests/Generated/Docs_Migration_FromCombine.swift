@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/Migration/FromCombine.md:11
 func sample_Docs_Migration_FromCombine_line11() async throws {

@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/Migration/FromConbini.md:114
 func sample_Docs_Migration_FromConbini_line114() async throws {
@@ -31,25 +32,29 @@ final class Profile {
   }
 }
 
-let profile = Profile()
-profile.load(from: Fail(error: APIError()).eraseToAnyPublisher())
+do {
+  let profile = Profile()
+  profile.load(from: Fail(error: APIError()).eraseToAnyPublisher())
+  // prints nothing yet: the retries wait 0.5 s, then 2 s, on the main queue
+}
+// prints "load ended: nil": releasing the profile cancelled the retries (nil means cancelled)
 
 let count = try? [1, 2, 3].publisher.count().waitForValue(timeout: .seconds(1))
-print(count ?? 0)  // 3
+print(count ?? 0)  // prints 3
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:149
-func sample_Docs_Migration_FromConbini_line149() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 150)
+// Docs/Migration/FromConbini.md:153
+func sample_Docs_Migration_FromConbini_line153() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 154)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, PassthroughSubject  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:220 (file scope)
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 221)
+// Docs/Migration/FromConbini.md:224 (file scope)
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 225)
 // After: StreamKit — the imports change, and the closure captures a Sendable client
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
@@ -80,3 +85,16 @@ fileprivate struct WeatherClient: Sendable {
   }
 }
 #sourceLocation()
+
+// What Docs/Migration/FromConbini.md:114 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromConbini.md:114 prints what its comments say")
+func output_sample_Docs_Migration_FromConbini_line114() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromConbini_line114()
+  }
+  expectPrinted(
+    result, ["load ended: nil", "3"],
+    sample: "Docs/Migration/FromConbini.md", line: 114)
+}

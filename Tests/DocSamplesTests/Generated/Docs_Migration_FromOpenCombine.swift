@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/Migration/FromOpenCombine.md:28 (file scope)
 #sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 29)
@@ -32,12 +33,13 @@ subject
   .receive(on: DispatchQueue(label: "work"))
   .sink { print($0) }
   .store(in: &cancellables)
+subject.send("swift")  // prints nothing yet: "swift" comes 300 ms later, on "work"
 #sourceLocation()
 }
 
-// Docs/Migration/FromOpenCombine.md:212
-func sample_Docs_Migration_FromOpenCombine_line212() async throws {
-#sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 213)
+// Docs/Migration/FromOpenCombine.md:213
+func sample_Docs_Migration_FromOpenCombine_line213() async throws {
+#sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 214)
 final class SearchModel {
   let query = PassthroughSubject<String, Never>()
   private var cancellables = Set<AnyCancellable>()
@@ -60,6 +62,32 @@ final class SearchModel {
 }
 
 let model = SearchModel()
-model.query.send("Swift")
+model.query.send("Swift")  // prints nothing yet: 300 ms later, on the main queue, "searching for swift"
 #sourceLocation()
+}
+
+// What Docs/Migration/FromOpenCombine.md:63 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromOpenCombine.md:63 prints what its comments say")
+func output_sample_Docs_Migration_FromOpenCombine_line63() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromOpenCombine_line63()
+  }
+  expectPrinted(
+    result, [],
+    sample: "Docs/Migration/FromOpenCombine.md", line: 63)
+}
+
+// What Docs/Migration/FromOpenCombine.md:213 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromOpenCombine.md:213 prints what its comments say")
+func output_sample_Docs_Migration_FromOpenCombine_line213() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromOpenCombine_line213()
+  }
+  expectPrinted(
+    result, [],
+    sample: "Docs/Migration/FromOpenCombine.md", line: 213)
 }

@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/Migration/FromPropagate.md:19
 func sample_Docs_Migration_FromPropagate_line19() async throws {
@@ -33,13 +34,14 @@ struct Image: Sendable {
 enum AppError: Error { case offline }
 struct AvatarAPI: Sendable {
   func avatar(_ id: String, completion: @escaping @Sendable (Result<Image, AppError>) -> Void) {
-    DispatchQueue.global().async { completion(.success(Image(size: 256))) }
+    // A real API calls back later, from a thread of its own; this one answers at once.
+    completion(.success(Image(size: 256)))
   }
 }
 let api = AvatarAPI()
 let id = "42"
 let ids = ["1", "2", "3"]
-@Sendable func display(_ image: Image) { print("display an image of", image.size) }
+@Sendable func display(_ image: Image) {}  // would put it on screen
 @Sendable func show(_ images: [Image]) { print("show", images.count, "images") }
 
 func avatar(for id: String) -> Future<Image, AppError> {
@@ -54,27 +56,27 @@ avatar(for: id)
   .onFailure(onQueue: .main) { print("avatar:", $0) }  // or no queue: runs on the resolving thread
 
 let all = Future.merge(ids.map(avatar(for:)))
-if let images = all.resolvedValue { show(images) }
+if let images = all.resolvedValue { show(images) }  // prints "show 3 images"
 
 // New: await it, or subscribe to it.
 let images = try await all.value
-show(images)
+show(images)  // prints "show 3 images"
 var cancellables = Set<AnyCancellable>()
-all.sink(receiveCompletion: { _ in }, receiveValue: show).store(in: &cancellables)
+all.sink(receiveCompletion: { _ in }, receiveValue: show).store(in: &cancellables)  // prints "show 3 images"
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:174
-func sample_Docs_Migration_FromPropagate_line174() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 175)
+// Docs/Migration/FromPropagate.md:175
+func sample_Docs_Migration_FromPropagate_line175() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 176)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // for sink, AnyCancellable, store(in:), and operators  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:307 (file scope)
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 308)
+// Docs/Migration/FromPropagate.md:308 (file scope)
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 309)
 // After: StreamKit
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
@@ -106,3 +108,16 @@ fileprivate final class AuthService {
   func enableSignUp(email: String, password: String) { print("sign-up enabled for", email) }
 }
 #sourceLocation()
+
+// What Docs/Migration/FromPropagate.md:122 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromPropagate.md:122 prints what its comments say")
+func output_sample_Docs_Migration_FromPropagate_line122() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromPropagate_line122()
+  }
+  expectPrinted(
+    result, ["show 3 images", "show 3 images", "show 3 images"],
+    sample: "Docs/Migration/FromPropagate.md", line: 122)
+}

@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/Migration/FromShuttle.md:12
 func sample_Docs_Migration_FromShuttle_line12() async throws {

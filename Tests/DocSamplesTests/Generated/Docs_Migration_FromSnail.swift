@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/Migration/FromSnail.md:50
 func sample_Docs_Migration_FromSnail_line50() async throws {
@@ -31,7 +32,7 @@ final class LoaderViewModel {
 let model = LoaderViewModel()  // prints "status: idle"
 model.status.value = "loading"  // prints "status: loading"
 model.isLoading.value = true
-print(model.isSpinnerVisible.value)  // true
+print(model.isSpinnerVisible.value)  // prints true
 #sourceLocation()
 }
 
@@ -78,4 +79,43 @@ let disposer = Disposer()
 source.tapped.subscribe(onNext: { print("tapped") }).add(to: disposer)
 source.handleTap()  // prints "tapped"
 #sourceLocation()
+}
+
+// What Docs/Migration/FromSnail.md:50 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:50 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line50() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromSnail_line50()
+  }
+  expectPrinted(
+    result, ["status: idle", "status: loading", "true"],
+    sample: "Docs/Migration/FromSnail.md", line: 50)
+}
+
+// What Docs/Migration/FromSnail.md:130 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:130 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line130() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromSnail_line130()
+  }
+  expectPrinted(
+    result, ["score: 2", "score: 3", "score: 4"],
+    sample: "Docs/Migration/FromSnail.md", line: 130)
+}
+
+// What Docs/Migration/FromSnail.md:181 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:181 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line181() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromSnail_line181()
+  }
+  expectPrinted(
+    result, ["tapped"],
+    sample: "Docs/Migration/FromSnail.md", line: 181)
 }

@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/Migration/FromSwiftySignals.md:50
 func sample_Docs_Migration_FromSwiftySignals_line50() async throws {
@@ -45,7 +46,33 @@ ticks.fired
   .sink { _ in }
   .append(to: observables)
 ticks.fire(after: .milliseconds(250))
-clock.advance(by: .seconds(2))  // ticks every 250 ms; "tick" printed at 0.25 s and 1.25 s
+clock.advance(by: .seconds(2))  // prints "tick", then "tick": ticks every 250 ms, passed at 0.25 s and 1.25 s
 observables.releaseAll()
 #sourceLocation()
+}
+
+// What Docs/Migration/FromSwiftySignals.md:50 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSwiftySignals.md:50 prints what its comments say")
+func output_sample_Docs_Migration_FromSwiftySignals_line50() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromSwiftySignals_line50()
+  }
+  expectPrinted(
+    result, ["Value changed to 50", "Value changed to 51"],
+    sample: "Docs/Migration/FromSwiftySignals.md", line: 50)
+}
+
+// What Docs/Migration/FromSwiftySignals.md:119 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSwiftySignals.md:119 prints what its comments say")
+func output_sample_Docs_Migration_FromSwiftySignals_line119() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_Migration_FromSwiftySignals_line119()
+  }
+  expectPrinted(
+    result, ["tick", "tick"],
+    sample: "Docs/Migration/FromSwiftySignals.md", line: 119)
 }

@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/PropertyWrappers.md:11
 func sample_Docs_PropertyWrappers_line11() async throws {
@@ -26,7 +27,7 @@ let profile = Profile()
 var cancellables = Set<AnyCancellable>()
 profile.objectWillChange.sink { print("name is still", profile.name) }.store(in: &cancellables)
 profile.$name.sink { print("name:", $0) }.store(in: &cancellables)  // prints "name: Ada"
-profile.name = "Grace"  // "name is still Ada", then "name: Grace"
+profile.name = "Grace"  // prints "name is still Ada", then "name: Grace"
 #sourceLocation()
 }
 
@@ -52,8 +53,8 @@ fileprivate final class Combobulator {
 func sample_Docs_PropertyWrappers_line65() async throws {
 #sourceLocation(file: "Docs/PropertyWrappers.md", line: 66)
 let combobulator = Combobulator()
-let cancellable = combobulator.flubberCount.sink { print("count", $0) }  // "count 0"
-combobulator.finish(batch: "B-12", count: 12)                           // "count 12"
+let cancellable = combobulator.flubberCount.sink { print("count", $0) }  // prints "count 0"
+combobulator.finish(batch: "B-12", count: 12)  // prints "count 12"
 cancellable.cancel()
 #sourceLocation()
 }
@@ -119,7 +120,46 @@ final class Player: ObservableObject {
 let player = Player()
 var cancellables = Set<AnyCancellable>()
 player.objectWillChange.sink { print("volume was", player.volume) }.store(in: &cancellables)
-player.$volume.sink { print("volume is", $0) }.store(in: &cancellables)  // "volume is 5"
-player.volume = 7  // "volume was 5", then "volume is 7"
+player.$volume.sink { print("volume is", $0) }.store(in: &cancellables)  // prints "volume is 5"
+player.volume = 7  // prints "volume was 5", then "volume is 7"
 #sourceLocation()
+}
+
+// What Docs/PropertyWrappers.md:11 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:11 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line11() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_PropertyWrappers_line11()
+  }
+  expectPrinted(
+    result, ["name: Ada", "name is still Ada", "name: Grace"],
+    sample: "Docs/PropertyWrappers.md", line: 11)
+}
+
+// What Docs/PropertyWrappers.md:65 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:65 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line65() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_PropertyWrappers_line65()
+  }
+  expectPrinted(
+    result, ["count 0", "count 12"],
+    sample: "Docs/PropertyWrappers.md", line: 65)
+}
+
+// What Docs/PropertyWrappers.md:221 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:221 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line221() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_PropertyWrappers_line221()
+  }
+  expectPrinted(
+    result, ["volume is 5", "volume was 5", "volume is 7"],
+    sample: "Docs/PropertyWrappers.md", line: 221)
 }

@@ -22,7 +22,7 @@ final class Player: ObservableObject {
 let player = Player()
 var cancellables = Set<AnyCancellable>()
 player.objectWillChange.sink { print("volume was", player.volume) }.store(in: &cancellables)
-player.$volume.sink { print("volume is", $0) }.store(in: &cancellables)  // "volume is 5"
-player.volume = 7  // "volume was 5", then "volume is 7"
+player.$volume.sink { print("volume is", $0) }.store(in: &cancellables)  // prints "volume is 5"
+player.volume = 7  // prints "volume was 5", then "volume is 7"
 #sourceLocation()
 }

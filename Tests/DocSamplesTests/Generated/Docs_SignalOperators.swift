@@ -11,14 +11,17 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/SignalOperators.md:9
 func sample_Docs_SignalOperators_line9() async throws {
 #sourceLocation(file: "Docs/SignalOperators.md", line: 10)
-// import Dispatch  (moved to the top of this file)
 // import SignalOperators  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamTesting  (moved to the top of this file)
 
+// Virtual time, so this runs the same as a script or a test; an app passes DispatchQueue.main.
+let scheduler = TestScheduler()
 // Stand-ins for a search field and a search service.
 let searchText = PassthroughSubject<String, Never>()
 func search(_ query: String) -> AnyPublisher<[String], Never> {
@@ -26,15 +29,28 @@ func search(_ query: String) -> AnyPublisher<[String], Never> {
 }
 
 let cancellable = searchText
-  .debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)
+  .debounce(for: .milliseconds(300), scheduler: scheduler)
   .removeDuplicates()
   .map { query in search(query) }
   .switchToLatest()
   .sink { results in print(results) }
 
 searchText.send("sw")
-searchText.send("swift")  // 300 ms later, on the main queue: ["swift 1", "swift 2"]
-// …
+searchText.send("swift")  // prints nothing yet
+scheduler.advance(by: .milliseconds(300))  // prints ["swift 1", "swift 2"]
 cancellable.cancel()  // when the screen closes
 #sourceLocation()
+}
+
+// What Docs/SignalOperators.md:9 prints, as its `// prints` comments say
+@Test("Docs/SignalOperators.md:9 prints what its comments say")
+func output_sample_Docs_SignalOperators_line9() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_SignalOperators_line9()
+  }
+  expectPrinted(
+    result, ["[\"swift 1\", \"swift 2\"]"],
+    sample: "Docs/SignalOperators.md", line: 9)
 }

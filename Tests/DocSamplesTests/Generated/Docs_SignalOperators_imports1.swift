@@ -4,17 +4,19 @@
 // sample shows its imports, so it is compiled here again with only those, to
 // check that they are all a reader needs.
 
-import Dispatch
 import SignalOperators
 import StreamCore
+import StreamTesting
 
 // Docs/SignalOperators.md:9
 func sample_Docs_SignalOperators_line9_imports() async throws {
 #sourceLocation(file: "Docs/SignalOperators.md", line: 10)
-// import Dispatch  (moved to the top of this file)
 // import SignalOperators  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamTesting  (moved to the top of this file)
 
+// Virtual time, so this runs the same as a script or a test; an app passes DispatchQueue.main.
+let scheduler = TestScheduler()
 // Stand-ins for a search field and a search service.
 let searchText = PassthroughSubject<String, Never>()
 func search(_ query: String) -> AnyPublisher<[String], Never> {
@@ -22,15 +24,15 @@ func search(_ query: String) -> AnyPublisher<[String], Never> {
 }
 
 let cancellable = searchText
-  .debounce(for: .milliseconds(300), scheduler: DispatchQueue.main)
+  .debounce(for: .milliseconds(300), scheduler: scheduler)
   .removeDuplicates()
   .map { query in search(query) }
   .switchToLatest()
   .sink { results in print(results) }
 
 searchText.send("sw")
-searchText.send("swift")  // 300 ms later, on the main queue: ["swift 1", "swift 2"]
-// …
+searchText.send("swift")  // prints nothing yet
+scheduler.advance(by: .milliseconds(300))  // prints ["swift 1", "swift 2"]
 cancellable.cancel()  // when the screen closes
 #sourceLocation()
 }

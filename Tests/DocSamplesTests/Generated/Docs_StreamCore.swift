@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Docs/StreamCore.md:9
 func sample_Docs_StreamCore_line9() async throws {
@@ -21,9 +22,22 @@ let query = CurrentValueSubject<String, Never>("")
 var cancellables = Set<AnyCancellable>()
 
 query
-  .sink { print("searching for", $0) }
+  .sink { print("searching for", $0) }  // prints "searching for " (the current value, "")
   .store(in: &cancellables)
 
-query.value = "swift"   // prints "searching for swift"
+query.value = "swift"  // prints "searching for swift"
 #sourceLocation()
+}
+
+// What Docs/StreamCore.md:9 prints, as its `// prints` comments say
+@Test("Docs/StreamCore.md:9 prints what its comments say")
+func output_sample_Docs_StreamCore_line9() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Docs_StreamCore_line9()
+  }
+  expectPrinted(
+    result, ["searching for ", "searching for swift"],
+    sample: "Docs/StreamCore.md", line: 9)
 }

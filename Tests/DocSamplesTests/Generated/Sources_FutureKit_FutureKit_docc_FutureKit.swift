@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Sources/FutureKit/FutureKit.docc/FutureKit.md:17
 func sample_Sources_FutureKit_FutureKit_docc_FutureKit_line17() async throws {
@@ -22,6 +23,19 @@ promise.future.onSuccess { print("got", $0) }
 promise.resolve(42)  // prints "got 42"
 
 let report = DeferredValue<String, Never> { "built on demand" }
-let cancellable = report.sink { print($0) }  // runs the closure now
+let cancellable = report.sink { print($0) }  // prints "built on demand": the closure runs now
 cancellable.cancel()
+}
+
+// What Sources/FutureKit/FutureKit.docc/FutureKit.md:17 prints, as its `// prints` comments say
+@Test("Sources/FutureKit/FutureKit.docc/FutureKit.md:17 prints what its comments say")
+func output_sample_Sources_FutureKit_FutureKit_docc_FutureKit_line17() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Sources_FutureKit_FutureKit_docc_FutureKit_line17()
+  }
+  expectPrinted(
+    result, ["got 42", "built on demand"],
+    sample: "Sources/FutureKit/FutureKit.docc/FutureKit.md", line: 17)
 }

@@ -17,6 +17,6 @@ promise.future.onSuccess { print("got", $0) }
 promise.resolve(42)  // prints "got 42"
 
 let report = DeferredValue<String, Never> { "built on demand" }
-let cancellable = report.sink { print($0) }  // runs the closure now
+let cancellable = report.sink { print($0) }  // prints "built on demand": the closure runs now
 cancellable.cancel()
 }

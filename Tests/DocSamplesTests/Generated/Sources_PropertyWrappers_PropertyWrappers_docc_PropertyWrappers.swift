@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Sources/PropertyWrappers/PropertyWrappers.docc/PropertyWrappers.md:17
 func sample_Sources_PropertyWrappers_PropertyWrappers_docc_PropertyWrappers_line17() async throws {
@@ -25,5 +26,18 @@ let profile = Profile()
 var cancellables = Set<AnyCancellable>()
 profile.objectWillChange.sink { print("name is still", profile.name) }.store(in: &cancellables)
 profile.$name.sink { print("name:", $0) }.store(in: &cancellables)  // prints "name: Ada"
-profile.name = "Grace"  // "name is still Ada", then "name: Grace"
+profile.name = "Grace"  // prints "name is still Ada", then "name: Grace"
+}
+
+// What Sources/PropertyWrappers/PropertyWrappers.docc/PropertyWrappers.md:17 prints, as its `// prints` comments say
+@Test("Sources/PropertyWrappers/PropertyWrappers.docc/PropertyWrappers.md:17 prints what its comments say")
+func output_sample_Sources_PropertyWrappers_PropertyWrappers_docc_PropertyWrappers_line17() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Sources_PropertyWrappers_PropertyWrappers_docc_PropertyWrappers_line17()
+  }
+  expectPrinted(
+    result, ["name: Ada", "name is still Ada", "name: Grace"],
+    sample: "Sources/PropertyWrappers/PropertyWrappers.docc/PropertyWrappers.md", line: 17)
 }

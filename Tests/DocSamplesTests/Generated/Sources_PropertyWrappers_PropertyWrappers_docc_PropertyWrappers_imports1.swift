@@ -20,5 +20,5 @@ let profile = Profile()
 var cancellables = Set<AnyCancellable>()
 profile.objectWillChange.sink { print("name is still", profile.name) }.store(in: &cancellables)
 profile.$name.sink { print("name:", $0) }.store(in: &cancellables)  // prints "name: Ada"
-profile.name = "Grace"  // "name is still Ada", then "name: Grace"
+profile.name = "Grace"  // prints "name is still Ada", then "name: Grace"
 }

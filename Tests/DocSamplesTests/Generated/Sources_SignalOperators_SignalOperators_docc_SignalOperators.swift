@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Sources/SignalOperators/SignalOperators.docc/SignalOperators.md:16
 func sample_Sources_SignalOperators_SignalOperators_docc_SignalOperators_line16() async throws {
@@ -25,4 +26,17 @@ let cancellable = numbers
 numbers.send(1)
 numbers.send(2)  // prints 20
 cancellable.cancel()
+}
+
+// What Sources/SignalOperators/SignalOperators.docc/SignalOperators.md:16 prints, as its `// prints` comments say
+@Test("Sources/SignalOperators/SignalOperators.docc/SignalOperators.md:16 prints what its comments say")
+func output_sample_Sources_SignalOperators_SignalOperators_docc_SignalOperators_line16() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Sources_SignalOperators_SignalOperators_docc_SignalOperators_line16()
+  }
+  expectPrinted(
+    result, ["20"],
+    sample: "Sources/SignalOperators/SignalOperators.docc/SignalOperators.md", line: 16)
 }

@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:22
 func sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line22() async throws {
@@ -19,10 +20,12 @@ final class TwoAtATime: Subscriber {
   func receive(_ input: Int) -> Subscribers.Demand { print(input); return .max(1) }
   func receive(completion: Subscribers.Completion<Never>) { print(completion) }
 }
+
+[1, 2, 3].publisher.subscribe(TwoAtATime())  // prints 1, then 2, then 3, then finished
 }
 
-// Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:76
-func sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line76() async throws {
+// Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:78
+func sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line78() async throws {
 let subject = PassthroughSubject<Int, Never>()
 let cancellable = subject.sink { value in
   if value == 1 { subject.send(2) }  // delivered at once, inside this call
@@ -30,4 +33,30 @@ let cancellable = subject.sink { value in
 }
 subject.send(1)  // prints 2, then 1
 cancellable.cancel()
+}
+
+// What Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:22 prints, as its `// prints` comments say
+@Test("Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:22 prints what its comments say")
+func output_sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line22() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line22()
+  }
+  expectPrinted(
+    result, ["1", "2", "3", "finished"],
+    sample: "Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md", line: 22)
+}
+
+// What Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:78 prints, as its `// prints` comments say
+@Test("Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:78 prints what its comments say")
+func output_sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line78() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line78()
+  }
+  expectPrinted(
+    result, ["2", "1"],
+    sample: "Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md", line: 78)
 }

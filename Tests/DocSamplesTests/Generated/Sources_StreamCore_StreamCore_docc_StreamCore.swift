@@ -11,6 +11,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import StreamTesting
+import Testing
 
 // Sources/StreamCore/StreamCore.docc/StreamCore.md:16
 func sample_Sources_StreamCore_StreamCore_docc_StreamCore_line16() async throws {
@@ -20,8 +21,21 @@ let query = CurrentValueSubject<String, Never>("")
 var cancellables = Set<AnyCancellable>()
 
 query
-  .sink { print("searching for", $0) }
+  .sink { print("searching for", $0) }  // prints "searching for " (the current value, "")
   .store(in: &cancellables)
 
 query.value = "swift"  // prints "searching for swift"
+}
+
+// What Sources/StreamCore/StreamCore.docc/StreamCore.md:16 prints, as its `// prints` comments say
+@Test("Sources/StreamCore/StreamCore.docc/StreamCore.md:16 prints what its comments say")
+func output_sample_Sources_StreamCore_StreamCore_docc_StreamCore_line16() async {
+  let result = await #expect(
+    processExitsWith: .success, observing: [\.standardOutputContent]
+  ) {
+    try await sample_Sources_StreamCore_StreamCore_docc_StreamCore_line16()
+  }
+  expectPrinted(
+    result, ["searching for ", "searching for swift"],
+    sample: "Sources/StreamCore/StreamCore.docc/StreamCore.md", line: 16)
 }

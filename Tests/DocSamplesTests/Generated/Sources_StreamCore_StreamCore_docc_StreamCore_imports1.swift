@@ -14,7 +14,7 @@ let query = CurrentValueSubject<String, Never>("")
 var cancellables = Set<AnyCancellable>()
 
 query
-  .sink { print("searching for", $0) }
+  .sink { print("searching for", $0) }  // prints "searching for " (the current value, "")
   .store(in: &cancellables)
 
 query.value = "swift"  // prints "searching for swift"
