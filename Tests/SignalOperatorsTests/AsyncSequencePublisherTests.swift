@@ -179,7 +179,7 @@ import Testing
       )
       .run()
     }
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
   }
 
   @Test func conformance_asyncStream_sharedBySubscriptions() async {
@@ -193,7 +193,7 @@ import Testing
       )
       .run()
     }
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05", "SC-2.04", "SC-5.01"])
   }
 }
 

@@ -199,7 +199,7 @@ import Testing
       makeLongPublisher: { Array(0..<500_000).publisher.append(Array(500_000..<1_000_000)) }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-2.04"])
   }
 
   @Test func concatenateFailing_conforms() {
@@ -216,6 +216,6 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05"])
   }
 }

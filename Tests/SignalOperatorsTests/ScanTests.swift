@@ -56,6 +56,6 @@ import Testing
       makeLongPublisher: { (0..<1_000_000).map { $0 }.publisher.scan(0, &+) }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-2.04"])
   }
 }

@@ -115,6 +115,36 @@ public struct ConformanceReport: Sendable, CustomStringConvertible {
   }
 
   /// The message a test framework shows for one failed rule.
+  /// What is wrong with the skipped rules, given the rules a run says it skips: one text per
+  /// rule skipped without being listed, and one per listed rule that was not skipped.
+  func skipIssues(expected: Set<String>, message: String) -> [String] {
+    var texts: [String] = []
+    let suffix = message.isEmpty ? "" : " - \(message)"
+    for result in results {
+      let listed = expected.contains(result.rule.id)
+      switch result.outcome {
+      case .skipped(let reason) where !listed:
+        texts.append(
+          "\(publisher) skipped \(result.rule.id) (\(result.rule.statement)): \(reason). "
+            + "Give the run what the rule needs, or list \"\(result.rule.id)\" in skipping:"
+            + suffix
+        )
+      case .passed where listed, .failed where listed:
+        texts.append(
+          "\(publisher) was expected to skip \(result.rule.id), but the rule ran; remove "
+            + "\"\(result.rule.id)\" from skipping:" + suffix
+        )
+      default:
+        break
+      }
+    }
+    let known = Set(results.map(\.rule.id))
+    for id in expected.subtracting(known).sorted() {
+      texts.append("skipping: names \"\(id)\", which is no rule of this run" + suffix)
+    }
+    return texts
+  }
+
   func issueText(for result: ConformanceResult, message: String) -> String {
     var text = "\(publisher) broke \(result.rule.id) (\(result.rule.statement))"
     if case .failed(let reason) = result.outcome { text += ": \(reason)" }

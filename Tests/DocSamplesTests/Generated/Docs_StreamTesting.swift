@@ -130,7 +130,7 @@ fileprivate struct Search: Sendable {
     makeLongPublisher: { Array(0..<100_000).publisher }
   )
   .run()
-  .expectAllPassed()  // one Issue.record per failed rule, at this line
+  .expectAllPassed(skipping: ["SC-2.04"])  // one Issue.record per failed rule, at this line
 }
 #sourceLocation()
 
@@ -150,7 +150,7 @@ final class ResultPublisherTests: XCTestCase {
       makeFailingPublisher: { Result<Int, MyError>.Publisher(MyError()) }
     )
     .run()
-    .assertAllPassed()  // one XCTFail per failed rule, at this line
+    .assertAllPassed(skipping: ["SC-1.05", "SC-3.02"])  // one XCTFail per failed rule, at this line
   }
 }
 #sourceLocation()
@@ -170,6 +170,6 @@ final class ResultPublisherTests: XCTestCase {
     }
   )
   .run()
-  .expectAllPassed()
+  .expectAllPassed(skipping: ["SC-1.05"])
 }
 #sourceLocation()
