@@ -15,7 +15,8 @@ extension Publisher {
   /// - Returns: A publisher that publishes the value at `index`.
   @inlinable
   public func output(at index: Int) -> Publishers.Output<Self> {
-    output(in: index...index)
+    precondition(index >= 0, "output(at:): index must not be negative, got \(index)")
+    return output(in: index...index)
   }
 
   /// Publishes the values whose indices fall in `range`, then finishes.
@@ -54,7 +55,8 @@ extension Publisher {
   /// - Returns: A publisher that publishes the first `maxLength` values.
   @inlinable
   public func prefix(_ maxLength: Int) -> Publishers.Output<Self> {
-    output(in: ..<maxLength)
+    precondition(maxLength >= 0, "prefix(_:): maxLength must not be negative, got \(maxLength)")
+    return output(in: ..<maxLength)
   }
 }
 

@@ -127,10 +127,11 @@ import Testing
   }
 
   @Test func bufferingNewest_zeroLimit_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = PassthroughSubject<Int, Never>().values(bufferingPolicy: .bufferingNewest(0))
         .makeAsyncIterator()
     }
+    expectTrap(trap1, "values(bufferingPolicy:): the limit must be positive, got 0")
   }
 
   @Test func concurrentSenders_unbounded_loseNothing() async {

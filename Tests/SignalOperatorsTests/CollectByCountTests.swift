@@ -205,17 +205,19 @@ import Testing
   }
 
   @Test func countZero_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Empty<Int, Never>().collect(0)
     }
+    expectTrap(trap1, "collect(_:): count must be greater than zero, got 0")
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
       Record<Int, Never>(output: [1], completion: .finished).collect(2).subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap2, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func collectByCount_conforms() {

@@ -227,9 +227,10 @@ import Testing
   }
 
   @Test func zeroCount_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = PassthroughSubject<Int, Never>().collect(.byTimeOrCount(TestScheduler(), 1, 0))
     }
+    expectTrap(trap1, "CollectByTime: count must be greater than zero, got 0")
   }
 
   @Test func requestFromReceive_manyGroupsWithoutRecursion() {
@@ -244,11 +245,12 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
       PassthroughSubject<Int, Never>().collect(.byTime(TestScheduler(), 1)).subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap2, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func byTimeOrCountOfOne_conforms() {

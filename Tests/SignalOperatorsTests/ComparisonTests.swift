@@ -53,13 +53,14 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       Record<Int, Never>(output: [3, 9, 1], completion: .finished)
         .max()
         .subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func comparison_conforms() {

@@ -215,12 +215,13 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       PassthroughSubject<Int, Never>().debounce(for: 1, scheduler: TestScheduler())
         .subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func immediateScheduler_conforms() {

@@ -110,13 +110,14 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
       TestPublisher<Data, Never>().decode(type: Int.self, decoder: JSONDecoder()).subscribe(
         recorder
       )
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func decode_conforms() {

@@ -157,9 +157,10 @@ import Testing
   }
 
   @Test func negativeCount_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Empty<Int, Never>().dropFirst(-1)
     }
+    expectTrap(trap1, "Drop: count must not be negative, got -1")
   }
 
   @Test func description_isDrop() {

@@ -119,11 +119,12 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<String, any Error>(initialDemand: nil)
       TestPublisher<Int, Never>().encode(encoder: EncodeDescribing()).subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func encode_conforms() {

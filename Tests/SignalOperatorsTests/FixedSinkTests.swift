@@ -129,19 +129,21 @@ import Testing
   }
 
   @Test func zeroDemand_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Subscribers.FixedSink<Int, Never>(
         demand: 0,
         receiveCompletion: { _ in },
         receiveValue: { _ in }
       )
     }
+    expectTrap(trap1, "FixedSink: demand must be greater than zero, got 0")
   }
 
   @Test func negativeDemand_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Just(1).sink(fixedDemand: -1, receiveCompletion: { _ in }, receiveValue: { _ in })
     }
+    expectTrap(trap2, "FixedSink: demand must be greater than zero, got -1")
   }
 
   /// A closure's captures may cancel the sink from their deinit; the sink must release its

@@ -103,13 +103,14 @@ import Testing
   }
 
   @Test func noneMaxDemand_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Subscribers.GraduatedSink<Int, Never>(
         maxDemand: .none,
         receiveCompletion: { _ in },
         receiveValue: { _ in }
       )
     }
+    expectTrap(trap1, "GraduatedSink: maxDemand must be greater than zero, got max(0)")
   }
 
   /// A closure's captures may cancel the sink from their deinit; the sink must release its

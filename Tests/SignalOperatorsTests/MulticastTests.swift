@@ -222,11 +222,12 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       TestPublisher<Int, Never>().multicast { PassthroughSubject<Int, Never>() }.subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   /// A subject drops values its subscriber has no demand for, so the kit runs on an upstream

@@ -62,23 +62,26 @@ import Testing
   }
 
   @Test func negativePrefix_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Empty<Int, Never>().prefix(-1)
     }
+    expectTrap(trap1, "prefix(_:): maxLength must not be negative, got -1")
   }
 
   @Test func negativeIndex_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Empty<Int, Never>().output(at: -1)
     }
+    expectTrap(trap2, "output(at:): index must not be negative, got -1")
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       PassthroughSubject<Int, Never>().prefix(2).subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap3, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func demandNone_requestsNothingUntilAsked() {

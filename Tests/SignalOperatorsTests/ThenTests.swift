@@ -160,9 +160,10 @@ import Testing
   }
 
   @Test func zeroMaxDemand_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Empty<Int, Never>().then(maxDemand: .none) { Empty<Int, Never>() }
     }
+    expectTrap(trap1, "Publishers.Then: maxDemand must be greater than zero")
   }
 
   @Test func conformance_emptyThenSequence() {

@@ -58,13 +58,14 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Bool, any Error>(initialDemand: nil)
       Record<Int, Never>(output: [1, 2, 3], completion: .finished)
         .tryAllSatisfy { $0 < 3 }
         .subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func tryAllSatisfy_conforms() {

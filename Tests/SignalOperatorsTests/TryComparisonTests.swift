@@ -58,13 +58,14 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
       Record<Int, Never>(output: [3, 1, 2], completion: .finished)
         .tryMin { $0 < $1 }
         .subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func tryComparison_conforms() {

@@ -31,9 +31,10 @@ private typealias Demand = Subscribers.Demand
   }
 
   @Test func maxOfNegative_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Subscribers.Demand.max(-1)
     }
+    expectTrap(trap1, "Subscribers.Demand.max(-1): demand must not be negative")
   }
 
   // MARK: Addition
@@ -79,9 +80,10 @@ private typealias Demand = Subscribers.Demand
   }
 
   @Test func plusNegativeIntBeyondDemand_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Subscribers.Demand.max(1) + (-2)
     }
+    expectTrap(trap2, "Subscribers.Demand: max(1) + -2 would be a negative demand")
   }
 
   @Test func plusEqualsDemand_accumulates() {
@@ -122,9 +124,10 @@ private typealias Demand = Subscribers.Demand
   }
 
   @Test func timesNegativeInt_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = Subscribers.Demand.max(1) * -1
     }
+    expectTrap(trap3, "Subscribers.Demand: max(1) * -1 would be a negative demand")
   }
 
   @Test func timesEqualsInt_multipliesInPlace() {

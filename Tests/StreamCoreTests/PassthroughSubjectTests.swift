@@ -212,12 +212,13 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let subject = PassthroughSubject<Int, Never>()
       let holder = WeakHolder<Int, Never>(demand: .max(1))
       subject.subscribe(holder)
       holder.strong?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 }
 

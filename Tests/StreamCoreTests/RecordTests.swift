@@ -196,34 +196,38 @@ import Testing
   }
 
   @Test func outputAfterCompletion_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var recording = Record<Int, Never>.Recording()
       recording.receive(completion: .finished)
       recording.receive(1)
     }
+    expectTrap(trap1, "Record.Recording.receive(_:): an output was recorded after the completion")
   }
 
   @Test func secondCompletion_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var recording = Record<Int, Never>.Recording(output: [1])
       recording.receive(completion: .finished)
     }
+    expectTrap(trap2, "Record.Recording.receive(completion:): a second completion was recorded")
   }
 
   @Test func outputIntoDecodedRecording_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let data = try JSONEncoder().encode(Record<Int, TestError>.Recording())
       var recording = try JSONDecoder().decode(Record<Int, TestError>.Recording.self, from: data)
       recording.receive(1)
     }
+    expectTrap(trap3, "Record.Recording.receive(_:): an output was recorded after the completion")
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap4 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = Recorder<Int, Never>(initialDemand: nil)
       Record<Int, Never>(output: [1], completion: .finished).subscribe(recorder)
       recorder.request(.none)
     }
+    expectTrap(trap4, "request(.none): a subscriber must request a demand greater than zero")
   }
 }
 

@@ -102,11 +102,12 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = Recorder<Int, TestError>(initialDemand: nil)
       Result<Int, TestError>.success(3).publisher.subscribe(recorder)
       recorder.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 }
 

@@ -231,13 +231,14 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = SpyPublisher<Int, Never>()
       let subject = SpySubject<Int, Never>()
       let token = upstream.subscribe(subject)
       subject.subscriptions.first?.request(.none)
       withExtendedLifetime(token) {}
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 }
 

@@ -257,18 +257,20 @@ import Testing
   }
 
   @Test func requestNone_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let subject = ReplaySubject<Int, Never>(bufferSize: 1)
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       subject.subscribe(recorder)
       recorder.subscription?.request(.none)
     }
+    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
   @Test func negativeBufferSize_traps() async {
-    await #expect(processExitsWith: .failure) {
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = ReplaySubject<Int, Never>(bufferSize: -1)
     }
+    expectTrap(trap2, "ReplaySubject: bufferSize must not be negative")
   }
 
   @Test func finishedSubject_conforms() {

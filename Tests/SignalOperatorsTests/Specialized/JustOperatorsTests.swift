@@ -143,9 +143,18 @@ import Testing
   }
 
   @Test func negativeCount_traps() async {
-    await #expect(processExitsWith: .failure) { _ = Just(1).dropFirst(-1) }
-    await #expect(processExitsWith: .failure) { _ = Just(1).prefix(-1) }
-    await #expect(processExitsWith: .failure) { _ = Just(1).output(at: -1) }
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Just(1).dropFirst(-1)
+    }
+    expectTrap(trap1, "dropFirst: count must not be negative")
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Just(1).prefix(-1)
+    }
+    expectTrap(trap2, "prefix: maxLength must not be negative")
+    let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Just(1).output(at: -1)
+    }
+    expectTrap(trap3, "output(at:): index must not be negative")
   }
 
   // MARK: Reducing

@@ -106,8 +106,14 @@ import Testing
   }
 
   @Test func negativeCount_traps() async {
-    await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.dropFirst(-1) }
-    await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.prefix(-1) }
+    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Optional(1).publisher.dropFirst(-1)
+    }
+    expectTrap(trap1, "dropFirst: count must not be negative")
+    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Optional(1).publisher.prefix(-1)
+    }
+    expectTrap(trap2, "prefix: maxLength must not be negative")
   }
 
   // MARK: Reducing
