@@ -245,4 +245,40 @@ import Testing
     .run(TimeFamilyRules.droppingOperators)
     .expectAllPassed()
   }
+
+  /// One value at a time with `latest: true` (what `.values` asks for): the value sent at the end
+  /// of an interval is the latest of that interval. The held value used to take the only unit of
+  /// demand, so later values were dropped instead of replacing it.
+  @Test func latestTrueOneAtATime_emitsLatestValueOfEachInterval() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    scheduler.advance(by: 2)
+    upstream.send(2)
+    upstream.send(3)
+    scheduler.advance(by: 8)
+    #expect(recorder.values == [1, 3])
+    upstream.send(4)
+    upstream.send(5)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 3, 5])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  /// Requested one at a time from outside `receive`, as `for await … in .values` does.
+  @Test func latestTrueRequestAfterEachValue_emitsLatestValueOfEachInterval() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    recorder.request(.max(1))
+    upstream.send(2)
+    upstream.send(3)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 3])
+  }
 }
