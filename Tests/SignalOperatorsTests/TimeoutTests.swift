@@ -236,4 +236,52 @@ import Testing
     .run()
     .expectAllPassed()
   }
+
+  /// With `ImmediateScheduler` the timer fires as it starts. It used to start before the
+  /// subscriber had its subscription, so the completion arrived first.
+  @Test func immediateScheduler_subscriptionArrivesBeforeTheCompletion() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: ImmediateScheduler.shared).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  /// No timer exists while the subscriber is in `receive(subscription:)`, even after it requests
+  /// there, so a concurrent scheduler cannot time out on another thread meanwhile. The timer
+  /// used to be scheduled before `receive(subscription:)` was sent.
+  @Test func duringReceiveSubscription_noTimerIsScheduled() {
+    let scheduler = scheduler
+    let subscriber = TimeoutOrderProbe<Int, TimeFamilyError> {
+      scheduler.pendingActionCount
+    }
+    upstream.timeout(10, scheduler: scheduler).subscribe(subscriber)
+    #expect(subscriber.observed.withLock { $0 } == [0])
+    #expect(scheduler.pendingActionCount == 1)
+    scheduler.advance(by: 10)
+    #expect(subscriber.completions.withLock { $0 } == 1)
+  }
+}
+
+/// Requests `.unlimited` in `receive(subscription:)`, then records what `observe` returns there.
+final class TimeoutOrderProbe<Input, Failure: Error>: Subscriber, Sendable {
+  let observed = LockedState<[Int]>([])
+  let completions = LockedState(0)
+  private let observe: @Sendable () -> Int
+
+  init(observe: @escaping @Sendable () -> Int) {
+    self.observe = observe
+  }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.unlimited)
+    let value = observe()
+    observed.withLock { $0.append(value) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    completions.withLock { $0 += 1 }
+  }
 }
