@@ -235,7 +235,10 @@ extension Publishers.Throttle {
         guard phase != .terminal, emissionScheduled else { return false }
         emissionScheduled = false
         if let value = held.take() {
+          // A value still waiting for the draining thread is replaced: its unit of demand, taken
+          // when it was held, goes back.
           superseded = ready.take()
+          if superseded != nil { demand += 1 }
           ready = value
           lastEmission = now
         }
