@@ -33,3 +33,41 @@ final class LockProbeOwner: Sendable {
     onDeinit()
   }
 }
+
+/// An error whose deinit runs `onDeinit`: a failure holding the last reference to something.
+final class LockProbeError: Error, Sendable {
+  private let onDeinit: @Sendable () -> Void
+
+  init(onDeinit: @escaping @Sendable () -> Void) {
+    self.onDeinit = onDeinit
+  }
+
+  deinit {
+    onDeinit()
+  }
+}
+
+/// A publisher for one subscriber, driven by the test, that keeps no copy of what it sends (a
+/// subject keeps its completion): after ``fail(_:)`` the operator holds the failure's last
+/// reference. It ignores demand; for single-threaded tests.
+final class LockProbeSource<Output, Failure: Error>: Publisher {
+  private var valueTarget: ((Output) -> Subscribers.Demand)?
+  private var completionTarget: ((Subscribers.Completion<Failure>) -> Void)?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    valueTarget = { subscriber.receive($0) }
+    completionTarget = { subscriber.receive(completion: $0) }
+    subscriber.receive(subscription: TimeFamilyIgnoredSubscription())
+  }
+
+  func send(_ value: Output) {
+    _ = valueTarget?(value)
+  }
+
+  func fail(_ error: Failure) {
+    let target = completionTarget
+    valueTarget = nil
+    completionTarget = nil
+    target?(.failure(error))
+  }
+}
