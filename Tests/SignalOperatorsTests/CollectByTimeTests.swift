@@ -268,4 +268,15 @@ import Testing
     .run()
     .expectAllPassed()
   }
+
+  /// No timer exists while the subscriber is in `receive(subscription:)`, even after it
+  /// requests there: nothing can tick on another thread before the subscriber has its
+  /// subscription. The timer used to be scheduled before `receive(subscription:)` was sent.
+  @Test func duringReceiveSubscription_noTimerIsScheduled() {
+    let scheduler = scheduler
+    let subscriber = TimeFamilyOrderProbe<[Int], TimeFamilyError> { scheduler.pendingActionCount }
+    upstream.collect(.byTime(scheduler, 10), options: nil).subscribe(subscriber)
+    #expect(subscriber.observed.withLock { $0 } == [0])
+    #expect(scheduler.pendingActionCount == 1)
+  }
 }

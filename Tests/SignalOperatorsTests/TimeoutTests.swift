@@ -252,7 +252,7 @@ import Testing
   /// used to be scheduled before `receive(subscription:)` was sent.
   @Test func duringReceiveSubscription_noTimerIsScheduled() {
     let scheduler = scheduler
-    let subscriber = TimeoutOrderProbe<Int, TimeFamilyError> {
+    let subscriber = TimeFamilyOrderProbe<Int, TimeFamilyError> {
       scheduler.pendingActionCount
     }
     upstream.timeout(10, scheduler: scheduler).subscribe(subscriber)
@@ -260,28 +260,5 @@ import Testing
     #expect(scheduler.pendingActionCount == 1)
     scheduler.advance(by: 10)
     #expect(subscriber.completions.withLock { $0 } == 1)
-  }
-}
-
-/// Requests `.unlimited` in `receive(subscription:)`, then records what `observe` returns there.
-final class TimeoutOrderProbe<Input, Failure: Error>: Subscriber, Sendable {
-  let observed = LockedState<[Int]>([])
-  let completions = LockedState(0)
-  private let observe: @Sendable () -> Int
-
-  init(observe: @escaping @Sendable () -> Int) {
-    self.observe = observe
-  }
-
-  func receive(subscription: any Subscription) {
-    subscription.request(.unlimited)
-    let value = observe()
-    observed.withLock { $0.append(value) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand { .none }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    completions.withLock { $0 += 1 }
   }
 }
