@@ -279,4 +279,20 @@ import Testing
     #expect(subscriber.observed.withLock { $0 } == [0])
     #expect(scheduler.pendingActionCount == 1)
   }
+
+  /// `options` goes with the timer and the deliveries.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    source.collect(.byTime(spy, 5), options: SpyOptions(tag: 4)).subscribe(recorder)
+    source.send(1)
+    spy.base.advance(by: 5)
+    source.send(completion: .finished)
+    spy.base.advance()
+    #expect(recorder.events == [.subscription, .value([1]), .completion(.finished)])
+    #expect(spy.calls.first?.kind == .repeating)
+    #expect(spy.calls.contains { $0.kind == .now })
+    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 4) })
+  }
 }

@@ -271,4 +271,20 @@ import Testing
     #expect(recorder.values == [1, 3, 4])
     #expect(recorder.violations.isEmpty)
   }
+
+  /// `options` goes with every call to the scheduler, and timers get its minimum tolerance.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.debounce(for: 3, scheduler: spy, options: SpyOptions(tag: 1)).subscribe(recorder)
+    source.send(1)
+    spy.base.advance(by: 3)
+    source.send(completion: .finished)
+    spy.base.advance()
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(spy.calls.map(\.kind) == [.repeating, .now])
+    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 1) })
+    #expect(spy.calls[0].tolerance == spy.minimumTolerance)
+  }
 }

@@ -312,4 +312,19 @@ import Testing
     #expect(recorder.values == [1, 3, 4])
     #expect(recorder.violations.isEmpty)
   }
+
+  /// Throttle takes no options (as in Combine): it passes none.
+  @Test func noOptions_passedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.throttle(for: 10, scheduler: spy, latest: true).subscribe(recorder)
+    source.send(1)
+    spy.base.advance()
+    source.send(2)
+    spy.base.advance(by: 10)
+    #expect(recorder.values == [1, 2])
+    #expect(!spy.calls.isEmpty)
+    #expect(spy.calls.allSatisfy { $0.options == nil })
+  }
 }

@@ -261,4 +261,21 @@ import Testing
     scheduler.advance(by: 10)
     #expect(subscriber.completions.withLock { $0 } == 1)
   }
+
+  /// `options` goes with the timers and the deliveries; timers get the minimum tolerance.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.timeout(10, scheduler: spy, options: SpyOptions(tag: 3)).subscribe(recorder)
+    source.send(1)
+    spy.base.advance(by: 10)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(spy.calls.contains { $0.kind == .repeating })
+    #expect(spy.calls.contains { $0.kind == .now })
+    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 3) })
+    #expect(
+      spy.calls.filter { $0.kind == .repeating }.allSatisfy { $0.tolerance == spy.minimumTolerance }
+    )
+  }
 }
