@@ -319,16 +319,17 @@ extension Publishers.Buffer {
     }
 
     func cancel() {
-      // The buffered values are released after the lock.
-      let (upstream, _) = lock.withLock { () -> ((any Subscription)?, [Output?]) in
+      // The buffered values and a pending failure are released after the lock.
+      let (upstream, _, _) = lock.withLock {
+        () -> ((any Subscription)?, [Output?], Subscribers.Completion<Failure>?) in
         defer {
           phase = .terminal
           buffer = []
           head = 0
-          pendingCompletion = nil
         }
-        guard case .active(let subscription) = phase else { return (nil, buffer) }
-        return (subscription, buffer)
+        let pending = pendingCompletion.take()
+        guard case .active(let subscription) = phase else { return (nil, buffer, pending) }
+        return (subscription, buffer, pending)
       }
       upstream?.cancel()
     }

@@ -187,6 +187,9 @@ extension Publishers.CollectByTime {
         subscription.cancel()
         return
       }
+      downstream.receive(subscription: self)
+      // The timer starts once the downstream has its subscription, so no tick (on another
+      // thread, with a concurrent scheduler) comes before or during its receive(subscription:).
       let timer = scheduler.schedule(
         after: scheduler.now.advanced(by: interval),
         interval: interval,
@@ -201,7 +204,6 @@ extension Publishers.CollectByTime {
         return false
       }
       if stale { timer.cancel() }
-      downstream.receive(subscription: self)
       if count == nil, lock.withLock({ self.upstream != nil }) {
         subscription.request(.unlimited)
       }

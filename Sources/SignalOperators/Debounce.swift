@@ -228,9 +228,12 @@ extension Publishers.Debounce {
         guard case .active = phase, self.generation == generation, let value = pending.take()
         else { return (nil, false, nil) }
         let timer = self.timer.take()
+        // A value still waiting for the draining thread is replaced (and released after the
+        // lock): the unit of demand it took goes back.
+        let superseded = ready.take()
+        if superseded != nil { demand += 1 }
         guard demand > .none else { return (timer, false, value) }
         demand -= 1
-        let superseded = ready.take()  // released after the lock
         ready = value
         guard !draining else { return (timer, false, superseded) }
         draining = true

@@ -301,14 +301,16 @@ extension Publishers.SwitchToLatest {
 
     func cancel() {
       let released = lock.withLock {
-        () -> ((any Subscription)?, (any Subscription)?, Downstream?, [Output?]) in
+        () -> (
+          (any Subscription)?, (any Subscription)?, Downstream?, [Output?],
+          Subscribers.Completion<Failure>?
+        ) in
         done = true
-        completion = nil
         defer {
           queue = []
           head = 0
         }
-        return (upstream.take(), current.take(), downstream.take(), queue)
+        return (upstream.take(), current.take(), downstream.take(), queue, completion.take())
       }
       released.0?.cancel()
       released.1?.cancel()

@@ -118,7 +118,8 @@ extension Publishers.Then {
     }
 
     private enum UpstreamEnd {
-      case forward(Downstream?, Subscribers.Completion<Failure>)
+      /// The failure, for the downstream; the transform is released after it is delivered.
+      case forward(Downstream?, (() -> Child)?, Subscribers.Completion<Failure>)
       case startChild(() -> Child)
     }
 
@@ -169,24 +170,21 @@ extension Publishers.Then {
         switch completion {
         case .failure:
           state = .terminal
-          defer {
-            downstream = nil
-            transform = nil
-          }
-          return .forward(downstream, completion)
+          return .forward(downstream.take(), transform.take(), completion)
         case .finished:
-          guard let make = transform else {
+          guard let make = transform.take() else {
             preconditionFailure("Then: upstream finished without a transform")
           }
           state = .awaitingChild(phase.demand)
-          transform = nil
           return .startChild(make)
         }
       }
       _ = released
       switch end {
-      case .forward(let target, let completion):
-        target?.receive(completion: completion)
+      case .forward(let target, let transform, let completion):
+        // The transform may hold the last reference to an owner whose deinit cancels this chain:
+        // it goes after the lock, and after the failure is delivered.
+        withExtendedLifetime(transform) { target?.receive(completion: completion) }
       case .startChild(let make):
         make().subscribe(Side(inner: self))
       case nil:
@@ -221,19 +219,19 @@ extension Publishers.Then {
     }
 
     func cancel() {
-      let released = lock.withLock { () -> (State, Downstream?) in
+      // The downstream and the transform are released after the lock: either's deinit may call
+      // back in (an owner the transform captured cancelling this chain, say).
+      let released = lock.withLock { () -> (State, Downstream?, (() -> Child)?) in
         let previous = state
         state = .terminal
-        defer {
-          downstream = nil
-          transform = nil
-        }
-        return (previous, downstream)
+        return (previous, downstream.take(), transform.take())
       }
-      switch released.0 {
-      case .upstream(let phase): phase.subscription.cancel()
-      case .child(let child): child.cancel()
-      case .awaitingUpstream, .awaitingChild, .terminal: break
+      withExtendedLifetime(released) {
+        switch released.0 {
+        case .upstream(let phase): phase.subscription.cancel()
+        case .child(let child): child.cancel()
+        case .awaitingUpstream, .awaitingChild, .terminal: break
+        }
       }
     }
 

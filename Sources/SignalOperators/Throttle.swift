@@ -12,9 +12,11 @@ extension Publisher {
   /// Requests `.unlimited` from the upstream. The first value goes downstream at once (in an
   /// action scheduled now). A value that arrives less than `interval` after the last emission is
   /// held and sent when the interval is over; while one is held, later values replace it if
-  /// `latest` is `true` and are dropped if it is `false`. Values that arrive while the subscriber
-  /// has no demand are dropped. When the upstream completes, a held value is sent first and the
-  /// completion right after it; otherwise the completion is scheduled at once.
+  /// `latest` is `true` (the held value already has its unit of demand, so this works when the
+  /// subscriber asks for one value at a time) and are dropped if it is `false`. Other values that
+  /// arrive while the subscriber has no demand are dropped. When the upstream completes, a held
+  /// value is sent first and the completion right after it; otherwise the completion is scheduled
+  /// at once.
   ///
   /// > Thread safety: Upstream may send from any thread. Values and the completion are delivered
   /// > on `scheduler`, one at a time. `request(_:)` and `cancel()` are safe from any thread;
@@ -166,13 +168,16 @@ extension Publishers.Throttle {
     func receive(_ input: Output) -> Subscribers.Demand {
       let now = scheduler.now
       let (emitAt, dropped) = lock.withLock { () -> (Time?, Output?) in
-        guard case .active = phase, demand > .none else { return (nil, input) }
+        guard case .active = phase else { return (nil, input) }
         if emissionScheduled {
+          // The held value already has its unit of demand; with `latest` this one takes its
+          // place, so the interval ends with its latest value even when demand is now spent.
           guard latest else { return (nil, input) }
           let replaced = held
           held = input
           return (nil, replaced)
         }
+        guard demand > .none else { return (nil, input) }
         demand -= 1
         held = input
         emissionScheduled = true
@@ -230,7 +235,10 @@ extension Publishers.Throttle {
         guard phase != .terminal, emissionScheduled else { return false }
         emissionScheduled = false
         if let value = held.take() {
+          // A value still waiting for the draining thread is replaced: its unit of demand, taken
+          // when it was held, goes back.
           superseded = ready.take()
+          if superseded != nil { demand += 1 }
           ready = value
           lastEmission = now
         }

@@ -9,8 +9,9 @@ extension Publisher {
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { show($0) })
   /// ```
   ///
-  /// The timer starts at subscription, starts again at the first request (as in Combine), and
-  /// again after each value. When it runs out, the upstream is cancelled and the stream fails
+  /// The timer starts at subscription, once the subscriber's `receive(subscription:)` has
+  /// returned (so nothing times out before the subscriber has its subscription), starts again at
+  /// the first request (as in Combine), and again after each value. When it runs out, the upstream is cancelled and the stream fails
   /// with `customError()`, or finishes if `customError` is `nil`; values still waiting for the
   /// scheduler are dropped. Values and the completion are delivered on `scheduler`, in order;
   /// requests pass straight to the upstream.
@@ -102,7 +103,7 @@ extension Publishers {
 
 extension Publishers.Timeout {
   /// ```
-  /// awaitingSubscription --receive(subscription:)--> active (timer started)
+  /// awaitingSubscription --receive(subscription:)--> active (timer started once it's handed on)
   /// active --receive(_:)--> active (queued for the drain, timer restarted)
   /// active --upstream completion / timer--> completing (the drain sends it after the queue)
   /// any --completion delivered / cancel()--> terminal
@@ -143,6 +144,8 @@ extension Publishers.Timeout {
     private var generation: UInt64 = 0
     private var timer: (any Cancellable)?
     private var requested = false
+    /// Whether the downstream's `receive(subscription:)` has returned; no timer runs before.
+    private var handedOver = false
     private var customError: (() -> Failure)?
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
@@ -157,33 +160,41 @@ extension Publishers.Timeout {
     }
 
     func receive(subscription: any Subscription) {
-      let started = lock.withLock { () -> (Downstream, UInt64)? in
+      let target = lock.withLock { () -> Downstream? in
         guard case .awaitingSubscription = phase, let downstream else { return nil }
         phase = .active
         upstream = subscription
-        generation &+= 1
-        return (downstream, generation)
+        return downstream
       }
-      guard let (downstream, generation) = started else {
+      guard let target else {
         subscription.cancel()
         return
       }
-      startTimer(generation)
-      downstream.receive(subscription: self)
+      target.receive(subscription: self)
+      // The timer starts only now: started earlier, it could time out (at once on an immediate
+      // scheduler, on another thread on a concurrent one) before the downstream had this
+      // subscription. Requests and values during `receive(subscription:)` don't start one.
+      let first = lock.withLock { () -> UInt64? in
+        handedOver = true
+        guard case .active = phase else { return nil }
+        generation &+= 1
+        return generation
+      }
+      if let first { startTimer(first) }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let accepted = lock.withLock { () -> (UInt64, (any Cancellable)?, Bool)? in
+      let accepted = lock.withLock { () -> (UInt64?, (any Cancellable)?, Bool)? in
         guard case .active = phase else { return nil }
         queue.append(input)
         generation &+= 1
         let schedule = !scheduled
         scheduled = true
-        return (generation, timer.take(), schedule)
+        return (handedOver ? generation : nil, timer.take(), schedule)
       }
       guard let (generation, previous, schedule) = accepted else { return .none }
       previous?.cancel()
-      startTimer(generation)
+      if let generation { startTimer(generation) }
       if schedule { scheduler.schedule(options: options) { self.drain() } }
       return .none
     }
@@ -208,6 +219,7 @@ extension Publishers.Timeout {
       let found = lock.withLock { () -> ((any Subscription)?, (UInt64, (any Cancellable)?)?) in
         guard case .active = phase, !requested else { return (upstream, nil) }
         requested = true
+        guard handedOver else { return (upstream, nil) }  // the timer starts after the handover
         generation &+= 1
         return (upstream, (generation, timer.take()))
       }

@@ -183,6 +183,29 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
   }
+
+  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
+  /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
+  /// deinit probes the lock from another thread (false before the fix).
+  @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
+    let upstream = LockProbeSource<Int, LockProbeError>()
+    let holder = FlattenFamilyHolder()
+    let deinitFoundTheLockFree = LockedState<Bool?>(nil)
+    let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: nil)
+    upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.fail(
+      LockProbeError {
+        let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
+        deinitFoundTheLockFree.withLock { $0 = free }
+      }
+    )
+    recorder.cancel()
+    #expect(deinitFoundTheLockFree.withLock { $0 } == true)
+    #expect(recorder.values.isEmpty)
+    holder.subscription = nil
+  }
 }
 
 /// Holds a subscription for a closure written before the subscription exists.

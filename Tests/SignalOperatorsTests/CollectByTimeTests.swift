@@ -270,4 +270,31 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  /// No timer exists while the subscriber is in `receive(subscription:)`, even after it
+  /// requests there: nothing can tick on another thread before the subscriber has its
+  /// subscription. The timer used to be scheduled before `receive(subscription:)` was sent.
+  @Test func duringReceiveSubscription_noTimerIsScheduled() {
+    let scheduler = scheduler
+    let subscriber = TimeFamilyOrderProbe<[Int], TimeFamilyError> { scheduler.pendingActionCount }
+    upstream.collect(.byTime(scheduler, 10), options: nil).subscribe(subscriber)
+    #expect(subscriber.observed.withLock { $0 } == [0])
+    #expect(scheduler.pendingActionCount == 1)
+  }
+
+  /// `options` goes with the timer and the deliveries.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    source.collect(.byTime(spy, 5), options: SpyOptions(tag: 4)).subscribe(recorder)
+    source.send(1)
+    spy.base.advance(by: 5)
+    source.send(completion: .finished)
+    spy.base.advance()
+    #expect(recorder.events == [.subscription, .value([1]), .completion(.finished)])
+    #expect(spy.calls.first?.kind == .repeating)
+    #expect(spy.calls.contains { $0.kind == .now })
+    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 4) })
+  }
 }

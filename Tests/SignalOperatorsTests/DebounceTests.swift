@@ -241,4 +241,51 @@ import Testing
     .run(TimeFamilyRules.droppingOperators)
     .expectAllPassed(skipping: ["SC-3.01", "SC-3.02"])
   }
+
+  /// A value made ready while the subscriber is still receiving the previous one, then replaced
+  /// by a later one before it went out, gives its unit of demand back (a concurrent scheduler
+  /// does this; here the subscriber's `receive` advances the scheduler to interleave
+  /// deterministically). With demand for three values the subscriber gets three; the replaced
+  /// value's unit used to be lost, so the third value was dropped.
+  @Test func readyValueReplacedWhileDelivering_demandGivenBack() {
+    let upstream = upstream
+    let scheduler = scheduler
+    let first = LockedState(true)
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(3)) { _ in
+      let isFirst = first.withLock { isFirst in
+        defer { isFirst = false }
+        return isFirst
+      }
+      guard isFirst else { return .none }
+      upstream.send(2)
+      scheduler.advance(by: 3)  // 2 is ready; this thread is still delivering 1
+      upstream.send(3)
+      scheduler.advance(by: 3)  // 3 replaces 2
+      return .none
+    }
+    upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [1, 3])
+    upstream.send(4)
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [1, 3, 4])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  /// `options` goes with every call to the scheduler, and timers get its minimum tolerance.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.debounce(for: 3, scheduler: spy, options: SpyOptions(tag: 1)).subscribe(recorder)
+    source.send(1)
+    spy.base.advance(by: 3)
+    source.send(completion: .finished)
+    spy.base.advance()
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(spy.calls.map(\.kind) == [.repeating, .now])
+    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 1) })
+    #expect(spy.calls[0].tolerance == spy.minimumTolerance)
+  }
 }

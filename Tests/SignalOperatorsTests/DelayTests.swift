@@ -218,4 +218,30 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  /// `tolerance` and `options` go with every scheduled event.
+  @Test func toleranceAndOptions_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.delay(for: 5, tolerance: 1, scheduler: spy, options: SpyOptions(tag: 2))
+      .subscribe(recorder)
+    source.send(1)
+    source.send(completion: .finished)
+    spy.base.advance(by: 5)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(spy.calls.count == 2)
+    #expect(spy.calls.allSatisfy { $0.kind == .after && $0.tolerance == 1 })
+    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 2) })
+  }
+
+  /// Without a tolerance, the scheduler's minimum tolerance is used.
+  @Test func noTolerance_usesTheSchedulersMinimum() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.delay(for: 5, scheduler: spy).subscribe(recorder)
+    source.send(1)
+    #expect(spy.calls == [.init(kind: .after, tolerance: spy.minimumTolerance, options: nil)])
+  }
 }

@@ -147,4 +147,16 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  /// `options` is accepted for Combine compatibility and unused: nothing is scheduled.
+  @Test func options_nothingScheduled() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<TestScheduler.Stride, TimeFamilyError>()
+    source.measureInterval(using: spy, options: SpyOptions(tag: 7)).subscribe(recorder)
+    spy.base.advance(by: 4)
+    source.send(1)
+    #expect(recorder.values == [4])
+    #expect(spy.calls.isEmpty)
+  }
 }

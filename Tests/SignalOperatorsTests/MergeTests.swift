@@ -538,6 +538,35 @@ import Testing
     }
     #expect(weakInner == nil)
   }
+
+  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
+  /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
+  /// deinit probes the lock from another thread (false before the fix).
+  @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
+    let a = LockProbeSource<Int, LockProbeError>()
+    let b = LockProbeSource<Int, LockProbeError>()
+    let holder = FlattenFamilyHolder()
+    let deinitFoundTheLockFree = LockedState<Bool?>(nil)
+    let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
+      if value == 0 {
+        a.send(1)  // queued behind the delivery of 0
+        a.fail(
+          LockProbeError {
+            let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
+            deinitFoundTheLockFree.withLock { $0 = free }
+          }
+        )
+        holder.subscription?.cancel()
+      }
+      return .none
+    }
+    a.merge(with: b).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    b.send(0)
+    #expect(deinitFoundTheLockFree.withLock { $0 } == true)
+    #expect(recorder.values == [0])
+    holder.subscription = nil
+  }
 }
 
 extension Publisher where Failure == Never {

@@ -304,6 +304,21 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  /// `options` goes with every scheduled delivery.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.receive(on: spy, options: SpyOptions(tag: 5)).subscribe(recorder)
+    source.send(1)
+    spy.base.advance()
+    source.send(completion: .finished)
+    spy.base.advance()
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(spy.calls.count == 2)
+    #expect(spy.calls.allSatisfy { $0.kind == .now && $0.options == SpyOptions(tag: 5) })
+  }
 }
 
 /// Requests `.max(1)` and then `.max(2)` inside `receive(subscription:)`, and cancels there too

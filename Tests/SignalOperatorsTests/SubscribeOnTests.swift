@@ -199,4 +199,20 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  /// `options` goes with the subscribe, each request and the cancel.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    source.subscribe(on: spy, options: SpyOptions(tag: 6)).subscribe(recorder)
+    spy.base.advance()
+    recorder.request(.max(1))
+    spy.base.advance()
+    recorder.cancel()
+    spy.base.advance()
+    #expect(source.requests == [.demand(.max(1)), .cancel])
+    #expect(spy.calls.count == 3)
+    #expect(spy.calls.allSatisfy { $0.kind == .now && $0.options == SpyOptions(tag: 6) })
+  }
 }

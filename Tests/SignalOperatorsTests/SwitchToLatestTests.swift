@@ -378,6 +378,36 @@ import Testing
     #expect(inner.requests.last == .cancel)
     #expect(recorder.violations.isEmpty)
   }
+
+  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
+  /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
+  /// deinit probes the lock from another thread (false before the fix).
+  @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
+    let upstream = LockProbeSource<LockProbeSource<Int, LockProbeError>, LockProbeError>()
+    let inner = LockProbeSource<Int, LockProbeError>()
+    let holder = FlattenFamilyHolder()
+    let deinitFoundTheLockFree = LockedState<Bool?>(nil)
+    let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
+      if value == 0 {
+        inner.send(1)  // queued behind the delivery of 0
+        inner.fail(
+          LockProbeError {
+            let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
+            deinitFoundTheLockFree.withLock { $0 = free }
+          }
+        )
+        holder.subscription?.cancel()
+      }
+      return .none
+    }
+    upstream.switchToLatest().subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(inner)
+    inner.send(0)
+    #expect(deinitFoundTheLockFree.withLock { $0 } == true)
+    #expect(recorder.values == [0])
+    holder.subscription = nil
+  }
 }
 
 /// The number of values seen right after the switch.

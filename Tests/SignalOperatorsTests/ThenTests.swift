@@ -191,4 +191,73 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  /// The everyday cycle `owner.token = upstream.then { [owner] in … }.sink(…)`: the transform holds
+  /// the last reference to an owner whose deinit cancels the chain. A failure releases the
+  /// transform; that used to happen inside the operator's lock, so the owner's cancel locked again
+  /// ("Recursive call to lock Mutex"). The deinit here probes the lock from another thread
+  /// instead of cancelling on its own, so the old code fails the test rather than trapping.
+  @Test func upstreamFails_transformReleasedOutsideTheLock() {
+    let recorder = RecordingSubscriber<String, Boom>()
+    let subscription = LockedState<(any Subscription)?>(nil)
+    let deinitFoundTheLockFree = LockedState<Bool?>(nil)
+    do {
+      let owner = LockProbeOwner {
+        let free = lockProbeReturnsPromptly { subscription.withLock { $0 }?.cancel() }
+        deinitFoundTheLockFree.withLock { $0 = free }
+      }
+      upstream.then { [owner, child] in
+        _ = owner
+        return child
+      }
+      .subscribe(recorder)
+    }
+    subscription.withLock { $0 = recorder.subscription }
+    upstream.send(completion: .failure(Boom()))
+    #expect(deinitFoundTheLockFree.withLock { $0 } == true)
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    subscription.withLock { $0 = nil }
+  }
+
+  /// `cancel()` releases the transform too; its owner's deinit must not run inside the lock.
+  @Test func cancel_transformReleasedOutsideTheLock() {
+    let recorder = RecordingSubscriber<String, Boom>()
+    let subscription = LockedState<(any Subscription)?>(nil)
+    let deinitFoundTheLockFree = LockedState<Bool?>(nil)
+    do {
+      let owner = LockProbeOwner {
+        let free = lockProbeReturnsPromptly { subscription.withLock { $0 }?.request(.max(1)) }
+        deinitFoundTheLockFree.withLock { $0 = free }
+      }
+      upstream.then { [owner, child] in
+        _ = owner
+        return child
+      }
+      .subscribe(recorder)
+    }
+    subscription.withLock { $0 = recorder.subscription }
+    recorder.cancel()
+    #expect(deinitFoundTheLockFree.withLock { $0 } == true)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    subscription.withLock { $0 = nil }
+  }
+
+  /// The crash itself, in a child process: the owner's deinit cancels the sink it keeps.
+  @Test func ownerCyclePlusUpstreamFailure_doesNotTrap() async {
+    await #expect(processExitsWith: .success) {
+      final class Owner: @unchecked Sendable {
+        var token: AnyCancellable?
+      }
+      let upstream = PassthroughSubject<Int, Boom>()
+      do {
+        let owner = Owner()
+        owner.token = upstream.then { [owner] in
+          _ = owner
+          return Empty<String, Boom>()
+        }
+        .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+      }
+      upstream.send(completion: .failure(Boom()))
+    }
+  }
 }

@@ -246,4 +246,86 @@ import Testing
     .run(TimeFamilyRules.droppingOperators)
     .expectAllPassed(skipping: ["SC-3.01", "SC-3.02"])
   }
+
+  /// One value at a time with `latest: true` (what `.values` asks for): the value sent at the end
+  /// of an interval is the latest of that interval. The held value used to take the only unit of
+  /// demand, so later values were dropped instead of replacing it.
+  @Test func latestTrueOneAtATime_emitsLatestValueOfEachInterval() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    scheduler.advance(by: 2)
+    upstream.send(2)
+    upstream.send(3)
+    scheduler.advance(by: 8)
+    #expect(recorder.values == [1, 3])
+    upstream.send(4)
+    upstream.send(5)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 3, 5])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  /// Requested one at a time from outside `receive`, as `for await … in .values` does.
+  @Test func latestTrueRequestAfterEachValue_emitsLatestValueOfEachInterval() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    recorder.request(.max(1))
+    upstream.send(2)
+    upstream.send(3)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 3])
+  }
+
+  /// A value made ready while the subscriber is still receiving the previous one, then replaced
+  /// by the next interval's value before it went out, gives its unit of demand back (a
+  /// concurrent scheduler does this; here the subscriber's `receive` advances the scheduler to
+  /// interleave deterministically). With demand for three values the subscriber gets three; the
+  /// replaced value's unit used to be lost, so the third value was dropped.
+  @Test func readyValueReplacedWhileDelivering_demandGivenBack() {
+    let upstream = upstream
+    let scheduler = scheduler
+    let first = LockedState(true)
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(3)) { _ in
+      let isFirst = first.withLock { isFirst in
+        defer { isFirst = false }
+        return isFirst
+      }
+      guard isFirst else { return .none }
+      upstream.send(2)
+      scheduler.advance(by: 10)  // 2 is ready; this thread is still delivering 1
+      upstream.send(3)
+      scheduler.advance(by: 10)  // 3 replaces 2
+      return .none
+    }
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance()
+    #expect(recorder.values == [1, 3])
+    upstream.send(4)
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [1, 3, 4])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  /// Throttle takes no options (as in Combine): it passes none.
+  @Test func noOptions_passedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.throttle(for: 10, scheduler: spy, latest: true).subscribe(recorder)
+    source.send(1)
+    spy.base.advance()
+    source.send(2)
+    spy.base.advance(by: 10)
+    #expect(recorder.values == [1, 2])
+    #expect(!spy.calls.isEmpty)
+    #expect(spy.calls.allSatisfy { $0.options == nil })
+  }
 }

@@ -237,4 +237,46 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  /// With `ImmediateScheduler` the timer fires as it starts. It used to start before the
+  /// subscriber had its subscription, so the completion arrived first.
+  @Test func immediateScheduler_subscriptionArrivesBeforeTheCompletion() {
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    upstream.timeout(10, scheduler: ImmediateScheduler.shared).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  /// No timer exists while the subscriber is in `receive(subscription:)`, even after it requests
+  /// there, so a concurrent scheduler cannot time out on another thread meanwhile. The timer
+  /// used to be scheduled before `receive(subscription:)` was sent.
+  @Test func duringReceiveSubscription_noTimerIsScheduled() {
+    let scheduler = scheduler
+    let subscriber = TimeFamilyOrderProbe<Int, TimeFamilyError> {
+      scheduler.pendingActionCount
+    }
+    upstream.timeout(10, scheduler: scheduler).subscribe(subscriber)
+    #expect(subscriber.observed.withLock { $0 } == [0])
+    #expect(scheduler.pendingActionCount == 1)
+    scheduler.advance(by: 10)
+    #expect(subscriber.completions.withLock { $0 } == 1)
+  }
+
+  /// `options` goes with the timers and the deliveries; timers get the minimum tolerance.
+  @Test func options_forwardedToTheScheduler() {
+    let source = TestPublisher<Int, TimeFamilyError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    source.timeout(10, scheduler: spy, options: SpyOptions(tag: 3)).subscribe(recorder)
+    source.send(1)
+    spy.base.advance(by: 10)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(spy.calls.contains { $0.kind == .repeating })
+    #expect(spy.calls.contains { $0.kind == .now })
+    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 3) })
+    #expect(
+      spy.calls.filter { $0.kind == .repeating }.allSatisfy { $0.tolerance == spy.minimumTolerance }
+    )
+  }
 }

@@ -291,14 +291,16 @@ where Downstream.Input == Storage.Output {
   func cancel() {
     var calls = LatestFamilyCalls()
     let released = lock.withLock {
-      () -> (Downstream?, Storage, LatestFamilyFIFO<(Storage.Output, Int)>) in
+      () -> (
+        Downstream?, Storage, LatestFamilyFIFO<(Storage.Output, Int)>,
+        Subscribers.Completion<Failure>?
+      ) in
       for index in subscriptions.indices {
         if let subscription = subscriptions[index].take() { calls.append(subscription) }
       }
-      pendingCompletion = nil
       return (
         downstream.take(), latestFamilyExchange(&storage, with: Storage()),
-        latestFamilyExchange(&queue, with: .init())
+        latestFamilyExchange(&queue, with: .init()), pendingCompletion.take()
       )
     }
     calls.cancel()

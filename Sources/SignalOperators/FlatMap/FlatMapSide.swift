@@ -67,11 +67,11 @@ extension Publishers.FlatMap.Inner {
 
   @usableFromInline
   func cancel() {
-    let released = lock.withLock { () -> (Released, Box?) in
+    // A pending failure is released after the lock too.
+    let released = lock.withLock { () -> (Released, Box?, Subscribers.Completion<Failure>?) in
       done = true
-      completion = nil
       completionDue = false
-      return (takeAll(), box.take())
+      return (takeAll(), box.take(), completion.take())
     }
     released.0.upstream?.cancel()
     for child in released.0.children {

@@ -133,10 +133,12 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
   @usableFromInline
   func cancel() {
     let released = lock.withLock {
-      () -> (Downstream?, [(any Subscription)?], [(Output, Int)?])? in
+      () -> (
+        Downstream?, [(any Subscription)?], [(Output, Int)?], Subscribers.Completion<Failure>?
+      )? in
       guard !closed, !cancelled else { return nil }
       cancelled = true
-      pendingCompletion = nil
+      let pending = pendingCompletion.take()  // a failure is released after the lock
       let upstreams = takeSubscriptions(except: nil)
       let dropped = takeQueue()
       let bits = Self.drainingBit | Self.pendingBit | Self.terminalBit
@@ -144,7 +146,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
       // Without an owner, this thread owns delivery from now on and releases the downstream.
       let owned = old & Self.drainingBit == 0 ? downstream.take() : nil
       if owned != nil { closed = true }
-      return (owned, upstreams, dropped)
+      return (owned, upstreams, dropped, pending)
     }
     guard let released else { return }
     for upstream in released.1 { upstream?.cancel() }

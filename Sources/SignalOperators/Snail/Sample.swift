@@ -141,6 +141,9 @@ extension Publishers.Sample {
         subscription.cancel()
         return
       }
+      downstream.receive(subscription: self)
+      // The timer starts once the downstream has its subscription, so no tick (on another
+      // thread, with a concurrent scheduler) comes before or during its receive(subscription:).
       let timer = scheduler.schedule(
         after: scheduler.now.advanced(by: interval),
         interval: interval,
@@ -155,7 +158,6 @@ extension Publishers.Sample {
         return false
       }
       if stale { timer.cancel() }
-      downstream.receive(subscription: self)
       if let upstream = lock.withLock({ self.upstream }) {
         upstream.request(.unlimited)
       }

@@ -194,10 +194,11 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func cancel() {
     var calls = LatestFamilyCalls()
-    let released = lock.withLock { () -> (Downstream?, Storage) in
+    let released = lock.withLock { () -> (Downstream?, Storage, Subscribers.Completion<Failure>?) in
       collectSubscriptions(into: &calls, except: nil, taking: true)
-      pendingCompletion = nil
-      return (downstream.take(), latestFamilyExchange(&storage, with: Storage()))
+      return (
+        downstream.take(), latestFamilyExchange(&storage, with: Storage()), pendingCompletion.take()
+      )
     }
     calls.cancel()
     _ = released

@@ -166,4 +166,15 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05", "SC-3.01", "SC-3.02"])
   }
+
+  /// No timer exists while the subscriber is in `receive(subscription:)`, even after it
+  /// requests there: nothing can tick on another thread before the subscriber has its
+  /// subscription. The timer used to be scheduled before `receive(subscription:)` was sent.
+  @Test func duringReceiveSubscription_noTimerIsScheduled() {
+    let scheduler = scheduler
+    let subscriber = TimeFamilyOrderProbe<String, SnailOpsError> { scheduler.pendingActionCount }
+    upstream.sample(every: 10, scheduler: scheduler).subscribe(subscriber)
+    #expect(subscriber.observed.withLock { $0 } == [0])
+    #expect(scheduler.pendingActionCount == 1)
+  }
 }

@@ -50,3 +50,27 @@ enum TimeFamilyRules {
     .contains($0)
   }
 }
+
+/// Requests `.unlimited` in `receive(subscription:)`, then records what `observe` returns there
+/// (a scheduler's pending action count, say: whether a timer already exists at that point).
+final class TimeFamilyOrderProbe<Input, Failure: Error>: Subscriber, Sendable {
+  let observed = LockedState<[Int]>([])
+  let completions = LockedState(0)
+  private let observe: @Sendable () -> Int
+
+  init(observe: @escaping @Sendable () -> Int) {
+    self.observe = observe
+  }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.unlimited)
+    let value = observe()
+    observed.withLock { $0.append(value) }
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    completions.withLock { $0 += 1 }
+  }
+}
