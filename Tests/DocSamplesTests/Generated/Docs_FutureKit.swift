@@ -16,7 +16,6 @@ import Testing
 // Docs/FutureKit.md:32
 func sample_Docs_FutureKit_line32() async throws {
 #sourceLocation(file: "Docs/FutureKit.md", line: 33)
-// import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
 
@@ -25,7 +24,8 @@ struct User: Sendable { var name: String }
 enum LoadError: Error { case notFound, unknown }
 struct UserStore: Sendable {
   func user(id: String, completion: @escaping @Sendable (User?, LoadError?) -> Void) {
-    DispatchQueue.global().async { completion(User(name: "Ada"), nil) }
+    // A real store calls back later, from a thread of its own; this one answers at once.
+    completion(User(name: "Ada"), nil)
   }
 }
 struct API: Sendable {
@@ -43,19 +43,17 @@ func user(id: String) -> Future<User, LoadError> {
   return promise.future
 }
 
-let loading = user(id: "42")
-  .onSuccess { print("hello,", $0.name) }  // prints "hello, Ada" when the store calls back
+user(id: "42")
+  .onSuccess { print("hello,", $0.name) }  // prints "hello, Ada" when the store answers
   .onFailure { print("failed:", $0) }
   .finally { _ in print("loading done") }  // prints "loading done"
-_ = try? await loading.value  // a script waits here; an app carries on
 
 // Combine style: the closure runs at once and gets the promise.
 let answer = Future<Int, Never> { promise in
-  DispatchQueue.global().async { promise(.success(42)) }
+  promise(.success(42))  // or later, from any thread
 }
 var cancellables = Set<AnyCancellable>()
-answer.sink { print($0) }.store(in: &cancellables)  // prints 42 when it arrives
-_ = await answer.value  // a script waits for it
+answer.sink { print($0) }.store(in: &cancellables)  // prints 42
 
 // Async style.
 let profile = Future<User, any Error> { try await api.profile() }
@@ -64,9 +62,9 @@ print(loaded.name)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:143
-func sample_Docs_FutureKit_line143() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 144)
+// Docs/FutureKit.md:141
+func sample_Docs_FutureKit_line141() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 142)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -86,8 +84,8 @@ cancellable.cancel()  // prints nothing: nobody else needs it, so the task is ca
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:247 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 248)
+// Docs/FutureKit.md:245 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 246)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
@@ -132,9 +130,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:373
-func sample_Docs_FutureKit_line373() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 374)
+// Docs/FutureKit.md:371
+func sample_Docs_FutureKit_line371() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 372)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -154,9 +152,9 @@ thermometer.cancelAll()  // prints "Cancelled." (the second sink's last state); 
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:427
-func sample_Docs_FutureKit_line427() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 428)
+// Docs/FutureKit.md:425
+func sample_Docs_FutureKit_line425() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 426)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -177,9 +175,9 @@ enterTaps.publish(())  // prints "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:449
-func sample_Docs_FutureKit_line449() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 450)
+// Docs/FutureKit.md:447
+func sample_Docs_FutureKit_line447() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 448)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -195,9 +193,9 @@ print(title)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:480
-func sample_Docs_FutureKit_line480() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 481)
+// Docs/FutureKit.md:478
+func sample_Docs_FutureKit_line478() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 479)
 struct Login {}
 enum LoginError: Error { case expired }
 
@@ -207,9 +205,9 @@ publisher.publish(nil)  // prints "[login] StreamPublisher<Optional<Login>, Logi
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:533
-func sample_Docs_FutureKit_line533() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 534)
+// Docs/FutureKit.md:531
+func sample_Docs_FutureKit_line531() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 532)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -229,9 +227,9 @@ settings.sink(
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:557
-func sample_Docs_FutureKit_line557() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 558)
+// Docs/FutureKit.md:555
+func sample_Docs_FutureKit_line555() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 556)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -247,8 +245,8 @@ user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:574 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 575)
+// Docs/FutureKit.md:572 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 573)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 
@@ -265,9 +263,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:597
-func sample_Docs_FutureKit_line597() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 598)
+// Docs/FutureKit.md:595
+func sample_Docs_FutureKit_line595() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 596)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -292,9 +290,9 @@ weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:630
-func sample_Docs_FutureKit_line630() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 631)
+// Docs/FutureKit.md:628
+func sample_Docs_FutureKit_line628() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 629)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
@@ -337,119 +335,119 @@ func output_sample_Docs_FutureKit_line32() async {
     sample: "Docs/FutureKit.md", line: 32)
 }
 
-// What Docs/FutureKit.md:143 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:143 prints what its comments say")
-func output_sample_Docs_FutureKit_line143() async {
+// What Docs/FutureKit.md:141 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:141 prints what its comments say")
+func output_sample_Docs_FutureKit_line141() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line143()
+    try await sample_Docs_FutureKit_line141()
   }
   expectPrinted(
     result, [],
-    sample: "Docs/FutureKit.md", line: 143)
+    sample: "Docs/FutureKit.md", line: 141)
 }
 
-// What Docs/FutureKit.md:373 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:373 prints what its comments say")
-func output_sample_Docs_FutureKit_line373() async {
+// What Docs/FutureKit.md:371 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:371 prints what its comments say")
+func output_sample_Docs_FutureKit_line371() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line373()
+    try await sample_Docs_FutureKit_line371()
   }
   expectPrinted(
     result, ["now 21.5°", "Data: 21.5", "Error: offline", "Cancelled."],
-    sample: "Docs/FutureKit.md", line: 373)
+    sample: "Docs/FutureKit.md", line: 371)
 }
 
-// What Docs/FutureKit.md:427 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:427 prints what its comments say")
-func output_sample_Docs_FutureKit_line427() async {
+// What Docs/FutureKit.md:425 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:425 prints what its comments say")
+func output_sample_Docs_FutureKit_line425() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line427()
+    try await sample_Docs_FutureKit_line425()
   }
   expectPrinted(
     result, ["create an account for ada@example.com"],
-    sample: "Docs/FutureKit.md", line: 427)
+    sample: "Docs/FutureKit.md", line: 425)
 }
 
-// What Docs/FutureKit.md:449 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:449 prints what its comments say")
-func output_sample_Docs_FutureKit_line449() async {
+// What Docs/FutureKit.md:447 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:447 prints what its comments say")
+func output_sample_Docs_FutureKit_line447() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line449()
+    try await sample_Docs_FutureKit_line447()
   }
   expectPrinted(
     result, ["render Ada", "Ada"],
-    sample: "Docs/FutureKit.md", line: 449)
+    sample: "Docs/FutureKit.md", line: 447)
 }
 
-// What Docs/FutureKit.md:480 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:480 prints what its comments say")
-func output_sample_Docs_FutureKit_line480() async {
+// What Docs/FutureKit.md:478 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:478 prints what its comments say")
+func output_sample_Docs_FutureKit_line478() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line480()
+    try await sample_Docs_FutureKit_line478()
   }
   expectPrinted(
     result, ["[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"],
-    sample: "Docs/FutureKit.md", line: 480)
+    sample: "Docs/FutureKit.md", line: 478)
 }
 
-// What Docs/FutureKit.md:533 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:533 prints what its comments say")
-func output_sample_Docs_FutureKit_line533() async {
+// What Docs/FutureKit.md:531 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:531 prints what its comments say")
+func output_sample_Docs_FutureKit_line531() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line533()
+    try await sample_Docs_FutureKit_line531()
   }
   expectPrinted(
     result, ["3 new messages", "theme: dark"],
-    sample: "Docs/FutureKit.md", line: 533)
+    sample: "Docs/FutureKit.md", line: 531)
 }
 
-// What Docs/FutureKit.md:557 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:557 prints what its comments say")
-func output_sample_Docs_FutureKit_line557() async {
+// What Docs/FutureKit.md:555 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:555 prints what its comments say")
+func output_sample_Docs_FutureKit_line555() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line557()
+    try await sample_Docs_FutureKit_line555()
   }
   expectPrinted(
     result, ["Ada", "finished"],
-    sample: "Docs/FutureKit.md", line: 557)
+    sample: "Docs/FutureKit.md", line: 555)
 }
 
-// What Docs/FutureKit.md:597 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:597 prints what its comments say")
-func output_sample_Docs_FutureKit_line597() async {
+// What Docs/FutureKit.md:595 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:595 prints what its comments say")
+func output_sample_Docs_FutureKit_line595() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line597()
+    try await sample_Docs_FutureKit_line595()
   }
   expectPrinted(
     result, ["sunny", "finished"],
-    sample: "Docs/FutureKit.md", line: 597)
+    sample: "Docs/FutureKit.md", line: 595)
 }
 
-// What Docs/FutureKit.md:630 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:630 prints what its comments say")
-func output_sample_Docs_FutureKit_line630() async {
+// What Docs/FutureKit.md:628 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:628 prints what its comments say")
+func output_sample_Docs_FutureKit_line628() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line630()
+    try await sample_Docs_FutureKit_line628()
   }
   expectPrinted(
     result, ["progress: 0.0", "progress: 0.5", "progress: 1.0", "finished"],
-    sample: "Docs/FutureKit.md", line: 630)
+    sample: "Docs/FutureKit.md", line: 628)
 }

@@ -4,14 +4,12 @@
 // sample shows its imports, so it is compiled here again with only those, to
 // check that they are all a reader needs.
 
-import Dispatch
 import FutureKit
 import StreamCore
 
 // Docs/FutureKit.md:32
 func sample_Docs_FutureKit_line32_imports() async throws {
 #sourceLocation(file: "Docs/FutureKit.md", line: 33)
-// import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
 
@@ -20,7 +18,8 @@ struct User: Sendable { var name: String }
 enum LoadError: Error { case notFound, unknown }
 struct UserStore: Sendable {
   func user(id: String, completion: @escaping @Sendable (User?, LoadError?) -> Void) {
-    DispatchQueue.global().async { completion(User(name: "Ada"), nil) }
+    // A real store calls back later, from a thread of its own; this one answers at once.
+    completion(User(name: "Ada"), nil)
   }
 }
 struct API: Sendable {
@@ -38,19 +37,17 @@ func user(id: String) -> Future<User, LoadError> {
   return promise.future
 }
 
-let loading = user(id: "42")
-  .onSuccess { print("hello,", $0.name) }  // prints "hello, Ada" when the store calls back
+user(id: "42")
+  .onSuccess { print("hello,", $0.name) }  // prints "hello, Ada" when the store answers
   .onFailure { print("failed:", $0) }
   .finally { _ in print("loading done") }  // prints "loading done"
-_ = try? await loading.value  // a script waits here; an app carries on
 
 // Combine style: the closure runs at once and gets the promise.
 let answer = Future<Int, Never> { promise in
-  DispatchQueue.global().async { promise(.success(42)) }
+  promise(.success(42))  // or later, from any thread
 }
 var cancellables = Set<AnyCancellable>()
-answer.sink { print($0) }.store(in: &cancellables)  // prints 42 when it arrives
-_ = await answer.value  // a script waits for it
+answer.sink { print($0) }.store(in: &cancellables)  // prints 42
 
 // Async style.
 let profile = Future<User, any Error> { try await api.profile() }
