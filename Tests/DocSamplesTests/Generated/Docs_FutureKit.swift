@@ -61,9 +61,9 @@ print(loaded.name)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:141
-func sample_Docs_FutureKit_line141() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 142)
+// Docs/FutureKit.md:145
+func sample_Docs_FutureKit_line145() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 146)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -83,8 +83,8 @@ cancellable.cancel()  // nobody else needs it: the task is cancelled
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:245 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 246)
+// Docs/FutureKit.md:249 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 250)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
@@ -129,9 +129,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:371
-func sample_Docs_FutureKit_line371() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 372)
+// Docs/FutureKit.md:375
+func sample_Docs_FutureKit_line375() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 376)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -151,9 +151,9 @@ thermometer.cancelAll()                   // both finish; the second gets "Cance
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:425
-func sample_Docs_FutureKit_line425() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 426)
+// Docs/FutureKit.md:429
+func sample_Docs_FutureKit_line429() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 430)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -174,9 +174,9 @@ enterTaps.publish(())  // "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:447
-func sample_Docs_FutureKit_line447() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 448)
+// Docs/FutureKit.md:451
+func sample_Docs_FutureKit_line451() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 452)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -192,9 +192,9 @@ print(title)  // "Ada"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:478
-func sample_Docs_FutureKit_line478() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 479)
+// Docs/FutureKit.md:482
+func sample_Docs_FutureKit_line482() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 483)
 struct Login {}
 enum LoginError: Error { case expired }
 
@@ -205,9 +205,9 @@ publisher.publish(nil)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:532
-func sample_Docs_FutureKit_line532() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 533)
+// Docs/FutureKit.md:536
+func sample_Docs_FutureKit_line536() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 537)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -227,9 +227,9 @@ settings.sink(
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:556
-func sample_Docs_FutureKit_line556() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 557)
+// Docs/FutureKit.md:560
+func sample_Docs_FutureKit_line560() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 561)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -245,8 +245,8 @@ user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:573 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 574)
+// Docs/FutureKit.md:577 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 578)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 
@@ -263,9 +263,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:596
-func sample_Docs_FutureKit_line596() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 597)
+// Docs/FutureKit.md:600
+func sample_Docs_FutureKit_line600() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 601)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -289,9 +289,9 @@ weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:628
-func sample_Docs_FutureKit_line628() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 629)
+// Docs/FutureKit.md:632
+func sample_Docs_FutureKit_line632() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 633)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
