@@ -167,9 +167,15 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
     guard won else { return false }
     _ = finishedTask  // released here, outside the lock
-    first?.notify(result)
-    for waiter in others {
-      waiter.notify(result)
+    if first == nil, others.isEmpty { return true }
+    // Trampolined: a waiter that completes the next future of a chain (flatMap, mapValue)
+    // queues that future's waiters behind this call instead of nesting them, so resolving the
+    // root of a long chain runs in constant stack.
+    Trampoline.run {
+      first?.notify(result)
+      for waiter in others {
+        waiter.notify(result)
+      }
     }
     return true
   }

@@ -175,8 +175,8 @@ extension Publishers.Buffer {
     }
 
     private enum DrainStep {
-      case value(Output, refill: (any Subscription)?)
-      case completion(Subscribers.Completion<Failure>)
+      case value(Output, Downstream, refill: (any Subscription)?)
+      case completion(Subscribers.Completion<Failure>, Downstream?)
       case stop
     }
 
@@ -190,7 +190,8 @@ extension Publishers.Buffer {
     private var pendingCompletion: Subscribers.Completion<Failure>?
     private var draining = false
 
-    private let downstream: Downstream
+    /// `nil` once terminal: a subscriber that keeps its subscription must not keep itself.
+    private var downstream: Downstream?
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
     private let whenFull: Publishers.BufferingStrategy<Failure>
@@ -222,12 +223,12 @@ extension Publishers.Buffer {
     }
 
     func receive(subscription: any Subscription) {
-      let accepted = lock.withLock { () -> Bool in
-        guard case .awaitingSubscription = phase else { return false }
+      let downstream = lock.withLock { () -> Downstream? in
+        guard case .awaitingSubscription = phase else { return nil }
         phase = .active(subscription)
-        return true
+        return self.downstream
       }
-      guard accepted else {
+      guard let downstream else {
         subscription.cancel()
         return
       }
@@ -319,17 +320,20 @@ extension Publishers.Buffer {
     }
 
     func cancel() {
-      // The buffered values and a pending failure are released after the lock.
-      let (upstream, _, _) = lock.withLock {
-        () -> ((any Subscription)?, [Output?], Subscribers.Completion<Failure>?) in
+      // The buffered values, a pending failure and the downstream are released after the lock.
+      let (upstream, _, _, _) = lock.withLock {
+        () -> ((any Subscription)?, [Output?], Subscribers.Completion<Failure>?, Downstream?) in
         defer {
           phase = .terminal
           buffer = []
           head = 0
+          downstream = nil
         }
         let pending = pendingCompletion.take()
-        guard case .active(let subscription) = phase else { return (nil, buffer, pending) }
-        return (subscription, buffer, pending)
+        guard case .active(let subscription) = phase else {
+          return (nil, buffer, pending, downstream)
+        }
+        return (subscription, buffer, pending, downstream)
       }
       upstream?.cancel()
     }
@@ -343,7 +347,7 @@ extension Publishers.Buffer {
             draining = false
             return .stop
           }
-          if count > 0, demand > .none {
+          if count > 0, demand > .none, let downstream {
             guard let value = buffer[head].take() else {
               preconditionFailure("Buffer: an unconsumed slot is empty")
             }
@@ -354,19 +358,19 @@ extension Publishers.Buffer {
             if prefetch == .keepFull, case .active(let subscription) = phase {
               refill = subscription
             }
-            return .value(value, refill: refill)
+            return .value(value, downstream, refill: refill)
           }
           if count == 0, let completion = pendingCompletion {
             pendingCompletion = nil
             phase = .terminal
             draining = false
-            return .completion(completion)
+            return .completion(completion, downstream.take())
           }
           draining = false
           return .stop
         }
         switch step {
-        case .value(let value, let refill):
+        case .value(let value, let downstream, let refill):
           refill?.request(.max(1))
           let more = downstream.receive(value)
           guard more > .none else { continue }
@@ -378,8 +382,8 @@ extension Publishers.Buffer {
             return nil
           }
           forward?.request(more)
-        case .completion(let completion):
-          downstream.receive(completion: completion)
+        case .completion(let completion, let downstream):
+          downstream?.receive(completion: completion)
           return
         case .stop:
           return

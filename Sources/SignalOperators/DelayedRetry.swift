@@ -167,15 +167,16 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let inner = Inner(
-        downstream: subscriber,
+      let serial = FlattenFamilySerial(downstream: subscriber, name: "DelayedRetry")
+      let attempts = Attempts(
+        serial: serial,
         upstream: upstream,
         scheduler: scheduler,
         tolerance: tolerance ?? scheduler.minimumTolerance,
         options: options,
         intervals: intervals
       )
-      inner.subscribe(attempt: 0)
+      serial.run(attempts.attempt)
     }
   }
 }
@@ -188,45 +189,22 @@ where
 {}
 
 extension Publishers.DelayedRetry {
-  // Sendable: mutable state is guarded by `lock`; lets are only read; calls out are unlocked.
-  private final class Inner<Downstream: Subscriber>: Subscription, @unchecked Sendable
+  /// Subscribes the attempts, one after another, through the shared serial engine, which gives
+  /// the downstream one subscription, carries unmet demand over, releases the downstream once
+  /// it ends, and trampolines attempts that fail synchronously (zero intervals), so a long run
+  /// of retries doesn't deepen the stack.
+  ///
+  /// ```
+  /// attempt k --finished / last failure--> downstream completes
+  /// attempt k --failure, interval <= 0--> attempt k + 1 (trampolined)
+  /// attempt k --failure, interval > 0--> timer --fires--> attempt k + 1 (if not cancelled)
+  /// ```
+  // Sendable: `failures` is guarded by `lock`; the rest is immutable.
+  private final class Attempts<Downstream: Subscriber>: @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    /// ```
-    /// connecting(n) --attempt n subscribes--> active(n)
-    /// active(n) --failure, intervals left, interval <= 0--> connecting(n + 1)
-    /// active(n) --failure, intervals left--> waiting(n + 1) --timer--> connecting(n + 1)
-    /// active(n) --finished / last failure--> terminal
-    /// any --cancel()--> terminal
-    /// ```
-    private enum Phase {
-      case connecting
-      case active(any Subscription)
-      case waiting
-      case terminal
-    }
-
-    private enum AttachAction {
-      case reject
-      case first
-      case request(Subscribers.Demand)
-    }
-
-    private enum FailureAction {
-      case ignore
-      case forward
-      case resubscribe(Int)
-      case wait(Int, Context.SchedulerTimeType.Stride)
-    }
-
     private let lock = Lock()
-    private var phase = Phase.connecting
-    /// The index of the current attempt; events from older attempts are ignored.
-    private var attempt = 0
-    /// Requested by downstream minus delivered.
-    private var demand = Subscribers.Demand.none
-    private var sentSubscription = false
-
-    private let downstream: Downstream
+    private var failures = 0
+    private let serial: FlattenFamilySerial<Downstream>
     private let upstream: Upstream
     private let scheduler: Context
     private let tolerance: Context.SchedulerTimeType.Stride
@@ -234,14 +212,14 @@ extension Publishers.DelayedRetry {
     private let intervals: [Context.SchedulerTimeType.Stride]
 
     init(
-      downstream: Downstream,
+      serial: FlattenFamilySerial<Downstream>,
       upstream: Upstream,
       scheduler: Context,
       tolerance: Context.SchedulerTimeType.Stride,
       options: Context.SchedulerOptions?,
       intervals: [Context.SchedulerTimeType.Stride]
     ) {
-      self.downstream = downstream
+      self.serial = serial
       self.upstream = upstream
       self.scheduler = scheduler
       self.tolerance = tolerance
@@ -249,133 +227,33 @@ extension Publishers.DelayedRetry {
       self.intervals = intervals
     }
 
-    func subscribe(attempt index: Int) {
-      upstream.subscribe(Attempt(inner: self, index: index))
-    }
-
-    func attached(_ subscription: any Subscription, index: Int) {
-      let action = lock.withLock { () -> AttachAction in
-        guard index == attempt, case .connecting = phase else { return .reject }
-        phase = .active(subscription)
-        if !sentSubscription {
-          sentSubscription = true
-          return .first
-        }
-        return .request(demand)
-      }
-      switch action {
-      case .reject:
-        subscription.cancel()
-      case .first:
-        downstream.receive(subscription: self)
-      case .request(let pending):
-        if pending > .none { subscription.request(pending) }
+    /// Subscribes the next attempt; run through `serial.run(_:)`.
+    func attempt() {
+      serial.attach(upstream) { [self] completion in
+        next(after: completion)
       }
     }
 
-    func received(_ value: Output, index: Int) -> Subscribers.Demand {
-      let deliver = lock.withLock { () -> Bool in
-        guard index == attempt, case .active = phase else { return false }
-        demand -= 1
-        return true
+    private func next(
+      after completion: Subscribers.Completion<Failure>
+    ) -> FlattenFamilySerial<Downstream>.Step {
+      guard case .failure = completion else { return .complete(completion) }
+      let interval = lock.withLock { () -> Context.SchedulerTimeType.Stride? in
+        guard failures < intervals.count else { return nil }
+        defer { failures += 1 }
+        return intervals[failures]
       }
-      guard deliver else { return .none }
-      let more = downstream.receive(value)
-      if more > .none {
-        lock.withLock { demand += more }
-      }
-      return more
-    }
-
-    func completed(_ completion: Subscribers.Completion<Failure>, index: Int) {
-      var released: (any Subscription)?  // the finished attempt's, released after the lock
-      let action = lock.withLock { () -> FailureAction in
-        guard index == attempt, case .active(let subscription) = phase else { return .ignore }
-        released = subscription
-        guard case .failure = completion, attempt < intervals.count else {
-          phase = .terminal
-          return .forward
-        }
-        let interval = intervals[attempt]
-        attempt += 1
-        if interval <= .zero {
-          phase = .connecting
-          return .resubscribe(attempt)
-        }
-        phase = .waiting
-        return .wait(attempt, interval)
-      }
-      _ = released
-      switch action {
-      case .ignore:
-        break
-      case .forward:
-        downstream.receive(completion: completion)
-      case .resubscribe(let next):
-        subscribe(attempt: next)
-      case .wait(let next, let interval):
+      guard let interval else { return .complete(completion) }
+      if interval <= .zero { return .next(attempt) }
+      return .next { [self] in
         scheduler.schedule(
           after: scheduler.now.advanced(by: interval),
           tolerance: tolerance,
           options: options
         ) { [self] in
-          timerFired(next)
+          serial.run(attempt)
         }
       }
-    }
-
-    private func timerFired(_ index: Int) {
-      let go = lock.withLock { () -> Bool in
-        guard index == attempt, case .waiting = phase else { return false }
-        phase = .connecting
-        return true
-      }
-      if go { subscribe(attempt: index) }
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-      precondition(demand > .none, "DelayedRetry: request(.none) is not allowed")
-      let current = lock.withLock { () -> (any Subscription)? in
-        self.demand += demand
-        guard case .active(let subscription) = phase else { return nil }
-        return subscription
-      }
-      current?.request(demand)
-    }
-
-    func cancel() {
-      let current = lock.withLock { () -> (any Subscription)? in
-        defer { phase = .terminal }
-        guard case .active(let subscription) = phase else { return nil }
-        return subscription
-      }
-      current?.cancel()
-    }
-  }
-
-  /// Subscribes to one attempt; forwards its events to `inner`, tagged with its index.
-  private final class Attempt<Downstream: Subscriber>: Subscriber, Sendable
-  where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Output
-
-    let inner: Inner<Downstream>
-    let index: Int
-
-    init(inner: Inner<Downstream>, index: Int) {
-      self.inner = inner
-      self.index = index
-    }
-
-    func receive(subscription: any Subscription) {
-      inner.attached(subscription, index: index)
-    }
-
-    func receive(_ input: Output) -> Subscribers.Demand {
-      inner.received(input, index: index)
-    }
-
-    func receive(completion: Subscribers.Completion<Failure>) {
-      inner.completed(completion, index: index)
     }
   }
 }

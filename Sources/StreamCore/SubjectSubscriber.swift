@@ -19,6 +19,15 @@ extension Publisher {
   }
 }
 
+/// A subject that keeps the upstream subscriptions it is sent and can let go of one that ended.
+///
+/// `SubjectSubscriber` tells it when its upstream completes or is cancelled, so that a subject
+/// subscribed to many upstreams over time keeps only the live ones.
+package protocol UpstreamReleasingSubject: AnyObject {
+  /// Drops `subscription` from the subject's upstreams, if it is there.
+  func releaseUpstream(_ subscription: any Subscription)
+}
+
 /// Feeds an upstream publisher into a subject, and is the subscription the subject receives.
 // Sendable: all mutable state is guarded by `lock`; the subject is called outside the lock from
 // upstream's delivery, which never overlaps with itself.
@@ -69,6 +78,7 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
       return state
     }
     if case .subscribed(let subject, _) = released {
+      (subject as? any UpstreamReleasingSubject)?.releaseUpstream(self)
       subject.send(completion: completion)
     }
   }
@@ -88,8 +98,9 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
       defer { state = .terminal }
       return state
     }
-    if case .subscribed(_, let upstream) = released {
+    if case .subscribed(let subject, let upstream) = released {
       upstream.cancel()
+      (subject as? any UpstreamReleasingSubject)?.releaseUpstream(self)
     }
   }
 

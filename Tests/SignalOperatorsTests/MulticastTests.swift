@@ -49,6 +49,9 @@ import Testing
 
   @Test func connectTwice_subscribesUpstreamOnce() {
     let connectable = multicast()
+    // The subject requests from upstream once a subscriber has demand, as Combine's does.
+    let recorder = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(recorder)
     let first = connectable.connect()
     let second = connectable.connect()
     #expect(upstream.subscriptionCount == 1)
@@ -192,6 +195,8 @@ import Testing
 
   @Test func concurrentConnects_subscribeUpstreamOnce() {
     let connectable = multicast()
+    let recorder = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(recorder)
     let connections = LockedState<[any Cancellable]>([])
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       let connection = connectable.connect()
@@ -206,6 +211,8 @@ import Testing
 
   @Test func concurrentConnectAndCancel_leaveAtMostOneConnection() {
     let connectable = multicast()
+    let demanding = RecordingSubscriber<Int, Boom>()
+    connectable.subscribe(demanding)
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<200 {
         connectable.connect().cancel()

@@ -164,10 +164,37 @@ import Testing
     #expect(weakSink == nil)
   }
 
-  @Test func sendSubscription_requestsUnlimited() {
+  @Test func sendSubscription_requestsNothingUntilASubscriberHasDemand() {
+    let upstream = TestSubscription()
+    subject.send(subscription: upstream)
+    #expect(upstream.calls == [])
+    let recorder = Recorder<Int, TestError>(initialDemand: nil)
+    subject.subscribe(recorder)
+    #expect(upstream.calls == [])
+    recorder.request(.max(1))
+    #expect(upstream.calls == [.request(.unlimited)])
+    recorder.request(.max(1))
+    subject.subscribe(Recorder<Int, TestError>())
+    #expect(upstream.calls == [.request(.unlimited)])
+  }
+
+  @Test func sendSubscriptionAfterDemand_requestsUnlimitedAtOnce() {
+    let recorder = Recorder<Int, TestError>()
+    subject.subscribe(recorder)
     let upstream = TestSubscription()
     subject.send(subscription: upstream)
     #expect(upstream.calls == [.request(.unlimited)])
+  }
+
+  @Test func subscribedCurrentValueSubject_deliversItsValueToTheFirstSubscriber() {
+    let source = CurrentValueSubject<String, Never>("initial")
+    let relay = PassthroughSubject<String, Never>()
+    let link = source.subscribe(relay)
+    let recorder = Recorder<String, Never>()
+    relay.subscribe(recorder)
+    source.send("next")
+    #expect(recorder.values == ["initial", "next"])
+    link.cancel()
   }
 
   @Test func subjectDeinit_cancelsUpstream() {
@@ -176,7 +203,7 @@ import Testing
       let subject = PassthroughSubject<Int, Never>()
       subject.send(subscription: upstream)
     }
-    #expect(upstream.calls == [.request(.unlimited), .cancel])
+    #expect(upstream.calls == [.cancel])
   }
 
   @Test func subscribedToAnotherSubject_relaysValues() {

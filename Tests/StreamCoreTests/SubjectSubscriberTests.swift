@@ -64,12 +64,23 @@ import Testing
 
   // MARK: Upstream
 
-  @Test func subject_requestsUnlimitedFromUpstream() {
+  @Test func passthroughSubject_requestsUnlimitedFromUpstreamOnceASubscriberHasDemand() {
     let upstream = SpyPublisher<Int, Never>()
-    let token = upstream.subscribe(PassthroughSubject<Int, Never>())
+    let subject = PassthroughSubject<Int, Never>()
+    let token = upstream.subscribe(subject)
     withExtendedLifetime(token) {
+      #expect(upstream.subscription.requests == [])
+      subject.subscribe(Recorder<Int, Never>())
       #expect(upstream.subscription.requests == [.unlimited])
       #expect(upstream.subscription.cancels == 0)
+    }
+  }
+
+  @Test func currentValueSubject_requestsUnlimitedFromUpstreamAtOnce() {
+    let upstream = SpyPublisher<Int, Never>()
+    let token = upstream.subscribe(CurrentValueSubject<Int, Never>(0))
+    withExtendedLifetime(token) {
+      #expect(upstream.subscription.requests == [.unlimited])
     }
   }
 
@@ -152,6 +163,42 @@ import Testing
     withExtendedLifetime(token) {
       #expect(weakRelay == nil)
     }
+  }
+
+  @Test(arguments: SubjectKind.allCases)
+  func finishedUpstreams_areNotKeptBySubject(_ kind: SubjectKind) {
+    let subject = kind.make()
+    let recorder = Recorder<Int, Never>()
+    subject.subscribe(recorder)
+    weak var firstLink: AnyObject?
+    weak var secondLink: AnyObject?
+    do {
+      let first = SpyPublisher<Int, Never>()
+      let second = SpyPublisher<Int, Never>()
+      let firstToken = first.subscribe(subject)
+      let secondToken = second.subscribe(subject)
+      firstLink = first.downstreamObject
+      secondLink = second.downstreamObject
+      first.downstream?.receive(completion: .finished)
+      second.downstream?.receive(completion: .finished)
+      withExtendedLifetime((firstToken, secondToken)) {}
+    }
+    #expect(firstLink == nil)
+    #expect(secondLink == nil)
+  }
+
+  @Test(arguments: SubjectKind.allCases)
+  func cancelledUpstreams_areNotKeptBySubject(_ kind: SubjectKind) {
+    let subject = kind.make()
+    weak var link: AnyObject?
+    do {
+      let upstream = SpyPublisher<Int, Never>()
+      let token = upstream.subscribe(subject)
+      link = upstream.downstreamObject
+      token.cancel()
+    }
+    #expect(link == nil)
+    withExtendedLifetime(subject) {}
   }
 
   // MARK: What the subject sees
@@ -249,10 +296,26 @@ import Testing
 private final class SpyPublisher<Output, Failure: Error>: Publisher {
   let subscription = SpySubscription()
   private(set) var downstream: AnySubscriber<Output, Failure>?
+  /// The subscriber itself, for weak references.
+  private(set) var downstreamObject: AnyObject?
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     downstream = AnySubscriber(subscriber)
+    downstreamObject = subscriber as AnyObject
     subscriber.receive(subscription: subscription)
+  }
+}
+
+/// The subjects of StreamCore, for parameterized tests.
+enum SubjectKind: CaseIterable, Sendable {
+  case passthrough
+  case currentValue
+
+  func make() -> any Subject<Int, Never> {
+    switch self {
+    case .passthrough: PassthroughSubject<Int, Never>()
+    case .currentValue: CurrentValueSubject<Int, Never>(0)
+    }
   }
 }
 

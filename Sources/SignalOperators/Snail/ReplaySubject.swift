@@ -80,6 +80,12 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
 /// ```
 public typealias Replay<Output> = ReplaySubject<Output, any Error>
 
+extension ReplaySubject: UpstreamReleasingSubject {
+  package func releaseUpstream(_ subscription: any Subscription) {
+    core.releaseUpstream(subscription)
+  }
+}
+
 extension ReplaySubject {
   /// The subject's state and the state of all its conduits, behind one lock.
   // Sendable: every mutable property, and every conduit's state, is guarded by `lock`.
@@ -146,6 +152,18 @@ extension ReplaySubject {
       }
       subscriber.receive(subscription: conduit)
       conduit.drain(subscriber, adding: .none)
+    }
+
+    /// Drops an upstream subscription that has ended.
+    func releaseUpstream(_ subscription: any Subscription) {
+      let id = subscription.combineIdentifier
+      let removed = lock.withLock { () -> (any Subscription)? in
+        guard let index = upstreams.firstIndex(where: { $0.combineIdentifier == id }) else {
+          return nil
+        }
+        return upstreams.remove(at: index)
+      }
+      _ = removed  // released here, outside the lock
     }
 
     func cancelUpstreams() {

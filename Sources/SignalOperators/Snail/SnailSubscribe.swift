@@ -10,7 +10,9 @@ extension Publisher {
   ///
   /// It requests `.unlimited`. Where the closures run:
   /// - `queue == nil`: synchronously, on the thread that sends the event;
-  /// - `queue == .main` and the event is sent on the main queue: synchronously;
+  /// - `queue == .main` and the event is sent on the main queue: synchronously, unless events
+  ///   another thread sent earlier are still waiting for the main queue; then after them, so
+  ///   events always keep their send order and a completion never drops values before it;
   /// - any other case: asynchronously on `queue`, one event after another and in the order they
   ///   were sent, even on a concurrent queue.
   ///
@@ -126,19 +128,34 @@ private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable,
     _ = released
   }
 
+  private enum DeliverAction {
+    case runNow
+    case schedule
+    case nothing
+  }
+
   private func deliver(_ event: Event) {
-    guard let queue, !(SnailMainQueue.isMain(queue) && SnailMainQueue.isCurrent) else {
+    guard let queue else {
       run(event)
       return
     }
-    let schedule = lock.withLock { () -> Bool in
-      guard handlers != nil else { return false }
+    // On the main thread for the main queue, an event runs at once only if nothing is queued
+    // for main before it; otherwise it joins the queue, so events keep their send order (a
+    // completion must not overtake, and drop, values another thread queued).
+    let onMain = SnailMainQueue.isMain(queue) && SnailMainQueue.isCurrent
+    let action = lock.withLock { () -> DeliverAction in
+      guard handlers != nil else { return .nothing }
+      if onMain, pending.isEmpty { return .runNow }
       pending.append(event)
-      guard !draining else { return false }
+      guard !draining else { return .nothing }
       draining = true
-      return true
+      return .schedule
     }
-    if schedule { queue.async { self.drain() } }
+    switch action {
+    case .runNow: run(event)
+    case .schedule: queue.async { self.drain() }
+    case .nothing: break
+    }
   }
 
   /// Runs on `queue`: delivers the pending events one by one, in order.

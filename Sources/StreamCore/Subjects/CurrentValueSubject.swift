@@ -53,7 +53,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.send(completion: completion)
   }
 
-  /// Keeps an upstream subscription and requests unlimited values from it.
+  /// Keeps an upstream subscription and requests unlimited values from it at once, as Combine
+  /// does: the subject keeps what it receives as its current value.
+  ///
+  /// The subscription is dropped when its upstream completes or is cancelled.
   ///
   /// - Parameter subscription: The upstream subscription.
   public func send(subscription: any Subscription) {
@@ -64,5 +67,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     core.subscribe(subscriber)
+  }
+}
+
+extension CurrentValueSubject: UpstreamReleasingSubject {
+  package func releaseUpstream(_ subscription: any Subscription) {
+    core.releaseUpstream(subscription)
   }
 }

@@ -45,7 +45,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.send(completion: completion)
   }
 
-  /// Keeps an upstream subscription and requests unlimited values from it.
+  /// Keeps an upstream subscription, and requests unlimited values from it once one of this
+  /// subject's subscribers has demand (at once if one already had), as Combine does: what the
+  /// upstream sends first (a `CurrentValueSubject`'s value) isn't lost for lack of subscribers.
+  ///
+  /// The subscription is dropped when its upstream completes or is cancelled.
   ///
   /// - Parameter subscription: The upstream subscription.
   public func send(subscription: any Subscription) {
@@ -56,5 +60,11 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     core.subscribe(subscriber)
+  }
+}
+
+extension PassthroughSubject: UpstreamReleasingSubject {
+  package func releaseUpstream(_ subscription: any Subscription) {
+    core.releaseUpstream(subscription)
   }
 }

@@ -71,6 +71,9 @@ final class SubjectConduit<Downstream: Subscriber>:
   /// passthrough subscriber never makes.
   @usableFromInline
   @exclusivity(unchecked) var backlog: SubjectBacklog<Output, Failure>?
+  /// Whether this conduit has told the core that its subscriber has demand; once is enough.
+  @usableFromInline
+  @exclusivity(unchecked) var toldCore = false
   @usableFromInline
   let keepsLatest: Bool
   @usableFromInline
@@ -212,9 +215,14 @@ final class SubjectConduit<Downstream: Subscriber>:
   func specialisedRequest(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let me = ThreadID.current
+    var demandedCore: SubjectCore<Output, Failure>?
     let delivery = lock.withLock { () -> (Downstream, Output, outer: Bool)? in
       guard let downstream else { return nil }
       self.demand += demand
+      if !toldCore {
+        toldCore = true
+        demandedCore = core
+      }
       guard let backlog, let value = backlog.latest, backlog.queue.isEmpty else { return nil }
       let outer: Bool
       if let owner {
@@ -230,6 +238,8 @@ final class SubjectConduit<Downstream: Subscriber>:
       self.demand -= 1
       return (downstream, value, outer: outer)
     }
+    // A passthrough subject asks its upstreams for values once a subscriber has demand.
+    demandedCore?.subscriberDemanded()
     guard let (downstream, value, outer) = delivery else { return }
     let more = downstream.receive(value)
     afterDelivery(downstream, adding: more, outer: outer)

@@ -19,8 +19,16 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   @usableFromInline
   @exclusivity(unchecked) var current: Output?
 
+  /// What the subject was subscribed to (`upstream.subscribe(subject)`), until that upstream
+  /// ends or the subject goes away.
   @usableFromInline
   @exclusivity(unchecked) var upstreams: [any Subscription] = []
+
+  /// Whether the upstreams have been asked for `.unlimited`: at once for a current-value subject,
+  /// and for a passthrough subject once one of its subscribers has demand, as Combine does, so
+  /// that nothing an upstream sends before that is lost.
+  @usableFromInline
+  @exclusivity(unchecked) var requestsUpstream: Bool
 
   /// `true` for ``CurrentValueSubject``: conduits keep the latest value while they lack demand.
   @usableFromInline
@@ -34,6 +42,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     self.name = name
     self.current = current
     self.keepsLatest = keepsLatest
+    self.requestsUpstream = keepsLatest
   }
 
   @inlinable
@@ -70,8 +79,38 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   }
 
   func send(subscription: any Subscription) {
-    lock.withLock { upstreams.append(subscription) }
-    subscription.request(.unlimited)
+    let requests = lock.withLock { () -> Bool in
+      upstreams.append(subscription)
+      return requestsUpstream
+    }
+    if requests { subscription.request(.unlimited) }
+  }
+
+  /// Called by a conduit whose subscriber requests: the first call asks every upstream for
+  /// `.unlimited`; later calls do nothing.
+  @usableFromInline
+  func subscriberDemanded() {
+    let targets = lock.withLock { () -> [any Subscription] in
+      guard !requestsUpstream else { return [] }
+      requestsUpstream = true
+      return upstreams
+    }
+    for upstream in targets {
+      upstream.request(.unlimited)
+    }
+  }
+
+  /// Drops an upstream subscription that has ended, so that a subject subscribed to many
+  /// short-lived upstreams (a `share()` whose subscribers come and go) doesn't keep them all.
+  func releaseUpstream(_ subscription: any Subscription) {
+    let id = subscription.combineIdentifier
+    let removed = lock.withLock { () -> (any Subscription)? in
+      guard let index = upstreams.firstIndex(where: { $0.combineIdentifier == id }) else {
+        return nil
+      }
+      return upstreams.remove(at: index)
+    }
+    _ = removed  // released here, outside the lock
   }
 
   @inlinable

@@ -62,9 +62,9 @@ print(loaded.name)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:141
-func sample_Docs_FutureKit_line141() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 142)
+// Docs/FutureKit.md:145
+func sample_Docs_FutureKit_line145() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 146)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -84,8 +84,8 @@ cancellable.cancel()  // prints nothing: nobody else needs it, so the task is ca
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:245 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 246)
+// Docs/FutureKit.md:249 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 250)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
@@ -130,9 +130,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:371
-func sample_Docs_FutureKit_line371() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 372)
+// Docs/FutureKit.md:375
+func sample_Docs_FutureKit_line375() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 376)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -152,9 +152,9 @@ thermometer.cancelAll()  // prints "Cancelled." (the second sink's last state); 
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:425
-func sample_Docs_FutureKit_line425() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 426)
+// Docs/FutureKit.md:429
+func sample_Docs_FutureKit_line429() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 430)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -175,9 +175,9 @@ enterTaps.publish(())  // prints "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:447
-func sample_Docs_FutureKit_line447() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 448)
+// Docs/FutureKit.md:451
+func sample_Docs_FutureKit_line451() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 452)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -193,9 +193,9 @@ print(title)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:478
-func sample_Docs_FutureKit_line478() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 479)
+// Docs/FutureKit.md:482
+func sample_Docs_FutureKit_line482() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 483)
 struct Login {}
 enum LoginError: Error { case expired }
 
@@ -205,9 +205,9 @@ publisher.publish(nil)  // prints "[login] StreamPublisher<Optional<Login>, Logi
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:531
-func sample_Docs_FutureKit_line531() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 532)
+// Docs/FutureKit.md:535
+func sample_Docs_FutureKit_line535() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 536)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -227,9 +227,9 @@ settings.sink(
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:555
-func sample_Docs_FutureKit_line555() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 556)
+// Docs/FutureKit.md:559
+func sample_Docs_FutureKit_line559() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 560)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -245,8 +245,8 @@ user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:572 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 573)
+// Docs/FutureKit.md:576 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 577)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 
@@ -263,9 +263,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:595
-func sample_Docs_FutureKit_line595() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 596)
+// Docs/FutureKit.md:599
+func sample_Docs_FutureKit_line599() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 600)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -290,9 +290,9 @@ weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:628
-func sample_Docs_FutureKit_line628() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 629)
+// Docs/FutureKit.md:632
+func sample_Docs_FutureKit_line632() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 633)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
@@ -335,119 +335,119 @@ func output_sample_Docs_FutureKit_line32() async {
     sample: "Docs/FutureKit.md", line: 32)
 }
 
-// What Docs/FutureKit.md:141 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:141 prints what its comments say")
-func output_sample_Docs_FutureKit_line141() async {
+// What Docs/FutureKit.md:145 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:145 prints what its comments say")
+func output_sample_Docs_FutureKit_line145() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line141()
+    try await sample_Docs_FutureKit_line145()
   }
   expectPrinted(
     result, [],
-    sample: "Docs/FutureKit.md", line: 141)
+    sample: "Docs/FutureKit.md", line: 145)
 }
 
-// What Docs/FutureKit.md:371 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:371 prints what its comments say")
-func output_sample_Docs_FutureKit_line371() async {
+// What Docs/FutureKit.md:375 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:375 prints what its comments say")
+func output_sample_Docs_FutureKit_line375() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line371()
+    try await sample_Docs_FutureKit_line375()
   }
   expectPrinted(
     result, ["now 21.5°", "Data: 21.5", "Error: offline", "Cancelled."],
-    sample: "Docs/FutureKit.md", line: 371)
+    sample: "Docs/FutureKit.md", line: 375)
 }
 
-// What Docs/FutureKit.md:425 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:425 prints what its comments say")
-func output_sample_Docs_FutureKit_line425() async {
+// What Docs/FutureKit.md:429 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:429 prints what its comments say")
+func output_sample_Docs_FutureKit_line429() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line425()
+    try await sample_Docs_FutureKit_line429()
   }
   expectPrinted(
     result, ["create an account for ada@example.com"],
-    sample: "Docs/FutureKit.md", line: 425)
+    sample: "Docs/FutureKit.md", line: 429)
 }
 
-// What Docs/FutureKit.md:447 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:447 prints what its comments say")
-func output_sample_Docs_FutureKit_line447() async {
+// What Docs/FutureKit.md:451 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:451 prints what its comments say")
+func output_sample_Docs_FutureKit_line451() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line447()
+    try await sample_Docs_FutureKit_line451()
   }
   expectPrinted(
     result, ["render Ada", "Ada"],
-    sample: "Docs/FutureKit.md", line: 447)
+    sample: "Docs/FutureKit.md", line: 451)
 }
 
-// What Docs/FutureKit.md:478 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:478 prints what its comments say")
-func output_sample_Docs_FutureKit_line478() async {
+// What Docs/FutureKit.md:482 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:482 prints what its comments say")
+func output_sample_Docs_FutureKit_line482() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line478()
+    try await sample_Docs_FutureKit_line482()
   }
   expectPrinted(
     result, ["[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"],
-    sample: "Docs/FutureKit.md", line: 478)
+    sample: "Docs/FutureKit.md", line: 482)
 }
 
-// What Docs/FutureKit.md:531 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:531 prints what its comments say")
-func output_sample_Docs_FutureKit_line531() async {
+// What Docs/FutureKit.md:535 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:535 prints what its comments say")
+func output_sample_Docs_FutureKit_line535() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line531()
+    try await sample_Docs_FutureKit_line535()
   }
   expectPrinted(
     result, ["3 new messages", "theme: dark"],
-    sample: "Docs/FutureKit.md", line: 531)
+    sample: "Docs/FutureKit.md", line: 535)
 }
 
-// What Docs/FutureKit.md:555 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:555 prints what its comments say")
-func output_sample_Docs_FutureKit_line555() async {
+// What Docs/FutureKit.md:559 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:559 prints what its comments say")
+func output_sample_Docs_FutureKit_line559() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line555()
+    try await sample_Docs_FutureKit_line559()
   }
   expectPrinted(
     result, ["Ada", "finished"],
-    sample: "Docs/FutureKit.md", line: 555)
+    sample: "Docs/FutureKit.md", line: 559)
 }
 
-// What Docs/FutureKit.md:595 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:595 prints what its comments say")
-func output_sample_Docs_FutureKit_line595() async {
+// What Docs/FutureKit.md:599 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:599 prints what its comments say")
+func output_sample_Docs_FutureKit_line599() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line595()
+    try await sample_Docs_FutureKit_line599()
   }
   expectPrinted(
     result, ["sunny", "finished"],
-    sample: "Docs/FutureKit.md", line: 595)
+    sample: "Docs/FutureKit.md", line: 599)
 }
 
-// What Docs/FutureKit.md:628 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:628 prints what its comments say")
-func output_sample_Docs_FutureKit_line628() async {
+// What Docs/FutureKit.md:632 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:632 prints what its comments say")
+func output_sample_Docs_FutureKit_line632() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line628()
+    try await sample_Docs_FutureKit_line632()
   }
   expectPrinted(
     result, ["progress: 0.0", "progress: 0.5", "progress: 1.0", "finished"],
-    sample: "Docs/FutureKit.md", line: 628)
+    sample: "Docs/FutureKit.md", line: 632)
 }

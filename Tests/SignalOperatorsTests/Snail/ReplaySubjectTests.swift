@@ -247,6 +247,24 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
 
+  @Test func finishedAndCancelledUpstreams_areNotKept() {
+    weak var finishedLink: AnyObject?
+    weak var cancelledLink: AnyObject?
+    do {
+      let finished = OneSubscriberPublisher()
+      let cancelled = OneSubscriberPublisher()
+      let finishedToken = finished.subscribe(subject)
+      let cancelledToken = cancelled.subscribe(subject)
+      finishedLink = finished.subscriber
+      cancelledLink = cancelled.subscriber
+      finished.finish()
+      cancelledToken.cancel()
+      withExtendedLifetime(finishedToken) {}
+    }
+    #expect(finishedLink == nil)
+    #expect(cancelledLink == nil)
+  }
+
   @Test func snailName_isAnUntypedReplaySubject() {
     let replay = Replay<Int>(bufferSize: 1)
     replay.send(1)
@@ -386,5 +404,25 @@ private final class OverlapProbe: Subscriber, @unchecked Sendable {
       didFinish = true
     }
     inFlight.subtract(1, ordering: .sequentiallyConsistent)
+  }
+}
+
+/// Hands its one subscriber an empty subscription, keeps it only until `finish()`, and lets a
+/// test see it through ``subscriber``.
+private final class OneSubscriberPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = ReplaySubjectTests.Boom
+
+  private var strong: AnySubscriber<Int, Failure>?
+  weak var subscriber: AnyObject?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+    strong = AnySubscriber(subscriber)
+    self.subscriber = subscriber as AnyObject
+    subscriber.receive(subscription: Subscriptions.empty)
+  }
+
+  func finish() {
+    strong.take()?.receive(completion: .finished)
   }
 }

@@ -193,6 +193,39 @@ import Testing
     _ = token
   }
 
+  @MainActor @Test func mainQueue_valueAndCompletionOnMain_comeAfterValuesQueuedFromOffMain() async
+  {
+    let log = SnailOpsLog<String>()
+    let upstream = self.upstream
+    let token = upstream.subscribe(
+      queue: .main,
+      onNext: { log.append("\($0)") },
+      onDone: { log.append("done") }
+    )
+    sendOffMainAndWait(upstream, 1)  // queued for main, which is busy here
+    upstream.send(2)  // on main: after 1, not before it
+    upstream.send(completion: .finished)  // on main: after 1 and 2, which it must not drop
+    #expect(log.entries.isEmpty)
+    await withCheckedContinuation { continuation in
+      DispatchQueue.main.async { continuation.resume() }
+    }
+    #expect(log.entries == ["1", "2", "done"])
+    _ = token
+  }
+
+  @MainActor @Test func mainQueue_valueOnMainWhileNothingIsQueued_stillDeliveredAtOnce() {
+    let log = SnailOpsLog<String>()
+    let token = upstream.subscribe(
+      queue: .main,
+      onNext: { log.append("\($0)") },
+      onDone: { log.append("done") }
+    )
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(log.entries == ["1", "done"])
+    _ = token
+  }
+
   @Test func concurrentSends_nothingLostOrDuplicated() {
     let subject = PassthroughSubject<Int, Never>()
     let log = SnailOpsLog<Int>()

@@ -1,0 +1,146 @@
+import PropertyWrappers
+import StreamCore
+import Testing
+
+/// Release after cancel for PropertyWrappers' publishers, as
+/// `SignalOperatorsTests/ReleaseTableTests.swift` does for the operators: each case subscribes a
+/// ``KeepingSubscriber``, which keeps its subscription strongly, and checks with `weak`
+/// references that the subscriber and its subscription are released. These publishers never
+/// complete by themselves, so there is no completion table.
+@Suite struct PropertyWrappersReleaseTableTests {
+  @Test(arguments: PropertyWrappersReleaseTable.cases)
+  func afterCancel_subscriberAndSubscriptionReleased(_ testCase: ReleaseCase) {
+    ReleaseChecks.afterCancel(testCase)
+  }
+}
+
+/// A model with a published property, for the `@Published` case.
+final class ReleaseModel: ObservableObject, @unchecked Sendable {
+  @Published var count = 0
+}
+
+enum PropertyWrappersReleaseTable {
+  static let cases: [ReleaseCase] = [
+    .make("Published.Publisher") {
+      let model = ReleaseModel()
+      return (model.$count, finish: nil, keepAlive: model)
+    },
+    .make("ObservableObject.objectWillChange") {
+      let model = ReleaseModel()
+      return (model.objectWillChange, finish: nil, keepAlive: model)
+    },
+    .make("ObservableObjectPublisher") {
+      let publisher = ObservableObjectPublisher()
+      return (publisher, finish: nil, keepAlive: publisher)
+    },
+  ]
+}
+
+/// A subscriber that keeps its subscription strongly for ever, even after completion or cancel,
+/// as most hand-written subscribers do.
+final class KeepingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+  private struct Stored {
+    var subscription: (any Subscription)?
+    var completed = false
+  }
+  private let stored = LockedState(Stored())
+
+  func receive(subscription: any Subscription) {
+    stored.withLock { $0.subscription = subscription }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    stored.withLock { $0.completed = true }
+  }
+
+  var subscription: (any Subscription)? { stored.withLock { $0.subscription } }
+
+  var completed: Bool { stored.withLock { $0.completed } }
+
+  /// Cancels, and keeps the subscription all the same.
+  func cancel() { subscription?.cancel() }
+}
+
+/// One subscribed publisher, seen from the test: `finish` makes it complete, if it can.
+struct Attached {
+  let subscriber: AnyObject
+  let subscription: () -> AnyObject?
+  let completed: () -> Bool
+  let cancel: () -> Void
+  let finish: (() -> Void)?
+  let keepAlive: Any?
+
+  init<Input, Failure>(
+    _ keeper: KeepingSubscriber<Input, Failure>,
+    finish: (() -> Void)?,
+    keepAlive: Any? = nil
+  ) {
+    subscriber = keeper
+    subscription = { [weak keeper] in keeper?.subscription as AnyObject? }
+    completed = { [weak keeper] in keeper?.completed ?? false }
+    cancel = { [weak keeper] in keeper?.cancel() }
+    self.finish = finish
+    self.keepAlive = keepAlive
+  }
+}
+
+struct ReleaseCase: Sendable, CustomTestStringConvertible {
+  let name: String
+  let attach: @Sendable () -> Attached
+
+  var testDescription: String { name }
+
+  /// Subscribes a ``KeepingSubscriber`` to what `build` makes; `build` returns the publisher and
+  /// how to make it complete (`nil` for a publisher that never completes by itself).
+  static func make<P: Publisher>(
+    _ name: String,
+    _ build: @escaping @Sendable () -> (P, finish: (() -> Void)?, keepAlive: Any?)
+  ) -> ReleaseCase {
+    ReleaseCase(name: name) {
+      let (publisher, finish, keepAlive) = build()
+      let keeper = KeepingSubscriber<P.Output, P.Failure>()
+      publisher.subscribe(keeper)
+      return Attached(keeper, finish: finish, keepAlive: keepAlive)
+    }
+  }
+}
+
+enum ReleaseChecks {
+  static func afterCompletion(_ testCase: ReleaseCase) {
+    weak var subscriber: AnyObject?
+    weak var subscription: AnyObject?
+    var keepAlive: Any?
+    do {
+      let attached = testCase.attach()
+      subscriber = attached.subscriber
+      subscription = attached.subscription()
+      keepAlive = attached.keepAlive
+      #expect(subscription != nil, "\(testCase.name): no subscription")
+      attached.finish?()
+      #expect(attached.completed(), "\(testCase.name): did not complete")
+    }
+    #expect(subscriber == nil, "\(testCase.name): subscriber leaked after completion")
+    #expect(subscription == nil, "\(testCase.name): subscription leaked after completion")
+    withExtendedLifetime(keepAlive) {}
+  }
+
+  static func afterCancel(_ testCase: ReleaseCase) {
+    weak var subscriber: AnyObject?
+    weak var subscription: AnyObject?
+    var keepAlive: Any?
+    do {
+      let attached = testCase.attach()
+      subscriber = attached.subscriber
+      subscription = attached.subscription()
+      keepAlive = attached.keepAlive
+      #expect(subscription != nil, "\(testCase.name): no subscription")
+      attached.cancel()
+    }
+    #expect(subscriber == nil, "\(testCase.name): subscriber leaked after cancel")
+    #expect(subscription == nil, "\(testCase.name): subscription leaked after cancel")
+    withExtendedLifetime(keepAlive) {}
+  }
+}

@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+/// Constant stack depth: 100,000 values one at a time (`.max(1)` per value) through each
+/// synchronous operator, and 100,000 synchronous retries.
+///
+/// Each case runs in an exit test (its own process), on a thread with a fixed 512 KiB stack, so
+/// a recursion that deepens the stack per value or per attempt crashes that process
+/// deterministically and fails only its own case.
+@Suite struct StackDepthTableTests {
+  @Test(arguments: StackDepthTable.cases.map(\.name), StackDepthDemand.allCases)
+  func oneAtATime_runsInConstantStack(_ name: String, _ demand: StackDepthDemand) async {
+    await #expect(processExitsWith: .success) { [name, demand] in
+      guard let testCase = StackDepthTable.cases.first(where: { $0.name == name }) else {
+        preconditionFailure("no case \(name)")
+      }
+      let ran = runOnSmallStack {
+        let subscriber = OneAtATimeSubscriber(demand: demand)
+        testCase.run(subscriber)
+        precondition(subscriber.finished, "\(name): did not finish")
+        if let expected = testCase.count {
+          precondition(subscriber.count == expected, "\(name): \(subscriber.count) values")
+        }
+      }
+      precondition(ran, "\(name): did not end within the time limit")
+    }
+  }
+}
+
+/// How the subscriber asks for the next value.
+enum StackDepthDemand: String, CaseIterable, Codable, Sendable {
+  /// `subscription.request(.max(1))` from inside `receive(_:)`.
+  case requestInsideReceive
+  /// `.max(1)` returned from `receive(_:)`.
+  case returnedFromReceive
+}
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it, at most
+/// `timeout` seconds. Returns whether it ended in time.
+func runOnSmallStack(
+  stackSize: Int = 512 * 1_024,
+  timeout: Double = 120,
+  _ body: @escaping @Sendable () -> Void
+) -> Bool {
+  let done = DispatchSemaphore(value: 0)
+  let thread = Thread {
+    body()
+    done.signal()
+  }
+  thread.stackSize = stackSize
+  thread.start()
+  return done.wait(timeout: .now() + timeout) == .success
+}
+
+/// Counts values and asks for one more each time.
+final class OneAtATimeSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+
+  private let demand: StackDepthDemand
+  private var subscription: (any Subscription)?
+  private(set) var count = 0
+  private(set) var finished = false
+
+  init(demand: StackDepthDemand) {
+    self.demand = demand
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    subscription.request(.max(1))
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    count += 1
+    switch demand {
+    case .requestInsideReceive:
+      subscription?.request(.max(1))
+      return .none
+    case .returnedFromReceive:
+      return .max(1)
+    }
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    finished = true
+    subscription = nil
+  }
+}
+
+struct StackDepthCase: Sendable {
+  let name: String
+  /// The number of values the subscriber must get; `nil` when it may vary.
+  let count: Int?
+  let run: @Sendable (OneAtATimeSubscriber) -> Void
+}
+
+enum StackDepthTable {
+  static let size = 100_000
+  static var values: Publishers.Sequence<Range<Int>, Never> { (0..<size).publisher }
+  struct Boom: Error {}
+
+  static func op<P: Publisher>(
+    _ name: String,
+    count: Int? = size,
+    _ build: @escaping @Sendable () -> P
+  ) -> StackDepthCase where P.Output == Int, P.Failure == Never {
+    StackDepthCase(name: name, count: count) { build().subscribe($0) }
+  }
+
+  static let cases: [StackDepthCase] = [
+    op("sequence") { values },
+    op("map") { values.map { $0 + 1 } },
+    op("tryMap") { values.tryMap { $0 + 1 }.replaceError(with: 0) },
+    op("filter") { values.filter { _ in true } },
+    op("filter(dropping half)", count: size / 2) { values.filter { $0 % 2 == 0 } },
+    op("compactMap") { values.compactMap { $0 } },
+    op("scan") { values.scan(0) { _, value in value } },
+    op("removeDuplicates") { values.removeDuplicates() },
+    op("handleEvents") { values.handleEvents(receiveOutput: { _ in }) },
+    op("prefix") { (0..<(size * 2)).publisher.prefix(size) },
+    op("prefix(while:)") { values.prefix { _ in true } },
+    op("dropFirst") { (0..<(size + 1)).publisher.dropFirst() },
+    op("drop(while:)") { values.drop { _ in false } },
+    op("output(in:)") { (0..<(size * 2)).publisher.output(in: 0..<size) },
+    op("replaceEmpty") { values.replaceEmpty(with: 0) },
+    op("flatMap(Just)") { values.flatMap { Just($0) } },
+    op("flatMap(Just, maxPublishers: 1)") { values.flatMap(maxPublishers: .max(1)) { Just($0) } },
+    op("switchToLatest(Just)") { values.map { Just($0) }.switchToLatest() },
+    op("merge") { values.merge(with: Empty()) },
+    op("merge(two sequences)", count: size * 2) { values.merge(with: values) },
+    op("zip") { values.zip(values).map { $0.0 } },
+    op("combineLatest") { Just(0).combineLatest(values).map { $0.1 } },
+    op("append") { values.append(Empty()) },
+    op("prepend") { values.prepend(Empty()) },
+    op("catch") { values.setFailureType(to: Boom.self).catch { _ in Empty() } },
+    op("retry") { values.setFailureType(to: Boom.self).retry(1).assertNoFailure() },
+    op("buffer(byRequest)") { values.buffer(size: 8, prefetch: .byRequest, whenFull: .dropNewest) },
+    op("buffer(keepFull)") { values.buffer(size: 8, prefetch: .keepFull, whenFull: .dropNewest) },
+    op("receive(on: immediate)") { values.receive(on: ImmediateScheduler.shared) },
+    op("subscribe(on: immediate)") { values.subscribe(on: ImmediateScheduler.shared) },
+    op("collect(1)") { values.collect(1).map { $0[0] } },
+    op("map(keyPath)") { values.map(\.self) },
+    // Synchronous failures, retried 100,000 times.
+    op("retry(count) of Fail", count: 1) {
+      Fail<Int, Boom>(error: Boom()).retry(size).replaceError(with: 0)
+    },
+    op("retry(on:intervals:) zero intervals", count: 1) {
+      Fail<Int, Boom>(error: Boom())
+        .retry(on: ImmediateScheduler.shared, intervals: Array(repeating: 0, count: size))
+        .replaceError(with: 0)
+    },
+    op("retry(on:intervals:) immediate scheduler", count: 1) {
+      Fail<Int, Boom>(error: Boom())
+        .retry(on: ImmediateScheduler.shared, intervals: Array(repeating: 1, count: size))
+        .replaceError(with: 0)
+    },
+  ]
+}
