@@ -171,10 +171,16 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     // Trampolined: a waiter that completes the next future of a chain (flatMap, mapValue)
     // queues that future's waiters behind this call instead of nesting them, so resolving the
     // root of a long chain runs in constant stack.
-    Trampoline.run {
-      first?.notify(result)
-      for waiter in others {
-        waiter.notify(result)
+    let trampoline = Trampoline.current
+    if trampoline.isRunning {
+      trampoline.enqueue {
+        first?.notify(result)
+        for waiter in others { waiter.notify(result) }
+      }
+    } else {
+      trampoline.run {
+        first?.notify(result)
+        for waiter in others { waiter.notify(result) }
       }
     }
     return true

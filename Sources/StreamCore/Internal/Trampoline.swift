@@ -13,62 +13,71 @@ import Darwin
 /// [NIO `EventLoopFuture.swift` `CallbackList`].
 ///
 /// ```swift
-/// Trampoline.run { notifyWaiters() }  // a waiter that completes another future queues its
-///                                     // notification here, to run after this one returns
+/// let trampoline = Trampoline.current
+/// if trampoline.isRunning {
+///   trampoline.enqueue { notifyWaiters() }  // runs after the work on this thread returns
+/// } else {
+///   trampoline.run { notifyWaiters() }  // runs now, then everything queued meanwhile
+/// }
 /// ```
 ///
-/// Outside any trampoline, `run` runs its work at once and then everything queued meanwhile; a
-/// `run` from inside that work queues its work for the outermost call on this thread. So work
-/// queued by a callback runs after that callback has returned, in the order it was queued.
+/// Each thread has one trampoline, made on first use and kept until the thread ends, so the
+/// common case (nothing nested) allocates nothing: `run` takes a non-escaping closure, and only
+/// work queued from inside a `run` is stored.
 ///
-/// > Thread safety: The queue is per thread; nothing is shared between threads.
+/// > Thread safety: Per thread; use only the current thread's, from that thread.
 @usableFromInline
-package enum Trampoline {
-  /// Runs `work` now, or, inside another `run` on this thread, after the work already queued.
-  @usableFromInline
-  package static func run(_ work: @escaping () -> Void) {
-    #if os(Windows)
-    work()  // No thread-local queue on Windows yet: nests as before.
-    #else
-    if let current = pthread_getspecific(trampolineKey) {
-      Unmanaged<TrampolineQueue>.fromOpaque(current).takeUnretainedValue().append(work)
-      return
-    }
-    let queue = TrampolineQueue()
-    pthread_setspecific(trampolineKey, Unmanaged.passUnretained(queue).toOpaque())
-    defer { pthread_setspecific(trampolineKey, nil) }
-    work()
-    while let next = queue.next() {
-      next()
-    }
-    withExtendedLifetime(queue) {}
-    #endif
-  }
-}
-
-#if !os(Windows)
-/// The key of each thread's current ``TrampolineQueue``, made once.
-private let trampolineKey: pthread_key_t = {
-  var key = pthread_key_t()
-  let status = pthread_key_create(&key, nil)
-  precondition(status == 0, "Trampoline: pthread_key_create failed with \(status)")
-  return key
-}()
-
-/// The work queued on one thread while its outermost ``Trampoline/run(_:)`` runs; only that
-/// thread touches it.
-private final class TrampolineQueue {
+package final class Trampoline {
   private var pending: [() -> Void] = []
   private var head = 0
+  /// Whether a ``run(_:)`` is in progress on this thread.
+  @usableFromInline
+  package private(set) var isRunning = false
 
-  func append(_ work: @escaping () -> Void) {
+  private init() {}
+
+  /// This thread's trampoline.
+  @usableFromInline
+  package static var current: Trampoline {
+    #if os(Windows)
+    Trampoline()  // No thread-local storage wired up on Windows yet: nothing is ever queued.
+    #else
+    if let pointer = pthread_getspecific(trampolineKey) {
+      return Unmanaged<Trampoline>.fromOpaque(pointer).takeUnretainedValue()
+    }
+    let trampoline = Trampoline()
+    // Retained for the thread's lifetime; the key's destructor releases it.
+    pthread_setspecific(trampolineKey, Unmanaged.passRetained(trampoline).toOpaque())
+    return trampoline
+    #endif
+  }
+
+  /// Runs `work` now, then the work queued while it ran, in order. Traps inside another `run`
+  /// on this thread: check ``isRunning`` and ``enqueue(_:)`` instead.
+  @usableFromInline
+  package func run(_ work: () -> Void) {
+    precondition(!isRunning, "Trampoline.run: already running on this thread; enqueue instead")
+    isRunning = true
+    defer { isRunning = false }
+    work()
+    while let next = next() {
+      next()
+    }
+  }
+
+  /// Queues `work` to run after the work in progress on this thread. Only inside ``run(_:)``.
+  @usableFromInline
+  package func enqueue(_ work: @escaping () -> Void) {
+    precondition(isRunning, "Trampoline.enqueue: nothing is running on this thread; run instead")
     pending.append(work)
   }
 
-  func next() -> (() -> Void)? {
+  private func next() -> (() -> Void)? {
     guard head < pending.count else {
-      pending.removeAll(keepingCapacity: true)
-      head = 0
+      if head > 0 {
+        pending.removeAll(keepingCapacity: pending.capacity <= 1_024)
+        head = 0
+      }
       return nil
     }
     let work = pending[head]
@@ -81,4 +90,20 @@ private final class TrampolineQueue {
     return work
   }
 }
+
+#if !os(Windows)
+/// The key of each thread's ``Trampoline``, made once; its destructor releases the trampoline
+/// when the thread ends.
+private let trampolineKey: pthread_key_t = {
+  var key = pthread_key_t()
+  #if canImport(Darwin)
+  let status = pthread_key_create(&key) { Unmanaged<Trampoline>.fromOpaque($0).release() }
+  #else
+  let status = pthread_key_create(&key) { pointer in
+    if let pointer { Unmanaged<Trampoline>.fromOpaque(pointer).release() }
+  }
+  #endif
+  precondition(status == 0, "Trampoline: pthread_key_create failed with \(status)")
+  return key
+}()
 #endif
