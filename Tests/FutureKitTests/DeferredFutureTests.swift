@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DeferredFutureTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredFutureTests {
   struct Boom: Error, Equatable {
     var code = 0
   }

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DeferredPassthroughTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredPassthroughTests {
   struct Boom: Error, Equatable {}
 
   /// A reference that doesn't keep its subject alive.

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FutureConcurrencyTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureConcurrencyTests {
   @Test func valueOfASucceededFuture_returnsIt() async throws {
     #expect(try await Future<Int, FutureTestError>.of(1).value == 1)
   }

@@ -3,7 +3,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct StreamConcurrencyTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamConcurrencyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   /// Counts the callbacks running at once, and the most ever seen.

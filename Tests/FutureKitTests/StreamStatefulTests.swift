@@ -2,7 +2,7 @@ import Dispatch
 import FutureKit
 import Testing
 
-@Suite struct StreamStatefulTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamStatefulTests {
   @Test func statefulPublisher_replaysTheLatestStateSynchronouslyPerRegistration() {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     let subscriber = publisher.subscriber()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DropUntilOutputTests {
+@Suite(.timeLimit(.minutes(5))) struct DropUntilOutputTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

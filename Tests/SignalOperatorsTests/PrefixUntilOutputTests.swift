@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct PrefixUntilOutputTests {
+@Suite(.timeLimit(.minutes(5))) struct PrefixUntilOutputTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct WaitTests {
+@Suite(.timeLimit(.minutes(5))) struct WaitTests {
   @Test func synchronousPublisher_returnsTheValue() throws {
     let value = try Just(5).waitForValue(timeout: .seconds(5))
     #expect(value == 5)

@@ -6,7 +6,7 @@ import Testing
 // Real-time tests: they wait for events with generous timeouts and never sleep for correctness.
 // The only fixed waits check that a cancelled timer stays quiet, by waiting for a later action on
 // the same serial queue.
-@Suite struct DispatchQueueSchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatchQueueSchedulerTests {
   private let queue = DispatchQueue(label: "DispatchQueueSchedulerTests")
   private let key = DispatchSpecificKey<String>()
   private let timeout = DispatchTime.now() + .seconds(10)

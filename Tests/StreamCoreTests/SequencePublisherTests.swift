@@ -2,7 +2,7 @@ import Dispatch
 import StreamCore
 import Testing
 
-@Suite struct SequencePublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct SequencePublisherTests {
   @Test func unlimitedDemand_sendsEveryElementThenFinishes() {
     let recorder = Recorder<Int, Never>()
     [1, 2, 3].publisher.subscribe(recorder)

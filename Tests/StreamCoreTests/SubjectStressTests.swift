@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Several threads send, request and cancel at once. Run under `--sanitize=thread` in CI.
-@Suite struct SubjectStressTests {
+@Suite(.timeLimit(.minutes(5))) struct SubjectStressTests {
   static let threads = 4
   static let perThread = 5_000
 

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ConformanceKitTests {
+@Suite(.timeLimit(.minutes(5))) struct ConformanceKitTests {
   // MARK: StreamCore publishers
 
   // Only `[…].publisher` and `Record` get a 1,000,000-value publisher for SC-1.05: they are

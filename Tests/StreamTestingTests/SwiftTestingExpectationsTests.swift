@@ -17,7 +17,7 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 /// The async `expect…` helpers for Swift Testing. Failing cases run inside `withKnownIssue`,
 /// whose matcher checks the message and that the issue points at the calling line; a case that
 /// records no issue, or another one, fails.
-@Suite struct SwiftTestingExpectationsTests {
+@Suite(.timeLimit(.minutes(5))) struct SwiftTestingExpectationsTests {
   // MARK: expectAll
 
   @Test func expectAll_synchronousSequence_returnsEveryValue() async {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SnailSkipTakeForwardTests {
+@Suite(.timeLimit(.minutes(5))) struct SnailSkipTakeForwardTests {
   let upstream = TestPublisher<Int, SnailOpsError>()
 
   @Test func skip_dropsFirstValues_passesCompletion() {

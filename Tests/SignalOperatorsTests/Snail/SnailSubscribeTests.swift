@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SnailSubscribeTests {
+@Suite(.timeLimit(.minutes(5))) struct SnailSubscribeTests {
   let upstream = TestPublisher<Int, SnailOpsError>()
 
   @Test func noQueue_deliversSynchronouslyOnSendingThread() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DispatchTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatchTests {
   @Test func dispatchToQueue_deliversOnTheQueue() {
     let queue = DispatchQueue(label: "SwiftyDispatchTests")
     let key = DispatchSpecificKey<Int>()
