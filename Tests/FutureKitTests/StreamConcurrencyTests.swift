@@ -70,7 +70,7 @@ import Testing
       for value in 0..<2_000 { publisher.publish(value) }
     }
     for log in logs { subscriber.onNewData { log.append($0) } }
-    group.wait()
+    #expect(group.wait(timeout: .now() + 60) == .success)
     for log in logs {
       let values = log.elements
       #expect(values == values.sorted() && Set(values).count == values.count)
@@ -87,7 +87,7 @@ import Testing
         for value in 0..<200 { publisher.publish(value) }
       }
       subscriber.cancel()
-      group.wait()
+      #expect(group.wait(timeout: .now() + 60) == .success)
       let states = log.elements
       #expect(states.last == .cancelled)
       #expect(states.filter(\.isCancelled).count == 1)
@@ -144,7 +144,7 @@ import Testing
       let subscriber = publisher.subscriber().onNewData { _ in }
       lastDropped = subscriber
     }
-    group.wait()
+    #expect(group.wait(timeout: .now() + 60) == .success)
     #expect(lastDropped == nil)
   }
 

@@ -151,7 +151,7 @@ import Testing
     for log in logs {
       subscriber.onNewData { log.append($0) }
     }
-    group.wait()
+    #expect(group.wait(timeout: .now() + 60) == .success)
     for log in logs {
       let values = log.elements
       #expect(!values.isEmpty)

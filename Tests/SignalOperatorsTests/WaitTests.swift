@@ -41,13 +41,14 @@ import Testing
     let queue = DispatchQueue(label: "WaitTests.sender")
     let subscribed = DispatchSemaphore(value: 0)
     queue.async {
-      subscribed.wait()
+      // Bounded: without the subscription, waitForValue times out and the test fails.
+      guard subscribed.wait(timeout: .now() + 60) == .success else { return }
       upstream.send(1)
       upstream.send(2)
     }
     let watched = upstream.handleSubscribe { subscribed.signal() }
     #expect(throws: WaitError<WaitTestError>.moreThanOneValue) {
-      try watched.waitForValue(timeout: .seconds(10))
+      try watched.waitForValue(timeout: .seconds(60))
     }
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
