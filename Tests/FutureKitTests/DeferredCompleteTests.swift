@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DeferredCompleteTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredCompleteTests {
   struct Boom: Error, Equatable {
     var code = 0
   }

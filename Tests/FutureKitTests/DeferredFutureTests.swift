@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DeferredFutureTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredFutureTests {
   struct Boom: Error, Equatable {
     var code = 0
   }
@@ -161,7 +161,7 @@ import Testing
       return .none
     }
     publisher.subscribe(recorder)
-    group.wait()
+    #expect(group.wait(timeout: .now() + 60) == .success)
     #expect(recorder.events == [.subscription, .value(8), .completion(.finished)])
     #expect(deliveredOn.withLock { $0 } != nil)
     #expect(deliveredOn.withLock { $0 } == resolvedOn.withLock { $0 })

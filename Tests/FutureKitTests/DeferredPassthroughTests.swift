@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DeferredPassthroughTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredPassthroughTests {
   struct Boom: Error, Equatable {}
 
   /// A reference that doesn't keep its subject alive.
@@ -191,7 +191,7 @@ import Testing
       }
     }
     .subscribe(recorder)
-    group.wait()
+    #expect(group.wait(timeout: .now() + 60) == .success)
     #expect(recorder.values == Array(0..<100))
     #expect(recorder.completion == .finished)
     #expect(recorder.violations.isEmpty)

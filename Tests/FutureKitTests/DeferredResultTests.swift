@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DeferredResultTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredResultTests {
   struct Boom: Error, Equatable {}
 
   let runs = LockedState(0)

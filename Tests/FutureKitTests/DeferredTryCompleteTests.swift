@@ -8,7 +8,7 @@ private func isFinished(_ completion: Subscribers.Completion<any Error>?) -> Boo
   if case .finished = completion { true } else { false }
 }
 
-@Suite struct DeferredTryCompleteTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredTryCompleteTests {
   struct Boom: Error, Equatable {}
 
   let runs = LockedState(0)

@@ -12,7 +12,7 @@ private func failure(_ completion: Subscribers.Completion<any Error>?) -> (any E
   if case .failure(let error) = completion { error } else { nil }
 }
 
-@Suite struct DeferredTryValueTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredTryValueTests {
   struct Boom: Error, Equatable {}
 
   let runs = LockedState(0)

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DeferredValueTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredValueTests {
   let runs = LockedState(0)
 
   private func counting(_ value: Int = 7) -> DeferredValue<Int, Never> {

@@ -3,7 +3,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct FutureCallbacksTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureCallbacksTests {
   let log = LockedState<[String]>([])
 
   @Test func onSuccess_runsSynchronouslyOnTheResolvingCall() {

@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct FutureCombineTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureCombineTests {
   @Test func twoFutures_succeedWithATuple() {
     let number = Promise<Int, FutureTestError>()
     let text = Promise<String, FutureTestError>()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FutureConcurrencyTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureConcurrencyTests {
   @Test func valueOfASucceededFuture_returnsIt() async throws {
     #expect(try await Future<Int, FutureTestError>.of(1).value == 1)
   }
@@ -130,24 +130,21 @@ import Testing
     let recorder = RecordingSubscriber<Int, any Error>()
     future.subscribe(recorder)
     let awaiting = Task { try await future.value }
-    // Wait until the awaiter has joined the subscriber (a condition, not a timing guess).
-    while future.waiterCount < 2 {
-      await Task.yield()
-    }
+    // Wait until the awaiter has joined the subscriber (a condition, not a timing guess), for
+    // at most a minute.
+    try #require(await eventually { future.waiterCount >= 2 })
     try #require(recorder.subscription).cancel()
     #expect(!gate.wasCancelled)
     gate.open(4)
     #expect(try await awaiting.value == 4)
   }
 
-  @Test func lastAwaiterCancelled_cancelsTheTask() async {
+  @Test func lastAwaiterCancelled_cancelsTheTask() async throws {
     let gate = FutureTestGate()
     let future = Future<Int, any Error> { try await gate.pass() }
     await gate.entered()
     let awaiting = Task { try await future.value }
-    while future.waiterCount < 1 {
-      await Task.yield()
-    }
+    try #require(await eventually { future.waiterCount >= 1 })
     awaiting.cancel()
     await #expect(throws: CancellationError.self) { try await awaiting.value }
     #expect(gate.wasCancelled)

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FutureConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureConformanceTests {
   @Test func resolvedFuture_conforms() {
     PublisherConformance(
       elements: 1,

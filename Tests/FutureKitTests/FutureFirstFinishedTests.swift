@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct FutureFirstFinishedTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureFirstFinishedTests {
   @Test func firstSuccess_wins() {
     let slow = Promise<Int, FutureTestError>()
     let fast = Promise<Int, FutureTestError>()

@@ -2,7 +2,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct FutureFlatMapTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureFlatMapTests {
   @Test func flatMap_completesWithTheNextFuture() {
     let first = Promise<Int, FutureTestError>()
     let second = Promise<String, FutureTestError>()

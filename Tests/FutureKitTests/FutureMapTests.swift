@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FutureMapTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureMapTests {
   @Test func mapResult_transformsValueAndFailure() {
     let fromValue: Future<String, FutureTestError> = Future<Int, FutureTestError>.of(2)
       .mapResult { result in result.map { "\($0)" } }

@@ -2,7 +2,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct FutureMergeTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureMergeTests {
   @Test func allSucceed_valuesInArrayOrderNotCompletionOrder() {
     let promises = (0..<3).map { _ in Promise<Int, FutureTestError>() }
     let merged = Future.merge(promises.map(\.future))

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FutureRaceTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureRaceTests {
   @Test func twoThreadsResolving_exactlyOneWins() {
     for _ in 0..<500 {
       let promise = Promise<Int, FutureTestError>()

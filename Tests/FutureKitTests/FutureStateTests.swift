@@ -2,7 +2,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct FutureStateTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureStateTests {
   @Test func pendingFuture_reportsNothing() {
     let future = Promise<Int, FutureTestError>().future
     #expect(!future.isComplete)

@@ -92,6 +92,16 @@ extension Future {
   }
 }
 
+/// Yields until `condition` holds, for at most `limit`; returns whether it held in time.
+func eventually(within limit: Duration = .seconds(60), _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + limit
+  while !condition() {
+    if ContinuousClock.now >= deadline { return false }
+    await Task.yield()
+  }
+  return true
+}
+
 extension RecordingSubscriber {
   /// Waits, with a deadline, until the recorder has a completion.
   ///

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FutureTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureTests {
   @Test func initialiser_runsTheClosureAtOnce() {
     let runs = LockedState(0)
     _ = Future<Int, Never> { _ in runs.withLock { $0 += 1 } }

@@ -2,7 +2,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct PromiseTests {
+@Suite(.timeLimit(.minutes(5))) struct PromiseTests {
   @Test func newPromise_hasAPendingFuture() {
     let promise = Promise<Int, FutureTestError>()
     #expect(!promise.future.isComplete)

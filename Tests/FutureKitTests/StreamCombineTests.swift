@@ -2,7 +2,7 @@ import Dispatch
 import FutureKit
 import Testing
 
-@Suite struct StreamCombineTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamCombineTests {
   let ints = StreamPublisher<Int, StreamTestError>()
   let strings = StreamPublisher<String, StreamTestError>()
 

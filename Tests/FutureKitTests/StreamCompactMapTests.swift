@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct StreamCompactMapTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamCompactMapTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func compactMapStates_skipsNilResults() {

@@ -3,7 +3,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct StreamConcurrencyTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamConcurrencyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   /// Counts the callbacks running at once, and the most ever seen.
@@ -50,15 +50,18 @@ import Testing
 
   @Test func severalThreadsPublishing_aCallbackNeverRunsTwiceAtOnce() {
     let overlap = Overlap()
-    let subscriber = publisher.subscriber().onNewData { _ in
+    let calls = StreamLog<Int>()
+    let subscriber = publisher.subscriber().onNewData { value in
       overlap.enter()
       for _ in 0..<100 { _ = overlap.most }
+      calls.append(value)
       overlap.leave()
     }
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for value in 0..<500 { publisher.publish(value) }
     }
     #expect(overlap.most == 1)
+    #expect(calls.count == 2_000)  // every value, each in a call of its own
     _ = subscriber
   }
 
@@ -70,10 +73,15 @@ import Testing
       for value in 0..<2_000 { publisher.publish(value) }
     }
     for log in logs { subscriber.onNewData { log.append($0) } }
-    group.wait()
+    #expect(group.wait(timeout: .now() + 60) == .success)
+    publisher.publish(2_000)  // after every registration, so no log is empty
     for log in logs {
+      // From its registration on, each callback sees every value, in order: a run that ends
+      // with the last one.
       let values = log.elements
-      #expect(values == values.sorted() && Set(values).count == values.count)
+      let first = values.first ?? -1
+      #expect(first >= 0)
+      #expect(values == Array(first...2_000))
     }
   }
 
@@ -87,12 +95,15 @@ import Testing
         for value in 0..<200 { publisher.publish(value) }
       }
       subscriber.cancel()
-      group.wait()
+      #expect(group.wait(timeout: .now() + 60) == .success)
       let states = log.elements
       #expect(states.last == .cancelled)
       #expect(states.filter(\.isCancelled).count == 1)
+      // Subscribed before the first publish: the values before the cancellation, from 0 on,
+      // with none lost.
       let values = states.compactMap(\.value)
-      #expect(values == values.sorted())
+      #expect(values == Array(0..<values.count))
+      #expect(states.count == values.count + 1)
     }
   }
 
@@ -109,6 +120,8 @@ import Testing
       #expect(log.elements.last == .cancelled)
       #expect(log.elements.filter(\.isCancelled).count == 1)
       #expect(log.elements == logs[0].elements)
+      // Thread 3 published 150 values before it cancelled, and they all came first.
+      #expect(log.elements.count >= 151)
     }
   }
 
@@ -121,7 +134,11 @@ import Testing
     for _ in 0..<30_000 {
       let publisher = StreamPublisher<Int, StreamTestError>()
       let cancelled = publisher.subscriber()
+      let cancelledLog = cancelled.record()
       let dropped = LockedState<StreamSubscriber<Int, StreamTestError>?>(publisher.subscriber())
+      let droppedLog = dropped.withLock { $0!.record() }
+      let kept = publisher.subscriber()
+      let keptLog = kept.record()
       DispatchQueue.concurrentPerform(iterations: 2) { index in
         if index == 0 {
           cancelled.cancel()
@@ -130,22 +147,33 @@ import Testing
           _ = last  // the last reference goes here, outside the lock
         }
       }
-      #expect(cancelled.isCancelled)
+      publisher.publish(1)
+      // Each ended once, and the publisher, still sound, reaches only the one left.
+      #expect(cancelledLog.elements == [.cancelled])
+      #expect(droppedLog.elements == [.cancelled])
+      #expect(keptLog.elements == [.data(1)])
     }
   }
 
   @Test func droppingSubscribersWhileAnotherThreadPublishes_neitherCrashesNorLeaks() {
-    weak var lastDropped: StreamSubscriber<Int, StreamTestError>?
+    final class Weak: @unchecked Sendable {
+      weak var subscriber: StreamSubscriber<Int, StreamTestError>?
+    }
+    let dropped = (0..<500).map { _ in Weak() }
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) {
       for value in 0..<2_000 { publisher.publish(value) }
     }
-    for _ in 0..<500 {
+    for slot in dropped {
       let subscriber = publisher.subscriber().onNewData { _ in }
-      lastDropped = subscriber
+      slot.subscriber = subscriber
     }
-    group.wait()
-    #expect(lastDropped == nil)
+    #expect(group.wait(timeout: .now() + 60) == .success)
+    #expect(dropped.filter { $0.subscriber != nil }.count == 0)
+    let kept = publisher.subscriber()
+    let log = kept.record()
+    publisher.publish(2_000)
+    #expect(log.elements == [.data(2_000)])
   }
 
   /// A dropped subscriber's deinit forgets it in the publisher. That used to read every other
@@ -159,6 +187,11 @@ import Testing
         _ = batch
       }
     }
+    // The publisher is still sound: a new subscriber gets a value, and nobody was cancelled.
+    let kept = publisher.subscriber()
+    let log = kept.record()
+    publisher.publish(7)
+    #expect(log.elements == [.data(7)])
     #expect(!publisher.isCancelled)
   }
 }

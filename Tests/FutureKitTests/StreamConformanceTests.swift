@@ -7,7 +7,7 @@ import Testing
 /// The conformance kit over the StreamCore `Publisher` views of streams. Streams don't complete
 /// on their own and drop what arrives without demand, so each view is fed from a background
 /// queue as its subscribers request values (as StreamTesting's own tests feed subjects).
-@Suite struct StreamConformanceTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamConformanceTests {
   @Test func statesOfASharedStream_passEveryRule() {
     let report = PublisherConformance(
       timeout: .seconds(5),

@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct StreamDistinctTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamDistinctTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func distinctValues_skipsConsecutiveEqualValues() {

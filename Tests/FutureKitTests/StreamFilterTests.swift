@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct StreamFilterTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamFilterTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func filterStates_keepsTheStatesThePredicateAccepts() {

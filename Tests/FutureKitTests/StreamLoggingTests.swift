@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct StreamLoggingTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamLoggingTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
   let lines = StreamLog<String>()
 

@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct StreamMapTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamMapTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func mapStates_transformsValuesAndErrors() {

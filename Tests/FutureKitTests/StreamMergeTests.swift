@@ -2,7 +2,7 @@ import Dispatch
 import FutureKit
 import Testing
 
-@Suite struct StreamMergeTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamMergeTests {
   let left = StreamPublisher<Int, StreamTestError>()
   let right = StreamPublisher<Int, StreamTestError>()
 

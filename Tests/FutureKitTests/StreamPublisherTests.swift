@@ -2,7 +2,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct StreamPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamPublisherTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func publish_reachesEverySubscriberSynchronously() {

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct StreamPublisherViewTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamPublisherViewTests {
   typealias State = StreamState<Int, StreamTestError>
 
   let publisher = StreamPublisher<Int, StreamTestError>()

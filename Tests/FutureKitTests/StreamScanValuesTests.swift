@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct StreamScanValuesTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamScanValuesTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func scanValues_emitsTheLatestWindowOnceFull() {

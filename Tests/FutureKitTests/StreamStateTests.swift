@@ -1,7 +1,7 @@
 import FutureKit
 import Testing
 
-@Suite struct StreamStateTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamStateTests {
   typealias State = StreamState<Int, StreamTestError>
 
   @Test func data_hasValueAndNoError() {

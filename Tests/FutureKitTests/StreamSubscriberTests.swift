@@ -3,7 +3,7 @@ import FutureKit
 import StreamCore
 import Testing
 
-@Suite struct StreamSubscriberTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamSubscriberTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func typedCallbacks_receiveOnlyTheirStates() {

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct StreamUpdateOnlyTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamUpdateOnlyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func didUpdate_firesOnValuesOnlyByDefault() {

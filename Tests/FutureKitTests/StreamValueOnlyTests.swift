@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct StreamValueOnlyTests {
+@Suite(.timeLimit(.minutes(5))) struct StreamValueOnlyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
   @Test func valueOnly_dropsErrors() {

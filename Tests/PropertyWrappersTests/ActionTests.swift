@@ -1,7 +1,7 @@
 import PropertyWrappers
 import Testing
 
-@Suite struct ActionTests {
+@Suite(.timeLimit(.minutes(5))) struct ActionTests {
   @Test func typedAction_takesAnOptional() {
     var seen: [String?] = []
     let action: TypedAction<String> = { seen.append($0) }

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct EventTests {
+@Suite(.timeLimit(.minutes(5))) struct EventTests {
   private final class Combobulator {
     @Event var refreshEvent
     @Event<String> var flubberBatchName

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ObservableObjectTests {
+@Suite(.timeLimit(.minutes(5))) struct ObservableObjectTests {
   class Contact: ObservableObject {
     @Published var name = "John"
     @Published var age = 24

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct PropertyTests {
+@Suite(.timeLimit(.minutes(5))) struct PropertyTests {
   @Test func didSet_replaysTheCurrentValueThenEveryAssignment() {
     let property = Property(value: 0)
     property.value = 1

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct PublishedTests {
+@Suite(.timeLimit(.minutes(5))) struct PublishedTests {
   final class Model {
     @Published var count = 0
     @Published var title = "untitled"

@@ -379,7 +379,7 @@ final class AsyncSignal: Sendable {
   }
 
   /// Returns `true` once a `signal()` is available for this call, or `false` after `timeout`.
-  func wait(timeout: DispatchTimeInterval = .seconds(10)) async -> Bool {
+  func wait(timeout: DispatchTimeInterval = .seconds(60)) async -> Bool {
     await withCheckedContinuation { continuation in
       let id = state.withLock { state -> UInt64? in
         if state.count > 0 {

@@ -24,7 +24,7 @@ import Testing
     var action: SendableAction {
       { [self] in
         dispatchPrecondition(condition: .onQueue(.global(qos: qos)))
-        let returned = callReturned.wait(timeout: .now() + 5) == .success
+        let returned = callReturned.wait(timeout: .now() + 60) == .success
         hoppedFirst.withLock { $0.append(returned) }
         finished.signal()
       }

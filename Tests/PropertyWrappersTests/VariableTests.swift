@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct VariableTests {
+@Suite(.timeLimit(.minutes(5))) struct VariableTests {
   @Test func newSubscriber_receivesTheCurrentValueSynchronously() {
     let variable = Variable(10)
     variable.value = 11

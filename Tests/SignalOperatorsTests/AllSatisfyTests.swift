@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct AllSatisfyTests {
+@Suite(.timeLimit(.minutes(5))) struct AllSatisfyTests {
   let harness = ReduceFamilyHarness(name: "AllSatisfy") { $0.allSatisfy { $0 < 3 } }
 
   @Test func basicPath_sendsResultThenFinished() {

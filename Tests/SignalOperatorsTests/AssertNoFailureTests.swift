@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct AssertNoFailureTests {
+@Suite(.timeLimit(.minutes(5))) struct AssertNoFailureTests {
   typealias Boom = FlattenFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct AssignWeakTests {
+@Suite(.timeLimit(.minutes(5))) struct AssignWeakTests {
   final class Model {
     var count = 0
     var cancellable: AnyCancellable?

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct AsyncPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct AsyncPublisherTests {
   @Test func sequence_yieldsEveryValue_thenEnds() async {
     var received: [Int] = []
     for await value in [1, 2, 3].publisher.values {

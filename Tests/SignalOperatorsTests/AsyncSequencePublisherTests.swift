@@ -4,7 +4,7 @@ import StreamTesting
 import Synchronization
 import Testing
 
-@Suite struct AsyncSequencePublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct AsyncSequencePublisherTests {
   /// How long a test waits for the publisher's task. Long, because a new task's first job
   /// queues behind every test job already waiting for the two-thread cooperative pool; on a
   /// loaded machine that took more than 30 s. Passing tests don't wait for it.

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct AsyncThrowingPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct AsyncThrowingPublisherTests {
   struct Boom: Error, Equatable {}
 
   @Test func values_thenFailure_throwsAfterTheValues() async {

@@ -11,7 +11,7 @@ import Musl
 import Darwin
 #endif
 
-@Suite struct BreakpointTests {
+@Suite(.timeLimit(.minutes(5))) struct BreakpointTests {
   struct Boom: Error, Equatable {}
 
   let upstream = TestPublisher<Int, Boom>()

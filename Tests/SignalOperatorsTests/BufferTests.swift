@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct BufferTests {
+@Suite(.timeLimit(.minutes(5))) struct BufferTests {
   struct Boom: Error, Equatable {}
   struct Overflow: Error, Equatable {}
 

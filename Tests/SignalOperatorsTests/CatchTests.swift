@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct CatchTests {
+@Suite(.timeLimit(.minutes(5))) struct CatchTests {
   typealias Boom = FlattenFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

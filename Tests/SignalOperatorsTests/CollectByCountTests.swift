@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct CollectByCountTests {
+@Suite(.timeLimit(.minutes(5))) struct CollectByCountTests {
   let upstream = TestPublisher<Int, ReduceFamilyBoom>()
 
   @Test func fullArrays_sentAsTheyFill_lastShortOneOnFinish() {

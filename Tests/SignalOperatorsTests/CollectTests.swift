@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct CollectTests {
+@Suite(.timeLimit(.minutes(5))) struct CollectTests {
   let harness = ReduceFamilyHarness(name: "Collect") { $0.collect() }
 
   @Test func basicPath_sendsResultThenFinished() {

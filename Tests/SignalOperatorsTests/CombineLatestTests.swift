@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct CombineLatestTests {
+@Suite(.timeLimit(.minutes(5))) struct CombineLatestTests {
   struct Boom: Error, Equatable {}
 
   let a = TestPublisher<Int, Boom>()

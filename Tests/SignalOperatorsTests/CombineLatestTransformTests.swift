@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct CombineLatestTransformTests {
+@Suite(.timeLimit(.minutes(5))) struct CombineLatestTransformTests {
   struct Boom: Error, Equatable {}
 
   let a = TestPublisher<Int, Boom>()

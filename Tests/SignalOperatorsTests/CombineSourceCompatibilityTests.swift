@@ -6,7 +6,7 @@ import Testing
 
 /// Code written for Combine, with only its imports changed: it must compile unchanged (names,
 /// argument labels, generic shapes, return types) and behave as it did with Combine.
-@Suite struct CombineSourceCompatibilityTests {
+@Suite(.timeLimit(.minutes(5))) struct CombineSourceCompatibilityTests {
   struct SearchError: Error, Equatable {}
 
   /// A typical view model: debounce, dedupe, filter, map to a request, switch to the latest,

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct CompactMapTests {
+@Suite(.timeLimit(.minutes(5))) struct CompactMapTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in
       upstream.compactMap { $0 > 0 ? "v\($0)" : nil }

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ComparisonTests {
+@Suite(.timeLimit(.minutes(5))) struct ComparisonTests {
   let harness = ReduceFamilyHarness(name: "Comparison") { $0.max() }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ConcatenateTests {
+@Suite(.timeLimit(.minutes(5))) struct ConcatenateTests {
   typealias Boom = FlattenFamilyBoom
 
   let first = TestPublisher<Int, Boom>()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ContainsTests {
+@Suite(.timeLimit(.minutes(5))) struct ContainsTests {
   let harness = ReduceFamilyHarness(name: "Contains") { $0.contains(2) }
 
   @Test func basicPath_sendsResultThenFinished() {

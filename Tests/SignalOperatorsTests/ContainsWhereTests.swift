@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ContainsWhereTests {
+@Suite(.timeLimit(.minutes(5))) struct ContainsWhereTests {
   let harness = ReduceFamilyHarness(name: "ContainsWhere") { $0.contains { $0 > 1 } }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct CountTests {
+@Suite(.timeLimit(.minutes(5))) struct CountTests {
   let harness = ReduceFamilyHarness(name: "Count") { $0.count() }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DebounceTests {
+@Suite(.timeLimit(.minutes(5))) struct DebounceTests {
   let upstream = TestPublisher<Int, TimeFamilyError>()
   let scheduler = TestScheduler()
 

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DecodeTests {
+@Suite(.timeLimit(.minutes(5))) struct DecodeTests {
   struct Boom: Error, Equatable {}
   struct Point: Codable, Equatable {
     var x: Int

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DelayTests {
+@Suite(.timeLimit(.minutes(5))) struct DelayTests {
   let upstream = TestPublisher<Int, TimeFamilyError>()
   let scheduler = TestScheduler()
 

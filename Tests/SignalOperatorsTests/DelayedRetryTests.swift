@@ -38,7 +38,7 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   }
 }
 
-@Suite struct DelayedRetryTests {
+@Suite(.timeLimit(.minutes(5))) struct DelayedRetryTests {
   struct Boom: Error, Equatable {}
 
   let upstream = TestPublisher<Int, Boom>()

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DropTests {
+@Suite(.timeLimit(.minutes(5))) struct DropTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

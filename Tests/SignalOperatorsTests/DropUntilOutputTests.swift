@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DropUntilOutputTests {
+@Suite(.timeLimit(.minutes(5))) struct DropUntilOutputTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()
@@ -194,6 +194,7 @@ import Testing
       let source = TestPublisher<Int, Never>()
       let start = TestPublisher<Void, Never>()
       let sent = SelectFamilyCounter()
+      let spunOut = LockedState(false)
       let recorder = RecordingSubscriber<Int, Never>()
       source.drop(untilOutputFrom: start).subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 2) { side in
@@ -203,10 +204,11 @@ import Testing
             sent.increment()
           }
         } else {
-          while sent.value < 100 {}
+          if !spinUntil({ sent.value >= 100 }) { spunOut.withLock { $0 = true } }
           start.send(())
         }
       }
+      #expect(!spunOut.withLock { $0 }, "the sender never reached 100 values")
       let values = recorder.values
       let first = values.first ?? 600
       #expect(first >= 100)

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DropWhileTests {
+@Suite(.timeLimit(.minutes(5))) struct DropWhileTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

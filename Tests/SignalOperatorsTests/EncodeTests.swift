@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct EncodeTests {
+@Suite(.timeLimit(.minutes(5))) struct EncodeTests {
   struct Boom: Error, Equatable {}
   struct Point: Codable, Equatable {
     var x: Int

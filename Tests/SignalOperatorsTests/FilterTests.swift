@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FilterTests {
+@Suite(.timeLimit(.minutes(5))) struct FilterTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.filter { $0 > 0 } },
     inputs: [1, -1, 2, -2, 3],

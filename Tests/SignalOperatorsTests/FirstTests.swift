@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FirstTests {
+@Suite(.timeLimit(.minutes(5))) struct FirstTests {
   let harness = ReduceFamilyHarness(name: "First") { $0.first() }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FirstWhereTests {
+@Suite(.timeLimit(.minutes(5))) struct FirstWhereTests {
   let harness = ReduceFamilyHarness(name: "TryFirst") { $0.first { $0 > 4 } }
 
   @Test func basicPath_sendsResultThenFinished() {

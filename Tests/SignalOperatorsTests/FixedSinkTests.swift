@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FixedSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct FixedSinkTests {
   let upstream = TestPublisher<Int, FixedSinkTestError>()
 
   @Test func subscribe_requestsExactlyTheFixedDemandOnce() {

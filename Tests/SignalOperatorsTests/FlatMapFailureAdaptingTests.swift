@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FlatMapFailureAdaptingTests {
+@Suite(.timeLimit(.minutes(5))) struct FlatMapFailureAdaptingTests {
   struct Boom: Error, Equatable {}
 
   @Test func neverUpstream_failingChildren_takesTheChildrensFailure() {

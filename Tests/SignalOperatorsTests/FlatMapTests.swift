@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct FlatMapTests {
+@Suite(.timeLimit(.minutes(5))) struct FlatMapTests {
   typealias Boom = FlattenFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()
@@ -462,12 +462,17 @@ import Testing
     flattened().subscribe(recorder)
     for index in children.indices { upstream.send(index) }
     let children = self.children
+    let deadline = DispatchTime.now() + .seconds(60)
     DispatchQueue.concurrentPerform(iterations: children.count) { index in
       var next = 0
       while next < 300 {
         // Send only with demand, as a conforming child does; demand comes back from the
-        // delivering thread.
-        guard children[index].outstandingDemand > 0 else { continue }
+        // delivering thread. Bounded: if demand never comes back, the values are missing and
+        // the test fails instead of hanging.
+        guard children[index].outstandingDemand > 0 else {
+          if DispatchTime.now() >= deadline { break }
+          continue
+        }
         children[index].send(index * 10_000 + next)
         next += 1
       }

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct GraduatedSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct GraduatedSinkTests {
   let upstream = TestPublisher<Int, Never>()
 
   @Test func subscribe_requestsMaxDemandOnce() {

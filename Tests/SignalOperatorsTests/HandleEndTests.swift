@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct HandleEndTests {
+@Suite(.timeLimit(.minutes(5))) struct HandleEndTests {
   struct Boom: Error, Equatable {}
 
   let upstream = TestPublisher<Int, Boom>()

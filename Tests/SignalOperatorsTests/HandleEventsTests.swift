@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct HandleEventsTests {
+@Suite(.timeLimit(.minutes(5))) struct HandleEventsTests {
   struct Boom: Error, Equatable {}
 
   let upstream = TestPublisher<Int, Boom>()

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct IgnoreOutputTests {
+@Suite(.timeLimit(.minutes(5))) struct IgnoreOutputTests {
   let upstream = TestPublisher<Int, MapFamilyError>()
 
   @Test func values_areIgnored_completionPasses() {

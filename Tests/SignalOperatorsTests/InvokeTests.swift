@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct InvokeTests {
+@Suite(.timeLimit(.minutes(5))) struct InvokeTests {
   final class Screen {
     var rendered: [Int] = []
     var cancellable: AnyCancellable?

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct LastTests {
+@Suite(.timeLimit(.minutes(5))) struct LastTests {
   let harness = ReduceFamilyHarness(name: "Last") { $0.last() }
 
   @Test func basicPath_sendsResultThenFinished() {

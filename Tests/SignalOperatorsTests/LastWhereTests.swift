@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct LastWhereTests {
+@Suite(.timeLimit(.minutes(5))) struct LastWhereTests {
   let harness = ReduceFamilyHarness(name: "LastWhere") { $0.last { $0 < 6 } }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MakeConnectableTests {
+@Suite(.timeLimit(.minutes(5))) struct MakeConnectableTests {
   let upstream = TestPublisher<Int, Never>()
 
   @Test func nothingFlows_untilConnected() {

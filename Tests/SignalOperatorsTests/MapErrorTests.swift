@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MapErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct MapErrorTests {
   private struct Wrapped: Error, Equatable {
     let inner: MapFamilyError
   }

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MapKeyPathTests {
+@Suite(.timeLimit(.minutes(5))) struct MapKeyPathTests {
   private struct Point: Sendable {
     var x: Int
     var y: Int

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MapTests {
+@Suite(.timeLimit(.minutes(5))) struct MapTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.map { $0 * 10 } },
     inputs: [1, 2, 3],

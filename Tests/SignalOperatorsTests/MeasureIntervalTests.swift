@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MeasureIntervalTests {
+@Suite(.timeLimit(.minutes(5))) struct MeasureIntervalTests {
   typealias Stride = TestScheduler.Stride
 
   let upstream = TestPublisher<String, TimeFamilyError>()

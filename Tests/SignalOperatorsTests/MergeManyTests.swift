@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MergeManyTests {
+@Suite(.timeLimit(.minutes(5))) struct MergeManyTests {
   struct Boom: Error, Equatable {}
 
   @Test func noUpstreams_finishesAtOnceWithoutDemand() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MergeTests {
+@Suite(.timeLimit(.minutes(5))) struct MergeTests {
   struct Boom: Error, Equatable {}
 
   let a = TestPublisher<Int, Boom>()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct MulticastTests {
+@Suite(.timeLimit(.minutes(5))) struct MulticastTests {
   struct Boom: Error, Equatable {}
 
   let upstream = TestPublisher<Int, Boom>()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct OutputTests {
+@Suite(.timeLimit(.minutes(5))) struct OutputTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()
@@ -233,6 +233,7 @@ import Testing
     for _ in 0..<8 {
       let source = TestPublisher<Int, Never>()
       let sent = SelectFamilyCounter()
+      let spunOut = LockedState(false)
       let recorder = RecordingSubscriber<Int, Never>()
       source.prefix(10_000).subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 2) { side in
@@ -242,10 +243,11 @@ import Testing
             sent.increment()
           }
         } else {
-          while sent.value < 100 {}
+          if !spinUntil({ sent.value >= 100 }) { spunOut.withLock { $0 = true } }
           recorder.cancel()
         }
       }
+      #expect(!spunOut.withLock { $0 }, "the sender never reached 100 values")
       let values = recorder.values
       #expect(values.count >= 100)
       #expect(values == Array(0..<values.count))

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct PrefixUntilOutputTests {
+@Suite(.timeLimit(.minutes(5))) struct PrefixUntilOutputTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()
@@ -188,6 +188,7 @@ import Testing
       let source = TestPublisher<Int, Never>()
       let stop = TestPublisher<Void, Never>()
       let sent = SelectFamilyCounter()
+      let spunOut = LockedState(false)
       let recorder = RecordingSubscriber<Int, Never>()
       source.prefix(untilOutputFrom: stop).subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 2) { side in
@@ -197,10 +198,11 @@ import Testing
             sent.increment()
           }
         } else {
-          while sent.value < 100 {}
+          if !spinUntil({ sent.value >= 100 }) { spunOut.withLock { $0 = true } }
           stop.send(())
         }
       }
+      #expect(!spunOut.withLock { $0 }, "the sender never reached 100 values")
       let seen = recorder.values.count
       source.send(600)
       #expect(seen >= 100)

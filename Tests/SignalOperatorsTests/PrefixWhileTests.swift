@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct PrefixWhileTests {
+@Suite(.timeLimit(.minutes(5))) struct PrefixWhileTests {
   typealias Boom = SelectFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

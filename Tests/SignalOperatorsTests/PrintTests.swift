@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct PrintTests {
+@Suite(.timeLimit(.minutes(5))) struct PrintTests {
   struct Boom: Error, Equatable, CustomStringConvertible {
     var description: String { "boom" }
   }

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ReceiveOnTests {
+@Suite(.timeLimit(.minutes(5))) struct ReceiveOnTests {
   let upstream = TestPublisher<Int, TimeFamilyError>()
   let scheduler = TestScheduler()
 

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ReduceTests {
+@Suite(.timeLimit(.minutes(5))) struct ReduceTests {
   let harness = ReduceFamilyHarness(name: "Reduce") { $0.reduce("") { $0 + String($1) } }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct RemoveDuplicatesTests {
+@Suite(.timeLimit(.minutes(5))) struct RemoveDuplicatesTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.removeDuplicates() },
     inputs: [1, 1, 2, 2, 2, 1],

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ReplaceEmptyTests {
+@Suite(.timeLimit(.minutes(5))) struct ReplaceEmptyTests {
   let upstream = TestPublisher<Int, MapFamilyError>()
 
   private var scenarios:

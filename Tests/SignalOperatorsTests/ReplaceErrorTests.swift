@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ReplaceErrorTests {
+@Suite(.timeLimit(.minutes(5))) struct ReplaceErrorTests {
   let upstream = TestPublisher<Int, MapFamilyError>()
 
   private var scenarios:

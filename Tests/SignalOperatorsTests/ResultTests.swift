@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ResultTests {
+@Suite(.timeLimit(.minutes(5))) struct ResultTests {
   struct Boom: Error, Equatable {
     var code = 0
   }

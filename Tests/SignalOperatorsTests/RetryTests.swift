@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct RetryTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryTests {
   typealias Boom = FlattenFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ScanTests {
+@Suite(.timeLimit(.minutes(5))) struct ScanTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.scan(0, +) },
     inputs: [1, 2, 3],

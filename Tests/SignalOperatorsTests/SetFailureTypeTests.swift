@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SetFailureTypeTests {
+@Suite(.timeLimit(.minutes(5))) struct SetFailureTypeTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, Never>) in
       upstream.setFailureType(to: MapFamilyError.self)

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ShareTests {
+@Suite(.timeLimit(.minutes(5))) struct ShareTests {
   struct Boom: Error, Equatable {}
 
   let upstream = TestPublisher<Int, Boom>()

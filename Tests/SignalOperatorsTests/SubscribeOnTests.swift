@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SubscribeOnTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscribeOnTests {
   let upstream = TestPublisher<Int, TimeFamilyError>()
   let scheduler = TestScheduler()
 

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SwitchToLatestTests {
+@Suite(.timeLimit(.minutes(5))) struct SwitchToLatestTests {
   typealias Boom = FlattenFamilyBoom
 
   let upstream = TestPublisher<TestPublisher<Int, Boom>, Boom>()

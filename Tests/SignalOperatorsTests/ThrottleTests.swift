@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ThrottleTests {
+@Suite(.timeLimit(.minutes(5))) struct ThrottleTests {
   let upstream = TestPublisher<Int, TimeFamilyError>()
   let scheduler = TestScheduler()
 

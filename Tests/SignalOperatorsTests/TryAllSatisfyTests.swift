@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryAllSatisfyTests {
+@Suite(.timeLimit(.minutes(5))) struct TryAllSatisfyTests {
   let harness = ReduceFamilyHarness(name: "TryAllSatisfy") {
     $0.tryAllSatisfy { value in
       if value == 99 { throw ReduceFamilyThrown() }

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryCatchTests {
+@Suite(.timeLimit(.minutes(5))) struct TryCatchTests {
   typealias Boom = FlattenFamilyBoom
 
   let upstream = TestPublisher<Int, Boom>()

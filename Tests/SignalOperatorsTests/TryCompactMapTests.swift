@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryCompactMapTests {
+@Suite(.timeLimit(.minutes(5))) struct TryCompactMapTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in
       upstream.tryCompactMap { value -> String? in

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryComparisonTests {
+@Suite(.timeLimit(.minutes(5))) struct TryComparisonTests {
   let harness = ReduceFamilyHarness(name: "TryComparison") {
     $0.tryMin { lhs, rhs in
       if lhs == 99 || rhs == 99 { throw ReduceFamilyThrown() }

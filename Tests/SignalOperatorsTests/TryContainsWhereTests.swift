@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryContainsWhereTests {
+@Suite(.timeLimit(.minutes(5))) struct TryContainsWhereTests {
   let harness = ReduceFamilyHarness(name: "TryContainsWhere") {
     $0.tryContains { value in
       if value == 99 { throw ReduceFamilyThrown() }

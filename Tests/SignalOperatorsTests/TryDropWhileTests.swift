@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryDropWhileTests {
+@Suite(.timeLimit(.minutes(5))) struct TryDropWhileTests {
   typealias Boom = SelectFamilyBoom
 
   struct Thrown: Error, Equatable {}

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryFilterTests {
+@Suite(.timeLimit(.minutes(5))) struct TryFilterTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in
       upstream.tryFilter { value in

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryFirstWhereTests {
+@Suite(.timeLimit(.minutes(5))) struct TryFirstWhereTests {
   let harness = ReduceFamilyHarness(name: "TryFirstWhere") {
     $0.tryFirst { value in
       if value == 99 { throw ReduceFamilyThrown() }

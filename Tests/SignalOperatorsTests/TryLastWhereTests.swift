@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryLastWhereTests {
+@Suite(.timeLimit(.minutes(5))) struct TryLastWhereTests {
   let harness = ReduceFamilyHarness(name: "TryLastWhere") {
     $0.tryLast { value in
       if value == 99 { throw ReduceFamilyThrown() }

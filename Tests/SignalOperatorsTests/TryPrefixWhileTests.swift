@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryPrefixWhileTests {
+@Suite(.timeLimit(.minutes(5))) struct TryPrefixWhileTests {
   typealias Boom = SelectFamilyBoom
 
   struct Thrown: Error, Equatable {}

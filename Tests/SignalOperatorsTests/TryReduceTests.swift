@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryReduceTests {
+@Suite(.timeLimit(.minutes(5))) struct TryReduceTests {
   let harness = ReduceFamilyHarness(name: "TryReduce") {
     $0.tryReduce(0) { sum, value in
       if value == 99 { throw ReduceFamilyThrown() }

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryRemoveDuplicatesTests {
+@Suite(.timeLimit(.minutes(5))) struct TryRemoveDuplicatesTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in
       upstream.tryRemoveDuplicates { previous, next in

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TryScanTests {
+@Suite(.timeLimit(.minutes(5))) struct TryScanTests {
   private let scenarios = MapFamilyScenarios(
     make: { (upstream: TestPublisher<Int, MapFamilyError>) in
       upstream.tryScan(0) { total, value in

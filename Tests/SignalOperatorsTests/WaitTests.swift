@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct WaitTests {
+@Suite(.timeLimit(.minutes(5))) struct WaitTests {
   @Test func synchronousPublisher_returnsTheValue() throws {
     let value = try Just(5).waitForValue(timeout: .seconds(5))
     #expect(value == 5)
@@ -41,13 +41,14 @@ import Testing
     let queue = DispatchQueue(label: "WaitTests.sender")
     let subscribed = DispatchSemaphore(value: 0)
     queue.async {
-      subscribed.wait()
+      // Bounded: without the subscription, waitForValue times out and the test fails.
+      guard subscribed.wait(timeout: .now() + 60) == .success else { return }
       upstream.send(1)
       upstream.send(2)
     }
     let watched = upstream.handleSubscribe { subscribed.signal() }
     #expect(throws: WaitError<WaitTestError>.moreThanOneValue) {
-      try watched.waitForValue(timeout: .seconds(10))
+      try watched.waitForValue(timeout: .seconds(60))
     }
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ZipTests {
+@Suite(.timeLimit(.minutes(5))) struct ZipTests {
   struct Boom: Error, Equatable {}
 
   let a = TestPublisher<Int, Boom>()

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ZipTransformTests {
+@Suite(.timeLimit(.minutes(5))) struct ZipTransformTests {
   struct Boom: Error, Equatable {}
 
   let a = TestPublisher<Int, Boom>()

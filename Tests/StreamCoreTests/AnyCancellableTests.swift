@@ -2,7 +2,7 @@ import Foundation
 import StreamCore
 import Testing
 
-@Suite struct AnyCancellableTests {
+@Suite(.timeLimit(.minutes(5))) struct AnyCancellableTests {
   @Test func closureInit_cancelRunsTheClosure() {
     let counter = Counter()
     let token = AnyCancellable { counter.increment() }

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct AnyPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct AnyPublisherTests {
   @Test func erasedSubject_forwardsSubscriptionValuesAndCompletion() {
     let subject = PassthroughSubject<Int, TestError>()
     let recorder = Recorder<Int, TestError>()

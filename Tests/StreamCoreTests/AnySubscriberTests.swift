@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct AnySubscriberTests {
+@Suite(.timeLimit(.minutes(5))) struct AnySubscriberTests {
   // MARK: Wrapping a subscriber
 
   @Test func wrappedSubscriber_receivesSubscriptionValuesAndCompletion() {

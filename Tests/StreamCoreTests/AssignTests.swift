@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct AssignTests {
+@Suite(.timeLimit(.minutes(5))) struct AssignTests {
   // MARK: assign(to:on:)
 
   @Test func assignOnSubject_assignsEachValue() {

@@ -4,7 +4,7 @@ import Testing
 
 /// Code written the way Combine users write it, with only the import changed. If StreamCore's
 /// API drifts from Combine's, this file stops compiling.
-@Suite struct CombineCompatibilityTests {
+@Suite(.timeLimit(.minutes(5))) struct CombineCompatibilityTests {
   final class ViewModel {
     let title = CurrentValueSubject<String, Never>("")
     let taps = PassthroughSubject<Void, Never>()

@@ -2,7 +2,7 @@ import Foundation
 import StreamCore
 import Testing
 
-@Suite struct CombineIdentifierTests {
+@Suite(.timeLimit(.minutes(5))) struct CombineIdentifierTests {
   @Test func init_givesUniqueValues() {
     let identifiers = (0..<1_000).map { _ in CombineIdentifier() }
     #expect(Set(identifiers).count == 1_000)

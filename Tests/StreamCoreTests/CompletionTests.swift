@@ -9,7 +9,7 @@ private struct HashableError: Error, Hashable {
   var code: Int
 }
 
-@Suite struct CompletionTests {
+@Suite(.timeLimit(.minutes(5))) struct CompletionTests {
   @Test func equatable_comparesCaseAndError() {
     #expect(Completion.finished == .finished)
     #expect(Completion.failure(TestError(code: 1)) == .failure(TestError(code: 1)))

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct CurrentValueSubjectTests {
+@Suite(.timeLimit(.minutes(5))) struct CurrentValueSubjectTests {
   let subject = CurrentValueSubject<Int, TestError>(0)
 
   @Test func newSubscriber_receivesCurrentValueThenUpdates() {

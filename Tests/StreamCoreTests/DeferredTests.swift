@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct DeferredTests {
+@Suite(.timeLimit(.minutes(5))) struct DeferredTests {
   @Test func subscribe_attachesTheSubscriberToTheCreatedPublisher() {
     let recorder = Recorder<Int, Never>()
     Deferred { [1, 2].publisher }.subscribe(recorder)

@@ -4,7 +4,7 @@ import Testing
 
 private typealias Demand = Subscribers.Demand
 
-@Suite struct DemandTests {
+@Suite(.timeLimit(.minutes(5))) struct DemandTests {
   // MARK: Construction and description
 
   @Test func max_keepsItsValue() {

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct EmptyTests {
+@Suite(.timeLimit(.minutes(5))) struct EmptyTests {
   @Test func completeImmediately_sendsEmptySubscriptionThenFinishes() {
     let recorder = Recorder<Int, TestError>()
     Empty<Int, TestError>().subscribe(recorder)

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct FailTests {
+@Suite(.timeLimit(.minutes(5))) struct FailTests {
   @Test func subscribe_sendsEmptySubscriptionThenTheFailure() {
     let recorder = Recorder<Int, TestError>()
     Fail<Int, TestError>(error: TestError(code: 7)).subscribe(recorder)

@@ -3,7 +3,7 @@ import Foundation
 import StreamCore
 import Testing
 
-@Suite struct ImmediateSchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct ImmediateSchedulerTests {
   private let scheduler = ImmediateScheduler.shared
 
   @Test func schedule_runsTheActionBeforeReturning() {

@@ -2,7 +2,7 @@ import Dispatch
 import StreamCore
 import Testing
 
-@Suite struct JustTests {
+@Suite(.timeLimit(.minutes(5))) struct JustTests {
   @Test func unlimitedDemand_sendsTheValueThenFinishes() {
     let recorder = Recorder<Int, Never>()
     Just(42).subscribe(recorder)

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct OptionalPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct OptionalPublisherTests {
   @Test func someWithDemand_sendsTheValueThenFinishes() {
     let recorder = Recorder<Int, Never>()
     Optional(5).publisher.subscribe(recorder)

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct PassthroughSubjectTests {
+@Suite(.timeLimit(.minutes(5))) struct PassthroughSubjectTests {
   let subject = PassthroughSubject<Int, TestError>()
 
   @Test func valuesAndCompletion_reachEverySubscriber() {

@@ -2,7 +2,7 @@ import Foundation
 import StreamCore
 import Testing
 
-@Suite struct RecordTests {
+@Suite(.timeLimit(.minutes(5))) struct RecordTests {
   @Test func unlimitedDemand_replaysOutputThenCompletion() {
     let recorder = Recorder<Int, TestError>()
     Record<Int, TestError>(output: [1, 2, 3], completion: .failure(TestError(code: 4)))

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct ResultPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct ResultPublisherTests {
   @Test func successWithDemand_sendsTheValueThenFinishes() {
     let recorder = Recorder<Int, TestError>()
     Result<Int, TestError>.success(3).publisher.subscribe(recorder)

@@ -6,7 +6,7 @@ import Testing
 private typealias DispatchStride = DispatchQueue.SchedulerTimeType.Stride
 private typealias ImmediateStride = ImmediateScheduler.SchedulerTimeType.Stride
 
-@Suite struct SchedulerStrideTests {
+@Suite(.timeLimit(.minutes(5))) struct SchedulerStrideTests {
   // MARK: - DispatchQueue stride: conversions
 
   @Test func dispatchConversions_giveNanosecondMagnitudes() {

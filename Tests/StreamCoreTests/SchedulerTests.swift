@@ -4,7 +4,7 @@ import Testing
 
 /// The `Scheduler` extension methods: each forwards to a requirement, filling in
 /// `minimumTolerance` and `nil` options.
-@Suite struct SchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct SchedulerTests {
   private let scheduler = SpyScheduler()
   private let date = SpyScheduler.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1_000))
 

@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct SinkTests {
+@Suite(.timeLimit(.minutes(5))) struct SinkTests {
   // MARK: Subscribers.Sink
 
   @Test func receiveSubscription_requestsUnlimited() {

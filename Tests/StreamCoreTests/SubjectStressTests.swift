@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Several threads send, request and cancel at once. Run under `--sanitize=thread` in CI.
-@Suite struct SubjectStressTests {
+@Suite(.timeLimit(.minutes(5))) struct SubjectStressTests {
   static let threads = 4
   static let perThread = 5_000
 
@@ -21,13 +21,25 @@ import Testing
     let completions = Atomic<Int>(0)
     let initialDemand: Subscribers.Demand
     let perValue: Subscribers.Demand
+    /// Whether `receive(_:)` keeps each value in `values`.
+    let records: Bool
     private let subscriptionLock = Lock()
     private var _subscription: (any Subscription)?
+    private let valuesLock = Lock()
+    private var _values: [Int] = []
 
-    init(initialDemand: Subscribers.Demand, perValue: Subscribers.Demand = .none) {
+    init(
+      initialDemand: Subscribers.Demand,
+      perValue: Subscribers.Demand = .none,
+      records: Bool = false
+    ) {
       self.initialDemand = initialDemand
       self.perValue = perValue
+      self.records = records
     }
+
+    /// The values received, in order, if `records` is set.
+    var values: [Int] { valuesLock.withLock { _values } }
 
     var subscription: (any Subscription)? { subscriptionLock.withLock { _subscription } }
 
@@ -70,6 +82,7 @@ import Testing
       let entered = enter()
       defer { leave(entered) }
       received.add(1, ordering: .relaxed)
+      if records { valuesLock.withLock { _values.append(input) } }
       requested.add(perValue.max ?? 0, ordering: .relaxed)
       return perValue
     }
@@ -113,15 +126,17 @@ import Testing
         subject.send(value)
       }
     }
-    let received = checker.received.load(ordering: .relaxed)
-    #expect(received <= checker.requested.load(ordering: .relaxed))
-    #expect(received > 0)
+    // One value at the start and one per request. Thread 0 sends right after each request, so
+    // every unit of demand is used by the end, and none is exceeded: exactly one value each.
+    let requested = checker.requested.load(ordering: .relaxed)
+    #expect(requested == 1 + Self.perThread / 4)
+    #expect(checker.received.load(ordering: .relaxed) == requested)
     #expect(checker.overlaps.load(ordering: .relaxed) == 0)
   }
 
   @Test func concurrentCurrentValueSets_lastValueArrives() {
     let subject = CurrentValueSubject<Int, Never>(-1)
-    let checker = Checker(initialDemand: .max(1), perValue: .max(1))
+    let checker = Checker(initialDemand: .max(1), perValue: .max(1), records: true)
     subject.subscribe(checker)
     concurrently { thread in
       for value in 0..<Self.perThread { subject.send(thread * Self.perThread + value) }
@@ -129,7 +144,20 @@ import Testing
     subject.value = 1_000_000
     #expect(subject.value == 1_000_000)
     #expect(checker.overlaps.load(ordering: .relaxed) == 0)
-    #expect(checker.received.load(ordering: .relaxed) <= Self.threads * Self.perThread + 2)
+    // A value sent while another is being delivered may be replaced by a newer one, but the
+    // subscriber gets the initial value first, the last value last and once, and each
+    // thread's values in the order sent, none twice.
+    let values = checker.values
+    #expect(values.count == checker.received.load(ordering: .relaxed))
+    #expect(values.first == -1)
+    #expect(values.last == 1_000_000)
+    #expect(values.filter { $0 == 1_000_000 }.count == 1)
+    #expect(Set(values).count == values.count)
+    for thread in 0..<Self.threads {
+      let range = thread * Self.perThread..<(thread + 1) * Self.perThread
+      let fromThread = values.filter { range.contains($0) }
+      #expect(fromThread == fromThread.sorted())
+    }
   }
 
   @Test func concurrentCancelWhileSending_stopsForGood() {
@@ -155,20 +183,33 @@ import Testing
   }
 
   @Test func concurrentSubscribeAndCancel_whileSending() {
+    final class Marker: Sendable {}
+    final class WeakMarker: @unchecked Sendable {
+      // Sendable: written by thread 0 only, read after `concurrently` returns.
+      weak var marker: Marker?
+    }
     let subject = PassthroughSubject<Int, Never>()
-    let delivered = Atomic<Int>(0)
+    let steady = Checker(initialDemand: .unlimited)
+    subject.subscribe(steady)
+    let markers = (0..<2_000).map { _ in WeakMarker() }
     concurrently { thread in
       if thread == 0 {
-        for _ in 0..<2_000 {
-          let token = subject.sink { _ in delivered.add(1, ordering: .relaxed) }
+        for slot in markers {
+          let marker = Marker()
+          slot.marker = marker
+          let token = subject.sink { _ in _ = marker }
           token.cancel()
         }
       } else {
         for value in 0..<Self.perThread { subject.send(value) }
       }
     }
+    // Every cancelled sink was let go, and the subscriber that stayed got every value.
+    #expect(markers.filter { $0.marker != nil }.count == 0)
+    #expect(steady.received.load(ordering: .relaxed) == (Self.threads - 1) * Self.perThread)
+    #expect(steady.overlaps.load(ordering: .relaxed) == 0)
     subject.send(completion: .finished)
-    #expect(delivered.load(ordering: .relaxed) <= 2_000 * (Self.threads - 1) * Self.perThread)
+    #expect(steady.completions.load(ordering: .relaxed) == 1)
     let late = Recorder<Int, Never>()
     subject.subscribe(late)
     #expect(late.completions == [.finished])

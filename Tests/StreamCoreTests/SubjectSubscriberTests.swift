@@ -1,7 +1,7 @@
 import StreamCore
 import Testing
 
-@Suite struct SubjectSubscriberTests {
+@Suite(.timeLimit(.minutes(5))) struct SubjectSubscriberTests {
   // MARK: With real subjects
 
   @Test func subject_receivesValuesAndCompletion() {

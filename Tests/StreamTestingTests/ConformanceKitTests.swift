@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ConformanceKitTests {
+@Suite(.timeLimit(.minutes(5))) struct ConformanceKitTests {
   // MARK: StreamCore publishers
 
   // Only `[…].publisher` and `Record` get a 1,000,000-value publisher for SC-1.05: they are
@@ -210,7 +210,7 @@ import Testing
   }
 
   @Test func keepingSubscribers_failsTheReleaseRules() {
-    let report = brokenReport(.keepsSubscribers, timeout: .milliseconds(200))
+    let report = brokenReport(.keepsSubscribers, timeout: .seconds(2))
     expectFailures(
       report,
       [.releasedAfterCancel, .releasedAfterCompletion],
@@ -331,9 +331,11 @@ import Testing
 
   // MARK: Helpers
 
+  /// The broken counter delivers from a queue; on a loaded machine that queue may be slow to
+  /// run, so the kit waits 5 s (as for the other publishers fed from another thread).
   private func brokenReport(
     _ flaw: KitBrokenCounter.Flaw,
-    timeout: Duration = .seconds(1),
+    timeout: Duration = .seconds(5),
     rules: [ConformanceRule] = ConformanceRule.all
   ) -> ConformanceReport {
     PublisherConformance(elements: 1_000, timeout: timeout) {

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct RecordingSubscriberTests {
+@Suite(.timeLimit(.minutes(5))) struct RecordingSubscriberTests {
   // MARK: With StreamCore publishers
 
   @Test func passthroughSubject_recordsValuesAndCompletion() {

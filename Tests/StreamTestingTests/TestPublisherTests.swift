@@ -4,7 +4,7 @@ import StreamTesting
 import Synchronization
 import Testing
 
-@Suite struct TestPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct TestPublisherTests {
   private let upstream = TestPublisher<Int, TestFailure>()
 
   // MARK: Sending

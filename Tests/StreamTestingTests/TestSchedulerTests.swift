@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TestSchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct TestSchedulerTests {
   private let scheduler = TestScheduler()
 
   // MARK: Ordering and advancing

@@ -1,7 +1,7 @@
 import SignalOperators
 import Testing
 
-@Suite struct ClosureTests {
+@Suite(.timeLimit(.minutes(5))) struct ClosureTests {
   @Test func dispose_releasesTheClosure() {
     weak var weakCaptured: SnailDisposeLog?
     let holder: Closure<@Sendable () -> Void>

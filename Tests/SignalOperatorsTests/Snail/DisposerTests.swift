@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DisposerTests {
+@Suite(.timeLimit(.minutes(5))) struct DisposerTests {
   @Test func disposeAll_endsEveryEntryOnceInOrder() {
     let log = SnailDisposeLog()
     let disposer = Disposer()

@@ -5,7 +5,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct NotificationCenterPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct NotificationCenterPublisherTests {
   let center = NotificationCenter()
   let name = Notification.Name("SnailOpsTestNotification")
 

@@ -2,7 +2,7 @@ import SignalOperators
 import StreamCore
 import Testing
 
-@Suite struct ObservableCollectionTests {
+@Suite(.timeLimit(.minutes(5))) struct ObservableCollectionTests {
   @Test func releaseAll_cancelsEverySubscriptionOnce() {
     let log = SnailDisposeLog()
     let collection = ObservableCollection()

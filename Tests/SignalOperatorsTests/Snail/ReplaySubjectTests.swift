@@ -5,7 +5,7 @@ import StreamTesting
 import Synchronization
 import Testing
 
-@Suite struct ReplaySubjectTests {
+@Suite(.timeLimit(.minutes(5))) struct ReplaySubjectTests {
   struct Boom: Error, Equatable {}
 
   typealias Recorder = RecordingSubscriber<Int, Boom>

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SampleTests {
+@Suite(.timeLimit(.minutes(5))) struct SampleTests {
   let upstream = TestPublisher<String, SnailOpsError>()
   let scheduler = TestScheduler()
 

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SnailSkipTakeForwardTests {
+@Suite(.timeLimit(.minutes(5))) struct SnailSkipTakeForwardTests {
   let upstream = TestPublisher<Int, SnailOpsError>()
 
   @Test func skip_dropsFirstValues_passesCompletion() {
@@ -95,10 +95,11 @@ import Testing
     let queue = DispatchQueue(label: "snail.block.sender")
     let upstream = self.upstream
     queue.asyncAfter(deadline: .now()) {
-      while upstream.outstandingDemand == .none {}
+      // Bounded: if block(timeout:) never requests, it times out and the test fails.
+      guard spinUntil({ upstream.outstandingDemand != .none }) else { return }
       upstream.send(7)
     }
-    let result = upstream.block(timeout: .seconds(5))
+    let result = upstream.block(timeout: .seconds(60))
     #expect(try result.get() == 7)
     #expect(upstream.requests == [.demand(.max(1)), .cancel])
   }

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SnailSubscribeTests {
+@Suite(.timeLimit(.minutes(5))) struct SnailSubscribeTests {
   let upstream = TestPublisher<Int, SnailOpsError>()
 
   @Test func noQueue_deliversSynchronouslyOnSendingThread() {
@@ -107,7 +107,8 @@ import Testing
     queue.setSpecific(key: key, value: 1)
     let log = SnailOpsLog<String>()
     let gate = DispatchSemaphore(value: 0)
-    queue.async { gate.wait() }  // Hold the queue so delivery can only be asynchronous.
+    // Hold the queue so delivery can only be asynchronous.
+    queue.async { _ = gate.wait(timeout: .now() + 60) }
     let token = upstream.subscribe(
       queue: queue,
       onNext: { log.append(DispatchQueue.getSpecific(key: key) == 1 ? "q\($0)" : "x\($0)") },
@@ -133,7 +134,7 @@ import Testing
     )
     for value in 0..<1000 { upstream.send(value) }
     upstream.send(completion: .finished)
-    done.wait()
+    #expect(done.wait(timeout: .now() + 60) == .success)
     #expect(log.entries == Array(0..<1000))
     _ = token
   }
@@ -142,7 +143,7 @@ import Testing
     let queue = DispatchQueue(label: "snail.subscribe.cancel")
     let log = SnailOpsLog<Int>()
     let gate = DispatchSemaphore(value: 0)
-    queue.async { gate.wait() }
+    queue.async { _ = gate.wait(timeout: .now() + 60) }
     let token = upstream.subscribe(queue: queue, onNext: { log.append($0) })
     upstream.send(1)
     token.cancel()
@@ -245,5 +246,5 @@ private func sendOffMainAndWait(_ upstream: TestPublisher<Int, SnailOpsError>, _
     upstream.send(value)
     sent.signal()
   }
-  sent.wait()
+  #expect(sent.wait(timeout: .now() + 60) == .success)
 }

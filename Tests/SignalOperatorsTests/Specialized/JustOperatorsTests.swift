@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct JustOperatorsTests {
+@Suite(.timeLimit(.minutes(5))) struct JustOperatorsTests {
   typealias Boom = SpecializedBoom
 
   // MARK: Transforming

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct OptionalOperatorsTests {
+@Suite(.timeLimit(.minutes(5))) struct OptionalOperatorsTests {
   let some = Optional(4).publisher
   let none = Optional<Int>.none.publisher
 

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ResultOperatorsTests {
+@Suite(.timeLimit(.minutes(5))) struct ResultOperatorsTests {
   typealias Boom = SpecializedBoom
   typealias Source = Result<Int, Boom>.Publisher
 

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SequenceOperatorsTests {
+@Suite(.timeLimit(.minutes(5))) struct SequenceOperatorsTests {
   typealias Boom = SpecializedBoom
   typealias Failing<Elements: Sequence> = Publishers.Sequence<Elements, Boom>
 

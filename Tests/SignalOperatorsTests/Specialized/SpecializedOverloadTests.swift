@@ -5,7 +5,7 @@ import Testing
 // The general operators (`Publisher.map`, …) are in SignalOperators too; these tests show that
 // the concrete-type overloads win for Just, Optional.Publisher, Result.Publisher and
 // Publishers.Sequence, as in Combine.
-@Suite struct SpecializedOverloadTests {
+@Suite(.timeLimit(.minutes(5))) struct SpecializedOverloadTests {
   @Test func just_prefersItsOwnOverloads() {
     #expect(type(of: Just(1).map { $0 + 1 }) == Just<Int>.self)
     #expect(type(of: Just(1).tryMap { $0 + 1 }) == Result<Int, any Error>.Publisher.self)

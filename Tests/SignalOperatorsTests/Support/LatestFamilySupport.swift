@@ -1,3 +1,4 @@
+import Dispatch
 import StreamCore
 import Synchronization
 
@@ -17,6 +18,8 @@ final class LatestFamilyProducer<Output>: Publisher, @unchecked Sendable {
   private let lock = Lock()
   private var demand = Subscribers.Demand.none
   private var cancelled = false
+  /// Set once a `send` waited a minute for demand in vain; later sends give up at once.
+  private var gaveUp = false
   private var send: ((Output) -> Subscribers.Demand)?
 
   /// Whether the subscriber cancelled.
@@ -27,18 +30,25 @@ final class LatestFamilyProducer<Output>: Publisher, @unchecked Sendable {
     subscriber.receive(subscription: LatestFamilyProducerSubscription(producer: self))
   }
 
-  /// Sends `value` once there is demand; gives up and returns `false` if cancelled.
+  /// Sends `value` once there is demand; gives up and returns `false` if cancelled, or if no
+  /// demand came within a minute (then this and later values are missing and the test fails,
+  /// where an unbounded wait would hang the run).
   @discardableResult
   func send(_ value: Output) -> Bool {
+    let deadline = DispatchTime.now() + .seconds(60)
     while true {
       let target = lock.withLock { () -> ((Output) -> Subscribers.Demand)?? in
-        if cancelled { return .some(nil) }
+        if cancelled || gaveUp { return .some(nil) }
         guard demand > .none, let send else { return nil }
         demand -= 1
         return .some(send)
       }
       switch target {
       case .none:
+        if DispatchTime.now() >= deadline {
+          lock.withLock { gaveUp = true }
+          return false
+        }
         sched_yield()
       case .some(nil):
         return false

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DebounceTimeoutTests {
+@Suite(.timeLimit(.minutes(5))) struct DebounceTimeoutTests {
   let upstream = TestPublisher<Int, SwiftyTestError>()
   let scheduler = TestScheduler()
 

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DiscardTests {
+@Suite(.timeLimit(.minutes(5))) struct DiscardTests {
   @Test func firstValuesDropped() {
     let recorder = RecordingSubscriber<Int, Never>()
     [1, 2, 3, 4].publisher.discard(first: 2).subscribe(recorder)

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DispatchTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatchTests {
   @Test func dispatchToQueue_deliversOnTheQueue() {
     let queue = DispatchQueue(label: "SwiftyDispatchTests")
     let key = DispatchSpecificKey<Int>()
@@ -16,7 +16,7 @@ import Testing
         receiveCompletion: { _ in done.signal() },
         receiveValue: { _ in onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: key)) } }
       )
-    done.wait()
+    #expect(done.wait(timeout: .now() + 60) == .success)
     #expect(onQueue.withLock { $0 } == [7, 7])
     cancellable.cancel()
   }
@@ -29,7 +29,7 @@ import Testing
         receiveCompletion: { _ in done.signal() },
         receiveValue: { v in values.withLock { $0.append(v) } }
       )
-    done.wait()
+    #expect(done.wait(timeout: .now() + 60) == .success)
     #expect(values.withLock { $0 } == Array(0..<100))
     cancellable.cancel()
   }

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct DistinctTests {
+@Suite(.timeLimit(.minutes(5))) struct DistinctTests {
   @Test func repeatsOfTheLastPassedValueDropped() {
     let recorder = RecordingSubscriber<Int, Never>()
     [1, 1, 2, 2, 1, 3, 3].publisher.distinct().subscribe(recorder)

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct SignalTests {
+@Suite(.timeLimit(.minutes(5))) struct SignalTests {
   @Test func fire_deliversToSubscribers() {
     let signal = Signal<Int>()
     let recorder = RecordingSubscriber<Int, Never>()

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ThenCallTests {
+@Suite(.timeLimit(.minutes(5))) struct ThenCallTests {
   @Test func liveTarget_methodCalledAndValuesPassOn() {
     let target = SwiftyTarget()
     let recorder = RecordingSubscriber<Int, Never>()

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ThenDoTests {
+@Suite(.timeLimit(.minutes(5))) struct ThenDoTests {
   @Test func values_actionRunsAndValuesPassOn() {
     var seen: [Int] = []
     let recorder = RecordingSubscriber<Int, Never>()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct ThrottlePauseTests {
+@Suite(.timeLimit(.minutes(5))) struct ThrottlePauseTests {
   let upstream = TestPublisher<Int, SwiftyTestError>()
   let scheduler = TestScheduler()
 

@@ -5,7 +5,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite struct TimerSignalTests {
+@Suite(.timeLimit(.minutes(5))) struct TimerSignalTests {
   let scheduler = TestScheduler()
 
   @Test func oneShot_firesOnceAfterTheDelay() {
