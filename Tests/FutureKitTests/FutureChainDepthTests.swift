@@ -9,7 +9,7 @@ import Testing
 /// Each case runs in an exit test (its own process), on a thread with a fixed 512 KiB stack, so
 /// a resolution that nests once per link crashes that process deterministically and fails only
 /// its own case.
-@Suite struct FutureChainDepthTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureChainDepthTests {
   @Test(arguments: FutureChainTable.cases.map(\.name))
   func longChain_resolvesInConstantStack(_ name: String) async {
     await #expect(processExitsWith: .success) { [name] in

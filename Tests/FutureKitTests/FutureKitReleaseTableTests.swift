@@ -8,7 +8,7 @@ import Testing
 /// references that the subscriber and its subscription are released. The one-shot `Deferred…`
 /// publishers complete as soon as they are subscribed with demand, so their cancel is a cancel
 /// after completion.
-@Suite struct FutureKitReleaseTableTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureKitReleaseTableTests {
   @Test(arguments: FutureKitReleaseTable.cases)
   func afterCompletion_subscriberAndSubscriptionReleased(_ testCase: ReleaseCase) {
     ReleaseChecks.afterCompletion(testCase)

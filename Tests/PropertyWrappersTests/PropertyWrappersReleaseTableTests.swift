@@ -7,7 +7,7 @@ import Testing
 /// ``KeepingSubscriber``, which keeps its subscription strongly, and checks with `weak`
 /// references that the subscriber and its subscription are released. These publishers never
 /// complete by themselves, so there is no completion table.
-@Suite struct PropertyWrappersReleaseTableTests {
+@Suite(.timeLimit(.minutes(5))) struct PropertyWrappersReleaseTableTests {
   @Test(arguments: PropertyWrappersReleaseTable.cases)
   func afterCancel_subscriberAndSubscriptionReleased(_ testCase: ReleaseCase) {
     ReleaseChecks.afterCancel(testCase)

@@ -13,7 +13,7 @@ import Testing
 /// (subscriber -> subscription -> subscriber) and both leak; the tests see it through `weak`
 /// references. `everyOperatorMethod_hasACaseOrAnExclusion` scans `Sources/SignalOperators` for the
 /// methods of `extension Publisher`, so a new operator without a case here fails that test.
-@Suite struct ReleaseTableTests {
+@Suite(.timeLimit(.minutes(5))) struct ReleaseTableTests {
   @Test(arguments: ReleaseTable.cases)
   func afterCompletion_subscriberAndSubscriptionReleased(_ testCase: ReleaseCase) {
     let environment = ReleaseEnvironment()

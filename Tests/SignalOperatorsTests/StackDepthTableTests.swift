@@ -11,7 +11,7 @@ import Testing
 /// Each case runs in an exit test (its own process), on a thread with a fixed 512 KiB stack, so
 /// a recursion that deepens the stack per value or per attempt crashes that process
 /// deterministically and fails only its own case.
-@Suite struct StackDepthTableTests {
+@Suite(.timeLimit(.minutes(5))) struct StackDepthTableTests {
   @Test(arguments: StackDepthTable.cases.map(\.name), StackDepthDemand.allCases)
   func oneAtATime_runsInConstantStack(_ name: String, _ demand: StackDepthDemand) async {
     await #expect(processExitsWith: .success) { [name, demand] in
