@@ -171,16 +171,19 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     // Trampolined: a waiter that completes the next future of a chain (flatMap, mapValue)
     // queues that future's waiters behind this call instead of nesting them, so resolving the
     // root of a long chain runs in constant stack.
+    // Constants, not the `var`s: an escaping closure capturing a `var` would box it on the
+    // heap even when only the non-escaping path runs.
+    let (head, rest) = (first, others)
     let trampoline = Trampoline.current
     if trampoline.isRunning {
       trampoline.enqueue {
-        first?.notify(result)
-        for waiter in others { waiter.notify(result) }
+        head?.notify(result)
+        for waiter in rest { waiter.notify(result) }
       }
     } else {
       trampoline.run {
-        first?.notify(result)
-        for waiter in others { waiter.notify(result) }
+        head?.notify(result)
+        for waiter in rest { waiter.notify(result) }
       }
     }
     return true

@@ -32,9 +32,10 @@ package final class Trampoline {
   private var head = 0
   /// Whether a ``run(_:)`` is in progress on this thread.
   @usableFromInline
-  package private(set) var isRunning = false
+  package internal(set) var isRunning = false
 
-  private init() {}
+  @usableFromInline
+  init() {}
 
   /// This thread's trampoline.
   @usableFromInline
@@ -54,13 +55,13 @@ package final class Trampoline {
 
   /// Runs `work` now, then the work queued while it ran, in order. Traps inside another `run`
   /// on this thread: check ``isRunning`` and ``enqueue(_:)`` instead.
-  @usableFromInline
+  @inlinable
   package func run(_ work: () -> Void) {
     precondition(!isRunning, "Trampoline.run: already running on this thread; enqueue instead")
     isRunning = true
     defer { isRunning = false }
     work()
-    while let next = next() {
+    while let next = nextQueued() {
       next()
     }
   }
@@ -72,7 +73,8 @@ package final class Trampoline {
     pending.append(work)
   }
 
-  private func next() -> (() -> Void)? {
+  @usableFromInline
+  func nextQueued() -> (() -> Void)? {
     guard head < pending.count else {
       if head > 0 {
         pending.removeAll(keepingCapacity: pending.capacity <= 1_024)
