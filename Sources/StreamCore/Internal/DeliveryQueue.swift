@@ -1,0 +1,134 @@
+/// The life cycle "values wait for demand, then the completion" shared by every operator that
+/// queues values for its downstream: `buffer`, `receive(on:)`, `merge`, `flatMap`,
+/// `switchToLatest`, `zip`, the time-based collectors and the subjects' backlogs.
+///
+/// A value type kept inside an operator's locked state, so each transition is testable without
+/// threads. It owns a ``SerialDrain``: the mutating calls that can make something deliverable
+/// return `true` when the caller claimed the drain and must run it after the lock, taking steps
+/// from ``nextStep()``.
+///
+/// ```
+/// open --finish(.finished)--> finishing (values still queued go first, as demand allows)
+/// open --finish(.failure)--> failing    (see ``FailureOrder``)
+/// finishing / failing --nextStep() returns .completion--> ended
+/// ```
+@usableFromInline
+package struct DeliveryQueue<Value, Failure: Error> {
+  /// When a failure is delivered relative to values still queued.
+  @usableFromInline
+  package enum FailureOrder: Sendable {
+    /// After every queued value, like a `.finished` (`buffer`, `receive(on:)`).
+    case afterQueuedValues
+    /// After the queued values the downstream's demand covers; the rest are dropped, because a
+    /// failure doesn't wait for demand (`merge`, `flatMap`, `switchToLatest`, `zip`).
+    case afterDemandedValues
+  }
+
+  /// The values waiting for demand or for the drain, oldest first.
+  @usableFromInline
+  package var values = RingBuffer<Value>()
+  /// What the downstream asked for and has not yet received.
+  @usableFromInline
+  package var demand = Subscribers.Demand.none
+  /// The completion waiting for the queued values.
+  @usableFromInline
+  package private(set) var completion: Subscribers.Completion<Failure>?
+  /// Whether the completion has been handed out.
+  @usableFromInline
+  package private(set) var ended = false
+  /// Who delivers.
+  @usableFromInline
+  package var drain = SerialDrain()
+  @usableFromInline
+  let failureOrder: FailureOrder
+
+  @inlinable
+  package init(failureOrder: FailureOrder) {
+    self.failureOrder = failureOrder
+  }
+
+  /// Whether a completion has been accepted (delivered or not).
+  @inlinable
+  package var isCompleting: Bool { completion != nil || ended }
+
+  /// Whether something can be delivered now.
+  @inlinable
+  package var hasDeliverableWork: Bool {
+    guard !ended else { return false }
+    if demand > .none, !values.isEmpty { return true }
+    switch completion {
+    case .none: return false
+    case .finished: return values.isEmpty
+    case .failure:
+      switch failureOrder {
+      case .afterQueuedValues: return values.isEmpty
+      case .afterDemandedValues: return values.isEmpty || demand == .none
+      }
+    }
+  }
+
+  /// Queues `value` (ignored once completing); `true`: the caller claimed the drain.
+  @inlinable
+  package mutating func enqueue(_ value: Value) -> Bool {
+    guard !isCompleting else { return false }
+    values.append(value)
+    return hasDeliverableWork && drain.claim()
+  }
+
+  /// Adds demand; `true`: the caller claimed the drain.
+  @inlinable
+  package mutating func request(_ more: Subscribers.Demand) -> Bool {
+    guard !ended else { return false }
+    demand += more
+    return hasDeliverableWork && drain.claim()
+  }
+
+  /// Accepts the completion (the first one wins); `true`: the caller claimed the drain.
+  @inlinable
+  package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    guard !isCompleting else { return false }
+    self.completion = completion
+    return hasDeliverableWork && drain.claim()
+  }
+
+  /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain.
+  /// Call under the lock. Adds `more`, the demand the previous delivery returned, first.
+  @inlinable
+  package mutating func nextStep(
+    adding more: Subscribers.Demand = .none
+  ) -> DeliveryStep<Value, Failure>? {
+    demand += more
+    if demand > .none, let value = values.popFirst() {
+      demand -= 1
+      return .value(value)
+    }
+    if let completion, hasDeliverableWork {
+      self.completion = nil
+      ended = true
+      return .completion(completion, dropped: values.takeAll())
+    }
+    drain.release()
+    return nil
+  }
+
+  /// Ends the queue without delivering anything (cancel); returns the values to release after
+  /// the lock.
+  @inlinable
+  package mutating func cancel() -> RingBuffer<Value> {
+    ended = true
+    completion = nil
+    return values.takeAll()
+  }
+}
+
+/// One step of a ``DeliveryQueue``'s drain, performed outside the lock.
+@usableFromInline
+package enum DeliveryStep<Value, Failure: Error> {
+  /// Deliver a value; add the demand the downstream returns to the next ``DeliveryQueue/nextStep(adding:)``.
+  case value(Value)
+  /// Deliver the completion; `dropped` holds values the failure overtook, released after it.
+  case completion(Subscribers.Completion<Failure>, dropped: RingBuffer<Value>)
+}
+
+extension DeliveryQueue: Sendable where Value: Sendable {}
+extension DeliveryStep: Sendable where Value: Sendable {}

@@ -1,0 +1,69 @@
+/// The serial-drain delivery mechanism: whichever thread finds work and no one delivering claims
+/// the drain, and delivers until nothing is left; other threads only add work under the lock.
+///
+/// This is the mechanism every stateful operator uses to make sure downstream never receives two
+/// calls at once, and that a `request(_:)` made from inside `receive(_:)` doesn't recurse:
+///
+/// ```swift
+/// // Under the lock: record the work, then claim.
+/// let claimed = lock.withLock { state.queue.append(value); return state.drain.claim() }
+/// // After it: the claiming thread delivers.
+/// if claimed {
+///   SerialDrain.run(lock) { state.nextStep() /* releases the drain when it returns nil */ }
+///     perform: { step in deliver(step) }
+/// }
+/// ```
+///
+/// Two other mechanisms exist, each for a reason given at its definition: a subject's conduit
+/// lets its delivering thread re-enter (`send` from inside a subscriber is delivered at once, as in
+/// Combine), and `merge`'s storage claims with one atomic so that an uncontended value takes no
+/// lock. See `Docs/Internals.md`.
+@usableFromInline
+package struct SerialDrain: Sendable {
+  @usableFromInline
+  var claimed = false
+
+  @inlinable
+  package init() {}
+
+  /// Whether a thread is delivering.
+  @inlinable
+  package var isClaimed: Bool { claimed }
+
+  /// Claims the drain. Call under the lock; `true` means the caller must now run the drain
+  /// (``run(_:next:perform:)``) after the lock, `false` that another thread is already delivering
+  /// and will find the work.
+  @inlinable
+  package mutating func claim() -> Bool {
+    guard !claimed else { return false }
+    claimed = true
+    return true
+  }
+
+  /// Lets go of the drain. Call under the lock, in the same critical section that found nothing
+  /// more to deliver, so that no work added meanwhile is left without a deliverer.
+  @inlinable
+  package mutating func release() {
+    precondition(claimed, "SerialDrain.release(): the drain was not claimed")
+    claimed = false
+  }
+
+  /// The drain loop, run by the thread whose ``claim()`` returned `true`.
+  ///
+  /// - Parameters:
+  ///   - lock: The lock that guards the state `next` reads.
+  ///   - next: Called under `lock`. Returns the next step, or `nil` after calling ``release()``
+  ///     (or after the state became terminal) in the same call.
+  ///   - perform: Called outside the lock with each step; returns `false` when the step ended the
+  ///     drain for good (a completion was delivered).
+  @inlinable
+  package static func run<Step>(
+    _ lock: borrowing Lock,
+    next: () -> Step?,
+    perform: (consuming Step) -> Bool
+  ) {
+    while let step = lock.withLock(next) {
+      guard perform(step) else { return }
+    }
+  }
+}
