@@ -1,5 +1,6 @@
-@testable import StreamCore
 import Testing
+
+@testable import StreamCore
 
 private struct Boom: Error, Equatable {}
 
@@ -7,7 +8,8 @@ private typealias Queue = DeliveryQueue<Int, Boom>
 
 /// Drains `queue` as a deliverer would, with `perValue` demand returned by each delivery.
 private func drainAll(
-  _ queue: inout Queue, perValue: Subscribers.Demand = .none
+  _ queue: inout Queue,
+  perValue: Subscribers.Demand = .none
 ) -> (values: [Int], completion: Subscribers.Completion<Boom>?, dropped: [Int]) {
   var values: [Int] = []
   var more = Subscribers.Demand.none

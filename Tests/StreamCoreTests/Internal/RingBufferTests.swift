@@ -1,5 +1,6 @@
-@testable import StreamCore
 import Testing
+
+@testable import StreamCore
 
 @Suite(.timeLimit(.minutes(5))) struct RingBufferTests {
   @Test func popFirst_returnsValuesInAppendOrder() {

@@ -1,6 +1,7 @@
 import Dispatch
-@testable import StreamCore
 import Testing
+
+@testable import StreamCore
 
 @Suite(.timeLimit(.minutes(5))) struct SerialDrainTests {
   @Test func claim_succeedsOnceUntilReleased() {
@@ -43,7 +44,9 @@ import Testing
     SerialDrain.run(lock) { () -> Int? in
       calls += 1
       return calls
-    } perform: { step in step < 2 }
+    } perform: { step in
+      step < 2
+    }
     #expect(calls == 2)
   }
 
