@@ -15,7 +15,7 @@ import StreamCore
 /// ```
 // Sendable: all mutable state is guarded by `lock`; the downstream, the stages and the
 // decisions are called outside it, and only the one live stage delivers values.
-final class FlattenFamilySerial<Downstream: Subscriber>: @unchecked Sendable, Subscription,
+final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   typealias Output = Downstream.Input
@@ -195,18 +195,18 @@ final class FlattenFamilySerial<Downstream: Subscriber>: @unchecked Sendable, Su
   }
 }
 
-extension FlattenFamilySerial {
+extension SerialUpstreams {
   /// The subscriber attached to one stage; it tags the stage's events with its number.
   private final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible {
     typealias Input = Output
     typealias Failure = StageFailure
 
-    private let serial: FlattenFamilySerial
+    private let serial: SerialUpstreams
     private let number: Int
     private let onCompletion: (Subscribers.Completion<StageFailure>) -> Step
 
     init(
-      serial: FlattenFamilySerial,
+      serial: SerialUpstreams,
       number: Int,
       onCompletion: @escaping (Subscribers.Completion<StageFailure>) -> Step
     ) {
