@@ -9,12 +9,14 @@ import StreamCore
 /// Demand it requested and that was not yet delivered is carried over to the next stage.
 ///
 /// ```
-/// idle --attach--> stage k subscribed --stage k completes--> decide (outside the lock)
-/// decide --.next--> attach stage k + 1 (trampolined, so synchronous failures don't recurse)
-/// decide --.complete--> terminal; cancel() --> terminal
+/// live(awaitingFirstStage) --first stage subscribes--> live(attached)  (downstream subscribed)
+/// live(attached) --stage completes--> live(between) --decide (outside the lock)-->
+///   .next: attach the next stage (through the drain, so synchronous failures don't recurse)
+///   .complete: terminal
+/// live --cancel()--> terminal
 /// ```
-// Sendable: all mutable state is guarded by `lock`; the downstream, the stages and the
-// decisions are called outside it, and only the one live stage delivers values.
+// Sendable: all mutable state is in `state`, guarded by `lock`; the downstream, the stages and
+// the decisions are called outside it, and only the live stage delivers values.
 final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
@@ -29,6 +31,40 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     case next(() -> Void)
   }
 
+  /// The live stage's subscription, as far as the downstream is concerned.
+  private enum StageLink {
+    /// No stage has subscribed yet, so the downstream has no subscription yet either.
+    case awaitingFirstStage
+    /// A stage completed and the next one has not subscribed yet.
+    case between
+    case attached(any Subscription)
+
+    var subscription: (any Subscription)? {
+      guard case .attached(let subscription) = self else { return nil }
+      return subscription
+    }
+  }
+
+  private struct Live {
+    var downstream: Downstream
+    var link = StageLink.awaitingFirstStage
+    /// Requested by the downstream and not yet delivered.
+    var demand = Subscribers.Demand.none
+    /// The number of the live stage; events from older stages are ignored.
+    var stage = 0
+    /// Claimed by the thread running attach work; others leave theirs in `pending`.
+    var drain = SerialDrain()
+    /// Attach work that came while the drain was claimed (a stage completed while the previous
+    /// one was being attached); a newer one supersedes it.
+    var pending: (() -> Void)?
+  }
+
+  private enum State {
+    case live(Live)
+    case terminal
+  }
+
+  /// What the caller does with a stage's subscription.
   private enum SubscribeAction {
     case cancel
     case first(Downstream)
@@ -36,22 +72,20 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     case nothing
   }
 
+  /// What a transition releases; the caller cancels or drops it after the lock.
+  private struct Released {
+    var downstream: Downstream?
+    var subscription: (any Subscription)?
+    var pending: (() -> Void)?
+  }
+
   private let lock = Lock()
-  private var downstream: Downstream?
-  private var current: (any Subscription)?
-  /// Requested by the downstream and not yet delivered.
-  private var demand = Subscribers.Demand.none
-  /// The number of the live stage; events from older stages are ignored.
-  private var stage = 0
-  private var downstreamSubscribed = false
-  private var terminal = false
-  private var running = false
-  private var pending: (() -> Void)?
+  private var state: State
 
   let description: String
 
   init(downstream: Downstream, name: String) {
-    self.downstream = downstream
+    state = .live(Live(downstream: downstream))
     self.description = name
   }
 
@@ -59,35 +93,40 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   var playgroundDescription: Any { description }
 
+  /// Changes the live state with `body`; returns `nil` once terminal.
+  private func withLive<R>(_ body: (inout Live) -> R) -> R? {
+    lock.withLock {
+      guard case .live(var live) = state else { return nil }
+      let result = body(&live)
+      state = .live(live)
+      return result
+    }
+  }
+
   /// Runs `work` now, or, if another call of `run` is under way (a stage completed while the
   /// previous one was being attached), right after it on that thread.
   func run(_ work: @escaping () -> Void) {
     var superseded: (() -> Void)?  // released after the lock
-    let runsNow = lock.withLock { () -> Bool in
-      guard !terminal else { return false }
-      if running {
-        superseded = pending.take()
-        pending = work
-        return false
-      }
-      running = true
-      return true
-    }
+    let claimed =
+      withLive { live -> Bool in
+        superseded = live.pending.take()
+        live.pending = work
+        return live.drain.claim()
+      } ?? false
     _ = superseded
-    guard runsNow else { return }
-    var work = work
-    while true {
-      work()
-      let next = lock.withLock { () -> (() -> Void)? in
-        guard let next = pending, !terminal else {
-          running = false
-          return nil
-        }
-        pending = nil
-        return next
+    guard claimed else { return }
+    SerialDrain.run(lock) { () -> (() -> Void)? in
+      guard case .live(var live) = state else { return nil }
+      guard let next = live.pending.take() else {
+        live.drain.release()
+        state = .live(live)
+        return nil
       }
-      guard let next else { return }
-      work = next
+      state = .live(live)
+      return next
+    } perform: { work in
+      work()
+      return true
     }
   }
 
@@ -96,25 +135,29 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     _ publisher: P,
     onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Step
   ) where P.Output == Output {
-    let number = lock.withLock { () -> Int? in
-      guard !terminal else { return nil }
-      stage += 1
-      return stage
+    let number = withLive { live -> Int in
+      live.stage += 1
+      return live.stage
     }
     guard let number else { return }
     publisher.subscribe(Stage(serial: self, number: number, onCompletion: onCompletion))
   }
 
   fileprivate func stageSubscribed(_ number: Int, _ subscription: any Subscription) {
-    let action = lock.withLock { () -> SubscribeAction in
-      guard !terminal, number == stage, current == nil else { return .cancel }
-      current = subscription
-      if !downstreamSubscribed, let downstream {
-        downstreamSubscribed = true
-        return .first(downstream)
-      }
-      return demand > 0 ? .request(demand) : .nothing
-    }
+    let action =
+      withLive { live -> SubscribeAction in
+        guard number == live.stage else { return .cancel }
+        switch live.link {
+        case .attached:
+          return .cancel
+        case .awaitingFirstStage:
+          live.link = .attached(subscription)
+          return .first(live.downstream)
+        case .between:
+          live.link = .attached(subscription)
+          return live.demand > 0 ? .request(live.demand) : .nothing
+        }
+      } ?? .cancel
     switch action {
     case .cancel: subscription.cancel()
     case .first(let downstream): downstream.receive(subscription: self)
@@ -124,19 +167,19 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   fileprivate func stageValue(_ number: Int, _ value: Output) -> Subscribers.Demand {
-    let target = lock.withLock { () -> Downstream? in
-      guard !terminal, number == stage, demand > 0 else { return nil }
-      demand -= 1
-      return downstream
+    let target = withLive { live -> Downstream? in
+      guard number == live.stage, live.demand > 0 else { return nil }
+      live.demand -= 1
+      return live.downstream
     }
-    guard let target else { return .none }
+    guard let target = target ?? nil else { return .none }
     let more = target.receive(value)
     guard more > 0 else { return .none }
-    return lock.withLock { () -> Subscribers.Demand in
-      guard !terminal, number == stage else { return .none }
-      demand += more
+    return withLive { live -> Subscribers.Demand in
+      guard number == live.stage else { return .none }
+      live.demand += more
       return more
-    }
+    } ?? .none
   }
 
   fileprivate func stageCompleted<F: Error>(
@@ -144,54 +187,49 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     _ completion: Subscribers.Completion<F>,
     _ onCompletion: (Subscribers.Completion<F>) -> Step
   ) {
-    let finished = lock.withLock { () -> (any Subscription)?? in
-      guard !terminal, number == stage else { return nil }
-      defer { current = nil }
-      return .some(current)
+    let finished = withLive { live -> (any Subscription)?? in
+      guard number == live.stage else { return nil }
+      guard case .attached(let subscription) = live.link else { return .some(nil) }
+      live.link = .between
+      return .some(subscription)
     }
-    guard let finished else { return }
-    _ = finished
+    // `.some(subscription)`: this stage is the live one; its subscription is released here.
+    guard case .some(.some(let ended)) = finished else { return }
+    _ = ended
     switch onCompletion(completion) {
     case .complete(let completion): complete(completion)
     case .next(let work): run(work)
     }
   }
 
-  private func complete(_ completion: Subscribers.Completion<Failure>) {
-    let released = lock.withLock { () -> (Downstream?, (() -> Void)?) in
-      guard !terminal else { return (nil, nil) }
-      terminal = true
-      defer {
-        downstream = nil
-        pending = nil
-      }
-      return (downstream, pending)
+  /// Ends the subscription; `nil` if it already ended.
+  private func end() -> Released? {
+    lock.withLock {
+      guard case .live(let live) = state else { return nil }
+      state = .terminal
+      return Released(
+        downstream: live.downstream,
+        subscription: live.link.subscription,
+        pending: live.pending
+      )
     }
-    released.0?.receive(completion: completion)
+  }
+
+  private func complete(_ completion: Subscribers.Completion<Failure>) {
+    end()?.downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let subscription = lock.withLock { () -> (any Subscription)? in
-      guard !terminal else { return nil }
-      self.demand += demand
-      return current
+    let subscription = withLive { live -> (any Subscription)? in
+      live.demand += demand
+      return live.link.subscription
     }
-    subscription?.request(demand)
+    subscription??.request(demand)
   }
 
   func cancel() {
-    let released = lock.withLock { () -> (Downstream?, (any Subscription)?, (() -> Void)?)? in
-      guard !terminal else { return nil }
-      terminal = true
-      defer {
-        downstream = nil
-        current = nil
-        pending = nil
-      }
-      return (downstream, current, pending)
-    }
-    released?.1?.cancel()
+    end()?.subscription?.cancel()
   }
 }
 
