@@ -5,19 +5,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredCompleteTests {
-  struct Boom: Error, Equatable {
-    var code = 0
-  }
 
   /// Counts how often an `error:` autoclosure is evaluated.
-  static func makeBoom(counting evaluations: LockedState<Int>) -> Boom {
+  static func makeBoom(counting evaluations: LockedState<Int>) -> TestError {
     evaluations.withLock { $0 += 1 }
-    return Boom(code: 1)
+    return TestError(code: 1)
   }
 
   let runs = LockedState(0)
 
-  private func counting(_ error: Boom? = nil) -> DeferredComplete<Int, Boom> {
+  private func counting(_ error: TestError? = nil) -> DeferredComplete<Int, TestError> {
     DeferredComplete { [runs] in
       runs.withLock { $0 += 1 }
       return error
@@ -27,8 +24,8 @@ import Testing
   // MARK: init()
 
   @Test func plainInit_finishesOnTheFirstRequestNotOnSubscribe() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    DeferredComplete<Int, Boom>().subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    DeferredComplete<Int, TestError>().subscribe(recorder)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .completion(.finished)])
@@ -45,35 +42,35 @@ import Testing
   // MARK: init(output:closure:)
 
   @Test func closure_doesNotRunOnSubscribe() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     counting().subscribe(recorder)
     #expect(runs.withLock { $0 } == 0)
   }
 
   @Test func closureReturningNil_finishes() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     counting().subscribe(recorder)
     #expect(runs.withLock { $0 } == 1)
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
   @Test func closureReturningAnError_failsWithIt() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
-    counting(Boom(code: 2)).subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 2)))])
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    counting(TestError(code: 2)).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 2)))])
   }
 
   @Test func outputParameter_setsTheOutputType() {
-    let publisher = DeferredComplete(output: String.self) { Boom?.none }
-    let recorder = RecordingSubscriber<String, Boom>()
+    let publisher = DeferredComplete(output: String.self) { TestError?.none }
+    let recorder = RecordingSubscriber<String, TestError>()
     publisher.subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
   @Test func eachSubscription_runsTheClosureOnce() throws {
     let publisher = counting()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     publisher.subscribe(first)
     publisher.subscribe(second)
     let subscription = try #require(second.subscription)
@@ -83,7 +80,7 @@ import Testing
   }
 
   @Test func cancelBeforeTheFirstRequest_neverRunsTheClosure() throws {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     counting().subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     subscription.cancel()
@@ -95,11 +92,11 @@ import Testing
   @Test func concurrentFirstRequests_runTheClosureExactlyOnce() {
     for _ in 0..<100 {
       let runs = LockedState(0)
-      let publisher = DeferredComplete<Int, Boom> {
+      let publisher = DeferredComplete<Int, TestError> {
         runs.withLock { $0 += 1 }
         return nil
       }
-      let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
       publisher.subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 4) { _ in recorder.request(.max(1)) }
       #expect(runs.withLock { $0 } == 1)
@@ -111,24 +108,26 @@ import Testing
 
   @Test func errorInit_evaluatesTheErrorLazilyOncePerSubscription() {
     let evaluations = LockedState(0)
-    let publisher = DeferredComplete<Int, Boom>(error: Self.makeBoom(counting: evaluations))
-    let first = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let publisher = DeferredComplete<Int, TestError>(error: Self.makeBoom(counting: evaluations))
+    let first = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     publisher.subscribe(first)
     #expect(evaluations.withLock { $0 } == 0)
     first.request(.max(1))
     #expect(evaluations.withLock { $0 } == 1)
-    #expect(first.events == [.subscription, .completion(.failure(Boom(code: 1)))])
+    #expect(first.events == [.subscription, .completion(.failure(TestError(code: 1)))])
 
-    let second = RecordingSubscriber<Int, Boom>()
+    let second = RecordingSubscriber<Int, TestError>()
     publisher.subscribe(second)
     #expect(evaluations.withLock { $0 } == 2)
-    #expect(second.completion == .failure(Boom(code: 1)))
+    #expect(second.completion == .failure(TestError(code: 1)))
   }
 
   @Test func errorInit_cancelledBeforeTheFirstRequest_neverEvaluatesTheError() {
     let evaluations = LockedState(0)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    DeferredComplete<Int, Boom>(error: Self.makeBoom(counting: evaluations)).subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    DeferredComplete<Int, TestError>(error: Self.makeBoom(counting: evaluations)).subscribe(
+      recorder
+    )
     recorder.cancel()
     #expect(evaluations.withLock { $0 } == 0)
     #expect(recorder.events == [.subscription])
@@ -137,14 +136,14 @@ import Testing
   // MARK: Resources and description
 
   @Test func afterCompletionOrCancel_subscriberIsReleased() {
-    weak var completed: RecordingSubscriber<Int, Boom>?
-    weak var cancelled: RecordingSubscriber<Int, Boom>?
+    weak var completed: RecordingSubscriber<Int, TestError>?
+    weak var cancelled: RecordingSubscriber<Int, TestError>?
     do {
-      let first = RecordingSubscriber<Int, Boom>()
-      let second = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      let first = RecordingSubscriber<Int, TestError>()
+      let second = RecordingSubscriber<Int, TestError>(initialDemand: nil)
       completed = first
       cancelled = second
-      counting(Boom()).subscribe(first)
+      counting(TestError()).subscribe(first)
       counting().subscribe(second)
       second.cancel()
     }
@@ -153,16 +152,16 @@ import Testing
   }
 
   @Test func subscription_describesItselfAsDeferredComplete() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    DeferredComplete<Int, Boom>().subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    DeferredComplete<Int, TestError>().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "DeferredComplete")
   }
 
   @Test func conformanceKit_passesEveryRule() {
     let report = PublisherConformance(
       elements: 0,
-      makePublisher: { DeferredComplete<Int, Boom> { nil } },
-      makeFailingPublisher: { DeferredComplete<Int, Boom>(error: Boom()) }
+      makePublisher: { DeferredComplete<Int, TestError> { nil } },
+      makeFailingPublisher: { DeferredComplete<Int, TestError>(error: TestError()) }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05", "SC-3.01", "SC-3.02"])

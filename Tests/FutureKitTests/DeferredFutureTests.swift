@@ -5,18 +5,15 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredFutureTests {
-  struct Boom: Error, Equatable {
-    var code = 0
-  }
 
-  typealias Promise = DeferredFuture<Int, Boom>.Promise
+  typealias Promise = DeferredFuture<Int, TestError>.Promise
 
   let runs = LockedState(0)
   /// Promises the closure handed out, in order, for the test to call later.
   let promises = LockedState<[Promise]>([])
 
   /// A publisher whose closure keeps its promise for the test to call.
-  private func storing() -> DeferredFuture<Int, Boom> {
+  private func storing() -> DeferredFuture<Int, TestError> {
     DeferredFuture { [runs, promises] promise in
       runs.withLock { $0 += 1 }
       promises.withLock { $0.append(promise) }
@@ -28,15 +25,15 @@ import Testing
   }
 
   @Test func subscribeWithoutDemand_doesNotRunTheClosure() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     #expect(runs.withLock { $0 } == 0)
     #expect(recorder.events == [.subscription])
   }
 
   @Test func promiseCalledInsideTheClosure_sendsTheValueThenFinished() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    DeferredFuture<Int, Boom> { $0(.success(5)) }.subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    DeferredFuture<Int, TestError> { $0(.success(5)) }.subscribe(recorder)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(5), .completion(.finished)])
@@ -44,7 +41,7 @@ import Testing
   }
 
   @Test func promiseCalledLater_deliversWithinThatCall() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     storing().subscribe(recorder)
     #expect(runs.withLock { $0 } == 1)
     #expect(recorder.events == [.subscription])
@@ -53,34 +50,34 @@ import Testing
   }
 
   @Test func failure_failsWithTheErrorAndNoValue() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     storing().subscribe(recorder)
-    promise()(.failure(Boom(code: 4)))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 4)))])
+    promise()(.failure(TestError(code: 4)))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 4)))])
   }
 
   @Test func secondPromiseCall_isIgnored() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     storing().subscribe(recorder)
     promise()(.success(1))
     promise()(.success(2))
-    promise()(.failure(Boom()))
+    promise()(.failure(TestError()))
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     #expect(recorder.violations.isEmpty)
   }
 
   @Test func secondPromiseCallAfterAFailure_isIgnored() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    DeferredFuture<Int, Boom> { promise in
-      promise(.failure(Boom(code: 1)))
+    let recorder = RecordingSubscriber<Int, TestError>()
+    DeferredFuture<Int, TestError> { promise in
+      promise(.failure(TestError(code: 1)))
       promise(.success(2))
     }
     .subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 1)))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 1)))])
   }
 
   @Test func promiseCallFromInsideReceive_isIgnored() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { [promises] _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { [promises] _ in
       promises.withLock { $0[0] }(.success(99))
       return .max(1)
     }
@@ -90,18 +87,18 @@ import Testing
   }
 
   @Test func lateResultAfterCancel_isDropped() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     storing().subscribe(recorder)
     recorder.cancel()
     promise()(.success(1))
-    promise()(.failure(Boom()))
+    promise()(.failure(TestError()))
     #expect(recorder.events == [.subscription])
     #expect(recorder.violations.isEmpty)
   }
 
   @Test func cancelFromReceive_sendsNoCompletion() {
-    let box = LockedState<RecordingSubscriber<Int, Boom>?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+    let box = LockedState<RecordingSubscriber<Int, TestError>?>(nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       box.withLock { $0 }?.cancel()
       return .none
     }
@@ -113,7 +110,7 @@ import Testing
   }
 
   @Test func cancelBeforeTheFirstRequest_neverRunsTheClosure() throws {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     subscription.cancel()
@@ -122,7 +119,7 @@ import Testing
   }
 
   @Test func laterRequests_doNotRunTheClosureAgain() throws {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     subscription.request(.max(1))
@@ -134,8 +131,8 @@ import Testing
 
   @Test func eachSubscription_runsTheClosureWithItsOwnPromise() {
     let publisher = storing()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     publisher.subscribe(first)
     publisher.subscribe(second)
     #expect(runs.withLock { $0 } == 2)
@@ -150,13 +147,13 @@ import Testing
     let resolvedOn = LockedState<ThreadID?>(nil)
     let deliveredOn = LockedState<ThreadID?>(nil)
     let queue = DispatchQueue(label: "DeferredFutureTests.resolver")
-    let publisher = DeferredFuture<Int, Boom> { promise in
+    let publisher = DeferredFuture<Int, TestError> { promise in
       queue.async(group: group) {
         resolvedOn.withLock { $0 = .current }
         promise(.success(8))
       }
     }
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       deliveredOn.withLock { $0 = .current }
       return .none
     }
@@ -170,8 +167,8 @@ import Testing
   @Test func twoThreadsResolvingAtOnce_exactlyOneWins() throws {
     for _ in 0..<200 {
       let promises = LockedState<[Promise]>([])
-      let recorder = RecordingSubscriber<Int, Boom>()
-      DeferredFuture<Int, Boom> { promise in promises.withLock { $0.append(promise) } }
+      let recorder = RecordingSubscriber<Int, TestError>()
+      DeferredFuture<Int, TestError> { promise in promises.withLock { $0.append(promise) } }
         .subscribe(recorder)
       let promise = try #require(promises.withLock { $0.first })
       DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -187,8 +184,8 @@ import Testing
   @Test func resolveRacingCancel_deliversAtMostOneValueAndNothingAfterwards() throws {
     for _ in 0..<200 {
       let promises = LockedState<[Promise]>([])
-      let recorder = RecordingSubscriber<Int, Boom>()
-      DeferredFuture<Int, Boom> { promise in promises.withLock { $0.append(promise) } }
+      let recorder = RecordingSubscriber<Int, TestError>()
+      DeferredFuture<Int, TestError> { promise in promises.withLock { $0.append(promise) } }
         .subscribe(recorder)
       let promise = try #require(promises.withLock { $0.first })
       DispatchQueue.concurrentPerform(iterations: 2) { index in
@@ -205,11 +202,11 @@ import Testing
   @Test func concurrentFirstRequests_runTheClosureExactlyOnce() {
     for _ in 0..<100 {
       let runs = LockedState(0)
-      let publisher = DeferredFuture<Int, Boom> { promise in
+      let publisher = DeferredFuture<Int, TestError> { promise in
         runs.withLock { $0 += 1 }
         promise(.success(1))
       }
-      let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
       publisher.subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 4) { _ in recorder.request(.max(1)) }
       #expect(runs.withLock { $0 } == 1)
@@ -218,12 +215,12 @@ import Testing
   }
 
   @Test func afterCompletion_subscriberAndSubscriptionAreReleased() {
-    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    weak var weakRecorder: RecordingSubscriber<Int, TestError>?
     weak var weakSubscription: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       weakRecorder = recorder
-      DeferredFuture<Int, Boom> { $0(.success(1)) }.subscribe(recorder)
+      DeferredFuture<Int, TestError> { $0(.success(1)) }.subscribe(recorder)
       weakSubscription = recorder.subscription as AnyObject?
       #expect(recorder.completion == .finished)
     }
@@ -232,9 +229,9 @@ import Testing
   }
 
   @Test func afterCancel_subscriberIsReleasedEvenWhileThePromiseIsKept() {
-    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    weak var weakRecorder: RecordingSubscriber<Int, TestError>?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       weakRecorder = recorder
       storing().subscribe(recorder)
       recorder.cancel()
@@ -246,7 +243,7 @@ import Testing
 
   @Test func unresolvedPromiseDropped_releasesTheSubscription() {
     weak var weakSubscription: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     storing().subscribe(recorder)
     weakSubscription = recorder.subscription as AnyObject?
     recorder.cancel()
@@ -260,7 +257,7 @@ import Testing
     let finished = LockedState(false)
     storing()
       .subscribe(
-        AnySubscriber<Int, Boom>(
+        AnySubscriber<Int, TestError>(
           receiveSubscription: { $0.request(.unlimited) },  // and lets go of it
           receiveValue: { value in
             received.withLock { $0.append(value) }
@@ -275,7 +272,7 @@ import Testing
   }
 
   @Test func subscription_describesItselfAsDeferredFuture() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "DeferredFuture")
   }
@@ -283,8 +280,8 @@ import Testing
   @Test func conformanceKit_synchronousPromise_passesEveryRule() {
     let report = PublisherConformance(
       elements: 1,
-      makePublisher: { DeferredFuture<Int, Boom> { $0(.success(1)) } },
-      makeFailingPublisher: { DeferredFuture<Int, Boom> { $0(.failure(Boom())) } }
+      makePublisher: { DeferredFuture<Int, TestError> { $0(.success(1)) } },
+      makeFailingPublisher: { DeferredFuture<Int, TestError> { $0(.failure(TestError())) } }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])
@@ -297,10 +294,10 @@ import Testing
       elements: 1,
       timeout: .seconds(5),
       makePublisher: {
-        DeferredFuture<Int, Boom> { promise in queue.async { promise(.success(1)) } }
+        DeferredFuture<Int, TestError> { promise in queue.async { promise(.success(1)) } }
       },
       makeFailingPublisher: {
-        DeferredFuture<Int, Boom> { promise in queue.async { promise(.failure(Boom())) } }
+        DeferredFuture<Int, TestError> { promise in queue.async { promise(.failure(TestError())) } }
       }
     )
     .run()

@@ -5,43 +5,42 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredPassthroughTests {
-  struct Boom: Error, Equatable {}
 
   /// A reference that doesn't keep its subject alive.
   final class WeakSubject: Sendable {
-    weak let subject: PassthroughSubject<Int, Boom>?
+    weak let subject: PassthroughSubject<Int, TestError>?
 
-    init(_ subject: PassthroughSubject<Int, Boom>) {
+    init(_ subject: PassthroughSubject<Int, TestError>) {
       self.subject = subject
     }
   }
 
   let runs = LockedState(0)
   /// The subjects the closure was handed, in order, kept for the test to send into.
-  let subjects = LockedState<[PassthroughSubject<Int, Boom>]>([])
+  let subjects = LockedState<[PassthroughSubject<Int, TestError>]>([])
 
   /// A publisher whose closure keeps its subject and sends nothing.
-  private func storing() -> DeferredPassthrough<Int, Boom> {
+  private func storing() -> DeferredPassthrough<Int, TestError> {
     DeferredPassthrough { [runs, subjects] subject in
       runs.withLock { $0 += 1 }
       subjects.withLock { $0.append(subject) }
     }
   }
 
-  private func subject(_ index: Int = 0) -> PassthroughSubject<Int, Boom> {
+  private func subject(_ index: Int = 0) -> PassthroughSubject<Int, TestError> {
     subjects.withLock { $0[index] }
   }
 
   @Test func subscribeWithoutDemand_doesNotRunTheClosure() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     #expect(runs.withLock { $0 } == 0)
     #expect(recorder.events == [.subscription])
   }
 
   @Test func firstRequest_runsTheClosureWithTheSubjectAlreadyWired() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    DeferredPassthrough<Int, Boom> { subject in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    DeferredPassthrough<Int, TestError> { subject in
       subject.send(1)  // the demand arrived first, so this is delivered at once
       subject.send(completion: .finished)
     }
@@ -53,7 +52,7 @@ import Testing
   }
 
   @Test func laterRequests_goToTheSubjectWithoutRunningTheClosureAgain() throws {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     recorder.request(.max(1))
     subject().send(1)
@@ -67,21 +66,24 @@ import Testing
   }
 
   @Test func valuesBeyondDemand_areDroppedButTheCompletionIsSent() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2))
-    DeferredPassthrough<Int, Boom> { subject in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
+    DeferredPassthrough<Int, TestError> { subject in
       for value in 1...5 { subject.send(value) }
-      subject.send(completion: .failure(Boom()))
+      subject.send(completion: .failure(TestError()))
     }
     .subscribe(recorder)
     #expect(
-      recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(Boom()))]
+      recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(TestError()))]
     )
     #expect(recorder.violations.isEmpty)
   }
 
   @Test func demandReturnedFromReceive_letsMoreValuesThrough() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
-    DeferredPassthrough<Int, Boom> { subject in
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    DeferredPassthrough<Int, TestError> { subject in
       for value in 1...3 { subject.send(value) }
     }
     .subscribe(recorder)
@@ -89,8 +91,8 @@ import Testing
   }
 
   @Test func closureThatNeverCompletes_leavesTheStreamOpen() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    DeferredPassthrough<Int, Boom> { subject in subject.send(1) }.subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>()
+    DeferredPassthrough<Int, TestError> { subject in subject.send(1) }.subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(1)])
     #expect(recorder.completion == nil)
     #expect(recorder.subscription != nil)
@@ -98,7 +100,7 @@ import Testing
   }
 
   @Test func completionSentLater_isDelivered() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     storing().subscribe(recorder)
     subject().send(1)
     subject().send(completion: .finished)
@@ -108,8 +110,8 @@ import Testing
 
   @Test func eachSubscription_getsItsOwnSubject() {
     let publisher = storing()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     publisher.subscribe(first)
     publisher.subscribe(second)
     #expect(runs.withLock { $0 } == 2)
@@ -123,7 +125,7 @@ import Testing
   }
 
   @Test func cancelBeforeTheFirstRequest_neverRunsTheClosure() throws {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     subscription.cancel()
@@ -133,7 +135,7 @@ import Testing
   }
 
   @Test func cancel_detachesFromTheSubject() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     storing().subscribe(recorder)
     subject().send(1)
     recorder.cancel()
@@ -144,13 +146,13 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsFurtherValues() {
-    let box = LockedState<RecordingSubscriber<Int, Boom>?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+    let box = LockedState<RecordingSubscriber<Int, TestError>?>(nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       box.withLock { $0 }?.cancel()
       return .none
     }
     box.withLock { $0 = recorder }
-    DeferredPassthrough<Int, Boom> { subject in
+    DeferredPassthrough<Int, TestError> { subject in
       subject.send(1)
       subject.send(2)
       subject.send(completion: .finished)
@@ -163,12 +165,12 @@ import Testing
   @Test func concurrentFirstRequests_runTheClosureExactlyOnceAndAddUpTheDemand() {
     for _ in 0..<100 {
       let runs = LockedState(0)
-      let subjects = LockedState<[PassthroughSubject<Int, Boom>]>([])
-      let publisher = DeferredPassthrough<Int, Boom> { subject in
+      let subjects = LockedState<[PassthroughSubject<Int, TestError>]>([])
+      let publisher = DeferredPassthrough<Int, TestError> { subject in
         runs.withLock { $0 += 1 }
         subjects.withLock { $0.append(subject) }
       }
-      let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
       publisher.subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 4) { _ in recorder.request(.max(1)) }
       #expect(runs.withLock { $0 } == 1)
@@ -183,8 +185,8 @@ import Testing
   @Test func sendsFromAnotherThread_areDeliveredWithinDemand() {
     let group = DispatchGroup()
     let queue = DispatchQueue(label: "DeferredPassthroughTests.sender")
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(100))
-    DeferredPassthrough<Int, Boom> { subject in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(100))
+    DeferredPassthrough<Int, TestError> { subject in
       queue.async(group: group) {
         for value in 0..<150 { subject.send(value) }
         subject.send(completion: .finished)
@@ -198,10 +200,10 @@ import Testing
   }
 
   @Test func afterCompletion_subscriberAndSubscriptionAreReleased() {
-    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    weak var weakRecorder: RecordingSubscriber<Int, TestError>?
     weak var weakSubscription: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       weakRecorder = recorder
       storing().subscribe(recorder)
       weakSubscription = recorder.subscription as AnyObject?
@@ -212,10 +214,10 @@ import Testing
   }
 
   @Test func afterCancel_subscriberAndSubscriptionAreReleasedWhileTheSubjectIsKept() {
-    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    weak var weakRecorder: RecordingSubscriber<Int, TestError>?
     weak var weakSubscription: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       weakRecorder = recorder
       storing().subscribe(recorder)
       weakSubscription = recorder.subscription as AnyObject?
@@ -228,8 +230,8 @@ import Testing
 
   @Test func afterTheClosureRuns_theSubscriptionLetsGoOfTheSubject() {
     let seen = LockedState<WeakSubject?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    DeferredPassthrough<Int, Boom> { subject in seen.withLock { $0 = WeakSubject(subject) } }
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    DeferredPassthrough<Int, TestError> { subject in seen.withLock { $0 = WeakSubject(subject) } }
       .subscribe(recorder)
     recorder.request(.max(1))
     #expect(seen.withLock { $0 } != nil)
@@ -239,7 +241,7 @@ import Testing
   }
 
   @Test func subscription_describesItselfAsDeferredPassthrough() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     storing().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "DeferredPassthrough")
   }
@@ -251,13 +253,15 @@ import Testing
     let report = PublisherConformance(
       elements: 1,
       makePublisher: {
-        DeferredPassthrough<Int, Boom> { subject in
+        DeferredPassthrough<Int, TestError> { subject in
           subject.send(1)
           subject.send(completion: .finished)
         }
       },
       makeFailingPublisher: {
-        DeferredPassthrough<Int, Boom> { subject in subject.send(completion: .failure(Boom())) }
+        DeferredPassthrough<Int, TestError> { subject in
+          subject.send(completion: .failure(TestError()))
+        }
       }
     )
     .run()
@@ -271,7 +275,7 @@ import Testing
       elements: 1,
       timeout: .seconds(5),
       makePublisher: {
-        DeferredPassthrough<Int, Boom> { subject in
+        DeferredPassthrough<Int, TestError> { subject in
           queue.async {
             subject.send(1)
             subject.send(completion: .finished)
@@ -279,8 +283,8 @@ import Testing
         }
       },
       makeFailingPublisher: {
-        DeferredPassthrough<Int, Boom> { subject in
-          queue.async { subject.send(completion: .failure(Boom())) }
+        DeferredPassthrough<Int, TestError> { subject in
+          queue.async { subject.send(completion: .failure(TestError())) }
         }
       }
     )
@@ -293,7 +297,7 @@ import Testing
     PublisherConformance(
       elements: 0,
       makePublisher: {
-        DeferredPassthrough<Int, Boom> { subject in subject.send(completion: .finished) }
+        DeferredPassthrough<Int, TestError> { subject in subject.send(completion: .finished) }
       }
     )
     .run()

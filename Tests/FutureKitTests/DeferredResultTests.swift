@@ -5,11 +5,12 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredResultTests {
-  struct Boom: Error, Equatable {}
 
   let runs = LockedState(0)
 
-  private func counting(_ result: Result<Int, Boom> = .success(7)) -> DeferredResult<Int, Boom> {
+  private func counting(
+    _ result: Result<Int, TestError> = .success(7)
+  ) -> DeferredResult<Int, TestError> {
     DeferredResult { [runs] in
       runs.withLock { $0 += 1 }
       return result
@@ -17,14 +18,14 @@ import Testing
   }
 
   @Test func subscribeWithoutDemand_doesNotRunTheClosure() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     counting().subscribe(recorder)
     #expect(runs.withLock { $0 } == 0)
     #expect(recorder.events == [.subscription])
   }
 
   @Test func success_sendsTheValueThenFinished() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     counting().subscribe(recorder)
     recorder.request(.max(1))
     #expect(runs.withLock { $0 } == 1)
@@ -33,13 +34,13 @@ import Testing
   }
 
   @Test func failure_failsWithTheErrorAndNoValue() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
-    counting(.failure(Boom())).subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    counting(.failure(TestError())).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func laterRequests_doNotRunTheClosureAgain() throws {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     counting().subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     subscription.request(.max(2))
@@ -49,8 +50,8 @@ import Testing
 
   @Test func eachSubscription_runsTheClosureAgain() {
     let publisher = counting()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     publisher.subscribe(first)
     publisher.subscribe(second)
     #expect(runs.withLock { $0 } == 2)
@@ -59,7 +60,7 @@ import Testing
   }
 
   @Test func cancelBeforeTheFirstRequest_neverRunsTheClosure() throws {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     counting().subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     subscription.cancel()
@@ -69,8 +70,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_sendsNoCompletion() {
-    let box = LockedState<RecordingSubscriber<Int, Boom>?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+    let box = LockedState<RecordingSubscriber<Int, TestError>?>(nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       box.withLock { $0 }?.cancel()
       return .none
     }
@@ -83,11 +84,11 @@ import Testing
   @Test func concurrentFirstRequests_runTheClosureExactlyOnce() {
     for _ in 0..<100 {
       let runs = LockedState(0)
-      let publisher = DeferredResult<Int, Boom> {
+      let publisher = DeferredResult<Int, TestError> {
         runs.withLock { $0 += 1 }
         return .success(1)
       }
-      let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
       publisher.subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 4) { _ in recorder.request(.max(1)) }
       #expect(runs.withLock { $0 } == 1)
@@ -96,14 +97,14 @@ import Testing
   }
 
   @Test func afterCompletionOrCancel_subscriberIsReleased() {
-    weak var completed: RecordingSubscriber<Int, Boom>?
-    weak var cancelled: RecordingSubscriber<Int, Boom>?
+    weak var completed: RecordingSubscriber<Int, TestError>?
+    weak var cancelled: RecordingSubscriber<Int, TestError>?
     do {
-      let first = RecordingSubscriber<Int, Boom>()
-      let second = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+      let first = RecordingSubscriber<Int, TestError>()
+      let second = RecordingSubscriber<Int, TestError>(initialDemand: nil)
       completed = first
       cancelled = second
-      counting(.failure(Boom())).subscribe(first)
+      counting(.failure(TestError())).subscribe(first)
       counting().subscribe(second)
       second.cancel()
     }
@@ -112,7 +113,7 @@ import Testing
   }
 
   @Test func subscription_describesItselfAsDeferredResult() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     counting().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "DeferredResult")
   }
@@ -120,8 +121,8 @@ import Testing
   @Test func conformanceKit_passesEveryRule() {
     let report = PublisherConformance(
       elements: 1,
-      makePublisher: { DeferredResult<Int, Boom> { .success(1) } },
-      makeFailingPublisher: { DeferredResult<Int, Boom> { .failure(Boom()) } }
+      makePublisher: { DeferredResult<Int, TestError> { .success(1) } },
+      makeFailingPublisher: { DeferredResult<Int, TestError> { .failure(TestError()) } }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])

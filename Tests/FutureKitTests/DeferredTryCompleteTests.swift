@@ -9,14 +9,13 @@ private func isFinished(_ completion: Subscribers.Completion<any Error>?) -> Boo
 }
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredTryCompleteTests {
-  struct Boom: Error, Equatable {}
 
   let runs = LockedState(0)
 
   private func counting(throwing: Bool = false) -> DeferredTryComplete<Int> {
     DeferredTryComplete { [runs] in
       runs.withLock { $0 += 1 }
-      if throwing { throw Boom() }
+      if throwing { throw TestError() }
     }
   }
 
@@ -59,7 +58,7 @@ private func isFinished(_ completion: Subscribers.Completion<any Error>?) -> Boo
       Issue.record("expected a failure, got \(recorder.events)")
       return
     }
-    #expect(error as? Boom == Boom())
+    #expect(error as? TestError == TestError())
     #expect(recorder.events.count == 2)
   }
 
@@ -121,7 +120,7 @@ private func isFinished(_ completion: Subscribers.Completion<any Error>?) -> Boo
     let report = PublisherConformance(
       elements: 0,
       makePublisher: { DeferredTryComplete<Int> {} },
-      makeFailingPublisher: { DeferredTryComplete<Int> { throw Boom() } }
+      makeFailingPublisher: { DeferredTryComplete<Int> { throw TestError() } }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05", "SC-3.01", "SC-3.02"])

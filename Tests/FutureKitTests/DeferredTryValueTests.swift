@@ -13,14 +13,13 @@ private func failure(_ completion: Subscribers.Completion<any Error>?) -> (any E
 }
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredTryValueTests {
-  struct Boom: Error, Equatable {}
 
   let runs = LockedState(0)
 
   private func counting(throwing: Bool = false) -> DeferredTryValue<Int> {
     DeferredTryValue { [runs] in
       runs.withLock { $0 += 1 }
-      if throwing { throw Boom() }
+      if throwing { throw TestError() }
       return 7
     }
   }
@@ -48,7 +47,7 @@ private func failure(_ completion: Subscribers.Completion<any Error>?) -> (any E
     counting(throwing: true).subscribe(recorder)
     #expect(runs.withLock { $0 } == 1)
     #expect(recorder.values.isEmpty)
-    #expect(failure(recorder.completion) as? Boom == Boom())
+    #expect(failure(recorder.completion) as? TestError == TestError())
     #expect(recorder.events.count == 2)
   }
 
@@ -79,7 +78,7 @@ private func failure(_ completion: Subscribers.Completion<any Error>?) -> (any E
       let runs = LockedState(0)
       let publisher = DeferredTryValue<Int> {
         runs.withLock { $0 += 1 }
-        throw Boom()
+        throw TestError()
       }
       let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
       publisher.subscribe(recorder)
@@ -122,7 +121,7 @@ private func failure(_ completion: Subscribers.Completion<any Error>?) -> (any E
     let report = PublisherConformance(
       elements: 1,
       makePublisher: { DeferredTryValue { 1 } },
-      makeFailingPublisher: { DeferredTryValue { throw Boom() } }
+      makeFailingPublisher: { DeferredTryValue { throw TestError() } }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])

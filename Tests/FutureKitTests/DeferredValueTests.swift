@@ -201,9 +201,8 @@ import Testing
   }
 
   @Test func failureParameter_setsTheFailureType() {
-    struct Boom: Error {}
-    let publisher = DeferredValue(failure: Boom.self) { 1 }
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let publisher = DeferredValue(failure: TestError.self) { 1 }
+    let recorder = RecordingSubscriber<Int, TestError>()
     publisher.subscribe(recorder)
     #expect(recorder.values == [1])
   }

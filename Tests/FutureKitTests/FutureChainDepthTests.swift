@@ -36,11 +36,10 @@ struct FutureChainCase: Sendable {
 
 enum FutureChainTable {
   static let length = 100_000
-  struct Boom: Error {}
 
   static let cases: [FutureChainCase] = [
     FutureChainCase(name: "flatMapSuccess") {
-      let root = Promise<Int, Boom>()
+      let root = Promise<Int, TestError>()
       var end = root.future
       for _ in 0..<length {
         end = end.flatMapSuccess { Promise(value: $0 + 1).future }
@@ -49,8 +48,8 @@ enum FutureChainTable {
       return end.resolvedValue == length
     },
     FutureChainCase(name: "flatMapSuccess(pending links)") {
-      let root = Promise<Int, Boom>()
-      let links = (0..<length).map { _ in Promise<Int, Boom>() }
+      let root = Promise<Int, TestError>()
+      let links = (0..<length).map { _ in Promise<Int, TestError>() }
       var end = root.future
       for link in links {
         end = end.flatMapSuccess { _ in link.future }
@@ -60,16 +59,16 @@ enum FutureChainTable {
       return end.resolvedValue == length - 1
     },
     FutureChainCase(name: "flatMapError") {
-      let root = Promise<Int, Boom>()
+      let root = Promise<Int, TestError>()
       var end = root.future
       for _ in 0..<length {
         end = end.flatMapError { Promise(error: $0).future }
       }
-      _ = root.reject(Boom())
+      _ = root.reject(TestError())
       return end.failed
     },
     FutureChainCase(name: "flatMap") {
-      let root = Promise<Int, Boom>()
+      let root = Promise<Int, TestError>()
       var end = root.future
       for _ in 0..<length {
         end = end.flatMap { Promise(value: ((try? $0.get()) ?? 0) + 1).future }
@@ -78,7 +77,7 @@ enum FutureChainTable {
       return end.resolvedValue == length
     },
     FutureChainCase(name: "mapValue") {
-      let root = Promise<Int, Boom>()
+      let root = Promise<Int, TestError>()
       var end = root.future
       for _ in 0..<length {
         end = end.mapValue { $0 + 1 }
@@ -87,10 +86,10 @@ enum FutureChainTable {
       return end.resolvedValue == length
     },
     FutureChainCase(name: "bindTo") {
-      let root = Promise<Int, Boom>()
+      let root = Promise<Int, TestError>()
       var promises = [root]
       for _ in 0..<length {
-        let next = Promise<Int, Boom>()
+        let next = Promise<Int, TestError>()
         promises.last?.future.bindTo(next)
         promises.append(next)
       }

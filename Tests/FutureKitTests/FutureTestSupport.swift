@@ -2,6 +2,11 @@ import FutureKit
 import StreamCore
 import StreamTesting
 
+/// The error the deferred publishers' tests fail and throw with; `code` tells two apart.
+struct TestError: Error, Equatable {
+  var code = 0
+}
+
 /// The failure the future tests use.
 enum FutureTestError: Error, Equatable {
   case first

@@ -102,7 +102,6 @@ struct StackDepthCase: Sendable {
 enum StackDepthTable {
   static let size = 100_000
   static var values: Publishers.Sequence<Range<Int>, Never> { (0..<size).publisher }
-  struct Boom: Error {}
 
   static func op<P: Publisher>(
     _ name: String,
@@ -137,8 +136,8 @@ enum StackDepthTable {
     op("combineLatest") { Just(0).combineLatest(values).map { $0.1 } },
     op("append") { values.append(Empty()) },
     op("prepend") { values.prepend(Empty()) },
-    op("catch") { values.setFailureType(to: Boom.self).catch { _ in Empty() } },
-    op("retry") { values.setFailureType(to: Boom.self).retry(1).assertNoFailure() },
+    op("catch") { values.setFailureType(to: TestError.self).catch { _ in Empty() } },
+    op("retry") { values.setFailureType(to: TestError.self).retry(1).assertNoFailure() },
     op("buffer(byRequest)") { values.buffer(size: 8, prefetch: .byRequest, whenFull: .dropNewest) },
     op("buffer(keepFull)") { values.buffer(size: 8, prefetch: .keepFull, whenFull: .dropNewest) },
     op("receive(on: immediate)") { values.receive(on: ImmediateScheduler.shared) },
@@ -147,15 +146,15 @@ enum StackDepthTable {
     op("map(keyPath)") { values.map(\.self) },
     // Synchronous failures, retried 100,000 times.
     op("retry(count) of Fail", count: 1) {
-      Fail<Int, Boom>(error: Boom()).retry(size).replaceError(with: 0)
+      Fail<Int, TestError>(error: TestError()).retry(size).replaceError(with: 0)
     },
     op("retry(on:intervals:) zero intervals", count: 1) {
-      Fail<Int, Boom>(error: Boom())
+      Fail<Int, TestError>(error: TestError())
         .retry(on: ImmediateScheduler.shared, intervals: Array(repeating: 0, count: size))
         .replaceError(with: 0)
     },
     op("retry(on:intervals:) immediate scheduler", count: 1) {
-      Fail<Int, Boom>(error: Boom())
+      Fail<Int, TestError>(error: TestError())
         .retry(on: ImmediateScheduler.shared, intervals: Array(repeating: 1, count: size))
         .replaceError(with: 0)
     },

@@ -4,7 +4,8 @@ import StreamCore
 // Publishers for ConformanceKitTests: an adapter that feeds a subject from a background queue,
 // a correct asynchronous publisher, and deliberately broken ones.
 
-struct KitError: Error, Equatable {}
+/// The error every test in this target fails with.
+struct TestError: Error, Equatable {}
 
 // MARK: - Subjects fed on demand
 
@@ -134,13 +135,13 @@ struct KitFedSubject<S: Subject & Sendable>: Publisher where S.Output == Int {
 /// `failure`. Correct, and asynchronous: values arrive after `request(_:)` has returned.
 struct KitAsyncCounter: Publisher {
   typealias Output = Int
-  typealias Failure = KitError
+  typealias Failure = TestError
 
   let count: Int
-  var failure: KitError?
+  var failure: TestError?
 
   func receive<Downstream: Subscriber>(subscriber: Downstream)
-  where Downstream.Input == Int, Downstream.Failure == KitError {
+  where Downstream.Input == Int, Downstream.Failure == TestError {
     subscriber.receive(
       subscription: Inner(downstream: subscriber, count: count, failure: failure)
     )
@@ -149,7 +150,7 @@ struct KitAsyncCounter: Publisher {
   // Sendable: all mutable state is guarded by `lock`; the downstream is called after it, on
   // `queue`, by one drain at a time (`scheduled`).
   private final class Inner<Downstream: Subscriber>: Subscription, @unchecked Sendable
-  where Downstream.Input == Int, Downstream.Failure == KitError {
+  where Downstream.Input == Int, Downstream.Failure == TestError {
     private enum Step {
       case send(Downstream, Int)
       case complete(Downstream)
@@ -163,9 +164,9 @@ struct KitAsyncCounter: Publisher {
     private var next = 0
     private var scheduled = false
     private let count: Int
-    private let failure: KitError?
+    private let failure: TestError?
 
-    init(downstream: Downstream, count: Int, failure: KitError?) {
+    init(downstream: Downstream, count: Int, failure: TestError?) {
       self.downstream = downstream
       self.count = count
       self.failure = failure

@@ -24,8 +24,8 @@ import Testing
 
   @Test func fail_passesEveryRule() {
     let report = PublisherConformance(
-      makePublisher: { Fail<Int, KitError>(error: KitError()) },
-      makeFailingPublisher: { Fail<Int, KitError>(error: KitError()) }
+      makePublisher: { Fail<Int, TestError>(error: TestError()) },
+      makeFailingPublisher: { Fail<Int, TestError>(error: TestError()) }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05", "SC-2.03", "SC-3.01", "SC-3.02"])
@@ -40,12 +40,12 @@ import Testing
   @Test func record_passesEveryRule() {
     let report = PublisherConformance(
       elements: 3,
-      makePublisher: { Record<Int, KitError>(output: [1, 2, 3], completion: .finished) },
+      makePublisher: { Record<Int, TestError>(output: [1, 2, 3], completion: .finished) },
       makeFailingPublisher: {
-        Record<Int, KitError>(output: [1, 2], completion: .failure(KitError()))
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError()))
       },
       makeLongPublisher: {
-        Record<Int, KitError>(output: Array(0..<1_000_000), completion: .finished)
+        Record<Int, TestError>(output: Array(0..<1_000_000), completion: .finished)
       }
     )
     .run()
@@ -79,8 +79,8 @@ import Testing
   @Test func resultPublisher_passesEveryRule() {
     let report = PublisherConformance(
       elements: 1,
-      makePublisher: { Result<Int, KitError>.Publisher(1) },
-      makeFailingPublisher: { Result<Int, KitError>.Publisher(KitError()) }
+      makePublisher: { Result<Int, TestError>.Publisher(1) },
+      makeFailingPublisher: { Result<Int, TestError>.Publisher(TestError()) }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])
@@ -100,9 +100,9 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], KitError>(sequence: [1, 2, 3]).eraseToAnyPublisher()
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]).eraseToAnyPublisher()
       },
-      makeFailingPublisher: { Fail<Int, KitError>(error: KitError()).eraseToAnyPublisher() }
+      makeFailingPublisher: { Fail<Int, TestError>(error: TestError()).eraseToAnyPublisher() }
     )
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
@@ -111,9 +111,9 @@ import Testing
   @Test func passthroughSubject_fedFromAnotherThread_passesEveryRule() {
     let report = PublisherConformance(
       timeout: .seconds(5),
-      makePublisher: { KitFedSubject(PassthroughSubject<Int, KitError>()) },
+      makePublisher: { KitFedSubject(PassthroughSubject<Int, TestError>()) },
       makeFailingPublisher: {
-        KitFedSubject(PassthroughSubject<Int, KitError>(), failure: KitError())
+        KitFedSubject(PassthroughSubject<Int, TestError>(), failure: TestError())
       }
     )
     .run()
@@ -124,9 +124,9 @@ import Testing
   @Test func currentValueSubject_fedFromAnotherThread_passesEveryRule() {
     PublisherConformance(
       timeout: .seconds(5),
-      makePublisher: { KitFedSubject(CurrentValueSubject<Int, KitError>(0)) },
+      makePublisher: { KitFedSubject(CurrentValueSubject<Int, TestError>(0)) },
       makeFailingPublisher: {
-        KitFedSubject(CurrentValueSubject<Int, KitError>(0), failure: KitError())
+        KitFedSubject(CurrentValueSubject<Int, TestError>(0), failure: TestError())
       }
     )
     .run()
@@ -140,7 +140,7 @@ import Testing
       elements: 300,
       timeout: .seconds(5),
       makePublisher: { KitAsyncCounter(count: 300) },
-      makeFailingPublisher: { KitAsyncCounter(count: 2, failure: KitError()) }
+      makeFailingPublisher: { KitAsyncCounter(count: 2, failure: TestError()) }
     )
     .run()
     report.expectAllPassed(skipping: ["SC-1.05"])

@@ -3,8 +3,6 @@ import StreamCore
 import StreamTesting
 import Testing
 
-private struct Boom: Error, Equatable {}
-
 /// A non-`Sendable` output: `expectCompletion` and `expectFailure` must accept it.
 private final class Unshared {}
 
@@ -29,7 +27,7 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
   }
 
   @Test func expectAll_subjectSendingFromAnotherThread_returnsEveryValue() async {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(2)
@@ -48,17 +46,17 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
   }
 
   @Test func expectAll_failure_recordsIssueAndReturnsEmpty() async {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let source = subject.afterSubscribing {
       subject.send(1)
-      subject.send(completion: .failure(Boom()))
+      subject.send(completion: .failure(TestError()))
     }
     var values: [Int]?
     let line = #line + 2
     await withKnownIssue {
       values = await source.expectAll(timeout: .seconds(60))
     } matching: {
-      issue($0, isAt: line, mentioning: "instead it failed with Boom() after 1 value")
+      issue($0, isAt: line, mentioning: "instead it failed with TestError() after 1 value")
     }
     #expect(values == [])
   }
@@ -146,7 +144,7 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
 
   @Test func expectCompletion_justAndLaterSubject_pass() async {
     await Just(1).expectCompletion(timeout: .seconds(60))
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(completion: .finished)
@@ -161,9 +159,9 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
   @Test func expectCompletion_failure_recordsIssue() async {
     let line = #line + 2
     await withKnownIssue {
-      await Fail<Int, Boom>(error: Boom()).expectCompletion(timeout: .seconds(60))
+      await Fail<Int, TestError>(error: TestError()).expectCompletion(timeout: .seconds(60))
     } matching: {
-      issue($0, isAt: line, mentioning: "instead it failed with Boom()")
+      issue($0, isAt: line, mentioning: "instead it failed with TestError()")
     }
   }
 
@@ -181,20 +179,23 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
   // MARK: expectFailure
 
   @Test func expectFailure_fail_returnsTheError() async {
-    #expect(await Fail<Int, Boom>(error: Boom()).expectFailure(timeout: .seconds(60)) == Boom())
+    #expect(
+      await Fail<Int, TestError>(error: TestError()).expectFailure(timeout: .seconds(60))
+        == TestError()
+    )
   }
 
   @Test func expectFailure_nonSendableOutputFailingLater_returnsTheError() async {
-    let subject = PassthroughSubject<Unshared, Boom>()
-    let source = subject.afterSubscribing { subject.send(completion: .failure(Boom())) }
-    #expect(await source.expectFailure(timeout: .seconds(60)) == Boom())
+    let subject = PassthroughSubject<Unshared, TestError>()
+    let source = subject.afterSubscribing { subject.send(completion: .failure(TestError())) }
+    #expect(await source.expectFailure(timeout: .seconds(60)) == TestError())
   }
 
   @Test func expectFailure_finished_recordsIssueAndReturnsNil() async {
-    var error: Boom? = Boom()
+    var error: TestError? = TestError()
     let line = #line + 2
     await withKnownIssue {
-      error = await Empty<Int, Boom>().expectFailure(timeout: .seconds(60))
+      error = await Empty<Int, TestError>().expectFailure(timeout: .seconds(60))
     } matching: {
       issue($0, isAt: line, mentioning: "instead it finished successfully")
     }
@@ -253,9 +254,9 @@ private func issue(_ issue: Issue, isAt line: Int, mentioning text: String) -> B
     var value: Int? = 0
     let line = #line + 2
     await withKnownIssue {
-      value = await Fail<Int, Boom>(error: Boom()).expectOne(timeout: .seconds(60))
+      value = await Fail<Int, TestError>(error: TestError()).expectOne(timeout: .seconds(60))
     } matching: {
-      issue($0, isAt: line, mentioning: "instead it failed with Boom()")
+      issue($0, isAt: line, mentioning: "instead it failed with TestError()")
     }
     #expect(value == nil)
   }

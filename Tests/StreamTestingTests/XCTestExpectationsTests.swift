@@ -7,8 +7,6 @@ import XCTest
 import Foundation  // `URL.path`, for `XCTIssue` locations
 #endif
 
-private struct Boom: Error, Equatable {}
-
 /// The `expects…` helpers for XCTest.
 ///
 /// swift-corelibs-xctest (the Linux XCTest) has no `XCTExpectFailure`, so failing cases run inside
@@ -102,7 +100,7 @@ final class XCTestExpectationsTests: XCTestCase {
   }
 
   func testExpectsAll_subjectSendingFromAnotherThread_returnsEveryValue() {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let source = subject.afterSubscribing {
       subject.send(1)
       subject.send(2)
@@ -112,15 +110,15 @@ final class XCTestExpectationsTests: XCTestCase {
   }
 
   func testExpectsAll_failure_recordsFailureAndReturnsEmpty() {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let source = subject.afterSubscribing {
       subject.send(1)
-      subject.send(completion: .failure(Boom()))
+      subject.send(completion: .failure(TestError()))
     }
     let line = #line + 1
     let (values, failures) = capturingFailures { source.expectsAll(timeout: 60, on: self) }
     XCTAssertEqual(values, [])
-    assertOneFailure(failures, at: line, mentioning: "failed with Boom() after 1 value")
+    assertOneFailure(failures, at: line, mentioning: "failed with TestError() after 1 value")
   }
 
   func testExpectsAll_timeout_recordsFailureCancelsAndReturnsEmpty() {
@@ -169,17 +167,17 @@ final class XCTestExpectationsTests: XCTestCase {
   }
 
   func testExpectsAtLeast_failure_recordsFailureAndReturnsEmpty() {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let source = subject.afterSubscribing {
       subject.send(1)
-      subject.send(completion: .failure(Boom()))
+      subject.send(completion: .failure(TestError()))
     }
     let line = #line + 2
     let (values, failures) = capturingFailures {
       source.expectsAtLeast(values: 2, timeout: 60, on: self)
     }
     XCTAssertEqual(values, [])
-    assertOneFailure(failures, at: line, mentioning: "failed with Boom() after 1 of 2 values")
+    assertOneFailure(failures, at: line, mentioning: "failed with TestError() after 1 of 2 values")
   }
 
   func testExpectsAtLeast_zeroValues_recordsFailureWithoutSubscribing() {
@@ -198,7 +196,7 @@ final class XCTestExpectationsTests: XCTestCase {
   func testExpectsCompletion_justAndLaterSubject_pass() {
     let (_, failures) = capturingFailures {
       Just(1).expectsCompletion(timeout: 60, on: self)
-      let subject = PassthroughSubject<Int, Boom>()
+      let subject = PassthroughSubject<Int, TestError>()
       let source = subject.afterSubscribing {
         subject.send(1)
         subject.send(completion: .finished)
@@ -211,9 +209,9 @@ final class XCTestExpectationsTests: XCTestCase {
   func testExpectsCompletion_failure_recordsFailure() {
     let line = #line + 2
     let (_, failures) = capturingFailures {
-      Fail<Int, Boom>(error: Boom()).expectsCompletion(timeout: 60, on: self)
+      Fail<Int, TestError>(error: TestError()).expectsCompletion(timeout: 60, on: self)
     }
-    assertOneFailure(failures, at: line, mentioning: "instead it failed with Boom()")
+    assertOneFailure(failures, at: line, mentioning: "instead it failed with TestError()")
   }
 
   func testExpectsCompletion_timeout_recordsFailureAndCancels() {
@@ -231,22 +229,25 @@ final class XCTestExpectationsTests: XCTestCase {
   // MARK: expectsFailure
 
   func testExpectsFailure_fail_returnsTheError() {
-    XCTAssertEqual(Fail<Int, Boom>(error: Boom()).expectsFailure(timeout: 60, on: self), Boom())
+    XCTAssertEqual(
+      Fail<Int, TestError>(error: TestError()).expectsFailure(timeout: 60, on: self),
+      TestError()
+    )
   }
 
   func testExpectsFailure_subjectFailingLater_returnsTheError() {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let source = subject.afterSubscribing {
       subject.send(1)
-      subject.send(completion: .failure(Boom()))
+      subject.send(completion: .failure(TestError()))
     }
-    XCTAssertEqual(source.expectsFailure(timeout: 60, on: self), Boom())
+    XCTAssertEqual(source.expectsFailure(timeout: 60, on: self), TestError())
   }
 
   func testExpectsFailure_finished_recordsFailureAndReturnsNil() {
     let line = #line + 2
     let (error, failures) = capturingFailures {
-      Empty<Int, Boom>().expectsFailure(timeout: 60, on: self)
+      Empty<Int, TestError>().expectsFailure(timeout: 60, on: self)
     }
     XCTAssertNil(error)
     assertOneFailure(failures, at: line, mentioning: "instead it finished successfully")
@@ -297,13 +298,13 @@ final class XCTestExpectationsTests: XCTestCase {
   func testExpectsOne_failure_recordsFailureAndReturnsNil() {
     let line = #line + 2
     let (value, failures) = capturingFailures {
-      Fail<Int, Boom>(error: Boom()).expectsOne(timeout: 60, on: self)
+      Fail<Int, TestError>(error: TestError()).expectsOne(timeout: 60, on: self)
     }
     XCTAssertNil(value)
     assertOneFailure(
       failures,
       at: line,
-      mentioning: "and then finishes; instead it failed with Boom()"
+      mentioning: "and then finishes; instead it failed with TestError()"
     )
   }
 

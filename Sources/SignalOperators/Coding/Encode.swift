@@ -50,7 +50,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(link: ShareFamilyLink(downstream: subscriber, extra: encoder)))
+      upstream.subscribe(Inner(link: PassThroughLink(downstream: subscriber, extra: encoder)))
     }
   }
 }
@@ -66,9 +66,9 @@ extension Publishers.Encode {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private let link: ShareFamilyLink<Downstream, Coder>
+    private let link: PassThroughLink<Downstream, Coder>
 
-    init(link: ShareFamilyLink<Downstream, Coder>) {
+    init(link: PassThroughLink<Downstream, Coder>) {
       self.link = link
     }
 

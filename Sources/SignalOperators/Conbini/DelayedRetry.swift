@@ -167,7 +167,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let serial = FlattenFamilySerial(downstream: subscriber, name: "DelayedRetry")
+      let serial = SerialUpstreams(downstream: subscriber, name: "DelayedRetry")
       let attempts = Attempts(
         serial: serial,
         upstream: upstream,
@@ -204,7 +204,7 @@ extension Publishers.DelayedRetry {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     private let lock = Lock()
     private var failures = 0
-    private let serial: FlattenFamilySerial<Downstream>
+    private let serial: SerialUpstreams<Downstream>
     private let upstream: Upstream
     private let scheduler: Context
     private let tolerance: Context.SchedulerTimeType.Stride
@@ -212,7 +212,7 @@ extension Publishers.DelayedRetry {
     private let intervals: [Context.SchedulerTimeType.Stride]
 
     init(
-      serial: FlattenFamilySerial<Downstream>,
+      serial: SerialUpstreams<Downstream>,
       upstream: Upstream,
       scheduler: Context,
       tolerance: Context.SchedulerTimeType.Stride,
@@ -236,7 +236,7 @@ extension Publishers.DelayedRetry {
 
     private func next(
       after completion: Subscribers.Completion<Failure>
-    ) -> FlattenFamilySerial<Downstream>.Step {
+    ) -> SerialUpstreams<Downstream>.Step {
       guard case .failure = completion else { return .complete(completion) }
       let interval = lock.withLock { () -> Context.SchedulerTimeType.Stride? in
         guard failures < intervals.count else { return nil }

@@ -112,7 +112,7 @@ extension Publishers {
         output: receiveOutput,
         completion: receiveCompletion
       )
-      upstream.subscribe(Inner(link: ShareFamilyLink(downstream: subscriber, extra: checks)))
+      upstream.subscribe(Inner(link: PassThroughLink(downstream: subscriber, extra: checks)))
     }
   }
 }
@@ -140,9 +140,9 @@ extension Publishers.Breakpoint {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private let link: ShareFamilyLink<Downstream, Checks>
+    private let link: PassThroughLink<Downstream, Checks>
 
-    init(link: ShareFamilyLink<Downstream, Checks>) {
+    init(link: PassThroughLink<Downstream, Checks>) {
       self.link = link
     }
 

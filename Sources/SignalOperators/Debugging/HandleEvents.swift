@@ -112,7 +112,7 @@ extension Publishers {
         cancel: receiveCancel,
         request: receiveRequest
       )
-      upstream.subscribe(Inner(link: ShareFamilyLink(downstream: subscriber, extra: closures)))
+      upstream.subscribe(Inner(link: PassThroughLink(downstream: subscriber, extra: closures)))
     }
   }
 }
@@ -133,9 +133,9 @@ extension Publishers.HandleEvents {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private let link: ShareFamilyLink<Downstream, Closures>
+    private let link: PassThroughLink<Downstream, Closures>
 
-    init(link: ShareFamilyLink<Downstream, Closures>) {
+    init(link: PassThroughLink<Downstream, Closures>) {
       self.link = link
     }
 

@@ -72,7 +72,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let log = Log(prefix: prefix, stream: stream)
-      upstream.subscribe(Inner(link: ShareFamilyLink(downstream: subscriber, extra: ()), log: log))
+      upstream.subscribe(Inner(link: PassThroughLink(downstream: subscriber, extra: ()), log: log))
     }
   }
 }
@@ -121,10 +121,10 @@ extension Publishers.Print {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private let link: ShareFamilyLink<Downstream, Void>
+    private let link: PassThroughLink<Downstream, Void>
     private let log: Log
 
-    init(link: ShareFamilyLink<Downstream, Void>, log: Log) {
+    init(link: PassThroughLink<Downstream, Void>, log: Log) {
       self.link = link
       self.log = log
     }

@@ -62,7 +62,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamily.CompactMapInner(downstream: subscriber, transform: transform)
+        subscriber: Transforming.CompactMapInner(downstream: subscriber, transform: transform)
       )
     }
   }
@@ -104,7 +104,7 @@ extension Publishers.CompactMap {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   /// The subscriber that transforms and drops values; it hands the upstream's subscription on.
   @usableFromInline
   struct CompactMapInner<Input, Output, Downstream: Subscriber>: Subscriber,

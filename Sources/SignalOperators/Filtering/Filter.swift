@@ -60,7 +60,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamily.FilterInner(downstream: subscriber, isIncluded: isIncluded)
+        subscriber: Transforming.FilterInner(downstream: subscriber, isIncluded: isIncluded)
       )
     }
   }
@@ -102,7 +102,7 @@ extension Publishers.Filter {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   /// The subscriber that drops values; it hands the upstream's subscription on as is.
   @usableFromInline
   struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,

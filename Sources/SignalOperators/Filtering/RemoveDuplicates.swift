@@ -84,13 +84,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamily.RemoveDuplicatesInner(downstream: subscriber, predicate: predicate)
+        subscriber: Transforming.RemoveDuplicatesInner(downstream: subscriber, predicate: predicate)
       )
     }
   }
 }
 
-extension MapFamily {
+extension Transforming {
   /// The subscriber that remembers the last value; it hands the upstream's subscription on.
   ///
   /// `last` is only touched by `receive(_:)`, which the upstream calls one value at a time.

@@ -69,54 +69,23 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Output: 
 extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Output: Sendable {}
 
 extension Publishers.ReplaceEmpty {
-  // Sendable: all mutable state is guarded by `lock`; upstream and downstream are called
-  // outside it.
+  // Sendable: all mutable state is in `state`, guarded by `lock`; upstream and downstream are
+  // called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    /// ```
-    /// awaitingSubscription --receive(subscription:)--> active
-    /// active --finished empty, nothing requested yet--> holding
-    /// active --completion / cancel()--> terminal
-    /// active / holding --replacement due--> replacing --output sent--> terminal (sends .finished)
-    /// holding / replacing --cancel()--> terminal
-    /// ```
-    private enum Status {
-      case awaitingSubscription
-      case active(any Subscription)
-      case holding
-      /// The replacement is being sent; `.finished` follows unless cancelled meanwhile.
-      case replacing
-      case terminal
-    }
-
-    private enum CompletionAction {
-      case none
-      case forward(Subscribers.Completion<Failure>)
-      case replace
-    }
-
     private let lock = Lock()
-    private var status = Status.awaitingSubscription
-    private var downstream: Downstream?
-    private var output: Output?
-    private var requested = false
-    private var receivedValue = false
+    /// See ``ReplacementState`` for the transitions.
+    private var state: ReplacementState<Downstream, Output>
 
     init(downstream: Downstream, output: Output) {
-      self.downstream = downstream
-      self.output = output
+      state = .awaitingSubscription(downstream, output, .emptyFinish)
     }
 
     func receive(subscription: any Subscription) {
-      let accepted = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = status, let downstream else { return nil }
-        status = .active(subscription)
-        return downstream
-      }
-      guard let accepted else {
+      guard let accepted = lock.withLock({ state.subscribe(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -124,81 +93,44 @@ extension Publishers.ReplaceEmpty {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let target = lock.withLock { () -> Downstream? in
-        guard case .active = status else { return nil }
-        receivedValue = true
-        return downstream
-      }
+      let target = lock.withLock { state.receiveValue() }
       return target?.receive(input) ?? .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (action, target, value, upstream) = lock.withLock {
-        () -> (CompletionAction, Downstream?, Output?, (any Subscription)?) in
-        guard case .active(let upstream) = status else { return (.none, nil, nil, nil) }
-        if case .finished = completion, !receivedValue {
-          guard requested else {
-            status = .holding
-            return (.none, nil, nil, upstream)
-          }
-          status = .replacing
-          return (.replace, downstream.take(), output.take(), upstream)
-        }
-        status = .terminal
-        return (.forward(completion), downstream.take(), output.take(), upstream)
-      }
-      _ = upstream  // released after the lock
-      guard let target else { return }
+      let isFailure = if case .failure = completion { true } else { false }
+      let action = lock.withLock { state.receiveCompletion(isFailure: isFailure) }
       switch action {
-      case .none:
-        break
-      case .forward(let completion):
+      case .ignore, .hold:
+        break  // what `.hold` released is dropped here, after the lock
+      case .forward(let target, _):
         target.receive(completion: completion)
-      case .replace:
+      case .replace(let target, let value, _):
         sendReplacement(value, to: target)
       }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let (upstream, target, value) = lock.withLock {
-        () -> ((any Subscription)?, Downstream?, Output?) in
-        requested = true
-        switch status {
-        case .active(let upstream):
-          return (upstream, nil, nil)
-        case .holding:
-          status = .replacing
-          return (nil, downstream.take(), output.take())
-        case .awaitingSubscription, .replacing, .terminal:
-          return (nil, nil, nil)
-        }
+      switch lock.withLock({ state.request(demand) }) {
+      case .none:
+        break
+      case .request(let upstream):
+        upstream.request(demand)
+      case .replace(let target, let value):
+        sendReplacement(value, to: target)
       }
-      upstream?.request(demand)
-      guard let target else { return }
-      sendReplacement(value, to: target)
     }
 
     /// Sends `value`, then `.finished` unless the subscriber cancelled while receiving it.
-    private func sendReplacement(_ value: Output?, to target: Downstream) {
-      if let value { _ = target.receive(value) }
-      let finish = lock.withLock { () -> Bool in
-        guard case .replacing = status else { return false }
-        status = .terminal
-        return true
-      }
-      if finish { target.receive(completion: .finished) }
+    private func sendReplacement(_ value: Output, to target: Downstream) {
+      _ = target.receive(value)
+      if lock.withLock({ state.finishReplacement() }) { target.receive(completion: .finished) }
     }
 
     func cancel() {
-      let released = lock.withLock { () -> ((any Subscription)?, Downstream?, Output?) in
-        defer { status = .terminal }
-        guard case .active(let upstream) = status else {
-          return (nil, downstream.take(), output.take())
-        }
-        return (upstream, downstream.take(), output.take())
-      }
-      released.0?.cancel()
+      let released = lock.withLock { state.cancel() }
+      released.upstream?.cancel()
     }
 
     var description: String { "ReplaceEmpty" }

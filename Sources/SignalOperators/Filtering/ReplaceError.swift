@@ -69,49 +69,24 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Output: 
 extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Output: Sendable {}
 
 extension Publishers.ReplaceError {
-  // Sendable: all mutable state is guarded by `lock`; upstream and downstream are called
-  // outside it.
+  // Sendable: all mutable state is in `state`, guarded by `lock`; upstream and downstream are
+  // called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Never {
     typealias Input = Output
     typealias Failure = Upstream.Failure
 
-    /// ```
-    /// awaitingSubscription --receive(subscription:)--> active
-    /// active --failure without demand--> holding
-    /// active --completion / cancel()--> terminal
-    /// active / holding --replacement due--> replacing --output sent--> terminal (sends .finished)
-    /// holding / replacing --cancel()--> terminal
-    /// ```
-    private enum Status {
-      case awaitingSubscription
-      case active(any Subscription)
-      case holding
-      /// The replacement is being sent; `.finished` follows unless cancelled meanwhile.
-      case replacing
-      case terminal
-    }
-
     private let lock = Lock()
-    private var status = Status.awaitingSubscription
-    private var downstream: Downstream?
-    private var output: Output?
-    /// Requested by the subscriber and not yet delivered.
-    private var demand = Subscribers.Demand.none
+    /// See ``ReplacementState`` for the transitions.
+    private var state: ReplacementState<Downstream, Output>
 
     init(downstream: Downstream, output: Output) {
-      self.downstream = downstream
-      self.output = output
+      state = .awaitingSubscription(downstream, output, .failure)
     }
 
     func receive(subscription: any Subscription) {
-      let accepted = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = status, let downstream else { return nil }
-        status = .active(subscription)
-        return downstream
-      }
-      guard let accepted else {
+      guard let accepted = lock.withLock({ state.subscribe(subscription) }) else {
         subscription.cancel()
         return
       }
@@ -119,82 +94,47 @@ extension Publishers.ReplaceError {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let target = lock.withLock { () -> Downstream? in
-        guard case .active = status, demand > .none else { return nil }
-        demand -= 1
-        return downstream
-      }
-      guard let target else { return .none }
+      guard let target = lock.withLock({ state.receiveValue() }) else { return .none }
       let more = target.receive(input)
       guard more > .none else { return .none }
-      lock.withLock { demand += more }
+      lock.withLock { state.addDemand(more) }
       return more
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (target, value, upstream) = lock.withLock {
-        () -> (Downstream?, Output?, (any Subscription)?) in
-        guard case .active(let upstream) = status else { return (nil, nil, nil) }
-        if case .failure = completion {
-          guard demand > .none else {
-            status = .holding
-            return (nil, nil, upstream)
-          }
-          status = .replacing
-          return (downstream.take(), output.take(), upstream)
-        }
-        status = .terminal
-        return (downstream.take(), nil, upstream)
-      }
-      _ = upstream  // released after the lock
-      guard let target else { return }
-      guard case .failure = completion else {
+      let isFailure = if case .failure = completion { true } else { false }
+      let action = lock.withLock { state.receiveCompletion(isFailure: isFailure) }
+      switch action {
+      case .ignore, .hold:
+        break  // what `.hold` released is dropped here, after the lock
+      case .forward(let target, _):
         target.receive(completion: .finished)
-        return
+      case .replace(let target, let value, _):
+        sendReplacement(value, to: target)
       }
-      sendReplacement(value, to: target)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let (upstream, target, value) = lock.withLock {
-        () -> ((any Subscription)?, Downstream?, Output?) in
-        switch status {
-        case .active(let upstream):
-          self.demand += demand
-          return (upstream, nil, nil)
-        case .holding:
-          status = .replacing
-          return (nil, downstream.take(), output.take())
-        case .awaitingSubscription, .replacing, .terminal:
-          return (nil, nil, nil)
-        }
+      switch lock.withLock({ state.request(demand) }) {
+      case .none:
+        break
+      case .request(let upstream):
+        upstream.request(demand)
+      case .replace(let target, let value):
+        sendReplacement(value, to: target)
       }
-      upstream?.request(demand)
-      guard let target else { return }
-      sendReplacement(value, to: target)
     }
 
     /// Sends `value`, then `.finished` unless the subscriber cancelled while receiving it.
-    private func sendReplacement(_ value: Output?, to target: Downstream) {
-      if let value { _ = target.receive(value) }
-      let finish = lock.withLock { () -> Bool in
-        guard case .replacing = status else { return false }
-        status = .terminal
-        return true
-      }
-      if finish { target.receive(completion: .finished) }
+    private func sendReplacement(_ value: Output, to target: Downstream) {
+      _ = target.receive(value)
+      if lock.withLock({ state.finishReplacement() }) { target.receive(completion: .finished) }
     }
 
     func cancel() {
-      let released = lock.withLock { () -> ((any Subscription)?, Downstream?, Output?) in
-        defer { status = .terminal }
-        guard case .active(let upstream) = status else {
-          return (nil, downstream.take(), output.take())
-        }
-        return (upstream, downstream.take(), output.take())
-      }
-      released.0?.cancel()
+      let released = lock.withLock { state.cancel() }
+      released.upstream?.cancel()
     }
 
     var description: String { "ReplaceError" }

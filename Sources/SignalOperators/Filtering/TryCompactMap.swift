@@ -69,11 +69,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<
-          MapFamily.TryCompactMapStep<Upstream.Output, Output>, Upstream.Failure, S
+        subscriber: ThrowingStepInner<
+          Transforming.TryCompactMapStep<Upstream.Output, Output>, Upstream.Failure, S
         >(
           downstream: subscriber,
-          step: MapFamily.TryCompactMapStep<Upstream.Output, Output>(transform: transform)
+          step: Transforming.TryCompactMapStep<Upstream.Output, Output>(transform: transform)
         )
       )
     }
@@ -100,9 +100,9 @@ extension Publishers.TryCompactMap {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   @usableFromInline
-  struct TryCompactMapStep<Input, Output>: MapFamilyTryStep {
+  struct TryCompactMapStep<Input, Output>: ThrowingStep {
     @usableFromInline
     let transform: (Input) throws -> Output?
 

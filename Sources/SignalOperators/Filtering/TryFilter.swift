@@ -68,11 +68,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<
-          MapFamily.TryFilterStep<Upstream.Output>, Upstream.Failure, S
+        subscriber: ThrowingStepInner<
+          Transforming.TryFilterStep<Upstream.Output>, Upstream.Failure, S
         >(
           downstream: subscriber,
-          step: MapFamily.TryFilterStep<Upstream.Output>(isIncluded: isIncluded)
+          step: Transforming.TryFilterStep<Upstream.Output>(isIncluded: isIncluded)
         )
       )
     }
@@ -115,9 +115,9 @@ extension Publishers.TryFilter {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   @usableFromInline
-  struct TryFilterStep<Input>: MapFamilyTryStep {
+  struct TryFilterStep<Input>: ThrowingStep {
     @usableFromInline
     let isIncluded: (Input) throws -> Bool
 

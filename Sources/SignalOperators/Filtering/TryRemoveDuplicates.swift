@@ -67,20 +67,20 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<
-          MapFamily.TryRemoveDuplicatesStep<Output>, Upstream.Failure, S
+        subscriber: ThrowingStepInner<
+          Transforming.TryRemoveDuplicatesStep<Output>, Upstream.Failure, S
         >(
           downstream: subscriber,
-          step: MapFamily.TryRemoveDuplicatesStep<Output>(predicate: predicate)
+          step: Transforming.TryRemoveDuplicatesStep<Output>(predicate: predicate)
         )
       )
     }
   }
 }
 
-extension MapFamily {
+extension Transforming {
   @usableFromInline
-  struct TryRemoveDuplicatesStep<Input>: MapFamilyTryStep {
+  struct TryRemoveDuplicatesStep<Input>: ThrowingStep {
     @usableFromInline
     let predicate: (Input, Input) throws -> Bool
 

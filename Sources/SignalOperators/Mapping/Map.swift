@@ -77,8 +77,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      // `receive(subscriber:)`, not `subscribe(_:)`: see `MapFamily`.
-      upstream.receive(subscriber: MapFamily.MapInner(downstream: subscriber, transform: transform))
+      // `receive(subscriber:)`, not `subscribe(_:)`: see `Transforming`.
+      upstream.receive(
+        subscriber: Transforming.MapInner(downstream: subscriber, transform: transform)
+      )
     }
   }
 }
@@ -119,7 +121,7 @@ extension Publishers.Map {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   /// The subscriber that transforms each value; it hands the upstream's subscription on as is.
   @usableFromInline
   struct MapInner<Input, Output, Downstream: Subscriber>: Subscriber, CustomStringConvertible,

@@ -105,7 +105,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let keyPath = self.keyPath
       upstream.receive(
-        subscriber: MapFamily.KeyPathInner<Upstream.Output, Failure, S>(
+        subscriber: Transforming.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKey"
         ) { $0[keyPath: keyPath] }
@@ -160,7 +160,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let (keyPath0, keyPath1) = (self.keyPath0, self.keyPath1)
       upstream.receive(
-        subscriber: MapFamily.KeyPathInner<Upstream.Output, Failure, S>(
+        subscriber: Transforming.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKeys"
         ) {
@@ -224,7 +224,7 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let (keyPath0, keyPath1, keyPath2) = (self.keyPath0, self.keyPath1, self.keyPath2)
       upstream.receive(
-        subscriber: MapFamily.KeyPathInner<Upstream.Output, Failure, S>(
+        subscriber: Transforming.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
           name: "ValueForKeys"
         ) {
@@ -235,7 +235,7 @@ extension Publishers {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   /// The subscriber of the key-path maps: reads the key paths of each value and hands the
   /// upstream's subscription on as is.
   @usableFromInline

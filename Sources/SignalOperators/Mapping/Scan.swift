@@ -78,7 +78,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamily.ScanInner(
+        subscriber: Transforming.ScanInner(
           downstream: subscriber,
           result: initialResult,
           nextPartialResult: nextPartialResult
@@ -88,7 +88,7 @@ extension Publishers {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   /// The subscriber that keeps the running result; it hands the upstream's subscription on.
   ///
   /// `result` is only touched by `receive(_:)`, which the upstream calls one value at a time.

@@ -63,11 +63,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<
-          MapFamily.TryMapStep<Upstream.Output, Output>, Upstream.Failure, S
+        subscriber: ThrowingStepInner<
+          Transforming.TryMapStep<Upstream.Output, Output>, Upstream.Failure, S
         >(
           downstream: subscriber,
-          step: MapFamily.TryMapStep<Upstream.Output, Output>(transform: transform)
+          step: Transforming.TryMapStep<Upstream.Output, Output>(transform: transform)
         )
       )
     }
@@ -110,9 +110,9 @@ extension Publishers.TryMap {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   @usableFromInline
-  struct TryMapStep<Input, Output>: MapFamilyTryStep {
+  struct TryMapStep<Input, Output>: ThrowingStep {
     @usableFromInline
     let transform: (Input) throws -> Output
 

@@ -79,11 +79,11 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.receive(
-        subscriber: MapFamilyTryInner<
-          MapFamily.TryScanStep<Upstream.Output, Output>, Upstream.Failure, S
+        subscriber: ThrowingStepInner<
+          Transforming.TryScanStep<Upstream.Output, Output>, Upstream.Failure, S
         >(
           downstream: subscriber,
-          step: MapFamily.TryScanStep<Upstream.Output, Output>(
+          step: Transforming.TryScanStep<Upstream.Output, Output>(
             result: initialResult,
             nextPartialResult: nextPartialResult
           )
@@ -93,9 +93,9 @@ extension Publishers {
   }
 }
 
-extension MapFamily {
+extension Transforming {
   @usableFromInline
-  struct TryScanStep<Input, Output>: MapFamilyTryStep {
+  struct TryScanStep<Input, Output>: ThrowingStep {
     @usableFromInline
     let nextPartialResult: (Output, Input) throws -> Output
 

@@ -69,7 +69,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer(predicate: predicate))
+        ReduceProducer(downstream: subscriber, reducer: Reducer(predicate: predicate))
       )
     }
   }
@@ -78,7 +78,7 @@ extension Publishers {
 extension Publishers.AllSatisfy {
   /// Stops at the first value that doesn't match.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

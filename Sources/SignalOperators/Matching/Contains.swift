@@ -66,7 +66,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer(output: output))
+        ReduceProducer(downstream: subscriber, reducer: Reducer(output: output))
       )
     }
   }
@@ -79,7 +79,7 @@ extension Publishers.Contains: Sendable where Upstream: Sendable, Upstream.Outpu
 extension Publishers.Contains {
   /// Stops at the first value equal to `output`.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

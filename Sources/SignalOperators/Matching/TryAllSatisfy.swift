@@ -70,7 +70,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer(predicate: predicate))
+        ReduceProducer(downstream: subscriber, reducer: Reducer(predicate: predicate))
       )
     }
   }
@@ -79,7 +79,7 @@ extension Publishers {
 extension Publishers.TryAllSatisfy {
   /// Stops at the first value that doesn't match.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

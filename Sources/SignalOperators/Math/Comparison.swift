@@ -152,7 +152,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(
+        ReduceProducer(
           downstream: subscriber,
           reducer: Reducer(areInIncreasingOrder: areInIncreasingOrder)
         )
@@ -164,7 +164,7 @@ extension Publishers {
 extension Publishers.Comparison {
   /// Keeps the greatest value so far; a later value replaces it only if strictly greater.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

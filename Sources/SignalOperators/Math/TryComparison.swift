@@ -110,7 +110,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(
+        ReduceProducer(
           downstream: subscriber,
           reducer: Reducer(areInIncreasingOrder: areInIncreasingOrder)
         )
@@ -122,7 +122,7 @@ extension Publishers {
 extension Publishers.TryComparison {
   /// Keeps the greatest value so far; a thrown error ends the stream.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

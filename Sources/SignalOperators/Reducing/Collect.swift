@@ -60,7 +60,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer())
+        ReduceProducer(downstream: subscriber, reducer: Reducer())
       )
     }
   }
@@ -73,7 +73,7 @@ extension Publishers.Collect: Sendable where Upstream: Sendable {}
 extension Publishers.Collect {
   /// Appends each value.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

@@ -78,7 +78,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(
+        ReduceProducer(
           downstream: subscriber,
           reducer: Reducer(accumulator: initial, next: nextPartialResult)
         )
@@ -90,7 +90,7 @@ extension Publishers {
 extension Publishers.Reduce {
   /// Folds each value into `accumulator`.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

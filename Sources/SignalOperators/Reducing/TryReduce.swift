@@ -87,7 +87,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(
+        ReduceProducer(
           downstream: subscriber,
           reducer: Reducer(accumulator: initial, next: nextPartialResult)
         )
@@ -99,7 +99,7 @@ extension Publishers {
 extension Publishers.TryReduce {
   /// Folds each value into `accumulator`; a thrown error ends the stream.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

@@ -59,7 +59,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer())
+        ReduceProducer(downstream: subscriber, reducer: Reducer())
       )
     }
   }
@@ -72,7 +72,7 @@ extension Publishers.First: Sendable where Upstream: Sendable {}
 extension Publishers.First {
   /// Stops at the first value.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

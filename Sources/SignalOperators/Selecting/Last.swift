@@ -58,7 +58,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer())
+        ReduceProducer(downstream: subscriber, reducer: Reducer())
       )
     }
   }
@@ -71,7 +71,7 @@ extension Publishers.Last: Sendable where Upstream: Sendable {}
 extension Publishers.Last {
   /// Keeps the latest value.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

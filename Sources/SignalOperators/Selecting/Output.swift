@@ -102,7 +102,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        SelectFamilyInner(
+        PassRuleInner(
           downstream: subscriber,
           rule: Rule(skip: range.lowerBound, take: range.count),
           finishAtOnce: range.isEmpty
@@ -119,7 +119,7 @@ extension Publishers.Output: Sendable where Upstream: Sendable {}
 extension Publishers.Output {
   /// Drops `skip` values, passes `take`, and finishes with the last one.
   @usableFromInline
-  struct Rule: SelectFamilyRule {
+  struct Rule: PassRule {
     @usableFromInline
     typealias Input = Upstream.Output
 
@@ -139,7 +139,7 @@ extension Publishers.Output {
     static var name: String { "Output" }
 
     @inlinable
-    mutating func judge(_ input: Input) -> SelectFamilyVerdict<Upstream.Failure> {
+    mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {
       guard take > 0 else { return .finish }  // an empty range
       if skip > 0 {
         skip -= 1

@@ -68,7 +68,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ReduceFamilyProducer(downstream: subscriber, reducer: Reducer(predicate: predicate))
+        ReduceProducer(downstream: subscriber, reducer: Reducer(predicate: predicate))
       )
     }
   }
@@ -77,7 +77,7 @@ extension Publishers {
 extension Publishers.TryLastWhere {
   /// Keeps the latest value that matches.
   @usableFromInline
-  struct Reducer: ReduceFamilyReducer {
+  struct Reducer: ValueReducer {
     @usableFromInline
     typealias Element = Upstream.Output
 

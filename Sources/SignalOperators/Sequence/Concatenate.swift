@@ -139,7 +139,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let serial = FlattenFamilySerial(downstream: subscriber, name: "Concatenate")
+      let serial = SerialUpstreams(downstream: subscriber, name: "Concatenate")
       let suffix = self.suffix
       let prefix = self.prefix
       serial.run {

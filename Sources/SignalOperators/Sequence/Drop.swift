@@ -59,7 +59,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        SelectFamilyInner(
+        PassRuleInner(
           downstream: subscriber,
           rule: Rule(remaining: count),
           firstRequestExtra: .max(count)
@@ -76,7 +76,7 @@ extension Publishers.Drop: Sendable where Upstream: Sendable {}
 extension Publishers.Drop {
   /// Drops `remaining` values, whose demand the first request already covered.
   @usableFromInline
-  struct Rule: SelectFamilyRule {
+  struct Rule: PassRule {
     @usableFromInline
     typealias Input = Upstream.Output
 
@@ -92,7 +92,7 @@ extension Publishers.Drop {
     static var name: String { "Drop" }
 
     @inlinable
-    mutating func judge(_ input: Input) -> SelectFamilyVerdict<Upstream.Failure> {
+    mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {
       guard remaining > 0 else { return .pass }
       remaining -= 1
       return .drop(.none)

@@ -77,118 +77,71 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
 
 extension Publishers.DropUntilOutput {
-  // Sendable: all mutable state is guarded by `lock`; calls out happen after it is released.
-  // Values go downstream only once triggered, and the other's completion only before, so the
-  // two threads never call the downstream at once.
+  // Sendable: all mutable state is in `state`, guarded by `lock`; calls out happen after it is
+  // released. Values go downstream only once triggered, and the other's completion only before,
+  // so the two threads never call the downstream at once.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    /// ```
-    /// dropping --other's first value--> passing       (other cancelled)
-    /// dropping --other completes--> terminal          (upstream cancelled, completion sent)
-    /// dropping / passing --upstream completes, cancel()--> terminal
-    /// ```
     private let lock = Lock()
-    /// `nil` once terminal.
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    private var other: (any Subscription)?
-    /// Demand requested before the upstream's subscription arrived.
-    private var pending = Subscribers.Demand.none
-    private var triggered = false
+    /// See ``DropUntilOutputState`` for the transitions.
+    private var state: DropUntilOutputState<Downstream>
 
     init(downstream: Downstream) {
-      self.downstream = downstream
+      state = .dropping(.init(downstream: downstream))
     }
 
     func receive(subscription: any Subscription) {
-      let demand = lock.withLock { () -> Subscribers.Demand? in
-        guard downstream != nil, upstream == nil else { return nil }
-        upstream = subscription
-        defer { pending = .none }
-        return pending
+      guard let demand = lock.withLock({ state.subscribeUpstream(subscription) }) else {
+        return subscription.cancel()
       }
-      guard let demand else { return subscription.cancel() }
       if demand > .none { subscription.request(demand) }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let target = lock.withLock { () -> Downstream?? in
-        guard let downstream else { return .none }  // terminal: ignore
-        return triggered ? downstream : .some(nil)  // .some(nil): drop
-      }
-      switch target {
-      case .some(.some(let downstream)): return downstream.receive(input)
-      case .some(.none): return .max(1)
-      case .none: return .none
+      switch lock.withLock({ state.receiveValue() }) {
+      case .ignore: return .none
+      case .drop: return .max(1)
+      case .deliver(let downstream): return downstream.receive(input)
       }
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let released = release() else { return }
+      guard let released = lock.withLock({ state.end() }) else { return }
       released.other?.cancel()
       released.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let target = lock.withLock { () -> (any Subscription)? in
-        guard downstream != nil else { return nil }
-        if upstream == nil { pending += demand }
-        return upstream
-      }
-      target?.request(demand)
+      lock.withLock { state.request(demand) }?.request(demand)
     }
 
     func cancel() {
-      guard let released = release() else { return }
+      guard let released = lock.withLock({ state.end() }) else { return }
       released.upstream?.cancel()
       released.other?.cancel()
     }
 
-    private func release() -> (
-      downstream: Downstream, upstream: (any Subscription)?, other: (any Subscription)?
-    )? {
-      lock.withLock {
-        guard let downstream = downstream.take() else { return nil }
-        return (downstream, upstream.take(), other.take())
-      }
-    }
-
     fileprivate func receiveOther(subscription: any Subscription) {
-      let accepted = lock.withLock { () -> Bool in
-        guard downstream != nil, !triggered, other == nil else { return false }
-        other = subscription
-        return true
+      guard lock.withLock({ state.subscribeOther(subscription) }) else {
+        return subscription.cancel()
       }
-      guard accepted else { return subscription.cancel() }
       subscription.request(.max(1))
     }
 
     fileprivate func receiveOther() -> Subscribers.Demand {
-      let done = lock.withLock { () -> (any Subscription)? in
-        guard downstream != nil, !triggered else { return nil }
-        triggered = true
-        return other.take()
-      }
-      done?.cancel()
+      lock.withLock { state.trigger() }?.cancel()
       return .none
     }
 
     fileprivate func receiveOther(completion: Subscribers.Completion<Failure>) {
-      // The other publisher's subscription is released after the lock.
-      var finishedOther: (any Subscription)?
-      let released = lock.withLock { () -> (Downstream, (any Subscription)?)? in
-        finishedOther = other.take()
-        guard !triggered, let downstream = downstream.take() else { return nil }
-        return (downstream, upstream.take())
-      }
-      _ = finishedOther
-      guard let (downstream, upstream) = released else { return }
-      upstream?.cancel()
-      downstream.receive(completion: completion)
+      // What the transition releases (the other's subscription, at least) goes after the lock.
+      guard let released = lock.withLock({ state.otherCompleted() }) else { return }
+      released.upstream?.cancel()
+      released.downstream.receive(completion: completion)
     }
 
     var description: String { "DropUntilOutput" }
@@ -226,5 +179,152 @@ extension Publishers.DropUntilOutput {
 
       var playgroundDescription: Any { description }
     }
+  }
+}
+
+/// The state of a `drop(untilOutputFrom:)` subscription.
+///
+/// ```
+/// dropping --other's first value--> passing        (other cancelled)
+/// dropping --other completes--> terminal           (upstream cancelled, completion sent)
+/// dropping / passing --upstream completes, cancel()--> terminal
+/// ```
+///
+/// Transitions only change the state and return what the caller calls or drops after the lock.
+enum DropUntilOutputState<Downstream> {
+  /// The upstream's subscription, or the demand requested before it arrived.
+  enum UpstreamLink {
+    case awaiting(pending: Subscribers.Demand)
+    case subscribed(any Subscription)
+
+    var subscription: (any Subscription)? {
+      guard case .subscribed(let subscription) = self else { return nil }
+      return subscription
+    }
+  }
+
+  /// Values are dropped until the other publisher sends one.
+  struct Dropping {
+    var downstream: Downstream
+    var upstream = UpstreamLink.awaiting(pending: .none)
+    var other: (any Subscription)?
+  }
+
+  /// The other publisher sent its value (and was cancelled): values pass.
+  struct Passing {
+    var downstream: Downstream
+    var upstream: UpstreamLink
+  }
+
+  /// What ending the subscription releases; the caller drops it after the lock.
+  struct Released {
+    var downstream: Downstream
+    var upstream: (any Subscription)?
+    var other: (any Subscription)?
+  }
+
+  /// What happens to a value from the upstream.
+  enum ValueAction {
+    /// The subscription ended.
+    case ignore
+    /// Not triggered yet: drop it and ask for one more.
+    case drop
+    case deliver(Downstream)
+  }
+
+  case dropping(Dropping)
+  case passing(Passing)
+  case terminal
+
+  private var upstreamLink: UpstreamLink? {
+    get {
+      switch self {
+      case .dropping(let dropping): dropping.upstream
+      case .passing(let passing): passing.upstream
+      case .terminal: nil
+      }
+    }
+    set {
+      guard let newValue else { return }
+      switch self {
+      case .dropping(var dropping):
+        dropping.upstream = newValue
+        self = .dropping(dropping)
+      case .passing(var passing):
+        passing.upstream = newValue
+        self = .passing(passing)
+      case .terminal:
+        break
+      }
+    }
+  }
+
+  /// Takes the upstream's subscription; returns the demand to request from it, or `nil` when
+  /// the caller must cancel it.
+  mutating func subscribeUpstream(_ subscription: any Subscription) -> Subscribers.Demand? {
+    guard case .awaiting(let pending) = upstreamLink else { return nil }
+    upstreamLink = .subscribed(subscription)
+    return pending
+  }
+
+  func receiveValue() -> ValueAction {
+    switch self {
+    case .dropping: .drop
+    case .passing(let passing): .deliver(passing.downstream)
+    case .terminal: .ignore
+    }
+  }
+
+  /// Records the downstream's demand; returns the subscription to pass it to.
+  mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+    switch upstreamLink {
+    case .awaiting(let pending):
+      upstreamLink = .awaiting(pending: pending + demand)
+      return nil
+    case .subscribed(let subscription):
+      return subscription
+    case nil:
+      return nil
+    }
+  }
+
+  /// Ends the subscription (upstream completion or `cancel()`); `nil` if it already ended.
+  mutating func end() -> Released? {
+    defer { self = .terminal }
+    switch self {
+    case .dropping(let dropping):
+      return Released(
+        downstream: dropping.downstream,
+        upstream: dropping.upstream.subscription,
+        other: dropping.other
+      )
+    case .passing(let passing):
+      return Released(downstream: passing.downstream, upstream: passing.upstream.subscription)
+    case .terminal:
+      return nil
+    }
+  }
+
+  /// Takes the other publisher's subscription; `false` when the caller must cancel it.
+  mutating func subscribeOther(_ subscription: any Subscription) -> Bool {
+    guard case .dropping(var dropping) = self, dropping.other == nil else { return false }
+    dropping.other = subscription
+    self = .dropping(dropping)
+    return true
+  }
+
+  /// The other publisher sent a value: values pass from now on. Returns the other's
+  /// subscription, which the caller cancels.
+  mutating func trigger() -> (any Subscription)? {
+    guard case .dropping(let dropping) = self else { return nil }
+    self = .passing(Passing(downstream: dropping.downstream, upstream: dropping.upstream))
+    return dropping.other
+  }
+
+  /// The other publisher completed: before its first value this ends the subscription (the
+  /// caller cancels the upstream and sends the completion); afterwards it changes nothing.
+  mutating func otherCompleted() -> Released? {
+    guard case .dropping = self else { return nil }
+    return end()
   }
 }

@@ -56,7 +56,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(SelectFamilyInner(downstream: subscriber, rule: Rule(predicate)))
+      upstream.subscribe(PassRuleInner(downstream: subscriber, rule: Rule(predicate)))
     }
   }
 }
@@ -64,7 +64,7 @@ extension Publishers {
 extension Publishers.DropWhile {
   /// Drops while `predicate` holds, then lets go of it.
   @usableFromInline
-  struct Rule: SelectFamilyRule {
+  struct Rule: PassRule {
     @usableFromInline
     typealias Input = Upstream.Output
 
@@ -81,7 +81,7 @@ extension Publishers.DropWhile {
     static var name: String { "DropWhile" }
 
     @inlinable
-    mutating func judge(_ input: Input) -> SelectFamilyVerdict<Upstream.Failure> {
+    mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {
       guard let predicate else { return .pass }
       if predicate(input) { return .drop(.max(1)) }
       self.predicate = nil

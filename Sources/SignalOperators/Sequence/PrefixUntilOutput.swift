@@ -74,64 +74,24 @@ extension Publishers.PrefixUntilOutput: Equatable where Upstream: Equatable, Oth
 extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
 
 extension Publishers.PrefixUntilOutput {
-  // Sendable: all mutable state is guarded by `lock`; calls out happen after it is released.
-  // While the upstream's thread is calling the downstream (`deliveries` > 0), the trigger only
-  // records `finishPending`, and that thread sends `.finished` once its call returns.
+  // Sendable: all mutable state is in `state`, guarded by `lock`; calls out happen after it is
+  // released. While the upstream's thread is calling the downstream, the trigger only moves the
+  // state to `finishing`, and that thread sends `.finished` once its call returns.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    /// ```
-    /// awaitingSubscription --upstream subscription--> active
-    /// awaitingSubscription --trigger--> triggered --upstream subscription--> terminal
-    ///                                     (upstream cancelled; subscription, then .finished)
-    /// active --trigger, no delivery under way--> terminal   (both cancelled, .finished)
-    /// active --trigger during a delivery--> finishPending --delivery returns--> terminal
-    /// active --upstream completes, cancel()--> terminal
-    /// ```
     private let lock = Lock()
-    /// `nil` once terminal.
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    private var other: (any Subscription)?
-    private var subscribed = false
-    private var triggered = false
-    /// The trigger was seen while a call into the downstream was under way.
-    private var finishPending = false
-    /// How many calls into the downstream, nested on the upstream's thread, are under way.
-    private var deliveries = 0
+    /// See ``PrefixUntilOutputState`` for the transitions.
+    private var state: PrefixUntilOutputState<Downstream>
 
     init(downstream: Downstream) {
-      self.downstream = downstream
-    }
-
-    private enum SubscriptionAction {
-      case reject
-      case start(Downstream)
-      case finishAtOnce(Downstream)
-    }
-
-    private enum TriggerAction {
-      case ignore
-      case cancelOther((any Subscription)?)
-      case cancel((any Subscription)?, (any Subscription)?)
-      case finish(Downstream, (any Subscription)?, (any Subscription)?)
+      state = .awaitingUpstream(downstream: downstream, other: nil)
     }
 
     func receive(subscription: any Subscription) {
-      let action = lock.withLock { () -> SubscriptionAction in
-        guard !subscribed, let downstream else { return .reject }
-        subscribed = true
-        if triggered {
-          self.downstream = nil
-          return .finishAtOnce(downstream)
-        }
-        upstream = subscription
-        deliveries += 1
-        return .start(downstream)
-      }
-      switch action {
+      switch lock.withLock({ state.subscribeUpstream(subscription) }) {
       case .reject:
         subscription.cancel()
       case .finishAtOnce(let downstream):
@@ -145,12 +105,7 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let target = lock.withLock { () -> Downstream? in
-        guard !finishPending, let downstream else { return nil }
-        deliveries += 1
-        return downstream
-      }
-      guard let target else { return .none }
+      guard let target = lock.withLock({ state.startDelivery() }) else { return .none }
       let demand = target.receive(input)
       return deliveryReturned() ? .none : demand
     }
@@ -159,86 +114,55 @@ extension Publishers.PrefixUntilOutput {
     /// Returns whether the stream has ended.
     @discardableResult
     private func deliveryReturned() -> Bool {
-      let finishing = lock.withLock { () -> Downstream? in
-        deliveries -= 1
-        guard deliveries == 0, finishPending else { return nil }
-        finishPending = false
-        return downstream.take()
-      }
-      guard let finishing else { return false }
+      guard let finishing = lock.withLock({ state.endDelivery() }) else { return false }
       finishing.receive(completion: .finished)
       return true
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
       // The upstream subscription is released after the lock.
-      let released = lock.withLock {
-        () -> (Downstream, (any Subscription)?, (any Subscription)?)? in
-        guard !finishPending, let downstream = downstream.take() else { return nil }
-        return (downstream, other.take(), upstream.take())
-      }
-      guard let (downstream, other, _) = released else { return }
-      other?.cancel()
+      let released = lock.withLock { state.upstreamCompleted() }
+      guard let downstream = released?.downstream else { return }
+      released?.other?.cancel()
       downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let target = lock.withLock { downstream == nil ? nil : upstream }
-      target?.request(demand)
+      lock.withLock { state.upstream }?.request(demand)
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (Downstream?, (any Subscription)?, (any Subscription)?) in
-        finishPending = false
-        return (downstream.take(), upstream.take(), other.take())
-      }
-      released.1?.cancel()
-      released.2?.cancel()
+      let released = lock.withLock { state.cancel() }
+      released.upstream?.cancel()
+      released.other?.cancel()
     }
 
     fileprivate func receiveOther(subscription: any Subscription) {
-      let accepted = lock.withLock { () -> Bool in
-        guard downstream != nil, !triggered, other == nil else { return false }
-        other = subscription
-        return true
+      guard lock.withLock({ state.subscribeOther(subscription) }) else {
+        return subscription.cancel()
       }
-      guard accepted else { return subscription.cancel() }
       subscription.request(.max(1))
     }
 
     fileprivate func receiveOther() -> Subscribers.Demand {
-      let action = lock.withLock { () -> TriggerAction in
-        guard !triggered, let downstream else { return .ignore }
-        triggered = true
-        if !subscribed { return .cancelOther(other.take()) }
-        if deliveries > 0 {
-          finishPending = true
-          return .cancel(upstream.take(), other.take())
-        }
-        self.downstream = nil
-        return .finish(downstream, upstream.take(), other.take())
-      }
-      switch action {
+      switch lock.withLock({ state.trigger() }) {
       case .ignore:
         break
-      case .cancelOther(let other):
-        other?.cancel()
-      case .cancel(let upstream, let other):
-        upstream?.cancel()
-        other?.cancel()
-      case .finish(let downstream, let upstream, let other):
-        upstream?.cancel()
-        other?.cancel()
+      case .cancel(let released):
+        released.upstream?.cancel()
+        released.other?.cancel()
+      case .finish(let downstream, let released):
+        released.upstream?.cancel()
+        released.other?.cancel()
         downstream.receive(completion: .finished)
       }
       return .none
     }
 
     fileprivate func receiveOther(completion: Subscribers.Completion<Other.Failure>) {
-      let done = lock.withLock { other.take() }
-      _ = done
+      let done = lock.withLock { state.otherCompleted() }
+      _ = done  // released after the lock
     }
 
     var description: String { "PrefixUntilOutput" }
@@ -275,6 +199,190 @@ extension Publishers.PrefixUntilOutput {
       var customMirror: Mirror { Mirror(self, children: [:]) }
 
       var playgroundDescription: Any { description }
+    }
+  }
+}
+
+/// The state of a `prefix(untilOutputFrom:)` subscription.
+///
+/// ```
+/// awaitingUpstream --upstream subscription--> active (a delivery: the downstream's subscription)
+/// awaitingUpstream --trigger--> triggeredEarly --upstream subscription--> terminal
+///                                     (upstream cancelled; subscription, then .finished)
+/// active --trigger, no delivery under way--> terminal   (both cancelled, .finished)
+/// active --trigger during a delivery--> finishing --last delivery returns--> terminal (.finished)
+/// active --upstream completes--> terminal; any --cancel()--> terminal
+/// ```
+///
+/// `deliveries` counts the calls into the downstream under way on the upstream's thread (nested
+/// when the downstream requests from inside one). Transitions only change the state and return
+/// what the caller calls or drops after the lock.
+enum PrefixUntilOutputState<Downstream> {
+  /// Subscribed to the upstream, not triggered.
+  struct Active {
+    var downstream: Downstream
+    var upstream: any Subscription
+    var other: (any Subscription)?
+    var deliveries: Int
+  }
+
+  /// What a transition releases; the caller cancels or drops it after the lock.
+  struct Released {
+    var downstream: Downstream?
+    var upstream: (any Subscription)?
+    var other: (any Subscription)?
+  }
+
+  /// What the caller does with the upstream's subscription.
+  enum SubscribeAction {
+    /// Cancel it: the subscription ended or already has an upstream.
+    case reject
+    /// Send the downstream this subscription, then end that delivery.
+    case start(Downstream)
+    /// Triggered already: cancel it, send the downstream this subscription and `.finished`.
+    case finishAtOnce(Downstream)
+  }
+
+  /// What the caller does when the other publisher sends a value.
+  enum TriggerAction {
+    case ignore
+    /// Cancel what was released; a delivery under way sends `.finished` when it returns.
+    case cancel(Released)
+    /// Cancel what was released and send `.finished` to the downstream.
+    case finish(Downstream, Released)
+  }
+
+  case awaitingUpstream(downstream: Downstream, other: (any Subscription)?)
+  /// The trigger came before the upstream's subscription.
+  case triggeredEarly(Downstream)
+  case active(Active)
+  /// The trigger came during a delivery; `.finished` follows when the last one returns.
+  case finishing(downstream: Downstream, deliveries: Int)
+  case terminal
+
+  /// The upstream's subscription, to pass demand to.
+  var upstream: (any Subscription)? {
+    guard case .active(let active) = self else { return nil }
+    return active.upstream
+  }
+
+  mutating func subscribeUpstream(_ subscription: any Subscription) -> SubscribeAction {
+    switch self {
+    case .awaitingUpstream(let downstream, let other):
+      self = .active(
+        Active(downstream: downstream, upstream: subscription, other: other, deliveries: 1)
+      )
+      return .start(downstream)
+    case .triggeredEarly(let downstream):
+      self = .terminal
+      return .finishAtOnce(downstream)
+    case .active, .finishing, .terminal:
+      return .reject
+    }
+  }
+
+  /// Starts a delivery of an upstream value; returns the downstream to send it to, or `nil`
+  /// to drop it.
+  mutating func startDelivery() -> Downstream? {
+    guard case .active(var active) = self else { return nil }
+    active.deliveries += 1
+    self = .active(active)
+    return active.downstream
+  }
+
+  /// Ends a delivery; returns the downstream to send `.finished` to when the trigger came
+  /// during it and it was the last one under way.
+  mutating func endDelivery() -> Downstream? {
+    switch self {
+    case .active(var active):
+      active.deliveries -= 1
+      self = .active(active)
+      return nil
+    case .finishing(let downstream, let deliveries):
+      guard deliveries == 1 else {
+        self = .finishing(downstream: downstream, deliveries: deliveries - 1)
+        return nil
+      }
+      self = .terminal
+      return downstream
+    case .awaitingUpstream, .triggeredEarly, .terminal:
+      return nil
+    }
+  }
+
+  /// The upstream completed; returns what to release, with the downstream to send the
+  /// completion to, or `nil` when the subscription is ending anyway.
+  mutating func upstreamCompleted() -> Released? {
+    switch self {
+    case .finishing, .terminal:
+      return nil
+    case .awaitingUpstream, .triggeredEarly, .active:
+      return cancel()
+    }
+  }
+
+  /// Ends the subscription; the caller cancels the upstream and the other publisher.
+  mutating func cancel() -> Released {
+    defer { self = .terminal }
+    switch self {
+    case .awaitingUpstream(let downstream, let other):
+      return Released(downstream: downstream, other: other)
+    case .triggeredEarly(let downstream), .finishing(let downstream, _):
+      return Released(downstream: downstream)
+    case .active(let active):
+      return Released(downstream: active.downstream, upstream: active.upstream, other: active.other)
+    case .terminal:
+      return Released()
+    }
+  }
+
+  /// Takes the other publisher's subscription; `false` when the caller must cancel it.
+  mutating func subscribeOther(_ subscription: any Subscription) -> Bool {
+    switch self {
+    case .awaitingUpstream(let downstream, nil):
+      self = .awaitingUpstream(downstream: downstream, other: subscription)
+      return true
+    case .active(var active) where active.other == nil:
+      active.other = subscription
+      self = .active(active)
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// The other publisher sent a value.
+  mutating func trigger() -> TriggerAction {
+    switch self {
+    case .awaitingUpstream(let downstream, let other):
+      self = .triggeredEarly(downstream)
+      return .cancel(Released(other: other))
+    case .active(let active):
+      let released = Released(upstream: active.upstream, other: active.other)
+      guard active.deliveries == 0 else {
+        self = .finishing(downstream: active.downstream, deliveries: active.deliveries)
+        return .cancel(released)
+      }
+      self = .terminal
+      return .finish(active.downstream, released)
+    case .triggeredEarly, .finishing, .terminal:
+      return .ignore
+    }
+  }
+
+  /// The other publisher completed; returns its subscription, to drop after the lock.
+  mutating func otherCompleted() -> (any Subscription)? {
+    switch self {
+    case .awaitingUpstream(let downstream, let other):
+      self = .awaitingUpstream(downstream: downstream, other: nil)
+      return other
+    case .active(var active):
+      let other = active.other
+      active.other = nil
+      self = .active(active)
+      return other
+    case .triggeredEarly, .finishing, .terminal:
+      return nil
     }
   }
 }

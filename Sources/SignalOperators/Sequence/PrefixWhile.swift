@@ -56,7 +56,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(SelectFamilyInner(downstream: subscriber, rule: Rule(predicate)))
+      upstream.subscribe(PassRuleInner(downstream: subscriber, rule: Rule(predicate)))
     }
   }
 }
@@ -64,7 +64,7 @@ extension Publishers {
 extension Publishers.PrefixWhile {
   /// Passes while `predicate` holds, then finishes.
   @usableFromInline
-  struct Rule: SelectFamilyRule {
+  struct Rule: PassRule {
     @usableFromInline
     typealias Input = Upstream.Output
 
@@ -80,7 +80,7 @@ extension Publishers.PrefixWhile {
     static var name: String { "PrefixWhile" }
 
     @inlinable
-    mutating func judge(_ input: Input) -> SelectFamilyVerdict<Upstream.Failure> {
+    mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {
       predicate(input) ? .pass : .finish
     }
 

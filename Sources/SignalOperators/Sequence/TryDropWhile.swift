@@ -63,7 +63,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(SelectFamilyInner(downstream: subscriber, rule: Rule(predicate)))
+      upstream.subscribe(PassRuleInner(downstream: subscriber, rule: Rule(predicate)))
     }
   }
 }
@@ -71,7 +71,7 @@ extension Publishers {
 extension Publishers.TryDropWhile {
   /// Drops while `predicate` holds, fails if it throws, and lets go of it once a value passes.
   @usableFromInline
-  struct Rule: SelectFamilyRule {
+  struct Rule: PassRule {
     @usableFromInline
     typealias Input = Upstream.Output
 
@@ -88,7 +88,7 @@ extension Publishers.TryDropWhile {
     static var name: String { "TryDropWhile" }
 
     @inlinable
-    mutating func judge(_ input: Input) -> SelectFamilyVerdict<any Error> {
+    mutating func judge(_ input: Input) -> PassVerdict<any Error> {
       guard let predicate else { return .pass }
       do {
         if try predicate(input) { return .drop(.max(1)) }

@@ -61,7 +61,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(SelectFamilyInner(downstream: subscriber, rule: Rule(predicate)))
+      upstream.subscribe(PassRuleInner(downstream: subscriber, rule: Rule(predicate)))
     }
   }
 }
@@ -69,7 +69,7 @@ extension Publishers {
 extension Publishers.TryPrefixWhile {
   /// Passes while `predicate` holds, finishes when it doesn't, fails when it throws.
   @usableFromInline
-  struct Rule: SelectFamilyRule {
+  struct Rule: PassRule {
     @usableFromInline
     typealias Input = Upstream.Output
 
@@ -85,7 +85,7 @@ extension Publishers.TryPrefixWhile {
     static var name: String { "TryPrefixWhile" }
 
     @usableFromInline
-    mutating func judge(_ input: Input) -> SelectFamilyVerdict<any Error> {
+    mutating func judge(_ input: Input) -> PassVerdict<any Error> {
       do {
         return try predicate(input) ? .pass : .finish
       } catch {

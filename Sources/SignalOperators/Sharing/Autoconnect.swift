@@ -139,11 +139,11 @@ extension Publishers.Autoconnect {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private let link: ShareFamilyLink<Downstream, Publishers.Autoconnect<Upstream>>
+    private let link: PassThroughLink<Downstream, Publishers.Autoconnect<Upstream>>
     private let upstreamDescription = LockedState<String?>(nil)
 
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
-      link = ShareFamilyLink(downstream: downstream, extra: parent)
+      link = PassThroughLink(downstream: downstream, extra: parent)
     }
 
     /// The upstream subscription's description.

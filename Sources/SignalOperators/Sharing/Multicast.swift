@@ -86,7 +86,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      subject.subscribe(Inner(link: ShareFamilyLink(downstream: subscriber, extra: ())))
+      subject.subscribe(Inner(link: PassThroughLink(downstream: subscriber, extra: ())))
     }
 
     /// Subscribes the subject to the upstream, unless it is already connected.
@@ -176,9 +176,9 @@ extension Publishers.Multicast {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private let link: ShareFamilyLink<Downstream, Void>
+    private let link: PassThroughLink<Downstream, Void>
 
-    init(link: ShareFamilyLink<Downstream, Void>) {
+    init(link: PassThroughLink<Downstream, Void>) {
       self.link = link
     }
 

@@ -5,13 +5,12 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DecodeTests {
-  struct Boom: Error, Equatable {}
   struct Point: Codable, Equatable {
     var x: Int
     var y: Int
   }
 
-  let upstream = TestPublisher<Data, Boom>()
+  let upstream = TestPublisher<Data, TestError>()
 
   @Test func json_decodesEachValue() {
     let recorder = RecordingSubscriber<Point, any Error>()
@@ -41,12 +40,12 @@ import Testing
   @Test func upstreamFailure_passesThroughAsAnyError() {
     let recorder = RecordingSubscriber<Point, any Error>()
     upstream.decode(type: Point.self, decoder: JSONDecoder()).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     guard case .failure(let error) = recorder.completion else {
       Issue.record("expected a failure")
       return
     }
-    #expect(error as? Boom == Boom())
+    #expect(error as? TestError == TestError())
   }
 
   @Test func upstreamFinished_passesThrough() {
@@ -125,11 +124,11 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Record<Data, Boom>(output: items, completion: .finished)
+        Record<Data, TestError>(output: items, completion: .finished)
           .decode(type: Int.self, decoder: JSONDecoder())
       },
       makeFailingPublisher: {
-        Record<Data, Boom>(output: items, completion: .failure(Boom()))
+        Record<Data, TestError>(output: items, completion: .failure(TestError()))
           .decode(type: Int.self, decoder: JSONDecoder())
       }
     )

@@ -5,13 +5,12 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct EncodeTests {
-  struct Boom: Error, Equatable {}
   struct Point: Codable, Equatable {
     var x: Int
     var y: Int
   }
 
-  let upstream = TestPublisher<Point, Boom>()
+  let upstream = TestPublisher<Point, TestError>()
 
   @Test func jsonRoundTrip_givesBackTheValues() throws {
     let recorder = RecordingSubscriber<Point, any Error>()
@@ -58,9 +57,9 @@ import Testing
     let recorder = RecordingSubscriber<String, any Error>()
     upstream.encode(encoder: EncodeDescribing()).subscribe(recorder)
     upstream.send(Point(x: 1, y: 2))
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(recorder.values == ["1,2"])
-    #expect((recorder.completion?.error as? Boom) == Boom())
+    #expect((recorder.completion?.error as? TestError) == TestError())
   }
 
   @Test func demand_passesThroughOneToOne() {
@@ -131,15 +130,15 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Record<Int, Boom>(output: [1, 2, 3], completion: .finished)
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished)
           .encode(encoder: EncodeDescribing())
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2, 3], completion: .failure(Boom()))
+        Record<Int, TestError>(output: [1, 2, 3], completion: .failure(TestError()))
           .encode(encoder: EncodeDescribing())
       },
       makeLongPublisher: {
-        Record<Int, Boom>(output: Array(0..<1_000_000), completion: .finished)
+        Record<Int, TestError>(output: Array(0..<1_000_000), completion: .finished)
           .encode(encoder: EncodeDescribing())
       }
     )

@@ -39,16 +39,15 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(5))) struct DelayedRetryTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func failure_resubscribesOnlyAfterEachInterval() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: scheduler, intervals: [1.0, 2.0]).subscribe(recorder)
     #expect(upstream.subscriptionCount == 1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance(by: .milliseconds(999))
     #expect(upstream.subscriptionCount == 1)
     scheduler.advance(by: .milliseconds(1))
@@ -57,46 +56,46 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   }
 
   @Test func failuresBeyondIntervals_failDownstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    var attempts: [TestPublisher<Int, Boom>]
-    let made = RetryBox<[TestPublisher<Int, Boom>]>([])
-    Deferred { () -> TestPublisher<Int, Boom> in
-      let fresh = TestPublisher<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    var attempts: [TestPublisher<Int, TestError>]
+    let made = RetryBox<[TestPublisher<Int, TestError>]>([])
+    Deferred { () -> TestPublisher<Int, TestError> in
+      let fresh = TestPublisher<Int, TestError>()
       made.mutate { $0.append(fresh) }
       return fresh
     }
     .retry(on: scheduler, intervals: [1.0, 2.0])
     .subscribe(recorder)
     attempts = made.value
-    attempts[0].send(completion: .failure(Boom()))
+    attempts[0].send(completion: .failure(TestError()))
     scheduler.advance(by: .seconds(1))
     attempts = made.value
     #expect(attempts.count == 2)
-    attempts[1].send(completion: .failure(Boom()))
+    attempts[1].send(completion: .failure(TestError()))
     scheduler.advance(by: .milliseconds(1999))
     #expect(made.value.count == 2)
     scheduler.advance(by: .milliseconds(1))
     attempts = made.value
     #expect(attempts.count == 3)
     #expect(recorder.completion == nil)
-    attempts[2].send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    attempts[2].send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
     #expect(scheduler.pendingActionCount == 0)
   }
 
   @Test func nonPositiveIntervals_resubscribeAtOnce() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: scheduler, intervals: [0.0, -1.0]).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.completion == .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.completion == .failure(TestError()))
     #expect(upstream.subscriptionCount == 3)
     #expect(scheduler.pendingActionCount == 0)
   }
 
   @Test func strideIntervals_waitInSchedulerTime() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: scheduler, intervals: [TestScheduler.Stride(5)]).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance(by: 4)
     #expect(upstream.subscriptionCount == 1)
     scheduler.advance(by: 1)
@@ -104,10 +103,10 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   }
 
   @Test func retryAfterValues_carriesUnmetDemandAndKeepsValues() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(5))
-    let made = RetryBox<[TestPublisher<Int, Boom>]>([])
-    Deferred { () -> TestPublisher<Int, Boom> in
-      let fresh = TestPublisher<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(5))
+    let made = RetryBox<[TestPublisher<Int, TestError>]>([])
+    Deferred { () -> TestPublisher<Int, TestError> in
+      let fresh = TestPublisher<Int, TestError>()
       made.mutate { $0.append(fresh) }
       return fresh
     }
@@ -116,7 +115,7 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
     let first = made.value[0]
     first.send(1)
     first.send(2)
-    first.send(completion: .failure(Boom()))
+    first.send(completion: .failure(TestError()))
     #expect(recorder.values == [1, 2])
     scheduler.advance(by: .seconds(1))
     let second = made.value[1]
@@ -130,23 +129,23 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   }
 
   @Test func requestDuringWait_addsToCarriedDemand() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
-    let made = RetryBox<[TestPublisher<Int, Boom>]>([])
-    Deferred { () -> TestPublisher<Int, Boom> in
-      let fresh = TestPublisher<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    let made = RetryBox<[TestPublisher<Int, TestError>]>([])
+    Deferred { () -> TestPublisher<Int, TestError> in
+      let fresh = TestPublisher<Int, TestError>()
       made.mutate { $0.append(fresh) }
       return fresh
     }
     .retry(on: scheduler, intervals: [1.0])
     .subscribe(recorder)
-    made.value[0].send(completion: .failure(Boom()))
+    made.value[0].send(completion: .failure(TestError()))
     recorder.request(.max(2))
     scheduler.advance(by: .seconds(1))
     #expect(made.value[1].requests == [.demand(.max(3))])
   }
 
   @Test func finished_passesThroughWithoutRetry() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: scheduler, intervals: [1.0]).subscribe(recorder)
     upstream.send(3)
     upstream.send(completion: .finished)
@@ -155,9 +154,9 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   }
 
   @Test func cancelDuringWait_noResubscription() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: scheduler, intervals: [1.0]).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     recorder.cancel()
     scheduler.advance(by: .seconds(2))
     #expect(upstream.subscriptionCount == 1)
@@ -165,7 +164,7 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   }
 
   @Test func cancelDuringAttempt_cancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: scheduler, intervals: [1.0]).subscribe(recorder)
     recorder.cancel()
     upstream.send(1)
@@ -175,9 +174,9 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
 
   @Test func toleranceAndOptions_passedToScheduler() {
     let spy = RetrySpyScheduler()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: spy, tolerance: 3, options: "opt", intervals: [1.0]).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     let calls = spy.calls
     #expect(calls.count == 1)
     #expect(calls.first?.0 == 3)
@@ -186,9 +185,9 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
 
   @Test func noTolerance_usesMinimumTolerance() {
     let spy = RetrySpyScheduler()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(on: spy, intervals: [1.0]).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(spy.calls.first?.0 == 7)
     #expect(spy.calls.first?.1 == nil)
   }
@@ -198,21 +197,21 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
       elements: 3,
       makePublisher: {
         let attempts = RetryBox(0)
-        return Deferred { () -> AnyPublisher<Int, Boom> in
+        return Deferred { () -> AnyPublisher<Int, TestError> in
           var first = false
           attempts.mutate {
             first = $0 == 0
             $0 += 1
           }
           return first
-            ? Fail<Int, Boom>(error: Boom()).eraseToAnyPublisher()
-            : Record<Int, Boom>(output: [1, 2, 3], completion: .finished).eraseToAnyPublisher()
+            ? Fail<Int, TestError>(error: TestError()).eraseToAnyPublisher()
+            : Record<Int, TestError>(output: [1, 2, 3], completion: .finished).eraseToAnyPublisher()
         }
         .retry(on: ImmediateScheduler.shared, intervals: [0])
         .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, Boom>(error: Boom()).eraseToAnyPublisher()
+        Fail<Int, TestError>(error: TestError()).eraseToAnyPublisher()
           .retry(on: ImmediateScheduler.shared, intervals: [0, 0])
           .eraseToAnyPublisher()
       }

@@ -4,7 +4,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FixedSinkTests {
-  let upstream = TestPublisher<Int, FixedSinkTestError>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func subscribe_requestsExactlyTheFixedDemandOnce() {
     let log = LockedState<[String]>([])
@@ -49,9 +49,9 @@ import Testing
       receiveValue: { value in log.withLock { $0.append("\(value)") } }
     )
     upstream.send(1)
-    upstream.send(completion: .failure(FixedSinkTestError()))
+    upstream.send(completion: .failure(TestError()))
     withExtendedLifetime(token) {
-      let failure = Subscribers.Completion<FixedSinkTestError>.failure(FixedSinkTestError())
+      let failure = Subscribers.Completion<TestError>.failure(TestError())
       #expect(log.withLock { $0 } == ["1", "\(failure)"])
       #expect(upstream.requests == [.demand(.max(3))])
     }
@@ -76,7 +76,7 @@ import Testing
   @Test func cancelFromInsideReceiveValue_stopsLaterValues() {
     let log = LockedState<[String]>([])
     let holder = LockedState<(any Cancellable)?>(nil)
-    let sink = Subscribers.FixedSink<Int, FixedSinkTestError>(
+    let sink = Subscribers.FixedSink<Int, TestError>(
       demand: 3,
       receiveCompletion: { completion in log.withLock { $0.append("\(completion)") } },
       receiveValue: { value in
@@ -95,7 +95,7 @@ import Testing
   @Test func end_releasesTheClosures() {
     final class Token: Sendable {}
     weak var weakToken: Token?
-    let sink: Subscribers.FixedSink<Int, FixedSinkTestError>
+    let sink: Subscribers.FixedSink<Int, TestError>
     do {
       let token = Token()
       weakToken = token
@@ -116,12 +116,12 @@ import Testing
   }
 
   @Test func secondSubscription_isCancelled() {
-    let sink = Subscribers.FixedSink<Int, FixedSinkTestError>(
+    let sink = Subscribers.FixedSink<Int, TestError>(
       demand: 1,
       receiveCompletion: { _ in },
       receiveValue: { _ in }
     )
-    let other = TestPublisher<Int, FixedSinkTestError>()
+    let other = TestPublisher<Int, TestError>()
     upstream.subscribe(sink)
     other.subscribe(sink)
     #expect(other.requests == [.cancel])
@@ -189,5 +189,3 @@ import Testing
     }
   }
 }
-
-struct FixedSinkTestError: Error, Equatable {}

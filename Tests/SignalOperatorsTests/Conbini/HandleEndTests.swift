@@ -5,17 +5,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct HandleEndTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
-  let ends = LockedState<[Subscribers.Completion<Boom>?]>([])
+  let upstream = TestPublisher<Int, TestError>()
+  let ends = LockedState<[Subscribers.Completion<TestError>?]>([])
 
-  private func handled() -> Publishers.HandleEnd<TestPublisher<Int, Boom>> {
+  private func handled() -> Publishers.HandleEnd<TestPublisher<Int, TestError>> {
     upstream.handleEnd { [ends] completion in ends.withLock { $0.append(completion) } }
   }
 
   @Test func valuesThenFinished_passThroughAndClosureRunsOnceWithFinished() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -27,27 +26,27 @@ import Testing
 
   @Test func completion_closureRunsBeforeDownstreamGetsIt() {
     let log = LockedState<[String]>([])
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.handleEnd { [recorder] completion in
       log.withLock { $0.append("end \(recorder.completion == nil ? "first" : "late")") }
-      #expect(completion == .failure(Boom()))
+      #expect(completion == .failure(TestError()))
     }
     .subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(log.withLock { $0 } == ["end first"])
-    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.completion == .failure(TestError()))
   }
 
   @Test func failure_closureRunsWithTheFailure() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(ends.withLock { $0 } == [.failure(Boom())])
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(ends.withLock { $0 } == [.failure(TestError())])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func cancel_closureRunsWithNilOnceAndUpstreamIsCancelled() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
     recorder.cancel()
     recorder.cancel()
@@ -58,8 +57,8 @@ import Testing
   }
 
   @Test func cancelBeforeUpstreamCancel_closureSeesUpstreamStillActive() {
-    let requestsAtEnd = LockedState<[TestPublisher<Int, Boom>.Request]>([])
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let requestsAtEnd = LockedState<[TestPublisher<Int, TestError>.Request]>([])
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.handleEnd { [upstream] _ in requestsAtEnd.withLock { $0 = upstream.requests } }
       .subscribe(recorder)
     recorder.cancel()
@@ -67,7 +66,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_closureDoesNotRunAgain() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
     upstream.send(completion: .finished)
     recorder.cancel()
@@ -76,7 +75,10 @@ import Testing
   }
 
   @Test func demand_isPassedThroughOneToOne() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(2),
+      demandPerValue: .max(1)
+    )
     handled().subscribe(recorder)
     upstream.send(1)
     recorder.request(.max(3))
@@ -86,7 +88,7 @@ import Testing
   }
 
   @Test func noInitialDemand_nothingIsRequested() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     handled().subscribe(recorder)
     #expect(upstream.requests.isEmpty)
   }
@@ -102,16 +104,16 @@ import Testing
   }
 
   @Test func neverSubscribed_closureRunsWithNilWhenTheConduitIsReleased() {
-    let never = NeverSubscribes<Int, Boom>()
+    let never = NeverSubscribes<Int, TestError>()
     never.handleEnd { [ends] completion in ends.withLock { $0.append(completion) } }
-      .subscribe(RecordingSubscriber<Int, Boom>())
+      .subscribe(RecordingSubscriber<Int, TestError>())
     #expect(ends.withLock { $0 } == [nil])
   }
 
   @Test func afterCompletion_downstreamIsReleased() {
-    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    weak var weakRecorder: RecordingSubscriber<Int, TestError>?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       weakRecorder = recorder
       handled().subscribe(recorder)
     }
@@ -121,9 +123,9 @@ import Testing
   }
 
   @Test func afterCancel_downstreamIsReleased() {
-    weak var weakRecorder: RecordingSubscriber<Int, Boom>?
+    weak var weakRecorder: RecordingSubscriber<Int, TestError>?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       weakRecorder = recorder
       handled().subscribe(recorder)
       recorder.cancel()
@@ -134,8 +136,8 @@ import Testing
   @Test func cancelRacingCompletion_closureRunsExactlyOnce() {
     let runs = LockedState(0)
     for _ in 0..<200 {
-      let source = TestPublisher<Int, Boom>()
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let source = TestPublisher<Int, TestError>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       source.handleEnd { _ in runs.withLock { $0 += 1 } }.subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 2) { index in
         if index == 0 { recorder.cancel() } else { source.send(completion: .finished) }
@@ -153,9 +155,9 @@ import Testing
   @Test func conformance_failing() {
     PublisherConformance(
       elements: 0,
-      makePublisher: { Empty<Int, Boom>().eraseToAnyPublisher().handleEnd { _ in } },
+      makePublisher: { Empty<Int, TestError>().eraseToAnyPublisher().handleEnd { _ in } },
       makeFailingPublisher: {
-        Fail<Int, Boom>(error: Boom()).eraseToAnyPublisher().handleEnd { _ in }
+        Fail<Int, TestError>(error: TestError()).eraseToAnyPublisher().handleEnd { _ in }
       }
     )
     .run()
@@ -165,7 +167,7 @@ import Testing
 
 /// Cancels its subscription from inside the first `receive(_:)`.
 private final class CancellingSubscriber: Subscriber, Sendable {
-  typealias Failure = HandleEndTests.Boom
+  typealias Failure = TestError
   let values = LockedState<[Int]>([])
   let subscription = LockedState<(any Subscription)?>(nil)
 

@@ -4,14 +4,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ResultTests {
-  struct Boom: Error, Equatable {
-    var code = 0
-  }
 
-  let upstream = TestPublisher<Int, Boom>()
-  let results = LockedState<[Result<Int, Boom>]>([])
+  let upstream = TestPublisher<Int, TestError>()
+  let results = LockedState<[Result<Int, TestError>]>([])
 
-  private func subscribe(onEmpty: Boom? = nil) -> AnyCancellable {
+  private func subscribe(onEmpty: TestError? = nil) -> AnyCancellable {
     upstream.result(onEmpty: onEmpty) { [results] result in results.withLock { $0.append(result) } }
   }
 
@@ -21,23 +18,23 @@ import Testing
     #expect(results.withLock { $0 } == [.success(1)])
     #expect(upstream.requests == [.demand(.max(1)), .cancel])
     upstream.send(2)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(results.withLock { $0 } == [.success(1)])
     _ = cancellable
   }
 
   @Test func failure_answersWithTheFailure() {
-    let cancellable = subscribe(onEmpty: Boom(code: 9))
-    upstream.send(completion: .failure(Boom(code: 1)))
-    #expect(results.withLock { $0 } == [.failure(Boom(code: 1))])
+    let cancellable = subscribe(onEmpty: TestError(code: 9))
+    upstream.send(completion: .failure(TestError(code: 1)))
+    #expect(results.withLock { $0 } == [.failure(TestError(code: 1))])
     #expect(upstream.requests == [.demand(.max(1))])
     _ = cancellable
   }
 
   @Test func emptyFinishWithOnEmpty_answersWithThatError() {
-    let cancellable = subscribe(onEmpty: Boom(code: 2))
+    let cancellable = subscribe(onEmpty: TestError(code: 2))
     upstream.send(completion: .finished)
-    #expect(results.withLock { $0 } == [.failure(Boom(code: 2))])
+    #expect(results.withLock { $0 } == [.failure(TestError(code: 2))])
     _ = cancellable
   }
 
@@ -50,15 +47,15 @@ import Testing
 
   @Test func onEmpty_isEvaluatedOnlyOnAnEmptyFinish() {
     let evaluations = LockedState(0)
-    func makeError() -> Boom? {
+    func makeError() -> TestError? {
       evaluations.withLock { $0 += 1 }
-      return Boom(code: 3)
+      return TestError(code: 3)
     }
     let cancellable = upstream.result(onEmpty: makeError()) { _ in }
     upstream.send(1)
     #expect(evaluations.withLock { $0 } == 0)
     _ = cancellable
-    let other = TestPublisher<Int, Boom>()
+    let other = TestPublisher<Int, TestError>()
     let second = other.result(onEmpty: makeError()) { _ in }
     other.send(completion: .finished)
     #expect(evaluations.withLock { $0 } == 1)
@@ -66,7 +63,7 @@ import Testing
   }
 
   @Test func cancelBeforeAnyValue_cancelsUpstreamAndNeverAnswers() {
-    let cancellable = subscribe(onEmpty: Boom())
+    let cancellable = subscribe(onEmpty: TestError())
     cancellable.cancel()
     cancellable.cancel()
     upstream.send(completion: .finished)

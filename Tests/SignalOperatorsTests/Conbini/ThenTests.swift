@@ -4,15 +4,14 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ThenTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
-  let child = TestPublisher<String, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
+  let child = TestPublisher<String, TestError>()
   let transforms = LockedState(0)
 
   private func chained(
     maxDemand: Subscribers.Demand = .unlimited
-  ) -> Publishers.Then<TestPublisher<String, Boom>, TestPublisher<Int, Boom>> {
+  ) -> Publishers.Then<TestPublisher<String, TestError>, TestPublisher<Int, TestError>> {
     upstream.then(maxDemand: maxDemand) { [transforms, child] in
       transforms.withLock { $0 += 1 }
       return child
@@ -20,7 +19,7 @@ import Testing
   }
 
   @Test func upstreamFinishes_valuesDroppedAndChildForwarded() {
-    let recorder = RecordingSubscriber<String, Boom>()
+    let recorder = RecordingSubscriber<String, TestError>()
     chained().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -36,17 +35,17 @@ import Testing
   }
 
   @Test func upstreamFails_failureForwardedAndTransformNeverRuns() {
-    let recorder = RecordingSubscriber<String, Boom>()
+    let recorder = RecordingSubscriber<String, TestError>()
     chained().subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
     #expect(transforms.withLock { $0 } == 0)
     #expect(child.subscriptionCount == 0)
   }
 
   @Test func maxDemand_requestedOnceOnFirstRequestAndToppedUpPerValue() {
-    let recorder = RecordingSubscriber<String, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<String, TestError>(initialDemand: nil)
     chained(maxDemand: .max(2)).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
@@ -60,7 +59,7 @@ import Testing
   }
 
   @Test func storedDemand_isHandedToTheChildOnSubscription() {
-    let recorder = RecordingSubscriber<String, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<String, TestError>(initialDemand: .max(1))
     chained(maxDemand: .max(1)).subscribe(recorder)
     recorder.request(.max(2))
     upstream.send(completion: .finished)
@@ -70,7 +69,7 @@ import Testing
   }
 
   @Test func noDemandBeforeTheSwitch_childIsSubscribedButAskedForNothing() {
-    let recorder = RecordingSubscriber<String, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<String, TestError>(initialDemand: nil)
     chained().subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(child.subscriptionCount == 1)
@@ -80,7 +79,7 @@ import Testing
   }
 
   @Test func cancelDuringUpstream_cancelsUpstreamAndNeverMakesTheChild() {
-    let recorder = RecordingSubscriber<String, Boom>()
+    let recorder = RecordingSubscriber<String, TestError>()
     chained().subscribe(recorder)
     recorder.cancel()
     recorder.cancel()
@@ -91,7 +90,7 @@ import Testing
   }
 
   @Test func cancelDuringChild_cancelsTheChildOnly() {
-    let recorder = RecordingSubscriber<String, Boom>()
+    let recorder = RecordingSubscriber<String, TestError>()
     chained().subscribe(recorder)
     upstream.send(completion: .finished)
     recorder.cancel()
@@ -102,26 +101,30 @@ import Testing
   }
 
   @Test func childFails_failureForwarded() {
-    let recorder = RecordingSubscriber<String, Boom>()
+    let recorder = RecordingSubscriber<String, TestError>()
     chained().subscribe(recorder)
     upstream.send(completion: .finished)
     child.send("a")
-    child.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value("a"), .completion(.failure(Boom()))])
+    child.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value("a"), .completion(.failure(TestError()))])
   }
 
   @Test func childFinishesSynchronously_deliveredInOrder() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
-    Empty<Int, Boom>().then { Record<Int, Boom>(output: [1, 2], completion: .finished) }.subscribe(
-      recorder
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
     )
+    Empty<Int, TestError>().then { Record<Int, TestError>(output: [1, 2], completion: .finished) }
+      .subscribe(
+        recorder
+      )
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func afterChildCompletes_downstreamIsReleased() {
-    weak var weakRecorder: RecordingSubscriber<String, Boom>?
+    weak var weakRecorder: RecordingSubscriber<String, TestError>?
     do {
-      let recorder = RecordingSubscriber<String, Boom>()
+      let recorder = RecordingSubscriber<String, TestError>()
       weakRecorder = recorder
       chained().subscribe(recorder)
     }
@@ -132,9 +135,9 @@ import Testing
   }
 
   @Test func afterCancel_downstreamIsReleased() {
-    weak var weakRecorder: RecordingSubscriber<String, Boom>?
+    weak var weakRecorder: RecordingSubscriber<String, TestError>?
     do {
-      let recorder = RecordingSubscriber<String, Boom>()
+      let recorder = RecordingSubscriber<String, TestError>()
       weakRecorder = recorder
       chained().subscribe(recorder)
       upstream.send(completion: .finished)
@@ -144,8 +147,8 @@ import Testing
   }
 
   @Test func cancelFromInsideChildValue_noMoreValuesAndChildCancelled() {
-    let me = LockedState<RecordingSubscriber<String, Boom>?>(nil)
-    let recorder = RecordingSubscriber<String, Boom>(initialDemand: .unlimited) { _ in
+    let me = LockedState<RecordingSubscriber<String, TestError>?>(nil)
+    let recorder = RecordingSubscriber<String, TestError>(initialDemand: .unlimited) { _ in
       me.withLock { $0 }?.cancel()
       return .none
     }
@@ -176,15 +179,15 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Record<Int, Boom>(output: [7, 8], completion: .finished)
+        Record<Int, TestError>(output: [7, 8], completion: .finished)
           .then(maxDemand: .max(1)) {
-            Record<Int, Boom>(output: [1, 2, 3], completion: .finished)
+            Record<Int, TestError>(output: [1, 2, 3], completion: .finished)
           }
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [7], completion: .failure(Boom()))
+        Record<Int, TestError>(output: [7], completion: .failure(TestError()))
           .then(maxDemand: .max(1)) {
-            Record<Int, Boom>(output: [1, 2, 3], completion: .finished)
+            Record<Int, TestError>(output: [1, 2, 3], completion: .finished)
           }
       }
     )
@@ -198,7 +201,7 @@ import Testing
   /// ("Recursive call to lock Mutex"). The deinit here probes the lock from another thread
   /// instead of cancelling on its own, so the old code fails the test rather than trapping.
   @Test func upstreamFails_transformReleasedOutsideTheLock() {
-    let recorder = RecordingSubscriber<String, Boom>()
+    let recorder = RecordingSubscriber<String, TestError>()
     let subscription = LockedState<(any Subscription)?>(nil)
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     do {
@@ -213,15 +216,15 @@ import Testing
       .subscribe(recorder)
     }
     subscription.withLock { $0 = recorder.subscription }
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(deinitFoundTheLockFree.withLock { $0 } == true)
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
     subscription.withLock { $0 = nil }
   }
 
   /// `cancel()` releases the transform too; its owner's deinit must not run inside the lock.
   @Test func cancel_transformReleasedOutsideTheLock() {
-    let recorder = RecordingSubscriber<String, Boom>()
+    let recorder = RecordingSubscriber<String, TestError>()
     let subscription = LockedState<(any Subscription)?>(nil)
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     do {
@@ -248,16 +251,16 @@ import Testing
       final class Owner: @unchecked Sendable {
         var token: AnyCancellable?
       }
-      let upstream = PassthroughSubject<Int, Boom>()
+      let upstream = PassthroughSubject<Int, TestError>()
       do {
         let owner = Owner()
         owner.token = upstream.then { [owner] in
           _ = owner
-          return Empty<String, Boom>()
+          return Empty<String, TestError>()
         }
         .sink(receiveCompletion: { _ in }, receiveValue: { _ in })
       }
-      upstream.send(completion: .failure(Boom()))
+      upstream.send(completion: .failure(TestError()))
     }
   }
 }

@@ -17,27 +17,27 @@ import Testing
   }
 
   @Test func noCompletion_timesOutAndCancels() {
-    let upstream = TestPublisher<Int, WaitTestError>()
-    #expect(throws: WaitError<WaitTestError>.timedOut) {
+    let upstream = TestPublisher<Int, TestError>()
+    #expect(throws: WaitError<TestError>.timedOut) {
       try upstream.waitForValue(timeout: .milliseconds(50))
     }
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
   @Test func failure_throwsTheFailure() {
-    #expect(throws: WaitError<WaitTestError>.failure(WaitTestError())) {
-      try Fail<Int, WaitTestError>(error: WaitTestError()).waitForValue(timeout: .seconds(5))
+    #expect(throws: WaitError<TestError>.failure(TestError())) {
+      try Fail<Int, TestError>(error: TestError()).waitForValue(timeout: .seconds(5))
     }
   }
 
   @Test func emptyFinish_throwsEmpty() {
-    #expect(throws: WaitError<WaitTestError>.empty) {
-      try Empty<Int, WaitTestError>().waitForValue(timeout: .seconds(5))
+    #expect(throws: WaitError<TestError>.empty) {
+      try Empty<Int, TestError>().waitForValue(timeout: .seconds(5))
     }
   }
 
   @Test func secondValue_throwsAndCancels() {
-    let upstream = TestPublisher<Int, WaitTestError>()
+    let upstream = TestPublisher<Int, TestError>()
     let queue = DispatchQueue(label: "WaitTests.sender")
     let subscribed = DispatchSemaphore(value: 0)
     queue.async {
@@ -47,7 +47,7 @@ import Testing
       upstream.send(2)
     }
     let watched = upstream.handleSubscribe { subscribed.signal() }
-    #expect(throws: WaitError<WaitTestError>.moreThanOneValue) {
+    #expect(throws: WaitError<TestError>.moreThanOneValue) {
       try watched.waitForValue(timeout: .seconds(60))
     }
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
@@ -55,13 +55,13 @@ import Testing
 
   @Test func calledOnDeliveryQueue_throwsWithoutSubscribing() {
     let queue = DispatchQueue(label: "WaitTests.delivery")
-    let upstream = TestPublisher<Int, WaitTestError>()
+    let upstream = TestPublisher<Int, TestError>()
     let result = queue.sync {
-      Result { () throws(WaitError<WaitTestError>) -> Int in
+      Result { () throws(WaitError<TestError>) -> Int in
         try upstream.waitForValue(timeout: .seconds(10), deliveredOn: queue)
       }
     }
-    #expect(throws: WaitError<WaitTestError>.calledOnDeliveryQueue) { try result.get() }
+    #expect(throws: WaitError<TestError>.calledOnDeliveryQueue) { try result.get() }
     #expect(upstream.subscriptionCount == 0)
   }
 
@@ -69,11 +69,11 @@ import Testing
     let queue = DispatchQueue(label: "WaitTests.delivery")
     let child = DispatchQueue(label: "WaitTests.child", target: queue)
     let result = child.sync {
-      Result { () throws(WaitError<WaitTestError>) -> Int in
+      Result { () throws(WaitError<TestError>) -> Int in
         try QueueJust(1, on: queue).waitForValue(timeout: .seconds(10), deliveredOn: queue)
       }
     }
-    #expect(throws: WaitError<WaitTestError>.calledOnDeliveryQueue) { try result.get() }
+    #expect(throws: WaitError<TestError>.calledOnDeliveryQueue) { try result.get() }
   }
 
   @Test func asyncCounterpart_returnsTheValue() async throws {
@@ -85,30 +85,28 @@ import Testing
   }
 
   @Test func asyncCounterpart_throwsFailureAndEmpty() async {
-    await #expect(throws: WaitError<WaitTestError>.failure(WaitTestError())) {
-      try await Fail<Int, WaitTestError>(error: WaitTestError()).singleValue()
+    await #expect(throws: WaitError<TestError>.failure(TestError())) {
+      try await Fail<Int, TestError>(error: TestError()).singleValue()
     }
-    await #expect(throws: WaitError<WaitTestError>.empty) {
-      try await Empty<Int, WaitTestError>().singleValue()
+    await #expect(throws: WaitError<TestError>.empty) {
+      try await Empty<Int, TestError>().singleValue()
     }
   }
 
   @Test func asyncCounterpartCancelled_throwsCancelledAndCancelsUpstream() async {
-    let upstream = TestPublisher<Int, WaitTestError>()
+    let upstream = TestPublisher<Int, TestError>()
     let task = Task { try await upstream.singleValue() }
     task.cancel()
     let result = await task.result
-    #expect(throws: WaitError<WaitTestError>.cancelled) { try result.get() }
+    #expect(throws: WaitError<TestError>.cancelled) { try result.get() }
     #expect(upstream.requests.allSatisfy { $0 == .cancel || $0 == .demand(.unlimited) })
   }
 }
 
-struct WaitTestError: Error, Equatable {}
-
 /// Sends one value and `.finished` asynchronously on `queue`, after handing out its subscription.
 private struct QueueJust: Publisher {
   typealias Output = Int
-  typealias Failure = WaitTestError
+  typealias Failure = TestError
 
   let value: Int
   let queue: DispatchQueue
@@ -118,7 +116,7 @@ private struct QueueJust: Publisher {
     self.queue = queue
   }
 
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == WaitTestError {
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
     subscriber.receive(subscription: Subscriptions.empty)
     let box = SubscriberBox(subscriber)
     let value = value

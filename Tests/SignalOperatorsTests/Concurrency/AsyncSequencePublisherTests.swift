@@ -10,8 +10,6 @@ import Testing
   /// loaded machine that took more than 30 s. Passing tests don't wait for it.
   static let patience: Duration = .seconds(120)
 
-  struct Boom: Error, Equatable {}
-
   /// Yields 1...limit and counts how often `next()` was called.
   struct CountingSequence: AsyncSequence, Sendable {
     typealias Element = Int
@@ -89,10 +87,10 @@ import Testing
   @Test func throwingSequence_fails() async {
     let stream = AsyncThrowingStream<Int, any Error> { continuation in
       continuation.yield(1)
-      continuation.finish(throwing: Boom())
+      continuation.finish(throwing: TestError())
     }
     let failure = await stream.publisher.expectFailure(timeout: Self.patience)
-    #expect(failure is Boom)
+    #expect(failure is TestError)
   }
 
   @Test func noRequest_noIteration() async {
@@ -138,13 +136,13 @@ import Testing
 
   @Test func cancelFromReceive_stopsIteration() async {
     let pulls = Counter()
-    let holder = SubscriptionHolder()
+    let holder = RecorderHolder<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { value in
-      if value == 2 { holder.cancel() }
+      if value == 2 { holder.recorder?.cancel() }
       return .none
     }
     CountingSequence(limit: 100, pulls: pulls).publisher.subscribe(recorder)
-    holder.set(recorder)
+    holder.recorder = recorder
     recorder.request(.unlimited)
     #expect(await asyncBridgeEventually { recorder.values.count == 2 })
     #expect(recorder.values == [1, 2])
@@ -195,12 +193,4 @@ import Testing
     }
     .expectAllPassed(skipping: ["SC-1.05", "SC-2.04", "SC-5.01"])
   }
-}
-
-/// Lets a recorder's `demandPerValue` closure cancel the recorder, which exists only after it.
-// Sendable: `recorder` is set once before any value arrives and only read afterwards.
-private final class SubscriptionHolder: @unchecked Sendable {
-  private var recorder: RecordingSubscriber<Int, Never>?
-  func set(_ recorder: RecordingSubscriber<Int, Never>) { self.recorder = recorder }
-  func cancel() { recorder?.cancel() }
 }

@@ -4,17 +4,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AsyncThrowingPublisherTests {
-  struct Boom: Error, Equatable {}
 
   @Test func values_thenFailure_throwsAfterTheValues() async {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     var iterator = subject.values(bufferingPolicy: .unbounded).makeAsyncIterator()
     subject.send(1)
     subject.send(2)
-    subject.send(completion: .failure(Boom()))
+    subject.send(completion: .failure(TestError()))
     var received: [Int] = []
-    var thrown: Boom?
-    do throws(Boom) {
+    var thrown: TestError?
+    do throws(TestError) {
       while let value = try await iterator.next() {
         received.append(value)
       }
@@ -22,25 +21,25 @@ import Testing
       thrown = error
     }
     #expect(received == [1, 2])
-    #expect(thrown == Boom())
+    #expect(thrown == TestError())
   }
 
   @Test func afterThrowing_nextReturnsNil() async throws {
-    var iterator = Fail<Int, Boom>(error: Boom()).values.makeAsyncIterator()
-    await #expect(throws: Boom.self) { try await iterator.next() }
+    var iterator = Fail<Int, TestError>(error: TestError()).values.makeAsyncIterator()
+    await #expect(throws: TestError.self) { try await iterator.next() }
     #expect(try await iterator.next() == nil)
   }
 
   @Test func finished_endsWithoutThrowing() async throws {
     var received: [Int] = []
-    for try await value in Just(7).setFailureTypeForTest(Boom.self).values {
+    for try await value in Just(7).setFailureTypeForTest(TestError.self).values {
       received.append(value)
     }
     #expect(received == [7])
   }
 
   @Test func next_requestsOneValueAtATime() async throws {
-    let upstream = TestPublisher<Int, Boom>()
+    let upstream = TestPublisher<Int, TestError>()
     let iterator = upstream.values.makeAsyncIterator()
     let task = Task {
       var iterator = iterator
@@ -53,18 +52,18 @@ import Testing
   }
 
   @Test func failureWhileWaiting_isThrown() async {
-    let upstream = TestPublisher<Int, Boom>()
+    let upstream = TestPublisher<Int, TestError>()
     let task = Task {
       var iterator = upstream.values.makeAsyncIterator()
       return try await iterator.next()
     }
     #expect(await asyncBridgeEventually { upstream.requests.count == 1 })
-    upstream.send(completion: .failure(Boom()))
-    await #expect(throws: Boom.self) { try await task.value }
+    upstream.send(completion: .failure(TestError()))
+    await #expect(throws: TestError.self) { try await task.value }
   }
 
   @Test func taskCancelled_returnsNil_andCancelsUpstream() async throws {
-    let upstream = TestPublisher<Int, Boom>()
+    let upstream = TestPublisher<Int, TestError>()
     let task = Task {
       var iterator = upstream.values(bufferingPolicy: .unbounded).makeAsyncIterator()
       return try await iterator.next()

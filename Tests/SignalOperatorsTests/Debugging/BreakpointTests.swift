@@ -12,13 +12,12 @@ import Darwin
 #endif
 
 @Suite(.timeLimit(.minutes(5))) struct BreakpointTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func closuresReturningFalse_passEventsThrough() {
     let seen = LockedState<[String]>([])
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.breakpoint(
       receiveSubscription: { _ in
         seen.withLock { $0.append("subscription") }
@@ -35,13 +34,13 @@ import Darwin
     )
     .subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
     #expect(seen.withLock { $0 } == ["subscription", "value 1", "completion"])
   }
 
   @Test func breakpointOnError_finishedPassesThrough() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.breakpointOnError().subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -57,14 +56,14 @@ import Darwin
 
   @Test func breakpointOnError_failureRaisesSIGTRAP() async {
     await #expect(processExitsWith: .signal(SIGTRAP)) {
-      let recorder = RecordingSubscriber<Int, BreakpointTests.Boom>()
-      Fail<Int, BreakpointTests.Boom>(error: BreakpointTests.Boom()).breakpointOnError()
+      let recorder = RecordingSubscriber<Int, TestError>()
+      Fail<Int, TestError>(error: TestError()).breakpointOnError()
         .subscribe(recorder)
     }
   }
 
   @Test func demand_passesThroughOneToOne() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.breakpoint().subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
@@ -75,7 +74,7 @@ import Darwin
   }
 
   @Test func cancel_cancelsUpstreamAndStopsValues() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.breakpoint().subscribe(recorder)
     recorder.cancel()
     upstream.send(1)
@@ -84,7 +83,7 @@ import Darwin
   }
 
   @Test func subscription_describedAsBreakpoint() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.breakpoint().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Breakpoint")
   }
@@ -92,7 +91,7 @@ import Darwin
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.breakpoint().subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       recorder.cancel()
@@ -111,7 +110,7 @@ import Darwin
 
   @Test func cancelFromReceive_stopsDelivery() {
     let holder = LockedState<(any Subscription)?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.withLock { $0 }?.cancel()
       return .none
     }
@@ -127,10 +126,10 @@ import Darwin
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Record<Int, Boom>(output: [1, 2, 3], completion: .finished).breakpointOnError()
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).breakpointOnError()
       },
       makeLongPublisher: {
-        Record<Int, Boom>(output: Array(0..<1_000_000), completion: .finished)
+        Record<Int, TestError>(output: Array(0..<1_000_000), completion: .finished)
           .breakpoint(receiveOutput: { $0 < 0 })
       }
     )

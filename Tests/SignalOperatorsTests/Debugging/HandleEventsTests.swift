@@ -4,12 +4,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct HandleEventsTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
   let log = LockedState<[String]>([])
 
-  private func handled() -> Publishers.HandleEvents<TestPublisher<Int, Boom>> {
+  private func handled() -> Publishers.HandleEvents<TestPublisher<Int, TestError>> {
     upstream.handleEvents(
       receiveSubscription: { [log] subscription in
         log.withLock { $0.append("subscription \(subscription)") }
@@ -26,7 +25,7 @@ import Testing
   private var entries: [String] { log.withLock { $0 } }
 
   @Test func basicPath_closuresRunAndEventsPassThrough() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -42,7 +41,7 @@ import Testing
 
   @Test func closures_runBeforeTheEventGoesOn() {
     let order = LockedState<[String]>([])
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { value in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { value in
       order.withLock { $0.append("downstream \(value)") }
       return .none
     }
@@ -58,7 +57,7 @@ import Testing
     )
     .subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(
       order.withLock { $0 } == [
         "subscription", "request, upstream has 0", "output 1", "downstream 1",
@@ -68,7 +67,7 @@ import Testing
   }
 
   @Test func demandNone_nothingDeliveredUntilRequested() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     handled().subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     upstream.send(1)
@@ -80,7 +79,10 @@ import Testing
   }
 
   @Test func demandFromReceive_isReturnedUpstreamAndReported() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     handled().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -94,23 +96,23 @@ import Testing
   }
 
   @Test func failureAfterValues_passesThrough() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
     #expect(entries.last == "failed")
   }
 
   @Test func failureBeforeValues_passesThrough() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func cancel_runsReceiveCancelOnceAndCancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let subscription = LockedState<(any Subscription)?>(nil)
     handled().subscribe(recorder)
     subscription.withLock { $0 = recorder.subscription }
@@ -126,7 +128,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let inner = LockedState<(any Subscription)?>(nil)
     handled().subscribe(recorder)
     inner.withLock { $0 = recorder.subscription }
@@ -138,7 +140,7 @@ import Testing
 
   @Test func cancelFromReceive_stopsDelivery() {
     let holder = LockedState<(any Subscription)?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.withLock { $0 }?.cancel()
       return .none
     }
@@ -152,7 +154,7 @@ import Testing
 
   @Test func requestFromReceive_goesUpstream() {
     let holder = LockedState<(any Subscription)?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.withLock { $0 }?.request(.max(2))
       return .none
     }
@@ -164,7 +166,7 @@ import Testing
   }
 
   @Test func subscription_describedAsHandleEvents() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "HandleEvents")
   }
@@ -175,7 +177,7 @@ import Testing
     do {
       let token = Token()
       weakToken = token
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.handleEvents(receiveOutput: { _ in _ = token }).subscribe(recorder)
       weakInner = recorder.subscription as AnyObject?
       recorder.cancel()
@@ -187,7 +189,7 @@ import Testing
   @Test func innerAndClosures_releasedAfterCompletion() {
     weak var weakInner: AnyObject?
     weak var weakToken: Token?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       let token = Token()
       weakToken = token
@@ -222,10 +224,10 @@ import Testing
     PublisherConformance(
       elements: 2,
       makePublisher: {
-        Record<Int, Boom>(output: [1, 2], completion: .finished).handleEvents()
+        Record<Int, TestError>(output: [1, 2], completion: .finished).handleEvents()
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom())).handleEvents()
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError())).handleEvents()
       }
     )
     .run()

@@ -4,15 +4,12 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PrintTests {
-  struct Boom: Error, Equatable, CustomStringConvertible {
-    var description: String { "boom" }
-  }
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
   private let output = PrintRecording()
 
   @Test func basicPath_writesCombinesLines() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.print(to: output).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -30,14 +27,14 @@ import Testing
   }
 
   @Test func prefix_startsEachLine() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3))
     upstream.print("numbers", to: output).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(
       output.lines == [
         "numbers: receive subscription: (TestPublisher)",
         "numbers: request max: (3)",
-        "numbers: receive error: (boom)",
+        "numbers: receive error: (Boom)",
       ]
     )
   }
@@ -51,7 +48,10 @@ import Testing
   }
 
   @Test func demandFromReceive_writtenAsSynchronous() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(2))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(2)
+    )
     upstream.print(to: output).subscribe(recorder)
     upstream.send(7)
     #expect(
@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func demandNone_nothingDeliveredUntilRequested() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.print(to: output).subscribe(recorder)
     upstream.send(1)
     #expect(recorder.values.isEmpty)
@@ -78,7 +78,7 @@ import Testing
   }
 
   @Test func cancel_writesReceiveCancelOnceAndCancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.print(to: output).subscribe(recorder)
     let subscription = recorder.subscription
     recorder.cancel()
@@ -92,7 +92,7 @@ import Testing
 
   @Test func cancelFromReceive_stopsDelivery() {
     let holder = LockedState<(any Subscription)?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.withLock { $0 }?.cancel()
       return .none
     }
@@ -105,7 +105,7 @@ import Testing
   }
 
   @Test func subscription_describedAsPrint() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.print(to: output).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Print")
   }
@@ -114,11 +114,11 @@ import Testing
     weak var cancelled: AnyObject?
     weak var completed: AnyObject?
     do {
-      let first = RecordingSubscriber<Int, Boom>()
+      let first = RecordingSubscriber<Int, TestError>()
       upstream.print(to: output).subscribe(first)
       cancelled = first.subscription as AnyObject?
       first.cancel()
-      let second = RecordingSubscriber<Int, Boom>()
+      let second = RecordingSubscriber<Int, TestError>()
       upstream.print(to: output).subscribe(second)
       completed = second.subscription as AnyObject?
       upstream.send(completion: .finished)
@@ -140,10 +140,12 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Record<Int, Boom>(output: [1, 2, 3], completion: .finished).print(to: PrintDiscard())
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).print(to: PrintDiscard())
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2, 3], completion: .failure(Boom())).print(to: PrintDiscard())
+        Record<Int, TestError>(output: [1, 2, 3], completion: .failure(TestError())).print(
+          to: PrintDiscard()
+        )
       }
     )
     .run()

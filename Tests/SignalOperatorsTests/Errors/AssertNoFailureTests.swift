@@ -4,9 +4,8 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AssertNoFailureTests {
-  typealias Boom = FlattenFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func values_passThroughAndFinish() {
     let recorder = RecordingSubscriber<Int, Never>()
@@ -61,13 +60,13 @@ import Testing
   @Test func failure_trapsWithPrefixAndError() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, Never>()
-      Fail<Int, FlattenFamilyBoom>(error: FlattenFamilyBoom(code: 42))
+      Fail<Int, TestError>(error: TestError(code: 42))
         .assertNoFailure("settings")
         .subscribe(recorder)
     }
     let output = result.map { String(decoding: $0.standardErrorContent, as: UTF8.self) } ?? ""
     #expect(output.contains("settings"))
-    #expect(output.contains("FlattenFamilyBoom(code: 42)"))
+    #expect(output.contains("Boom(42)"))
   }
 
   @Test func assertNoFailure_conforms() {

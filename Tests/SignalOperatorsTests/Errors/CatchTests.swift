@@ -4,9 +4,8 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CatchTests {
-  typealias Boom = FlattenFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
   let replacement = TestPublisher<Int, Never>()
 
   @Test func noFailure_passesValuesAndFinishes() {
@@ -19,35 +18,35 @@ import Testing
 
   @Test func failureAfterValues_switchesToReplacement() {
     let recorder = RecordingSubscriber<Int, Never>()
-    var seen: Boom?
+    var seen: TestError?
     upstream.catch { error -> Just<Int> in
       seen = error
       return Just(9)
     }
     .subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom(code: 3)))
-    #expect(seen == Boom(code: 3))
+    upstream.send(completion: .failure(TestError(code: 3)))
+    #expect(seen == TestError(code: 3))
     #expect(recorder.events == [.subscription, .value(1), .value(9), .completion(.finished)])
   }
 
   @Test func failureBeforeValues_switchesToReplacement() {
     let recorder = RecordingSubscriber<Int, Never>()
-    Fail<Int, Boom>(error: Boom()).catch { _ in [7, 8].publisher }.subscribe(recorder)
+    Fail<Int, TestError>(error: TestError()).catch { _ in [7, 8].publisher }.subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(7), .value(8), .completion(.finished)])
   }
 
   @Test func replacementFails_failureGoesDownstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    upstream.catch { _ in Fail<Int, Boom>(error: Boom(code: 5)) }.subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom(code: 5)))])
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.catch { _ in Fail<Int, TestError>(error: TestError(code: 5)) }.subscribe(recorder)
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 5)))])
   }
 
   @Test func demandNone_replacementWaitsForRequest() {
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
     upstream.catch { _ in self.replacement }.subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(replacement.requests.isEmpty)
     recorder.request(.max(1))
     #expect(replacement.requests == [.demand(.max(1))])
@@ -57,7 +56,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(4))
     upstream.catch { _ in self.replacement }.subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(upstream.requests == [.demand(.max(4))])
     #expect(replacement.requests == [.demand(.max(3))])
   }
@@ -66,7 +65,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.catch { _ in [2, 3].publisher }.subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(recorder.values == [1, 2, 3])
     #expect(recorder.completion == .finished)
     #expect(recorder.violations.isEmpty)
@@ -81,7 +80,7 @@ import Testing
     }
     .subscribe(recorder)
     recorder.cancel()
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(!called)
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
     #expect(recorder.events == [.subscription])
@@ -90,7 +89,7 @@ import Testing
   @Test func cancelDuringReplacement_cancelsIt() {
     let recorder = RecordingSubscriber<Int, Never>()
     upstream.catch { _ in self.replacement }.subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     replacement.send(1)
     recorder.cancel()
     replacement.send(2)
@@ -106,7 +105,7 @@ import Testing
     }
     upstream.catch { _ in [1, 2].publisher }.subscribe(recorder)
     holder.subscription = recorder.subscription
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     recorder.request(.max(5))
     #expect(recorder.events == [.subscription, .value(1)])
   }
@@ -119,7 +118,7 @@ import Testing
     }
     upstream.catch { _ in [1, 2, 3].publisher }.subscribe(recorder)
     holder.subscription = recorder.subscription
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2, 3])
   }
@@ -130,7 +129,7 @@ import Testing
     cancelled.cancel()
     #expect(cancelled.subscription == nil)
     let completed = FlattenFamilyWeakSubscriber<Int, Never>()
-    Fail<Int, Boom>(error: Boom()).catch { _ in Just(1) }.subscribe(completed)
+    Fail<Int, TestError>(error: TestError()).catch { _ in Just(1) }.subscribe(completed)
     #expect(completed.isCompleted)
     #expect(completed.subscription == nil)
   }
@@ -145,12 +144,12 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [1]).append(Fail(error: Boom()))
+        Publishers.Sequence<[Int], TestError>(sequence: [1]).append(Fail(error: TestError()))
           .catch { _ in [2, 3].publisher }
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Fail<Int, Boom>(error: Boom())
+        Fail<Int, TestError>(error: TestError())
           .catch { _ in (0..<1_000_000).publisher }
           .eraseToAnyPublisher()
       }
@@ -163,13 +162,13 @@ import Testing
     PublisherConformance(
       elements: 2,
       makePublisher: {
-        Fail<Int, Boom>(error: Boom()).catch { _ in
-          Publishers.Sequence<[Int], Boom>(sequence: [1, 2]).eraseToAnyPublisher()
+        Fail<Int, TestError>(error: TestError()).catch { _ in
+          Publishers.Sequence<[Int], TestError>(sequence: [1, 2]).eraseToAnyPublisher()
         }
       },
       makeFailingPublisher: {
-        Fail<Int, Boom>(error: Boom()).catch { _ in
-          Fail<Int, Boom>(error: Boom(code: 1)).eraseToAnyPublisher()
+        Fail<Int, TestError>(error: TestError()).catch { _ in
+          Fail<Int, TestError>(error: TestError(code: 1)).eraseToAnyPublisher()
         }
       }
     )

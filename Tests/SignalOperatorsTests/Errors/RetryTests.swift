@@ -4,12 +4,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RetryTests {
-  typealias Boom = FlattenFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func failure_resubscribesAndDeliversEveryAttempt() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let attempts = Attempts(failures: 2)
     attempts.publisher.retry(3).subscribe(recorder)
     #expect(recorder.values == [0, 1, 2])
@@ -18,30 +17,30 @@ import Testing
   }
 
   @Test func retriesExhausted_lastFailureGoesDownstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let attempts = Attempts(failures: 10)
     attempts.publisher.retry(2).subscribe(recorder)
     #expect(recorder.values == [0, 1, 2])
-    #expect(recorder.completion == .failure(Boom(code: 2)))
+    #expect(recorder.completion == .failure(TestError(code: 2)))
     #expect(attempts.count == 3)
   }
 
   @Test func retryZero_forwardsFirstFailure() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let attempts = Attempts(failures: 10)
     attempts.publisher.retry(0).subscribe(recorder)
-    #expect(recorder.completion == .failure(Boom(code: 0)))
+    #expect(recorder.completion == .failure(TestError(code: 0)))
     #expect(attempts.count == 1)
   }
 
   @Test func manySynchronousFailures_doNotRecurse() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    Fail<Int, Boom>(error: Boom()).retry(100_000).subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Fail<Int, TestError>(error: TestError()).retry(100_000).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func unlimitedRetries_retryUntilSuccess() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     let attempts = Attempts(failures: 50)
     Publishers.Retry(upstream: attempts.publisher, retries: nil).subscribe(recorder)
     #expect(recorder.completion == .finished)
@@ -49,18 +48,18 @@ import Testing
   }
 
   @Test func remainingDemand_carriedToNextAttempt() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3))
     upstream.retry(1).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     // The failed TestPublisher gives the new subscriber its failure at once.
     #expect(upstream.subscriptionCount == 2)
     #expect(upstream.requests == [.demand(.max(3)), .demand(.max(2))])
-    #expect(recorder.completion == .failure(Boom()))
+    #expect(recorder.completion == .failure(TestError()))
   }
 
   @Test func demandNone_nextAttemptWaitsForRequest() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     let attempts = Attempts(failures: 1)
     attempts.publisher.retry(1).subscribe(recorder)
     #expect(recorder.events == [.subscription])
@@ -72,7 +71,10 @@ import Testing
   }
 
   @Test func maxOne_toppedUpFromReceive_deliversAll() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     let attempts = Attempts(failures: 3)
     attempts.publisher.retry(5).subscribe(recorder)
     #expect(recorder.values == [0, 1, 2, 3])
@@ -80,7 +82,7 @@ import Testing
   }
 
   @Test func finishes_withoutRetry() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(3).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -89,10 +91,10 @@ import Testing
   }
 
   @Test func cancel_cancelsCurrentAttemptAndStopsRetrying() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(3).subscribe(recorder)
     recorder.cancel()
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
     #expect(upstream.subscriptionCount == 1)
     #expect(recorder.events == [.subscription])
@@ -100,7 +102,7 @@ import Testing
 
   @Test func cancelFromReceive_stopsDelivery() {
     let holder = FlattenFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -111,18 +113,18 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancelAndCompletion() {
-    let cancelled = FlattenFamilyWeakSubscriber<Int, Boom>()
+    let cancelled = FlattenFamilyWeakSubscriber<Int, TestError>()
     upstream.retry(1).subscribe(cancelled)
     cancelled.cancel()
     #expect(cancelled.subscription == nil)
-    let completed = FlattenFamilyWeakSubscriber<Int, Boom>()
-    Fail<Int, Boom>(error: Boom()).retry(2).subscribe(completed)
+    let completed = FlattenFamilyWeakSubscriber<Int, TestError>()
+    Fail<Int, TestError>(error: TestError()).retry(2).subscribe(completed)
     #expect(completed.isCompleted)
     #expect(completed.subscription == nil)
   }
 
   @Test func description_isRetry() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.retry(1).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Retry")
   }
@@ -142,7 +144,7 @@ import Testing
   }
 }
 
-/// A publisher whose `n`th subscription sends `n` and fails with `Boom(code: n)`, until
+/// A publisher whose `n`th subscription sends `n` and fails with `TestError(code: n)`, until
 /// `failures` subscriptions have failed; the next one sends its number (and `tail` more values)
 /// and finishes.
 // Sendable: `subscriptions` is only reached under `lock`.
@@ -159,18 +161,18 @@ private final class Attempts: @unchecked Sendable {
 
   var count: Int { lock.withLock { subscriptions } }
 
-  var publisher: Deferred<AnyPublisher<Int, FlattenFamilyBoom>> {
+  var publisher: Deferred<AnyPublisher<Int, TestError>> {
     Deferred {
       let number = self.lock.withLock { () -> Int in
         defer { self.subscriptions += 1 }
         return self.subscriptions
       }
       if number < self.failures {
-        return Publishers.Sequence<[Int], FlattenFamilyBoom>(sequence: [number])
-          .append(Fail(error: FlattenFamilyBoom(code: number)))
+        return Publishers.Sequence<[Int], TestError>(sequence: [number])
+          .append(Fail(error: TestError(code: number)))
           .eraseToAnyPublisher()
       }
-      return Publishers.Sequence<[Int], FlattenFamilyBoom>(sequence: [number])
+      return Publishers.Sequence<[Int], TestError>(sequence: [number])
         .append(Publishers.Sequence(sequence: (number + 1)..<(number + 1 + self.tail)))
         .eraseToAnyPublisher()
     }

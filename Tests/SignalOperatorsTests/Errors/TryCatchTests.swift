@@ -4,10 +4,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryCatchTests {
-  typealias Boom = FlattenFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
-  let replacement = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
+  let replacement = TestPublisher<Int, TestError>()
 
   @Test func noFailure_passesValuesAndFinishes() {
     let recorder = RecordingSubscriber<Int, any Error>()
@@ -26,7 +25,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, any Error>()
     upstream.tryCatch { _ in [5, 6].publisher }.subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(recorder.values == [1, 5, 6])
     guard case .finished? = recorder.completion else {
       Issue.record("expected .finished, got \(String(describing: recorder.completion))")
@@ -36,41 +35,41 @@ import Testing
 
   @Test func handlerThrows_failsWithThrownError() {
     let recorder = RecordingSubscriber<Int, any Error>()
-    upstream.tryCatch { error -> Just<Int> in throw Boom(code: error.code + 1) }
+    upstream.tryCatch { error -> Just<Int> in throw TestError(code: error.code + 1) }
       .subscribe(recorder)
-    upstream.send(completion: .failure(Boom(code: 1)))
+    upstream.send(completion: .failure(TestError(code: 1)))
     guard case .failure(let error)? = recorder.completion else {
       Issue.record("expected a failure")
       return
     }
-    #expect(error as? Boom == Boom(code: 2))
+    #expect(error as? TestError == TestError(code: 2))
   }
 
   @Test func replacementFails_failsWithItsError() {
     let recorder = RecordingSubscriber<Int, any Error>()
     upstream.tryCatch { _ in self.replacement }.subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     replacement.send(3)
-    replacement.send(completion: .failure(Boom(code: 4)))
+    replacement.send(completion: .failure(TestError(code: 4)))
     #expect(recorder.values == [3])
     guard case .failure(let error)? = recorder.completion else {
       Issue.record("expected a failure")
       return
     }
-    #expect(error as? Boom == Boom(code: 4))
+    #expect(error as? TestError == TestError(code: 4))
   }
 
   @Test func demand_carriedToReplacement() {
     let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3))
     upstream.tryCatch { _ in self.replacement }.subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(replacement.requests == [.demand(.max(2))])
   }
 
   @Test func demandNone_deliversNothingUntilRequested() {
     let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
-    Fail<Int, Boom>(error: Boom()).tryCatch { _ in [1, 2].publisher }.subscribe(recorder)
+    Fail<Int, TestError>(error: TestError()).tryCatch { _ in [1, 2].publisher }.subscribe(recorder)
     #expect(recorder.values.isEmpty)
     recorder.request(.max(1))
     #expect(recorder.values == [1])
@@ -79,7 +78,7 @@ import Testing
   @Test func cancel_stopsEverything() {
     let recorder = RecordingSubscriber<Int, any Error>()
     upstream.tryCatch { _ in self.replacement }.subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     recorder.cancel()
     replacement.send(1)
     #expect(replacement.requests == [.demand(.unlimited), .cancel])
@@ -92,7 +91,7 @@ import Testing
     cancelled.cancel()
     #expect(cancelled.subscription == nil)
     let completed = FlattenFamilyWeakSubscriber<Int, any Error>()
-    Fail<Int, Boom>(error: Boom()).tryCatch { _ -> Just<Int> in throw Boom() }
+    Fail<Int, TestError>(error: TestError()).tryCatch { _ -> Just<Int> in throw TestError() }
       .subscribe(completed)
     #expect(completed.isCompleted)
     #expect(completed.subscription == nil)
@@ -107,14 +106,17 @@ import Testing
   @Test func tryCatch_conforms() {
     PublisherConformance(
       elements: 2,
-      makePublisher: { Fail<Int, Boom>(error: Boom()).tryCatch { _ in [1, 2].publisher } },
+      makePublisher: {
+        Fail<Int, TestError>(error: TestError()).tryCatch { _ in [1, 2].publisher }
+      },
       makeFailingPublisher: {
-        Fail<Int, Boom>(error: Boom()).tryCatch { _ -> Publishers.Sequence<[Int], Never> in
-          throw Boom(code: 1)
+        Fail<Int, TestError>(error: TestError()).tryCatch {
+          _ -> Publishers.Sequence<[Int], Never> in
+          throw TestError(code: 1)
         }
       },
       makeLongPublisher: {
-        Fail<Int, Boom>(error: Boom()).tryCatch { _ in Array(0..<1_000_000).publisher }
+        Fail<Int, TestError>(error: TestError()).tryCatch { _ in Array(0..<1_000_000).publisher }
       }
     )
     .run()

@@ -4,13 +4,13 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CompactMapTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.compactMap { $0 > 0 ? "v\($0)" : nil }
     },
     inputs: [1, -1, 2, -2, 3],
     expected: ["v1", "v2", "v3"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TestPublisher"
   )
 
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func transform_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, Never>) in
       upstream.compactMap { (value: Int) -> Int? in
         _ = token
@@ -49,7 +49,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsCompactMap() {
-    let spy = MapFamilyInnerSpy<Int, Never>()
+    let spy = InnerSpy<Int, Never>()
     spy.compactMap { $0 }.subscribe(RecordingSubscriber<Int, Never>())
     #expect(spy.descriptions == ["CompactMap"])
   }

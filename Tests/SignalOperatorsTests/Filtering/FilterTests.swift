@@ -4,11 +4,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FilterTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.filter { $0 > 0 } },
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in upstream.filter { $0 > 0 } },
     inputs: [1, -1, 2, -2, 3],
     expected: ["1", "2", "3"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TestPublisher"
   )
 
@@ -38,7 +38,7 @@ import Testing
   }
 
   @Test func predicate_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, Never>) in
       upstream.filter {
         _ = token
@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsFilter() {
-    let spy = MapFamilyInnerSpy<Int, Never>()
+    let spy = InnerSpy<Int, Never>()
     spy.filter { $0 > 0 }.subscribe(RecordingSubscriber<Int, Never>())
     #expect(spy.descriptions == ["Filter"])
   }

@@ -4,11 +4,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RemoveDuplicatesTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.removeDuplicates() },
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in upstream.removeDuplicates() },
     inputs: [1, 1, 2, 2, 2, 1],
     expected: ["1", "2", "1"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TestPublisher"
   )
 
@@ -52,7 +52,7 @@ import Testing
   }
 
   @Test func predicate_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, Never>) in
       upstream.removeDuplicates {
         _ = token
@@ -62,7 +62,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsRemoveDuplicates() {
-    let spy = MapFamilyInnerSpy<Int, Never>()
+    let spy = InnerSpy<Int, Never>()
     spy.removeDuplicates().subscribe(RecordingSubscriber<Int, Never>())
     #expect(spy.descriptions == ["RemoveDuplicates"])
   }

@@ -4,18 +4,18 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ReplaceEmptyTests {
-  let upstream = TestPublisher<Int, MapFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
 
   private var scenarios:
-    MapFamilyScenarios<
-      Int, MapFamilyError, Publishers.ReplaceEmpty<TestPublisher<Int, MapFamilyError>>
+    PassThroughScenarios<
+      Int, TestError, Publishers.ReplaceEmpty<TestPublisher<Int, TestError>>
     >
   {
-    MapFamilyScenarios(
+    PassThroughScenarios(
       make: { $0.replaceEmpty(with: 0) },
       inputs: [1, 2, 3],
       expected: ["1", "2", "3"],
-      error: MapFamilyError(code: 1),
+      error: TestError(code: 1),
       description: "ReplaceEmpty"
     )
   }
@@ -26,7 +26,7 @@ import Testing
   @Test func demandMaxOne_deliversOne() { scenarios.demandMaxOne() }
   @Test func upstreamFails_failurePassesThrough() { scenarios.upstreamFails() }
   @Test func cancel_beforeAndDuringValues_stopsDeliveryAndCancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, MapFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.replaceEmpty(with: 42).subscribe(recorder)
     upstream.send(1)
     recorder.cancel()
@@ -35,8 +35,8 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1)])
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
 
-    let early = TestPublisher<Int, MapFamilyError>()
-    let second = RecordingSubscriber<Int, MapFamilyError>()
+    let early = TestPublisher<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     early.replaceEmpty(with: 42).subscribe(second)
     second.cancel()
     early.send(completion: .finished)
@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_changesNothing() {
-    let recorder = RecordingSubscriber<Int, MapFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.replaceEmpty(with: 42).subscribe(recorder)
     upstream.send(completion: .finished)
     recorder.cancel()
@@ -54,8 +54,8 @@ import Testing
   }
 
   @Test func cancelWhileReceivingReplacement_noFinished() {
-    let box = MapFamilyRecorderBox<Int, MapFamilyError>()
-    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: .max(1)) { _ in
+    let box = RecorderHolder<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       box.recorder?.cancel()
       return .none
     }
@@ -70,14 +70,14 @@ import Testing
   @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
 
   @Test func emptyFinish_withDemand_publishesReplacementThenFinishes() {
-    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.replaceEmpty(with: 42).subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
   }
 
   @Test func emptyFinish_withoutDemand_holdsReplacementUntilRequested() {
-    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.replaceEmpty(with: 42).subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription])
@@ -88,7 +88,7 @@ import Testing
   }
 
   @Test func heldReplacement_cancelled_isNeverSent() {
-    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.replaceEmpty(with: 42).subscribe(recorder)
     upstream.send(completion: .finished)
     weak let subscription: AnyObject? = recorder.subscription as AnyObject?
@@ -98,14 +98,14 @@ import Testing
   }
 
   @Test func emptyFailure_passesThroughWithoutReplacement() {
-    let recorder = RecordingSubscriber<Int, MapFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.replaceEmpty(with: 42).subscribe(recorder)
-    upstream.send(completion: .failure(MapFamilyError(code: 5)))
-    #expect(recorder.events == [.subscription, .completion(.failure(MapFamilyError(code: 5)))])
+    upstream.send(completion: .failure(TestError(code: 5)))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 5)))])
   }
 
   @Test func demand_isForwardedNotUnlimited() {
-    let recorder = RecordingSubscriber<Int, MapFamilyError>(initialDemand: .max(2))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
     upstream.replaceEmpty(with: 42).subscribe(recorder)
     recorder.request(.max(3))
     #expect(upstream.requests == [.demand(.max(2)), .demand(.max(3))])
@@ -138,15 +138,15 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        [1, 2, 3].publisher.setFailureType(to: MapFamilyError.self).replaceEmpty(with: 7)
+        [1, 2, 3].publisher.setFailureType(to: TestError.self).replaceEmpty(with: 7)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, MapFamilyError>(error: MapFamilyError()).replaceEmpty(with: 7)
+        Fail<Int, TestError>(error: TestError()).replaceEmpty(with: 7)
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: MapFamilyError.self).replaceEmpty(
+        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: TestError.self).replaceEmpty(
           with: 7
         )
         .eraseToAnyPublisher()

@@ -5,14 +5,14 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ReplaceErrorTests {
-  let upstream = TestPublisher<Int, MapFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
 
   private var scenarios:
-    MapFamilyScenarios<
-      Int, MapFamilyError, Publishers.ReplaceError<TestPublisher<Int, MapFamilyError>>
+    PassThroughScenarios<
+      Int, TestError, Publishers.ReplaceError<TestPublisher<Int, TestError>>
     >
   {
-    MapFamilyScenarios(
+    PassThroughScenarios(
       make: { $0.replaceError(with: 0) },
       inputs: [1, 2, 3],
       expected: ["1", "2", "3"],
@@ -33,11 +33,11 @@ import Testing
 
   @Test func failure_withDemand_publishesReplacementThenFinishes_beforeAndAfterValues() {
     for sendValues in [false, true] {
-      let upstream = TestPublisher<Int, MapFamilyError>()
+      let upstream = TestPublisher<Int, TestError>()
       let recorder = RecordingSubscriber<Int, Never>()
       upstream.replaceError(with: 42).subscribe(recorder)
       if sendValues { upstream.send(1) }
-      upstream.send(completion: .failure(MapFamilyError()))
+      upstream.send(completion: .failure(TestError()))
       let values: [RecordingSubscriber<Int, Never>.Event] = sendValues ? [.value(1)] : []
       #expect(recorder.events == [.subscription] + values + [.value(42), .completion(.finished)])
     }
@@ -47,7 +47,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.replaceError(with: 42).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(MapFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     #expect(recorder.events == [.subscription, .value(1)])
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(1), .value(42), .completion(.finished)])
@@ -57,20 +57,20 @@ import Testing
   @Test func heldReplacement_cancelled_isNeverSent() {
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
     upstream.replaceError(with: 42).subscribe(recorder)
-    upstream.send(completion: .failure(MapFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     recorder.cancel()
     #expect(recorder.events == [.subscription])
   }
 
   @Test func cancelWhileReceivingReplacement_noFinished() {
-    let box = MapFamilyRecorderBox<Int, Never>()
+    let box = RecorderHolder<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       box.recorder?.cancel()
       return .none
     }
     box.recorder = recorder
     upstream.replaceError(with: 42).subscribe(recorder)
-    upstream.send(completion: .failure(MapFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     recorder.request(.max(1))
     #expect(recorder.events == [.subscription, .value(42)])
     box.recorder = nil
@@ -87,14 +87,14 @@ import Testing
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.replaceError(with: 42).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(MapFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     #expect(recorder.events == [.subscription, .value(1), .value(42), .completion(.finished)])
   }
 
   @Test func requestNone_traps() async {
     let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-      TestPublisher<Int, MapFamilyError>().replaceError(with: 1).subscribe(recorder)
+      TestPublisher<Int, TestError>().replaceError(with: 1).subscribe(recorder)
       recorder.subscription?.request(.none)
     }
     expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
@@ -102,12 +102,12 @@ import Testing
 
   @Test func concurrentFailureAndRequest_deliverReplacementOnce() {
     for _ in 0..<200 {
-      let upstream = TestPublisher<Int, MapFamilyError>()
+      let upstream = TestPublisher<Int, TestError>()
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       upstream.replaceError(with: 42).subscribe(recorder)
       DispatchQueue.concurrentPerform(iterations: 2) { side in
         if side == 0 {
-          upstream.send(completion: .failure(MapFamilyError()))
+          upstream.send(completion: .failure(TestError()))
         } else {
           recorder.request(.max(1))
         }
@@ -126,11 +126,11 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Fail<Int, MapFamilyError>(error: MapFamilyError()).replaceError(with: 7)
+        Fail<Int, TestError>(error: TestError()).replaceError(with: 7)
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: MapFamilyError.self).replaceError(
+        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: TestError.self).replaceError(
           with: 7
         )
         .eraseToAnyPublisher()

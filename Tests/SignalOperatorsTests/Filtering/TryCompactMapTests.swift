@@ -4,16 +4,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryCompactMapTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryCompactMap { value -> String? in
-        if value == 0 { throw mapFamilyThrown }
+        if value == 0 { throw TestError.thrown }
         return value > 0 ? "v\(value)" : nil
       }
     },
     inputs: [1, -1, 2, -2, 3],
     expected: ["v1", "v2", "v3"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TryCompactMap"
   )
 
@@ -30,7 +30,7 @@ import Testing
   @Test func thrownError_cancelsUpstreamAndFailsOnce() { scenarios.thrown(failingInput: 0) }
 
   @Test func transform_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, any Error>) in
       upstream.tryCompactMap {
         _ = token
@@ -55,7 +55,7 @@ import Testing
       elements: 2,
       makePublisher: { [1, -1, 2].publisher.tryCompactMap { $0 > 0 ? $0 : nil } },
       makeFailingPublisher: {
-        [1, 2].publisher.tryCompactMap { _ -> Int? in throw mapFamilyThrown }
+        [1, 2].publisher.tryCompactMap { _ -> Int? in throw TestError.thrown }
       },
       makeLongPublisher: {
         (0..<2_000_000).map { $0 }.publisher.tryCompactMap { $0.isMultiple(of: 2) ? $0 : nil }

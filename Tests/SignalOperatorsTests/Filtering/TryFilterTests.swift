@@ -4,16 +4,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryFilterTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryFilter { value in
-        if value == 0 { throw mapFamilyThrown }
+        if value == 0 { throw TestError.thrown }
         return value > 0
       }
     },
     inputs: [1, -1, 2, -2, 3],
     expected: ["1", "2", "3"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TryFilter"
   )
 
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func predicate_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, any Error>) in
       upstream.tryFilter {
         _ = token
@@ -64,7 +64,7 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: { [1, -1, 2, -2, 3].publisher.tryFilter { $0 > 0 } },
-      makeFailingPublisher: { [1, 2].publisher.tryFilter { _ in throw mapFamilyThrown } },
+      makeFailingPublisher: { [1, 2].publisher.tryFilter { _ in throw TestError.thrown } },
       makeLongPublisher: { (0..<2_000_000).map { $0 }.publisher.tryFilter { $0.isMultiple(of: 2) } }
     )
     .run()

@@ -4,16 +4,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryRemoveDuplicatesTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryRemoveDuplicates { previous, next in
-        if next == 0 { throw mapFamilyThrown }
+        if next == 0 { throw TestError.thrown }
         return previous == next
       }
     },
     inputs: [1, 1, 2, 2, 2, 1],
     expected: ["1", "2", "1"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TryRemoveDuplicates"
   )
 
@@ -31,12 +31,12 @@ import Testing
 
   @Test func firstValue_isNotCompared() {
     let recorder = RecordingSubscriber<Int, any Error>()
-    [5].publisher.tryRemoveDuplicates { _, _ in throw mapFamilyThrown }.subscribe(recorder)
-    #expect(mapFamilyLog(recorder) == ["sub", "5", "fin"])
+    [5].publisher.tryRemoveDuplicates { _, _ in throw TestError.thrown }.subscribe(recorder)
+    #expect(shortLog(recorder) == ["sub", "5", "fin"])
   }
 
   @Test func predicate_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, any Error>) in
       upstream.tryRemoveDuplicates {
         _ = token
@@ -50,7 +50,7 @@ import Testing
       elements: 3,
       makePublisher: { [1, 1, 2, 3, 3].publisher.tryRemoveDuplicates { $0 == $1 } },
       makeFailingPublisher: {
-        [1, 2].publisher.tryRemoveDuplicates { _, _ in throw mapFamilyThrown }
+        [1, 2].publisher.tryRemoveDuplicates { _, _ in throw TestError.thrown }
       },
       makeLongPublisher: { (0..<1_000_000).map { $0 }.publisher.tryRemoveDuplicates { $0 == $1 } }
     )

@@ -5,11 +5,11 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct MapErrorTests {
   private struct Wrapped: Error, Equatable {
-    let inner: MapFamilyError
+    let inner: TestError
   }
 
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.mapError { Wrapped(inner: $0) }
     },
     inputs: [1, 2, 3],
@@ -30,25 +30,25 @@ import Testing
 
   @Test func upstreamFailure_isConverted_beforeAndAfterValues() {
     for sendValues in [false, true] {
-      let upstream = TestPublisher<Int, MapFamilyError>()
+      let upstream = TestPublisher<Int, TestError>()
       let recorder = RecordingSubscriber<Int, Wrapped>()
       upstream.mapError { Wrapped(inner: $0) }.subscribe(recorder)
       if sendValues { upstream.send(7) }
-      upstream.send(completion: .failure(MapFamilyError(code: 3)))
+      upstream.send(completion: .failure(TestError(code: 3)))
       let values: [RecordingSubscriber<Int, Wrapped>.Event] = sendValues ? [.value(7)] : []
       #expect(
         recorder.events
           == [.subscription] + values + [
-            .completion(.failure(Wrapped(inner: MapFamilyError(code: 3))))
+            .completion(.failure(Wrapped(inner: TestError(code: 3))))
           ]
       )
     }
   }
 
   @Test func transform_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (
-        upstream: TestPublisher<Int, MapFamilyError>,
+        upstream: TestPublisher<Int, TestError>,
         token,
         recorder: RecordingSubscriber<Int, Wrapped>
       ) in
@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsMapError() {
-    let spy = MapFamilyInnerSpy<Int, MapFamilyError>()
+    let spy = InnerSpy<Int, TestError>()
     spy.mapError { Wrapped(inner: $0) }.subscribe(RecordingSubscriber<Int, Wrapped>())
     #expect(spy.descriptions == ["MapError"])
   }
@@ -69,10 +69,10 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Result<Int, MapFamilyError>.Publisher(1).mapError { Wrapped(inner: $0) }
+        Result<Int, TestError>.Publisher(1).mapError { Wrapped(inner: $0) }
       },
       makeFailingPublisher: {
-        Result<Int, MapFamilyError>.Publisher(MapFamilyError()).mapError { Wrapped(inner: $0) }
+        Result<Int, TestError>.Publisher(TestError()).mapError { Wrapped(inner: $0) }
       }
     )
     .run()

@@ -10,11 +10,11 @@ import Testing
     var z: Int
   }
 
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Point, MapFamilyError>) in upstream.map(\.y) },
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Point, TestError>) in upstream.map(\.y) },
     inputs: [Point(x: 1, y: 2, z: 3), Point(x: 4, y: 5, z: 6)],
     expected: ["2", "5"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TestPublisher"
   )
 
@@ -30,21 +30,21 @@ import Testing
   @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
 
   @Test func twoKeyPaths_publishTuples() {
-    MapFamilyScenarios(
-      make: { (upstream: TestPublisher<Point, MapFamilyError>) in upstream.map(\.x, \.z) },
+    PassThroughScenarios(
+      make: { (upstream: TestPublisher<Point, TestError>) in upstream.map(\.x, \.z) },
       inputs: [Point(x: 1, y: 2, z: 3), Point(x: 4, y: 5, z: 6)],
       expected: ["(1, 3)", "(4, 6)"],
-      error: MapFamilyError(code: 1),
+      error: TestError(code: 1),
       description: "TestPublisher"
     ).runAll()
   }
 
   @Test func threeKeyPaths_publishTuples() {
-    MapFamilyScenarios(
-      make: { (upstream: TestPublisher<Point, MapFamilyError>) in upstream.map(\.z, \.y, \.x) },
+    PassThroughScenarios(
+      make: { (upstream: TestPublisher<Point, TestError>) in upstream.map(\.z, \.y, \.x) },
       inputs: [Point(x: 1, y: 2, z: 3), Point(x: 4, y: 5, z: 6)],
       expected: ["(3, 2, 1)", "(6, 5, 4)"],
-      error: MapFamilyError(code: 1),
+      error: TestError(code: 1),
       description: "TestPublisher"
     ).runAll()
   }
@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsValueForKey() {
-    let spy = MapFamilyInnerSpy<Point, Never>()
+    let spy = InnerSpy<Point, Never>()
     spy.map(\.x).subscribe(RecordingSubscriber<Int, Never>())
     spy.map(\.x, \.y).subscribe(RecordingSubscriber<(Int, Int), Never>())
     spy.map(\.x, \.y, \.z).subscribe(RecordingSubscriber<(Int, Int, Int), Never>())

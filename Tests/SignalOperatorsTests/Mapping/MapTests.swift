@@ -4,11 +4,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct MapTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.map { $0 * 10 } },
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in upstream.map { $0 * 10 } },
     inputs: [1, 2, 3],
     expected: ["10", "20", "30"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TestPublisher"
   )
 
@@ -24,7 +24,7 @@ import Testing
   @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
 
   @Test func transform_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, Never>) in
       upstream.map {
         _ = token
@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsMap() {
-    let spy = MapFamilyInnerSpy<Int, Never>()
+    let spy = InnerSpy<Int, Never>()
     spy.map { "\($0)" }.subscribe(RecordingSubscriber<String, Never>())
     #expect(spy.descriptions == ["Map"])
   }
@@ -71,11 +71,11 @@ import Testing
   }
 
   @Test func replaceNil_scenarios() {
-    MapFamilyScenarios(
-      make: { (upstream: TestPublisher<Int?, MapFamilyError>) in upstream.replaceNil(with: -1) },
+    PassThroughScenarios(
+      make: { (upstream: TestPublisher<Int?, TestError>) in upstream.replaceNil(with: -1) },
       inputs: [nil, 2, nil],
       expected: ["-1", "2", "-1"],
-      error: MapFamilyError(code: 2),
+      error: TestError(code: 2),
       description: "TestPublisher"
     ).runAll()
   }
@@ -94,11 +94,11 @@ import Testing
     PublisherConformance(
       elements: 2,
       makePublisher: {
-        [1, 2].publisher.setFailureType(to: MapFamilyError.self).map { $0 + 1 }
+        [1, 2].publisher.setFailureType(to: TestError.self).map { $0 + 1 }
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, MapFamilyError>(error: MapFamilyError()).map { $0 + 1 }.eraseToAnyPublisher()
+        Fail<Int, TestError>(error: TestError()).map { $0 + 1 }.eraseToAnyPublisher()
       }
     )
     .run()

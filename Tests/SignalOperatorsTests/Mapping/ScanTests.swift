@@ -4,11 +4,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ScanTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in upstream.scan(0, +) },
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in upstream.scan(0, +) },
     inputs: [1, 2, 3],
     expected: ["1", "3", "6"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TestPublisher"
   )
 
@@ -34,7 +34,7 @@ import Testing
   }
 
   @Test func closure_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, Never>) in
       upstream.scan(0) {
         _ = token
@@ -44,7 +44,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsScan() {
-    let spy = MapFamilyInnerSpy<Int, Never>()
+    let spy = InnerSpy<Int, Never>()
     spy.scan(0, +).subscribe(RecordingSubscriber<Int, Never>())
     #expect(spy.descriptions == ["Scan"])
   }

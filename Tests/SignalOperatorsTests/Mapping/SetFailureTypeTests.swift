@@ -4,9 +4,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SetFailureTypeTests {
-  private let scenarios = MapFamilyScenarios(
+  private let scenarios = PassThroughScenarios(
     make: { (upstream: TestPublisher<Int, Never>) in
-      upstream.setFailureType(to: MapFamilyError.self)
+      upstream.setFailureType(to: TestError.self)
     },
     inputs: [1, 2, 3],
     expected: ["1", "2", "3"],
@@ -25,7 +25,7 @@ import Testing
   @Test func subscription_releasedAfterEnd() { scenarios.subscriptionReleased() }
 
   @Test func setFailureTypeTwice_staysOneSetFailureType() {
-    let twice = Deferred { [1].publisher }.setFailureType(to: MapFamilyError.self)
+    let twice = Deferred { [1].publisher }.setFailureType(to: TestError.self)
       .setFailureType(to: CancellationError.self)
     #expect(
       type(of: twice)
@@ -41,19 +41,19 @@ import Testing
   @Test func equatable_comparesUpstreams() {
     let upstream = [1, 2].publisher
     #expect(
-      upstream.setFailureType(to: MapFamilyError.self)
-        == upstream.setFailureType(to: MapFamilyError.self)
+      upstream.setFailureType(to: TestError.self)
+        == upstream.setFailureType(to: TestError.self)
     )
     #expect(
-      [1].publisher.setFailureType(to: MapFamilyError.self)
-        != upstream.setFailureType(to: MapFamilyError.self)
+      [1].publisher.setFailureType(to: TestError.self)
+        != upstream.setFailureType(to: TestError.self)
     )
   }
 
   @Test func inner_describesItselfAsSetFailureType() {
-    let spy = MapFamilyInnerSpy<Int, Never>()
-    spy.setFailureType(to: MapFamilyError.self).subscribe(
-      RecordingSubscriber<Int, MapFamilyError>()
+    let spy = InnerSpy<Int, Never>()
+    spy.setFailureType(to: TestError.self).subscribe(
+      RecordingSubscriber<Int, TestError>()
     )
     #expect(spy.descriptions == ["SetFailureType"])
   }
@@ -61,9 +61,9 @@ import Testing
   @Test func setFailureType_conforms() {
     PublisherConformance(
       elements: 3,
-      makePublisher: { [1, 2, 3].publisher.setFailureType(to: MapFamilyError.self) },
+      makePublisher: { [1, 2, 3].publisher.setFailureType(to: TestError.self) },
       makeLongPublisher: {
-        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: MapFamilyError.self)
+        (0..<1_000_000).map { $0 }.publisher.setFailureType(to: TestError.self)
       }
     )
     .run()

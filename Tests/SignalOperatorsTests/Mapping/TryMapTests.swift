@@ -5,16 +5,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryMapTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryMap { value -> Int in
-        if value == 0 { throw mapFamilyThrown }
+        if value == 0 { throw TestError.thrown }
         return value * 10
       }
     },
     inputs: [1, 2, 3],
     expected: ["10", "20", "30"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TryMap"
   )
 
@@ -31,7 +31,7 @@ import Testing
   @Test func thrownError_cancelsUpstreamAndFailsOnce() { scenarios.thrown(failingInput: 0) }
 
   @Test func transform_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, any Error>) in
       upstream.tryMap {
         _ = token
@@ -43,13 +43,13 @@ import Testing
   @Test func thrownError_releasesTransform() {
     let upstream = TestPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, any Error>()
-    weak var weakToken: MapFamilyToken?
+    weak var weakToken: ReleaseToken?
     do {
-      let token = MapFamilyToken()
+      let token = ReleaseToken()
       weakToken = token
       upstream.tryMap { (_: Int) -> Int in
         _ = token
-        throw mapFamilyThrown
+        throw TestError.thrown
       }
       .subscribe(recorder)
     }
@@ -78,13 +78,13 @@ import Testing
     let fused = [1, 2, 3].publisher
       .tryMap { $0 + 1 }
       .tryMap { value -> Int in
-        if value == 3 { throw mapFamilyThrown }
+        if value == 3 { throw TestError.thrown }
         return value
       }
     #expect(type(of: fused) == Publishers.TryMap<Publishers.Sequence<[Int], Never>, Int>.self)
     let recorder = RecordingSubscriber<Int, any Error>()
     fused.subscribe(recorder)
-    #expect(mapFamilyLog(recorder) == ["sub", "2", "fail(\(mapFamilyThrown))"])
+    #expect(shortLog(recorder) == ["sub", "2", "fail(\(TestError.thrown))"])
   }
 
   @Test func concurrentCancelAndSend_deliverNothingAfterCancel() {
@@ -108,7 +108,7 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: { [1, 2, 3].publisher.tryMap { $0 * 2 } },
-      makeFailingPublisher: { [1, 2, 3].publisher.tryMap { _ -> Int in throw mapFamilyThrown } },
+      makeFailingPublisher: { [1, 2, 3].publisher.tryMap { _ -> Int in throw TestError.thrown } },
       makeLongPublisher: { (0..<1_000_000).map { $0 }.publisher.tryMap { $0 * 2 } }
     )
     .run()

@@ -4,16 +4,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryScanTests {
-  private let scenarios = MapFamilyScenarios(
-    make: { (upstream: TestPublisher<Int, MapFamilyError>) in
+  private let scenarios = PassThroughScenarios(
+    make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryScan(0) { total, value in
-        if value == 0 { throw mapFamilyThrown }
+        if value == 0 { throw TestError.thrown }
         return total + value
       }
     },
     inputs: [1, 2, 3],
     expected: ["1", "3", "6"],
-    error: MapFamilyError(code: 1),
+    error: TestError(code: 1),
     description: "TryScan"
   )
 
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func closure_releasedAfterCancelAndCompletion() {
-    mapFamilyExpectClosureReleased {
+    expectClosureReleased {
       (upstream: TestPublisher<Int, Never>, token, recorder: RecordingSubscriber<Int, any Error>) in
       upstream.tryScan(0) {
         _ = token
@@ -59,7 +59,7 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: { [1, 2, 3].publisher.tryScan(0) { $0 + $1 } },
-      makeFailingPublisher: { [1, 2].publisher.tryScan(0) { _, _ in throw mapFamilyThrown } },
+      makeFailingPublisher: { [1, 2].publisher.tryScan(0) { _, _ in throw TestError.thrown } },
       makeLongPublisher: { (0..<1_000_000).map { $0 }.publisher.tryScan(0) { $0 &+ $1 } }
     )
     .run()

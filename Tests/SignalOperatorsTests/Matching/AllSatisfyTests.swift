@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AllSatisfyTests {
-  let harness = ReduceFamilyHarness(name: "AllSatisfy") { $0.allSatisfy { $0 < 3 } }
+  let harness = ReducingHarness(name: "AllSatisfy") { $0.allSatisfy { $0 < 3 } }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([1, 2, 3], ["false"], early: true)
@@ -67,14 +67,14 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).allSatisfy {
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).allSatisfy {
           $0 < 3
         }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .allSatisfy { $0 < 3 }
       }
@@ -86,12 +86,12 @@ import Testing
   @Test func allMatch_sendsTrueOnFinish() {
     let recorder = RecordingSubscriber<Bool, Never>()
     [1, 2].publisher.allSatisfy { $0 < 3 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "true", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "true", "finished"])
   }
 
   @Test func emptyUpstream_sendsTrue() {
     let recorder = RecordingSubscriber<Bool, Never>()
     Empty<Int, Never>().allSatisfy { _ in false }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "true", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "true", "finished"])
   }
 }

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ContainsTests {
-  let harness = ReduceFamilyHarness(name: "Contains") { $0.contains(2) }
+  let harness = ReducingHarness(name: "Contains") { $0.contains(2) }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([1, 2, 3], ["true"], early: true)
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).contains(2)
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).contains(2)
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .contains(2)
       }
@@ -84,7 +84,7 @@ import Testing
   @Test func noMatch_sendsFalseOnFinish() {
     let recorder = RecordingSubscriber<Bool, Never>()
     [1, 3].publisher.contains(2).subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "false", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "false", "finished"])
   }
 
   @Test func noMatch_waitsForFinish() {

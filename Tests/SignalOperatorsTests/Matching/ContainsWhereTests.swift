@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ContainsWhereTests {
-  let harness = ReduceFamilyHarness(name: "ContainsWhere") { $0.contains { $0 > 1 } }
+  let harness = ReducingHarness(name: "ContainsWhere") { $0.contains { $0 > 1 } }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([1, 2, 3], ["true"], early: true)
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).contains { $0 > 1 }
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).contains { $0 > 1 }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .contains { $0 > 1 }
       }
@@ -84,6 +84,6 @@ import Testing
   @Test func noMatch_sendsFalseOnFinish() {
     let recorder = RecordingSubscriber<Bool, Never>()
     [0, 1].publisher.contains { $0 > 1 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "false", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "false", "finished"])
   }
 }

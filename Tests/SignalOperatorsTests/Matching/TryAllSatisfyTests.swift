@@ -5,9 +5,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryAllSatisfyTests {
-  let harness = ReduceFamilyHarness(name: "TryAllSatisfy") {
+  let harness = ReducingHarness(name: "TryAllSatisfy") {
     $0.tryAllSatisfy { value in
-      if value == 99 { throw ReduceFamilyThrown() }
+      if value == 99 { throw TestError.thrown }
       return value < 3
     }
   }
@@ -72,14 +72,14 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).tryAllSatisfy {
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).tryAllSatisfy {
           $0 < 3
         }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .tryAllSatisfy { $0 < 3 }
       }
@@ -95,6 +95,6 @@ import Testing
   @Test func allMatch_sendsTrueOnFinish() {
     let recorder = RecordingSubscriber<Bool, any Error>()
     [1, 2].publisher.tryAllSatisfy { $0 < 3 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "true", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "true", "finished"])
   }
 }

@@ -5,9 +5,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryContainsWhereTests {
-  let harness = ReduceFamilyHarness(name: "TryContainsWhere") {
+  let harness = ReducingHarness(name: "TryContainsWhere") {
     $0.tryContains { value in
-      if value == 99 { throw ReduceFamilyThrown() }
+      if value == 99 { throw TestError.thrown }
       return value > 1
     }
   }
@@ -72,14 +72,14 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).tryContains {
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).tryContains {
           $0 > 1
         }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .tryContains { $0 > 1 }
       }
@@ -95,6 +95,6 @@ import Testing
   @Test func noMatch_sendsFalseOnFinish() {
     let recorder = RecordingSubscriber<Bool, any Error>()
     [0, 1].publisher.tryContains { $0 > 1 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "false", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "false", "finished"])
   }
 }

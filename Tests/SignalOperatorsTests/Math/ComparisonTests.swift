@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ComparisonTests {
-  let harness = ReduceFamilyHarness(name: "Comparison") { $0.max() }
+  let harness = ReducingHarness(name: "Comparison") { $0.max() }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([3, 9, 1], ["9"])
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [3, 9, 1], completion: .finished).max()
+        Record<Int, TestError>(output: [3, 9, 1], completion: .finished).max()
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [3, 9, 1],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .max()
       }
@@ -84,24 +84,24 @@ import Testing
   @Test func min_sendsSmallest() {
     let recorder = RecordingSubscriber<Int, Never>()
     [3, 1, 2].publisher.min().subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "1", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "1", "finished"])
   }
 
   @Test func minBy_equalValues_keepsFirst() {
     let recorder = RecordingSubscriber<String, Never>()
     ["bb", "x", "y", "ccc"].publisher.min { $0.count < $1.count }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "x", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "x", "finished"])
   }
 
   @Test func maxBy_equalValues_keepsFirst() {
     let recorder = RecordingSubscriber<String, Never>()
     ["bb", "x", "cc"].publisher.max { $0.count < $1.count }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "bb", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "bb", "finished"])
   }
 
   @Test func emptyUpstream_sendsNothing() {
     let recorder = RecordingSubscriber<Int, Never>()
     Empty<Int, Never>().min().subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 }

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CountTests {
-  let harness = ReduceFamilyHarness(name: "Count") { $0.count() }
+  let harness = ReducingHarness(name: "Count") { $0.count() }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([5, 6, 7], ["3"])
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [5, 6, 7], completion: .finished).count()
+        Record<Int, TestError>(output: [5, 6, 7], completion: .finished).count()
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [5, 6, 7],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .count()
       }
@@ -84,6 +84,6 @@ import Testing
   @Test func emptyUpstream_sendsZero() {
     let recorder = RecordingSubscriber<Int, Never>()
     Empty<Int, Never>().count().subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "0", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "0", "finished"])
   }
 }

@@ -5,9 +5,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryComparisonTests {
-  let harness = ReduceFamilyHarness(name: "TryComparison") {
+  let harness = ReducingHarness(name: "TryComparison") {
     $0.tryMin { lhs, rhs in
-      if lhs == 99 || rhs == 99 { throw ReduceFamilyThrown() }
+      if lhs == 99 || rhs == 99 { throw TestError.thrown }
       return lhs < rhs
     }
   }
@@ -72,12 +72,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [3, 1, 2], completion: .finished).tryMin { $0 < $1 }
+        Record<Int, TestError>(output: [3, 1, 2], completion: .finished).tryMin { $0 < $1 }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [3, 1, 2],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .tryMin { $0 < $1 }
       }
@@ -93,12 +93,12 @@ import Testing
   @Test func tryMax_sendsLargest() {
     let recorder = RecordingSubscriber<Int, any Error>()
     [3, 9, 2].publisher.tryMax { $0 < $1 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "9", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "9", "finished"])
   }
 
   @Test func tryMaxBy_equalValues_keepsFirst() {
     let recorder = RecordingSubscriber<String, any Error>()
     ["bb", "x", "cc"].publisher.tryMax { $0.count < $1.count }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "bb", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "bb", "finished"])
   }
 }

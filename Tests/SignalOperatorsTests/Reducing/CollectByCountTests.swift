@@ -5,10 +5,10 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CollectByCountTests {
-  let upstream = TestPublisher<Int, ReduceFamilyBoom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func fullArrays_sentAsTheyFill_lastShortOneOnFinish() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(
+    let recorder = RecordingSubscriber<[Int], TestError>(
       initialDemand: .max(2),
       demandPerValue: .max(3)
     )
@@ -22,7 +22,7 @@ import Testing
     for value in 5...10 { upstream.send(value) }
     upstream.send(completion: .finished)
     #expect(
-      reduceFamilyTrace(recorder) == [
+      reduceTrace(recorder) == [
         "subscription", "[1, 2, 3, 4]", "[5, 6, 7, 8]", "[9, 10]", "finished",
       ]
     )
@@ -32,16 +32,16 @@ import Testing
   }
 
   @Test func demandNone_requestsNothingUpstream() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(3).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
     #expect(upstream.requests == [.demand(.max(3))])
-    #expect(reduceFamilyTrace(recorder) == ["subscription"])
+    #expect(reduceTrace(recorder) == ["subscription"])
   }
 
   @Test func demandOfOne_toppedUpFromReceive_forwardedMultiplied() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(
+    let recorder = RecordingSubscriber<[Int], TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -55,25 +55,25 @@ import Testing
   }
 
   @Test func unlimitedDemand_forwardedAsUnlimited() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(3).subscribe(recorder)
     #expect(upstream.requests == [.demand(.unlimited)])
   }
 
   @Test func demandTimesCountOverflows_forwardedAsUnlimited() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(initialDemand: .max(Int.max / 2))
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(Int.max / 2))
     upstream.collect(3).subscribe(recorder)
     #expect(upstream.requests == [.demand(.unlimited)])
 
-    let huge = TestPublisher<Int, ReduceFamilyBoom>()
-    let second = RecordingSubscriber<[Int], ReduceFamilyBoom>(initialDemand: .max(2))
+    let huge = TestPublisher<Int, TestError>()
+    let second = RecordingSubscriber<[Int], TestError>(initialDemand: .max(2))
     huge.collect(Int.max).subscribe(second)
     #expect(huge.requests == [.demand(.unlimited)])
   }
 
   @Test func requestFromReceive_forwardedMultiplied() {
-    let holder = ReduceFamilyHolder()
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(1))
       return .none
     }
@@ -85,49 +85,49 @@ import Testing
   }
 
   @Test func emptyBufferOnFinish_onlyFinishes() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
     upstream.collect(2).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "[1, 2]", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "[1, 2]", "finished"])
   }
 
   @Test func finishWithoutDemand_completesAtOnce() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(2).subscribe(recorder)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 
   @Test func upstreamFailsBeforeAndAfterValues_dropsPartialArray() {
-    let before = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let before = RecordingSubscriber<[Int], TestError>()
     upstream.collect(2).subscribe(before)
-    let other = TestPublisher<Int, ReduceFamilyBoom>()
-    let after = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let other = TestPublisher<Int, TestError>()
+    let after = RecordingSubscriber<[Int], TestError>()
     other.collect(2).subscribe(after)
-    upstream.send(completion: .failure(ReduceFamilyBoom()))
+    upstream.send(completion: .failure(TestError()))
     for value in 1...3 { other.send(value) }
-    other.send(completion: .failure(ReduceFamilyBoom()))
-    #expect(reduceFamilyTrace(before) == ["subscription", "failure(Boom)"])
-    #expect(reduceFamilyTrace(after) == ["subscription", "[1, 2]", "failure(Boom)"])
+    other.send(completion: .failure(TestError()))
+    #expect(reduceTrace(before) == ["subscription", "failure(Boom)"])
+    #expect(reduceTrace(after) == ["subscription", "[1, 2]", "failure(Boom)"])
   }
 
   @Test func overfillingUpstream_extraArraysWaitForDemand() {
     let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
     Overfill(values: [1, 2, 3, 4, 5]).collect(2).subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription"])
+    #expect(reduceTrace(recorder) == ["subscription"])
     recorder.request(.max(1))
     #expect(recorder.values == [[1, 2]])
     recorder.request(.max(1))
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "[1, 2]", "[3, 4]"])
+    #expect(reduceTrace(recorder) == ["subscription", "[1, 2]", "[3, 4]"])
     recorder.request(.max(1))
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "[1, 2]", "[3, 4]", "[5]", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "[1, 2]", "[3, 4]", "[5]", "finished"])
     #expect(recorder.violations.isEmpty)
   }
 
   @Test func cancelBeforeDuringAfter_nothingMoreArrives() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(2).subscribe(recorder)
     upstream.send(1)
     let subscription = recorder.subscription
@@ -136,27 +136,27 @@ import Testing
     subscription?.request(.max(1))
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription"])
+    #expect(reduceTrace(recorder) == ["subscription"])
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
 
-    let early = TestPublisher<Int, ReduceFamilyBoom>()
-    let earlyRecorder = RecordingSubscriber<[Int], ReduceFamilyBoom>(initialDemand: nil)
+    let early = TestPublisher<Int, TestError>()
+    let earlyRecorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     early.collect(2).subscribe(earlyRecorder)
     earlyRecorder.cancel()
     #expect(early.requests == [.cancel])
 
-    let late = TestPublisher<Int, ReduceFamilyBoom>()
-    let lateRecorder = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let late = TestPublisher<Int, TestError>()
+    let lateRecorder = RecordingSubscriber<[Int], TestError>()
     late.collect(2).subscribe(lateRecorder)
     let lateSubscription = lateRecorder.subscription
     late.send(completion: .finished)
     lateSubscription?.cancel()
     #expect(late.requests == [.demand(.unlimited)])
-    #expect(reduceFamilyTrace(lateRecorder) == ["subscription", "finished"])
+    #expect(reduceTrace(lateRecorder) == ["subscription", "finished"])
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = ReduceFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
       return .none
@@ -164,19 +164,19 @@ import Testing
     Overfill(values: [1, 2, 3, 4]).collect(2).subscribe(recorder)
     holder.subscription = recorder.subscription
     recorder.request(.max(2))
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "[1, 2]"])
+    #expect(reduceTrace(recorder) == ["subscription", "[1, 2]"])
   }
 
   @Test func subscription_releasedAfterCancelAndCompletion() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(2).subscribe(recorder)
     weak let cancelled = recorder.subscription.map { $0 as AnyObject }
     #expect(cancelled != nil)
     recorder.cancel()
     #expect(cancelled == nil)
 
-    let finishing = TestPublisher<Int, ReduceFamilyBoom>()
-    let finishedRecorder = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let finishing = TestPublisher<Int, TestError>()
+    let finishedRecorder = RecordingSubscriber<[Int], TestError>()
     finishing.collect(2).subscribe(finishedRecorder)
     weak let completed = finishedRecorder.subscription.map { $0 as AnyObject }
     #expect(completed != nil)
@@ -188,7 +188,7 @@ import Testing
   }
 
   @Test func subscription_describedAsCollectByCount() {
-    let recorder = RecordingSubscriber<[Int], ReduceFamilyBoom>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(2).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "CollectByCount")
   }
@@ -224,20 +224,20 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3, 4, 5], completion: .finished)
+        Record<Int, TestError>(output: [1, 2, 3, 4, 5], completion: .finished)
           .collect(2)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [1, 2, 3],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .collect(2)
         .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<[Int], ReduceFamilyBoom>(sequence: Array(0..<1_000_000))
+        Publishers.Sequence<[Int], TestError>(sequence: Array(0..<1_000_000))
           .collect(1)
           .eraseToAnyPublisher()
       }

@@ -5,11 +5,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CollectByTimeTests {
-  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func byTime_emitsAGroupEveryInterval() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -24,20 +24,20 @@ import Testing
   }
 
   @Test func byTime_emptyIntervalEmitsNothing() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     scheduler.advance(by: 30)
     #expect(recorder.events == [.subscription])
   }
 
   @Test func byTime_requestsUnlimited() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     #expect(upstream.requests == [.demand(.unlimited)])
   }
 
   @Test func byTimeOrCount_emitsWhenFull() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTimeOrCount(scheduler, 10, 2)).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -50,7 +50,7 @@ import Testing
   }
 
   @Test func byTimeOrCount_requestsCountPerGroup() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(.byTimeOrCount(scheduler, 10, 3)).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(2))
@@ -58,7 +58,7 @@ import Testing
   }
 
   @Test func byTimeOrCount_demandFromReceiveRequestsMore() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(
+    let recorder = RecordingSubscriber<[Int], TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -75,7 +75,7 @@ import Testing
   }
 
   @Test func demandNone_keepsCollectingUntilRequested() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 10)
@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test func demandMaxOne_oneGroup() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 10)
@@ -100,7 +100,7 @@ import Testing
   }
 
   @Test func finish_emitsThePartialGroupThenFinishes() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test func finishWithoutValues_justFinishes() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(completion: .finished)
     scheduler.advance()
@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test func finishWithoutDemand_lastGroupWaitsForIt() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -130,16 +130,16 @@ import Testing
   }
 
   @Test func failure_dropsCollectedValues() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance()
-    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func cancel_stopsTimerAndUpstream() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
     recorder.cancel()
@@ -150,7 +150,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -160,8 +160,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_dropsTheRest() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -175,8 +175,8 @@ import Testing
   }
 
   @Test func requestFromReceive_deliversTheNextGroup() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(1))
       return .none
     }
@@ -191,7 +191,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     do {
       upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -202,7 +202,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     do {
       upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -257,12 +257,12 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
           .collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 1))
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+        Fail<Int, TestError>(error: TestError())
           .collect(.byTimeOrCount(ImmediateScheduler.shared, 1, 1))
           .eraseToAnyPublisher()
       }
@@ -276,7 +276,7 @@ import Testing
   /// subscription. The timer used to be scheduled before `receive(subscription:)` was sent.
   @Test func duringReceiveSubscription_noTimerIsScheduled() {
     let scheduler = scheduler
-    let subscriber = TimeFamilyOrderProbe<[Int], TimeFamilyError> { scheduler.pendingActionCount }
+    let subscriber = TimingOrderProbe<[Int], TestError> { scheduler.pendingActionCount }
     upstream.collect(.byTime(scheduler, 10), options: nil).subscribe(subscriber)
     #expect(subscriber.observed.withLock { $0 } == [0])
     #expect(scheduler.pendingActionCount == 1)
@@ -284,9 +284,9 @@ import Testing
 
   /// `options` goes with the timer and the deliveries.
   @Test func options_forwardedToTheScheduler() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<[Int], TimeFamilyError>()
+    let recorder = RecordingSubscriber<[Int], TestError>()
     source.collect(.byTime(spy, 5), options: SpyOptions(tag: 4)).subscribe(recorder)
     source.send(1)
     spy.base.advance(by: 5)

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CollectTests {
-  let harness = ReduceFamilyHarness(name: "Collect") { $0.collect() }
+  let harness = ReducingHarness(name: "Collect") { $0.collect() }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([1, 2, 3], ["[1, 2, 3]"])
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).collect()
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).collect()
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [1, 2, 3],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .collect()
       }
@@ -84,7 +84,7 @@ import Testing
   @Test func emptyUpstream_sendsEmptyArray() {
     let recorder = RecordingSubscriber<[Int], Never>()
     Empty<Int, Never>().collect().subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "[]", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "[]", "finished"])
   }
 
   @Test func manyValues_keptInOrder() {

@@ -4,20 +4,20 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct IgnoreOutputTests {
-  let upstream = TestPublisher<Int, MapFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func values_areIgnored_completionPasses() {
-    let recorder = RecordingSubscriber<Never, MapFamilyError>()
+    let recorder = RecordingSubscriber<Never, TestError>()
     upstream.ignoreOutput().subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(mapFamilyLog(recorder) == ["sub", "fin"])
+    #expect(shortLog(recorder) == ["sub", "fin"])
     #expect(upstream.violations.isEmpty)
   }
 
   @Test func demandNone_stillRequestsUnlimitedUpstream() {
-    let recorder = RecordingSubscriber<Never, MapFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Never, TestError>(initialDemand: nil)
     upstream.ignoreOutput().subscribe(recorder)
     #expect(upstream.requests == [.demand(.unlimited)])
     upstream.send(1)
@@ -25,33 +25,33 @@ import Testing
   }
 
   @Test func downstreamRequest_passesToUpstream() {
-    let recorder = RecordingSubscriber<Never, MapFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Never, TestError>(initialDemand: .max(1))
     upstream.ignoreOutput().subscribe(recorder)
     #expect(upstream.requests == [.demand(.max(1)), .demand(.unlimited)])
   }
 
   @Test func upstreamFails_beforeAndAfterValues() {
     for sendValues in [false, true] {
-      let upstream = TestPublisher<Int, MapFamilyError>()
-      let recorder = RecordingSubscriber<Never, MapFamilyError>()
+      let upstream = TestPublisher<Int, TestError>()
+      let recorder = RecordingSubscriber<Never, TestError>()
       upstream.ignoreOutput().subscribe(recorder)
       if sendValues { upstream.send(1) }
-      upstream.send(completion: .failure(MapFamilyError(code: 4)))
-      #expect(mapFamilyLog(recorder) == ["sub", "fail(\(MapFamilyError(code: 4)))"])
+      upstream.send(completion: .failure(TestError(code: 4)))
+      #expect(shortLog(recorder) == ["sub", "fail(\(TestError(code: 4)))"])
     }
   }
 
   @Test func cancel_cancelsUpstream() {
-    let recorder = RecordingSubscriber<Never, MapFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Never, TestError>(initialDemand: nil)
     upstream.ignoreOutput().subscribe(recorder)
     recorder.cancel()
     upstream.send(completion: .finished)
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
-    #expect(mapFamilyLog(recorder) == ["sub"])
+    #expect(shortLog(recorder) == ["sub"])
   }
 
   @Test func cancelInsideReceiveSubscription_stillSafe() {
-    let canceller = AnySubscriber<Never, MapFamilyError>(
+    let canceller = AnySubscriber<Never, TestError>(
       receiveSubscription: { $0.cancel() }
     )
     upstream.ignoreOutput().subscribe(canceller)
@@ -61,7 +61,7 @@ import Testing
 
   @Test func subscription_releasedAfterEnd() {
     weak var subscription: AnyObject?
-    let recorder = RecordingSubscriber<Never, MapFamilyError>()
+    let recorder = RecordingSubscriber<Never, TestError>()
     upstream.ignoreOutput().subscribe(recorder)
     subscription = recorder.subscription as AnyObject?
     #expect(subscription != nil)
@@ -70,7 +70,7 @@ import Testing
   }
 
   @Test func inner_describesItselfAsIgnoreOutput() {
-    let spy = MapFamilyInnerSpy<Int, Never>()
+    let spy = InnerSpy<Int, Never>()
     spy.ignoreOutput().subscribe(RecordingSubscriber<Never, Never>())
     #expect(spy.descriptions == ["IgnoreOutput"])
   }
@@ -91,11 +91,11 @@ import Testing
     PublisherConformance(
       elements: 0,
       makePublisher: {
-        [1, 2, 3].publisher.setFailureType(to: MapFamilyError.self).ignoreOutput()
+        [1, 2, 3].publisher.setFailureType(to: TestError.self).ignoreOutput()
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, MapFamilyError>(error: MapFamilyError()).ignoreOutput().eraseToAnyPublisher()
+        Fail<Int, TestError>(error: TestError()).ignoreOutput().eraseToAnyPublisher()
       }
     )
     .run()

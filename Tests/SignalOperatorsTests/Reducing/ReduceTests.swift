@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ReduceTests {
-  let harness = ReduceFamilyHarness(name: "Reduce") { $0.reduce("") { $0 + String($1) } }
+  let harness = ReducingHarness(name: "Reduce") { $0.reduce("") { $0 + String($1) } }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([1, 2, 3], ["123"])
@@ -67,14 +67,14 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).reduce("") {
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).reduce("") {
           $0 + String($1)
         }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [1, 2, 3],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .reduce("") { $0 + String($1) }
       }
@@ -86,12 +86,12 @@ import Testing
   @Test func emptyUpstream_sendsInitialResult() {
     let recorder = RecordingSubscriber<Int, Never>()
     Empty<Int, Never>().reduce(7, +).subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "7", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "7", "finished"])
   }
 
   @Test func sum_foldsEveryValue() {
     let recorder = RecordingSubscriber<Int, Never>()
     (1...100).publisher.reduce(0, +).subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "5050", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "5050", "finished"])
   }
 }

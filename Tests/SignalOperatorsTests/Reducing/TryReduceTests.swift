@@ -5,9 +5,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryReduceTests {
-  let harness = ReduceFamilyHarness(name: "TryReduce") {
+  let harness = ReducingHarness(name: "TryReduce") {
     $0.tryReduce(0) { sum, value in
-      if value == 99 { throw ReduceFamilyThrown() }
+      if value == 99 { throw TestError.thrown }
       return sum + value
     }
   }
@@ -72,12 +72,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [1, 2, 3], completion: .finished).tryReduce(0, +)
+        Record<Int, TestError>(output: [1, 2, 3], completion: .finished).tryReduce(0, +)
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [1, 2, 3],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .tryReduce(0, +)
       }
@@ -93,6 +93,6 @@ import Testing
   @Test func emptyUpstream_sendsInitialResult() {
     let recorder = RecordingSubscriber<Int, any Error>()
     Empty<Int, Never>().tryReduce(7, +).subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "7", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "7", "finished"])
   }
 }

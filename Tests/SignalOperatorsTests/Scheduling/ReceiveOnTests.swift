@@ -5,11 +5,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ReceiveOnTests {
-  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func values_deliveredWhenSchedulerRuns() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -19,7 +19,7 @@ import Testing
   }
 
   @Test func burst_schedulesOneDrain() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     for value in 0..<100 { upstream.send(value) }
     #expect(scheduler.pendingActionCount == 1)
@@ -32,14 +32,14 @@ import Testing
   }
 
   @Test func subscription_handedDownstreamAtOnce() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     #expect(recorder.events == [.subscription])
     #expect(recorder.subscriptionDescription == "ReceiveOn")
   }
 
   @Test func finishAfterValues_deliveredAfterThemOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -49,27 +49,27 @@ import Testing
   }
 
   @Test func failureBeforeValues_deliveredOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     #expect(recorder.events == [.subscription])
     scheduler.advance()
-    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func failureAfterValues_deliveredAfterThem() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance()
     #expect(
-      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+      recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))]
     )
   }
 
   @Test func request_forwardedUpstreamAtOnce() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.receive(on: scheduler).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(2))
@@ -78,7 +78,7 @@ import Testing
 
   @Test func demandNone_nothingDeliveredUntilRequested() {
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-    TimeFamilyOverfill<Never>(values: [1, 2, 3]).receive(on: scheduler).subscribe(recorder)
+    OverfillPublisher<Never>(values: [1, 2, 3]).receive(on: scheduler).subscribe(recorder)
     scheduler.advance()
     #expect(recorder.events == [.subscription])
     recorder.request(.max(2))
@@ -94,7 +94,7 @@ import Testing
   }
 
   @Test func demandMaxOne_oneValuePerRequest() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.receive(on: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -108,7 +108,7 @@ import Testing
   }
 
   @Test func demandFromReceive_requestedUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -123,7 +123,7 @@ import Testing
   }
 
   @Test func cancelBeforeDrain_dropsQueuedValues() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -133,7 +133,7 @@ import Testing
   }
 
   @Test func cancel_cancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     recorder.cancel()
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
@@ -155,7 +155,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -166,8 +166,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsTheBatch() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -181,8 +181,8 @@ import Testing
   }
 
   @Test func requestFromReceive_forwardedOncePerBatch() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(2)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2)) { _ in
       holder.subscription?.request(.max(1))
       return .none
     }
@@ -197,7 +197,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.receive(on: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -210,7 +210,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.receive(on: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -222,7 +222,7 @@ import Testing
   }
 
   @Test func immediateScheduler_deliversSynchronously() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: ImmediateScheduler.shared).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -293,11 +293,11 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3]).receive(on: queue)
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]).receive(on: queue)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError()).receive(on: queue)
+        Fail<Int, TestError>(error: TestError()).receive(on: queue)
           .eraseToAnyPublisher()
       }
     )
@@ -307,9 +307,9 @@ import Testing
 
   /// `options` goes with every scheduled delivery.
   @Test func options_forwardedToTheScheduler() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     source.receive(on: spy, options: SpyOptions(tag: 5)).subscribe(recorder)
     source.send(1)
     spy.base.advance()
@@ -325,7 +325,7 @@ import Testing
 /// if asked.
 private final class RequestThenMaybeCancel: Subscriber, Sendable {
   typealias Input = Int
-  typealias Failure = TimeFamilyError
+  typealias Failure = TestError
 
   let cancel: Bool
 
@@ -341,5 +341,5 @@ private final class RequestThenMaybeCancel: Subscriber, Sendable {
 
   func receive(_ input: Int) -> Subscribers.Demand { .none }
 
-  func receive(completion: Subscribers.Completion<TimeFamilyError>) {}
+  func receive(completion: Subscribers.Completion<TestError>) {}
 }

@@ -5,11 +5,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SubscribeOnTests {
-  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func subscribe_happensOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.subscribe(on: scheduler).subscribe(recorder)
     #expect(upstream.subscriptionCount == 0)
     #expect(recorder.events.isEmpty)
@@ -20,7 +20,7 @@ import Testing
   }
 
   @Test func request_happensOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(2))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
     upstream.subscribe(on: scheduler).subscribe(recorder)
     scheduler.run(limit: 1)
     #expect(upstream.requests.isEmpty)
@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test func values_passThroughSynchronously() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.subscribe(on: scheduler).subscribe(recorder)
     scheduler.advance()
     upstream.send(1)
@@ -40,15 +40,15 @@ import Testing
   }
 
   @Test func failure_passesThrough() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.subscribe(on: scheduler).subscribe(recorder)
     scheduler.advance()
-    upstream.send(completion: .failure(TimeFamilyError()))
-    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func demandNone_nothingDelivered() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.subscribe(on: scheduler).subscribe(recorder)
     scheduler.advance()
     upstream.send(1)
@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test func demandFromReceive_returnedUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -75,7 +75,7 @@ import Testing
   }
 
   @Test func cancel_happensOnSchedulerAndStopsDeliveryAtOnce() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.subscribe(on: scheduler).subscribe(recorder)
     scheduler.advance()
     recorder.cancel()
@@ -87,8 +87,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -101,7 +101,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_sendsNoCancel() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.subscribe(on: scheduler).subscribe(recorder)
     scheduler.advance()
     let subscription = recorder.subscription
@@ -113,7 +113,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.subscribe(on: scheduler).subscribe(recorder)
       scheduler.advance()
@@ -126,7 +126,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.subscribe(on: scheduler).subscribe(recorder)
       scheduler.advance()
@@ -188,11 +188,11 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3]).subscribe(on: queue)
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]).subscribe(on: queue)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError()).subscribe(on: queue)
+        Fail<Int, TestError>(error: TestError()).subscribe(on: queue)
           .eraseToAnyPublisher()
       }
     )
@@ -202,9 +202,9 @@ import Testing
 
   /// `options` goes with the subscribe, each request and the cancel.
   @Test func options_forwardedToTheScheduler() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     source.subscribe(on: spy, options: SpyOptions(tag: 6)).subscribe(recorder)
     spy.base.advance()
     recorder.request(.max(1))

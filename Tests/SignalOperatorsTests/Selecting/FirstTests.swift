@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FirstTests {
-  let harness = ReduceFamilyHarness(name: "First") { $0.first() }
+  let harness = ReducingHarness(name: "First") { $0.first() }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([4, 5, 6], ["4"], early: true)
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).first()
+        Record<Int, TestError>(output: [4, 5, 6], completion: .finished).first()
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .first()
       }
@@ -84,6 +84,6 @@ import Testing
   @Test func emptyUpstream_onlyFinishes() {
     let recorder = RecordingSubscriber<Int, Never>()
     Empty<Int, Never>().first().subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 }

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FirstWhereTests {
-  let harness = ReduceFamilyHarness(name: "TryFirst") { $0.first { $0 > 4 } }
+  let harness = ReducingHarness(name: "TryFirst") { $0.first { $0 > 4 } }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([4, 5, 6], ["5"], early: true)
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).first { $0 > 1 }
+        Record<Int, TestError>(output: [4, 5, 6], completion: .finished).first { $0 > 1 }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .first { $0 > 1 }
       }
@@ -84,6 +84,6 @@ import Testing
   @Test func noMatch_onlyFinishes() {
     let recorder = RecordingSubscriber<Int, Never>()
     [1, 2].publisher.first { $0 > 4 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 }

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct LastTests {
-  let harness = ReduceFamilyHarness(name: "Last") { $0.last() }
+  let harness = ReducingHarness(name: "Last") { $0.last() }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([4, 5, 6], ["6"])
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).last()
+        Record<Int, TestError>(output: [4, 5, 6], completion: .finished).last()
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [4, 5, 6],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .last()
       }
@@ -84,6 +84,6 @@ import Testing
   @Test func emptyUpstream_onlyFinishes() {
     let recorder = RecordingSubscriber<Int, Never>()
     Empty<Int, Never>().last().subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 }

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct LastWhereTests {
-  let harness = ReduceFamilyHarness(name: "LastWhere") { $0.last { $0 < 6 } }
+  let harness = ReducingHarness(name: "LastWhere") { $0.last { $0 < 6 } }
 
   @Test func basicPath_sendsResultThenFinished() {
     harness.checkBasic([4, 5, 6], ["5"])
@@ -67,12 +67,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).last { $0 < 6 }
+        Record<Int, TestError>(output: [4, 5, 6], completion: .finished).last { $0 < 6 }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [4, 5, 6],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .last { $0 < 6 }
       }
@@ -84,6 +84,6 @@ import Testing
   @Test func noMatch_onlyFinishes() {
     let recorder = RecordingSubscriber<Int, Never>()
     [7, 8].publisher.last { $0 < 6 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 }

@@ -5,9 +5,8 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct OutputTests {
-  typealias Boom = SelectFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func outputIn_publishesValuesInRangeThenFinishes() {
     let recorder = RecordingSubscriber<Int, Never>()
@@ -18,7 +17,7 @@ import Testing
   }
 
   @Test func outputAt_publishesOneValueThenCancelsAndFinishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.output(at: 1).subscribe(recorder)
     upstream.send(10)
     upstream.send(11)
@@ -29,7 +28,7 @@ import Testing
   }
 
   @Test func prefix_finishesRightAfterTheLastValue() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(2).subscribe(recorder)
     upstream.send(1)
     #expect(recorder.completion == nil)
@@ -39,7 +38,7 @@ import Testing
   }
 
   @Test func prefixZero_finishesAtOnce() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(0).subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.finished)])
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
@@ -85,7 +84,7 @@ import Testing
   }
 
   @Test func demandNone_requestsNothingUntilAsked() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.output(in: 1..<3).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
@@ -93,7 +92,7 @@ import Testing
   }
 
   @Test func droppedValues_topTheDemandUp() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.output(in: 2..<4).subscribe(recorder)
     upstream.send(0)
     upstream.send(1)
@@ -106,7 +105,10 @@ import Testing
   }
 
   @Test func demandToppedUpFromReceive_deliversOneAtATime() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     upstream.prefix(3).subscribe(recorder)
     for value in 1...3 { upstream.send(value) }
     #expect(
@@ -117,8 +119,8 @@ import Testing
   }
 
   @Test func requestFromReceive_isPassedUpstream() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(2))
       return .none
     }
@@ -130,7 +132,7 @@ import Testing
   }
 
   @Test func upstreamFinishesBeforeRangeEnds_finishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.output(in: 1..<5).subscribe(recorder)
     upstream.send(0)
     upstream.send(1)
@@ -139,22 +141,22 @@ import Testing
   }
 
   @Test func upstreamFailsBeforeValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(3).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func upstreamFailsAfterValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(3).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
   }
 
   @Test func cancelBeforeValues_cancelsUpstreamAndDeliversNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(3).subscribe(recorder)
     recorder.cancel()
     upstream.send(1)
@@ -164,7 +166,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(1).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(1)
@@ -174,8 +176,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom> { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError> { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -188,8 +190,8 @@ import Testing
   }
 
   @Test func cancelFromReceiveOfLastValue_sendsNoCompletion() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom> { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError> { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -202,7 +204,7 @@ import Testing
   @Test func subscription_isReleasedAfterCancel() {
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.prefix(3).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       #expect(inner != nil)
@@ -213,7 +215,7 @@ import Testing
 
   @Test func subscription_isReleasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(3).subscribe(recorder)
     inner = recorder.subscription as AnyObject?
     #expect(inner != nil)
@@ -224,7 +226,7 @@ import Testing
   }
 
   @Test func description_isOutput() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(3).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Output")
   }
@@ -232,7 +234,7 @@ import Testing
   @Test func concurrentCancel_deliversAnUnbrokenPrefix() {
     for _ in 0..<8 {
       let source = TestPublisher<Int, Never>()
-      let sent = SelectFamilyCounter()
+      let sent = CallCounter()
       let spunOut = LockedState(false)
       let recorder = RecordingSubscriber<Int, Never>()
       source.prefix(10_000).subscribe(recorder)
@@ -260,16 +262,18 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<6).output(in: 1..<4)
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<6).output(in: 1..<4)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom())).prefix(5)
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError())).prefix(5)
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<2_000_000).output(in: 3..<1_500_000)
-          .eraseToAnyPublisher()
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<2_000_000).output(
+          in: 3..<1_500_000
+        )
+        .eraseToAnyPublisher()
       }
     )
     .run()

@@ -5,9 +5,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryFirstWhereTests {
-  let harness = ReduceFamilyHarness(name: "TryFirstWhere") {
+  let harness = ReducingHarness(name: "TryFirstWhere") {
     $0.tryFirst { value in
-      if value == 99 { throw ReduceFamilyThrown() }
+      if value == 99 { throw TestError.thrown }
       return value > 4
     }
   }
@@ -72,12 +72,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).tryFirst { $0 > 1 }
+        Record<Int, TestError>(output: [4, 5, 6], completion: .finished).tryFirst { $0 > 1 }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .tryFirst { $0 > 1 }
       }
@@ -93,6 +93,6 @@ import Testing
   @Test func noMatch_onlyFinishes() {
     let recorder = RecordingSubscriber<Int, any Error>()
     [1, 2].publisher.tryFirst { $0 > 4 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 }

@@ -5,9 +5,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryLastWhereTests {
-  let harness = ReduceFamilyHarness(name: "TryLastWhere") {
+  let harness = ReducingHarness(name: "TryLastWhere") {
     $0.tryLast { value in
-      if value == 99 { throw ReduceFamilyThrown() }
+      if value == 99 { throw TestError.thrown }
       return value < 6
     }
   }
@@ -72,12 +72,12 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: {
-        Record<Int, ReduceFamilyBoom>(output: [4, 5, 6], completion: .finished).tryLast { $0 < 6 }
+        Record<Int, TestError>(output: [4, 5, 6], completion: .finished).tryLast { $0 < 6 }
       },
       makeFailingPublisher: {
-        Record<Int, ReduceFamilyBoom>(
+        Record<Int, TestError>(
           output: [4, 5, 6],
-          completion: .failure(ReduceFamilyBoom())
+          completion: .failure(TestError())
         )
         .tryLast { $0 < 6 }
       }
@@ -93,6 +93,6 @@ import Testing
   @Test func noMatch_onlyFinishes() {
     let recorder = RecordingSubscriber<Int, any Error>()
     [7, 8].publisher.tryLast { $0 < 6 }.subscribe(recorder)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "finished"])
+    #expect(reduceTrace(recorder) == ["subscription", "finished"])
   }
 }

@@ -4,10 +4,9 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ConcatenateTests {
-  typealias Boom = FlattenFamilyBoom
 
-  let first = TestPublisher<Int, Boom>()
-  let second = TestPublisher<Int, Boom>()
+  let first = TestPublisher<Int, TestError>()
+  let second = TestPublisher<Int, TestError>()
 
   @Test func appendValues_publishesUpstreamThenValues() {
     let recorder = RecordingSubscriber<Int, Never>()
@@ -27,7 +26,7 @@ import Testing
   }
 
   @Test func appendPublisher_subscribesSuffixOnlyAfterPrefixFinishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     first.append(second).subscribe(recorder)
     #expect(first.subscriptionCount == 1)
     #expect(second.subscriptionCount == 0)
@@ -40,7 +39,7 @@ import Testing
   }
 
   @Test func prependPublisher_putsItFirst() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     second.prepend(first).subscribe(recorder)
     #expect(second.subscriptionCount == 0)
     first.send(1)
@@ -60,7 +59,7 @@ import Testing
   }
 
   @Test func remainingDemand_carriedToSuffix() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(5))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(5))
     first.append(second).subscribe(recorder)
     first.send(1)
     first.send(2)
@@ -70,7 +69,7 @@ import Testing
   }
 
   @Test func demandRequestedBetweenStages_reachesSuffix() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     first.append(second).subscribe(recorder)
     first.send(completion: .finished)
     recorder.request(.max(2))
@@ -86,31 +85,33 @@ import Testing
   }
 
   @Test func prefixFails_suffixNeverSubscribed() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     first.append(second).subscribe(recorder)
     first.send(1)
-    first.send(completion: .failure(Boom()))
+    first.send(completion: .failure(TestError()))
     #expect(second.subscriptionCount == 0)
-    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
   }
 
   @Test func prefixFailsBeforeValues_failsAtOnce() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    Fail<Int, Boom>(error: Boom()).append(second).subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Fail<Int, TestError>(error: TestError()).append(second).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func suffixFails_failureGoesDownstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     first.append(second).subscribe(recorder)
     first.send(completion: .finished)
     second.send(7)
-    second.send(completion: .failure(Boom(code: 2)))
-    #expect(recorder.events == [.subscription, .value(7), .completion(.failure(Boom(code: 2)))])
+    second.send(completion: .failure(TestError(code: 2)))
+    #expect(
+      recorder.events == [.subscription, .value(7), .completion(.failure(TestError(code: 2)))]
+    )
   }
 
   @Test func cancelBeforeValues_cancelsPrefix() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     first.append(second).subscribe(recorder)
     recorder.cancel()
     first.send(1)
@@ -121,7 +122,7 @@ import Testing
   }
 
   @Test func cancelDuringSuffix_cancelsSuffix() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     first.append(second).subscribe(recorder)
     first.send(completion: .finished)
     second.send(1)
@@ -165,7 +166,7 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancel() {
-    let subscriber = FlattenFamilyWeakSubscriber<Int, Boom>()
+    let subscriber = FlattenFamilyWeakSubscriber<Int, TestError>()
     first.append(second).subscribe(subscriber)
     #expect(subscriber.subscription != nil)
     subscriber.cancel()
@@ -173,7 +174,7 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCompletion() {
-    let subscriber = FlattenFamilyWeakSubscriber<Int, Boom>()
+    let subscriber = FlattenFamilyWeakSubscriber<Int, TestError>()
     first.append(second).subscribe(subscriber)
     first.send(completion: .finished)
     second.send(completion: .finished)
@@ -182,7 +183,7 @@ import Testing
   }
 
   @Test func description_isConcatenate() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     first.append(second).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Concatenate")
   }
@@ -206,12 +207,12 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [1, 2])
-          .append(Publishers.Sequence<[Int], Boom>(sequence: [3]))
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2])
+          .append(Publishers.Sequence<[Int], TestError>(sequence: [3]))
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [1, 2]).append(Fail(error: Boom()))
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2]).append(Fail(error: TestError()))
           .eraseToAnyPublisher()
       }
     )

@@ -4,9 +4,8 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DropTests {
-  typealias Boom = SelectFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func dropFirst_dropsTheFirstValues() {
     let recorder = RecordingSubscriber<Int, Never>()
@@ -21,7 +20,7 @@ import Testing
   }
 
   @Test func firstRequest_addsTheCount() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.dropFirst(2).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
@@ -30,13 +29,13 @@ import Testing
   }
 
   @Test func unlimitedDemand_staysUnlimited() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(2).subscribe(recorder)
     #expect(upstream.requests == [.demand(.unlimited)])
   }
 
   @Test func dropFirstZero_requestsTheDemandAsIs() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.dropFirst(0).subscribe(recorder)
     upstream.send(1)
     #expect(upstream.requests == [.demand(.max(1))])
@@ -44,7 +43,7 @@ import Testing
   }
 
   @Test func demandMaxOne_deliversOneValueAfterTheDropped() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.dropFirst(2).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -56,7 +55,10 @@ import Testing
   }
 
   @Test func demandToppedUpFromReceive_deliversEveryValue() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     upstream.dropFirst(2).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     #expect(recorder.values == [3, 4, 5])
@@ -64,8 +66,8 @@ import Testing
   }
 
   @Test func requestFromReceive_isPassedUpstreamAsIs() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(2))
       return .none
     }
@@ -78,7 +80,7 @@ import Testing
   }
 
   @Test func upstreamFinishesWhileDropping_finishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(3).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -86,23 +88,23 @@ import Testing
   }
 
   @Test func upstreamFailsBeforeValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(1).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func upstreamFailsAfterValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(1).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value(2), .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(2), .completion(.failure(TestError()))])
   }
 
   @Test func cancelBeforeValues_cancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(1).subscribe(recorder)
     recorder.cancel()
     upstream.send(1)
@@ -112,7 +114,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(1).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -122,8 +124,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom> { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError> { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -137,7 +139,7 @@ import Testing
   @Test func subscription_isReleasedAfterCancel() {
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.dropFirst(1).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       #expect(inner != nil)
@@ -148,11 +150,11 @@ import Testing
 
   @Test func subscription_isReleasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(1).subscribe(recorder)
     inner = recorder.subscription as AnyObject?
     #expect(inner != nil)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(inner == nil)
   }
 
@@ -164,7 +166,7 @@ import Testing
   }
 
   @Test func description_isDrop() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.dropFirst(1).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Drop")
   }
@@ -173,15 +175,15 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [0, 1, 2, 3, 4]).dropFirst(2)
+        Publishers.Sequence<[Int], TestError>(sequence: [0, 1, 2, 3, 4]).dropFirst(2)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom())).dropFirst()
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError())).dropFirst()
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<1_000_010).dropFirst(10)
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_010).dropFirst(10)
           .eraseToAnyPublisher()
       }
     )

@@ -5,13 +5,12 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DropUntilOutputTests {
-  typealias Boom = SelectFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
-  let trigger = TestPublisher<String, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
+  let trigger = TestPublisher<String, TestError>()
 
   @Test func valuesBeforeTrigger_areDropped() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(1)
     trigger.send("go")
@@ -21,7 +20,7 @@ import Testing
   }
 
   @Test func other_isAskedForOneValueThenCancelled() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     #expect(trigger.requests == [.demand(.max(1))])
     trigger.send("go")
@@ -29,13 +28,13 @@ import Testing
   }
 
   @Test func demandRequestedOnSubscription_reachesTheUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     #expect(upstream.requests == [.demand(.max(2))])
   }
 
   @Test func demandNone_requestsNothingUntilAsked() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
@@ -43,7 +42,7 @@ import Testing
   }
 
   @Test func droppedValues_requestOneMoreEach() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -56,7 +55,10 @@ import Testing
   }
 
   @Test func demandToppedUpFromReceive_deliversEveryValue() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     trigger.send("go")
     for value in 1...3 { upstream.send(value) }
@@ -65,15 +67,15 @@ import Testing
   }
 
   @Test func synchronousTrigger_passesEverything() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    let other = Publishers.Sequence<[Int], Boom>(sequence: [0])
-    Publishers.Sequence<[Int], Boom>(sequence: [1, 2]).drop(untilOutputFrom: other)
+    let recorder = RecordingSubscriber<Int, TestError>()
+    let other = Publishers.Sequence<[Int], TestError>(sequence: [0])
+    Publishers.Sequence<[Int], TestError>(sequence: [1, 2]).drop(untilOutputFrom: other)
       .subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func otherFinishesWithoutValue_cancelsUpstreamAndFinishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(1)
     trigger.send(completion: .finished)
@@ -83,32 +85,32 @@ import Testing
   }
 
   @Test func otherFailsWithoutValue_cancelsUpstreamAndFails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
-    trigger.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    trigger.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
   @Test func otherFailsAtSubscription_upstreamIsCancelledOnArrival() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    upstream.drop(untilOutputFrom: Fail<String, Boom>(error: Boom())).subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.drop(untilOutputFrom: Fail<String, TestError>(error: TestError())).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
     #expect(upstream.requests == [.cancel])
   }
 
   @Test func otherCompletesAfterItsValue_isIgnored() {
-    let recorder = RecordingSubscriber<Int, Boom>()
-    let other = PassthroughSubject<String, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    let other = PassthroughSubject<String, TestError>()
     upstream.drop(untilOutputFrom: other).subscribe(recorder)
     other.send("go")
-    other.send(completion: .failure(Boom()))
+    other.send(completion: .failure(TestError()))
     upstream.send(1)
     #expect(recorder.events == [.subscription, .value(1)])
   }
 
   @Test func upstreamFinishes_finishesAndCancelsOther() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .completion(.finished)])
@@ -116,16 +118,16 @@ import Testing
   }
 
   @Test func upstreamFailsAfterValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     trigger.send("go")
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
   }
 
   @Test func cancel_cancelsBothAndDeliversNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     recorder.cancel()
     trigger.send("go")
@@ -136,8 +138,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom> { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError> { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -151,7 +153,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -163,7 +165,7 @@ import Testing
   @Test func subscription_isReleasedAfterCancel() {
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       #expect(inner != nil)
@@ -174,7 +176,7 @@ import Testing
 
   @Test func subscription_isReleasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     inner = recorder.subscription as AnyObject?
     #expect(inner != nil)
@@ -184,7 +186,7 @@ import Testing
   }
 
   @Test func description_isDropUntilOutput() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "DropUntilOutput")
   }
@@ -193,7 +195,7 @@ import Testing
     for _ in 0..<8 {
       let source = TestPublisher<Int, Never>()
       let start = TestPublisher<Void, Never>()
-      let sent = SelectFamilyCounter()
+      let sent = CallCounter()
       let spunOut = LockedState(false)
       let recorder = RecordingSubscriber<Int, Never>()
       source.drop(untilOutputFrom: start).subscribe(recorder)
@@ -221,18 +223,18 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [1, 2, 3])
-          .drop(untilOutputFrom: Publishers.Sequence<[Int], Boom>(sequence: [0]))
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
+          .drop(untilOutputFrom: Publishers.Sequence<[Int], TestError>(sequence: [0]))
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom()))
-          .drop(untilOutputFrom: Publishers.Sequence<[Int], Boom>(sequence: [0]))
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError()))
+          .drop(untilOutputFrom: Publishers.Sequence<[Int], TestError>(sequence: [0]))
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<1_000_000)
-          .drop(untilOutputFrom: Publishers.Sequence<[Int], Boom>(sequence: [0]))
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
+          .drop(untilOutputFrom: Publishers.Sequence<[Int], TestError>(sequence: [0]))
           .eraseToAnyPublisher()
       }
     )

@@ -4,9 +4,8 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DropWhileTests {
-  typealias Boom = SelectFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func dropWhile_dropsLeadingValuesThenPassesAll() {
     let recorder = RecordingSubscriber<Int, Never>()
@@ -17,7 +16,7 @@ import Testing
   }
 
   @Test func predicate_isNotCalledAfterItFails() {
-    let calls = SelectFamilyCounter()
+    let calls = CallCounter()
     let recorder = RecordingSubscriber<Int, Never>()
     [1, 5, 1, 1].publisher.drop(while: {
       calls.increment()
@@ -28,7 +27,7 @@ import Testing
   }
 
   @Test func demandNone_requestsNothingUntilAsked() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
@@ -36,7 +35,7 @@ import Testing
   }
 
   @Test func droppedValues_requestOneMoreEach() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -49,7 +48,10 @@ import Testing
   }
 
   @Test func demandToppedUpFromReceive_deliversEveryValue() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     for value in 1...5 { upstream.send(value) }
     #expect(recorder.values == [3, 4, 5])
@@ -57,8 +59,8 @@ import Testing
   }
 
   @Test func requestFromReceive_isPassedUpstream() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(3))
       return .none
     }
@@ -69,7 +71,7 @@ import Testing
   }
 
   @Test func upstreamFinishesWhileDropping_finishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -77,22 +79,22 @@ import Testing
   }
 
   @Test func upstreamFailsBeforeValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func upstreamFailsAfterValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     upstream.send(4)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value(4), .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(4), .completion(.failure(TestError()))])
   }
 
   @Test func cancelBeforeValues_cancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     recorder.cancel()
     upstream.send(5)
@@ -101,8 +103,8 @@ import Testing
   }
 
   @Test func cancelFromPredicate_stopsBeforeTheValueIsDelivered() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { value in
       holder.subscription?.cancel()
       return value < 3
@@ -115,8 +117,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom> { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError> { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -127,7 +129,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -136,10 +138,10 @@ import Testing
   }
 
   @Test func predicate_isReleasedAfterCancel() {
-    weak var captured: SelectFamilyCounter?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    weak var captured: CallCounter?
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
-      let counter = SelectFamilyCounter()
+      let counter = CallCounter()
       captured = counter
       upstream.drop(while: { _ in counter.increment() < 5 }).subscribe(recorder)
     }
@@ -151,7 +153,7 @@ import Testing
   @Test func subscription_isReleasedAfterCancel() {
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.drop(while: { $0 < 3 }).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       #expect(inner != nil)
@@ -162,7 +164,7 @@ import Testing
 
   @Test func subscription_isReleasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     inner = recorder.subscription as AnyObject?
     #expect(inner != nil)
@@ -171,7 +173,7 @@ import Testing
   }
 
   @Test func description_isDropWhile() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "DropWhile")
   }
@@ -180,15 +182,17 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [0, 1, 5, 0, 6]).drop(while: { $0 < 3 })
+        Publishers.Sequence<[Int], TestError>(sequence: [0, 1, 5, 0, 6]).drop(while: { $0 < 3 })
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 4], completion: .failure(Boom())).drop(while: { $0 < 3 })
-          .eraseToAnyPublisher()
+        Record<Int, TestError>(output: [1, 4], completion: .failure(TestError())).drop(while: {
+          $0 < 3
+        })
+        .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<1_000_010).drop(while: { $0 < 10 })
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_010).drop(while: { $0 < 10 })
           .eraseToAnyPublisher()
       }
     )

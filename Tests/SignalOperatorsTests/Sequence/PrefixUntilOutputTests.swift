@@ -5,13 +5,12 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PrefixUntilOutputTests {
-  typealias Boom = SelectFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
   let trigger = TestPublisher<String, Never>()
 
   @Test func valuesUntilTrigger_passThenFinishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -21,7 +20,7 @@ import Testing
   }
 
   @Test func trigger_cancelsBothUpstreams() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     #expect(trigger.requests == [.demand(.max(1))])
     trigger.send("stop")
@@ -30,14 +29,14 @@ import Testing
   }
 
   @Test func synchronousTrigger_finishesAtOnceAndCancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: Just("stop")).subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.finished)])
     #expect(upstream.requests == [.cancel])
   }
 
   @Test func otherFinishesWithoutValue_isIgnored() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     trigger.send(completion: .finished)
     upstream.send(1)
@@ -45,18 +44,18 @@ import Testing
   }
 
   @Test func otherFailsWithoutValue_isIgnored() {
-    let other = TestPublisher<String, Boom>()
+    let other = TestPublisher<String, TestError>()
     let recorder = RecordingSubscriber<Int, Never>()
     let source = TestPublisher<Int, Never>()
     source.prefix(untilOutputFrom: other).subscribe(recorder)
-    other.send(completion: .failure(Boom()))
+    other.send(completion: .failure(TestError()))
     source.send(1)
     source.send(completion: .finished)
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func demandNone_requestsNothingUntilAsked() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(2))
@@ -64,7 +63,7 @@ import Testing
   }
 
   @Test func demandMaxOne_isPassedOnAsIs() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -74,7 +73,10 @@ import Testing
   }
 
   @Test func demandToppedUpFromReceive_deliversEveryValue() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     for value in 1...3 { upstream.send(value) }
     #expect(recorder.values == [1, 2, 3])
@@ -82,7 +84,7 @@ import Testing
   }
 
   @Test func triggerFromReceive_finishesAfterTheValue() {
-    let recorder = RecordingSubscriber<Int, Boom> { [trigger] _ in
+    let recorder = RecordingSubscriber<Int, TestError> { [trigger] _ in
       trigger.send("stop")
       return .max(1)
     }
@@ -94,7 +96,7 @@ import Testing
   }
 
   @Test func upstreamFinishes_finishesAndCancelsOther() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -104,14 +106,14 @@ import Testing
   }
 
   @Test func upstreamFailsBeforeValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func cancel_cancelsBothAndDeliversNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     recorder.cancel()
     upstream.send(1)
@@ -122,8 +124,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom> { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError> { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -136,7 +138,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     let subscription = recorder.subscription
     trigger.send("stop")
@@ -148,7 +150,7 @@ import Testing
   @Test func subscription_isReleasedAfterCancel() {
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       #expect(inner != nil)
@@ -159,7 +161,7 @@ import Testing
 
   @Test func subscription_isReleasedAfterTrigger() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     inner = recorder.subscription as AnyObject?
     #expect(inner != nil)
@@ -169,16 +171,16 @@ import Testing
 
   @Test func subscription_isReleasedAfterUpstreamCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     inner = recorder.subscription as AnyObject?
     #expect(inner != nil)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(inner == nil)
   }
 
   @Test func description_isPrefixUntilOutput() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "PrefixUntilOutput")
   }
@@ -187,7 +189,7 @@ import Testing
     for _ in 0..<8 {
       let source = TestPublisher<Int, Never>()
       let stop = TestPublisher<Void, Never>()
-      let sent = SelectFamilyCounter()
+      let sent = CallCounter()
       let spunOut = LockedState(false)
       let recorder = RecordingSubscriber<Int, Never>()
       source.prefix(untilOutputFrom: stop).subscribe(recorder)
@@ -221,17 +223,17 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [1, 2, 3])
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
           .prefix(untilOutputFrom: Empty<Void, Never>(completeImmediately: false))
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom()))
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError()))
           .prefix(untilOutputFrom: Empty<Void, Never>(completeImmediately: false))
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<1_000_000)
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
           .prefix(untilOutputFrom: Empty<Void, Never>())
           .eraseToAnyPublisher()
       }

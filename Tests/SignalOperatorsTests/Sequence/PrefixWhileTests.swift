@@ -4,9 +4,8 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PrefixWhileTests {
-  typealias Boom = SelectFamilyBoom
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func prefixWhile_passesLeadingValuesThenFinishes() {
     let recorder = RecordingSubscriber<Int, Never>()
@@ -15,7 +14,7 @@ import Testing
   }
 
   @Test func failingValue_cancelsUpstreamAndFinishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     upstream.send(1)
     upstream.send(4)
@@ -25,7 +24,7 @@ import Testing
   }
 
   @Test func demandNone_requestsNothingUntilAsked() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))
@@ -35,7 +34,7 @@ import Testing
   }
 
   @Test func demandMaxOne_isPassedOnAsIs() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -45,7 +44,10 @@ import Testing
   }
 
   @Test func demandToppedUpFromReceive_deliversEveryValue() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     for value in 0...3 { upstream.send(value) }
     #expect(
@@ -55,8 +57,8 @@ import Testing
   }
 
   @Test func requestFromReceive_isPassedUpstream() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(4))
       return .none
     }
@@ -67,7 +69,7 @@ import Testing
   }
 
   @Test func upstreamFinishesBeforeFailingValue_finishes() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -75,22 +77,22 @@ import Testing
   }
 
   @Test func upstreamFailsBeforeValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func upstreamFailsAfterValues_fails() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     upstream.send(2)
-    upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription, .value(2), .completion(.failure(Boom()))])
+    upstream.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(2), .completion(.failure(TestError()))])
   }
 
   @Test func cancelBeforeValues_cancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     recorder.cancel()
     upstream.send(1)
@@ -99,8 +101,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = SelectFamilyHolder()
-    let recorder = RecordingSubscriber<Int, Boom> { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError> { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -113,7 +115,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(5)
@@ -123,10 +125,10 @@ import Testing
   }
 
   @Test func predicate_isReleasedAfterCompletion() {
-    weak var captured: SelectFamilyCounter?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    weak var captured: CallCounter?
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
-      let counter = SelectFamilyCounter()
+      let counter = CallCounter()
       captured = counter
       upstream.prefix(while: { _ in counter.increment() < 5 }).subscribe(recorder)
     }
@@ -138,7 +140,7 @@ import Testing
   @Test func subscription_isReleasedAfterCancel() {
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       #expect(inner != nil)
@@ -149,7 +151,7 @@ import Testing
 
   @Test func subscription_isReleasedAfterFailingValue() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     inner = recorder.subscription as AnyObject?
     #expect(inner != nil)
@@ -158,7 +160,7 @@ import Testing
   }
 
   @Test func description_isPrefixWhile() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(while: { $0 < 3 }).subscribe(recorder)
     #expect(recorder.subscriptionDescription == "PrefixWhile")
   }
@@ -167,15 +169,17 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], Boom>(sequence: [0, 1, 2, 3, 0]).prefix(while: { $0 < 3 })
+        Publishers.Sequence<[Int], TestError>(sequence: [0, 1, 2, 3, 0]).prefix(while: { $0 < 3 })
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Record<Int, Boom>(output: [1, 2], completion: .failure(Boom())).prefix(while: { $0 < 3 })
-          .eraseToAnyPublisher()
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError())).prefix(while: {
+          $0 < 3
+        })
+        .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, Boom>(sequence: 0..<1_000_010)
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_010)
           .prefix(while: { $0 < 1_000_000 })
           .eraseToAnyPublisher()
       }

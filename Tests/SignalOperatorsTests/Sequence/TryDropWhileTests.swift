@@ -4,11 +4,10 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryDropWhileTests {
-  typealias Boom = SelectFamilyBoom
 
   struct Thrown: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   private func belowThree(_ value: Int) throws -> Bool {
     if value < 0 { throw Thrown() }
@@ -44,13 +43,13 @@ import Testing
     let recorder = RecordingSubscriber<Int, any Error>()
     upstream.tryDrop(while: belowThree).subscribe(recorder)
     upstream.send(4)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(recorder.values == [4])
     guard case .failure(let error)? = recorder.completion else {
       Issue.record("expected a failure, got \(String(describing: recorder.completion))")
       return
     }
-    #expect(error as? Boom == Boom())
+    #expect(error as? TestError == TestError())
   }
 
   @Test func upstreamFinishesWhileDropping_finishes() {
@@ -97,7 +96,7 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = SelectFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, any Error> { _ in
       holder.subscription?.cancel()
       return .none

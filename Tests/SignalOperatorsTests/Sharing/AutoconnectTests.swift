@@ -5,14 +5,13 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AutoconnectTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func firstSubscriber_connects() {
-    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
     #expect(upstream.subscriptionCount == 0)
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     auto.subscribe(recorder)
     #expect(upstream.subscriptionCount == 1)
     upstream.send(1)
@@ -20,29 +19,29 @@ import Testing
   }
 
   @Test func secondSubscriber_sharesTheConnection() {
-    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     auto.subscribe(first)
     auto.subscribe(second)
     upstream.send(1)
-    upstream.send(completion: .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
     #expect(upstream.subscriptionCount == 1)
     #expect(first.events == second.events)
-    #expect(first.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+    #expect(first.events == [.subscription, .value(1), .completion(.failure(TestError()))])
   }
 
   @Test func lastCancel_disconnectsAndNextSubscriberReconnects() {
-    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     auto.subscribe(first)
     auto.subscribe(second)
     first.cancel()
     #expect(upstream.requests == [.demand(.unlimited)])
     second.cancel()
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
-    let third = RecordingSubscriber<Int, Boom>()
+    let third = RecordingSubscriber<Int, TestError>()
     auto.subscribe(third)
     upstream.send(3)
     #expect(third.values == [3])
@@ -50,9 +49,9 @@ import Testing
   }
 
   @Test func cancelTwice_countsOnce() {
-    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     auto.subscribe(first)
     auto.subscribe(second)
     let subscription = first.subscription
@@ -64,8 +63,8 @@ import Testing
   }
 
   @Test func demandNone_subscriberMissesValues() {
-    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     auto.subscribe(recorder)
     upstream.send(1)
     recorder.request(.max(1))
@@ -76,17 +75,17 @@ import Testing
   }
 
   @Test func subscription_describedAsTheUpstreamSubscription() {
-    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+    let recorder = RecordingSubscriber<Int, TestError>()
     auto.subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Multicast")
   }
 
   @Test func inner_releasedAfterCancel() {
-    let auto = upstream.multicast { PassthroughSubject<Int, Boom>() }.autoconnect()
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
     weak var inner: AnyObject?
     do {
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       auto.subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       recorder.cancel()

@@ -5,19 +5,18 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct MulticastTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   private func multicast()
-    -> Publishers.Multicast<TestPublisher<Int, Boom>, PassthroughSubject<Int, Boom>>
+    -> Publishers.Multicast<TestPublisher<Int, TestError>, PassthroughSubject<Int, TestError>>
   {
-    upstream.multicast { PassthroughSubject<Int, Boom>() }
+    upstream.multicast { PassthroughSubject<Int, TestError>() }
   }
 
   @Test func nothingFlows_untilConnected() {
     let connectable = multicast()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
     #expect(upstream.subscriptionCount == 0)
     let connection = connectable.connect()
@@ -30,16 +29,16 @@ import Testing
 
   @Test func everySubscriber_getsEachValue() {
     let connectable = multicast()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(first)
     connectable.subscribe(second)
     let connection = connectable.connect()
     upstream.send(1)
     upstream.send(2)
-    upstream.send(completion: .failure(Boom()))
-    let expected: [RecordingSubscriber<Int, Boom>.Event] = [
-      .subscription, .value(1), .value(2), .completion(.failure(Boom())),
+    upstream.send(completion: .failure(TestError()))
+    let expected: [RecordingSubscriber<Int, TestError>.Event] = [
+      .subscription, .value(1), .value(2), .completion(.failure(TestError())),
     ]
     #expect(first.events == expected)
     #expect(second.events == expected)
@@ -50,7 +49,7 @@ import Testing
   @Test func connectTwice_subscribesUpstreamOnce() {
     let connectable = multicast()
     // The subject requests from upstream once a subscriber has demand, as Combine's does.
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
     let first = connectable.connect()
     let second = connectable.connect()
@@ -62,7 +61,7 @@ import Testing
 
   @Test func cancelConnection_disconnectsAndConnectAgainResubscribes() {
     let connectable = multicast()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
     let connection = connectable.connect()
     upstream.send(1)
@@ -77,9 +76,9 @@ import Testing
   }
 
   @Test func subjectInstance_isUsed() {
-    let subject = PassthroughSubject<Int, Boom>()
+    let subject = PassthroughSubject<Int, TestError>()
     let connectable = upstream.multicast(subject: subject)
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
     subject.send(9)
     #expect(recorder.values == [9])
@@ -87,12 +86,12 @@ import Testing
 
   @Test func createSubject_calledOnce() {
     let calls = LockedState(0)
-    let connectable = upstream.multicast { () -> PassthroughSubject<Int, Boom> in
+    let connectable = upstream.multicast { () -> PassthroughSubject<Int, TestError> in
       calls.withLock { $0 += 1 }
       return PassthroughSubject()
     }
-    connectable.subscribe(RecordingSubscriber<Int, Boom>())
-    connectable.subscribe(RecordingSubscriber<Int, Boom>())
+    connectable.subscribe(RecordingSubscriber<Int, TestError>())
+    connectable.subscribe(RecordingSubscriber<Int, TestError>())
     let connection = connectable.connect()
     #expect(calls.withLock { $0 } == 1)
     connection.cancel()
@@ -100,7 +99,7 @@ import Testing
 
   @Test func demandNone_subscriberMissesValuesUntilItRequests() {
     let connectable = multicast()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     connectable.subscribe(recorder)
     let connection = connectable.connect()
     upstream.send(1)
@@ -115,7 +114,10 @@ import Testing
 
   @Test func demandFromReceive_isHonoured() {
     let connectable = multicast()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
     connectable.subscribe(recorder)
     let connection = connectable.connect()
     upstream.send(1)
@@ -127,8 +129,8 @@ import Testing
 
   @Test func subscriberCancel_stopsItsValuesOnly() {
     let connectable = multicast()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(first)
     connectable.subscribe(second)
     let connection = connectable.connect()
@@ -144,7 +146,7 @@ import Testing
   @Test func cancelFromReceive_stopsDelivery() {
     let connectable = multicast()
     let holder = LockedState<(any Subscription)?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.withLock { $0 }?.cancel()
       return .none
     }
@@ -161,14 +163,14 @@ import Testing
     let connectable = multicast()
     let connection = connectable.connect()
     upstream.send(completion: .finished)
-    let late = RecordingSubscriber<Int, Boom>()
+    let late = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(late)
     #expect(late.completion == .finished)
     connection.cancel()
   }
 
   @Test func subscription_describedAsMulticast() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     multicast().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Multicast")
   }
@@ -178,8 +180,8 @@ import Testing
     weak var cancelled: AnyObject?
     weak var completed: AnyObject?
     do {
-      let first = RecordingSubscriber<Int, Boom>()
-      let second = RecordingSubscriber<Int, Boom>()
+      let first = RecordingSubscriber<Int, TestError>()
+      let second = RecordingSubscriber<Int, TestError>()
       connectable.subscribe(first)
       connectable.subscribe(second)
       cancelled = first.subscription as AnyObject?
@@ -195,7 +197,7 @@ import Testing
 
   @Test func concurrentConnects_subscribeUpstreamOnce() {
     let connectable = multicast()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
     let connections = LockedState<[any Cancellable]>([])
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -211,7 +213,7 @@ import Testing
 
   @Test func concurrentConnectAndCancel_leaveAtMostOneConnection() {
     let connectable = multicast()
-    let demanding = RecordingSubscriber<Int, Boom>()
+    let demanding = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(demanding)
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<200 {
@@ -221,7 +223,7 @@ import Testing
     let requests = upstream.requests
     #expect(requests.filter { $0 == .cancel }.count == requests.filter { $0 != .cancel }.count)
     let connection = connectable.connect()
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
     upstream.send(1)
     #expect(recorder.values == [1])
@@ -244,11 +246,11 @@ import Testing
       elements: 0,
       independentSubscriptions: false,
       makePublisher: {
-        Empty<Int, Boom>().multicast { PassthroughSubject() }.autoconnect()
+        Empty<Int, TestError>().multicast { PassthroughSubject() }.autoconnect()
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, Boom>(error: Boom()).multicast { PassthroughSubject() }.autoconnect()
+        Fail<Int, TestError>(error: TestError()).multicast { PassthroughSubject() }.autoconnect()
           .eraseToAnyPublisher()
       }
     )

@@ -5,20 +5,19 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ShareTests {
-  struct Boom: Error, Equatable {}
 
-  let upstream = TestPublisher<Int, Boom>()
+  let upstream = TestPublisher<Int, TestError>()
 
   @Test func subscribers_shareOneUpstreamSubscription() {
     let shared = upstream.share()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     shared.subscribe(first)
     shared.subscribe(second)
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .finished)
-    let expected: [RecordingSubscriber<Int, Boom>.Event] = [
+    let expected: [RecordingSubscriber<Int, TestError>.Event] = [
       .subscription, .value(1), .value(2), .completion(.finished),
     ]
     #expect(first.events == expected)
@@ -29,10 +28,10 @@ import Testing
 
   @Test func lateSubscriber_getsOnlyLaterValues() {
     let shared = upstream.share()
-    let first = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
     shared.subscribe(first)
     upstream.send(1)
-    let late = RecordingSubscriber<Int, Boom>()
+    let late = RecordingSubscriber<Int, TestError>()
     shared.subscribe(late)
     upstream.send(2)
     #expect(first.values == [1, 2])
@@ -41,20 +40,20 @@ import Testing
 
   @Test func failure_reachesEverySubscriber() {
     let shared = upstream.share()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     shared.subscribe(first)
     shared.subscribe(second)
-    upstream.send(completion: .failure(Boom()))
-    #expect(first.completion == .failure(Boom()))
-    #expect(second.completion == .failure(Boom()))
+    upstream.send(completion: .failure(TestError()))
+    #expect(first.completion == .failure(TestError()))
+    #expect(second.completion == .failure(TestError()))
   }
 
   @Test func afterCompletion_newSubscriberGetsCompletionWithoutResubscribing() {
     let shared = upstream.share()
-    shared.subscribe(RecordingSubscriber<Int, Boom>())
+    shared.subscribe(RecordingSubscriber<Int, TestError>())
     upstream.send(completion: .finished)
-    let late = RecordingSubscriber<Int, Boom>()
+    let late = RecordingSubscriber<Int, TestError>()
     shared.subscribe(late)
     #expect(late.events == [.subscription, .completion(.finished)])
     #expect(upstream.requests == [.demand(.unlimited)])
@@ -62,8 +61,8 @@ import Testing
 
   @Test func allCancel_cancelsUpstream() {
     let shared = upstream.share()
-    let first = RecordingSubscriber<Int, Boom>()
-    let second = RecordingSubscriber<Int, Boom>()
+    let first = RecordingSubscriber<Int, TestError>()
+    let second = RecordingSubscriber<Int, TestError>()
     shared.subscribe(first)
     shared.subscribe(second)
     first.cancel()
@@ -74,7 +73,7 @@ import Testing
 
   @Test func demandMaxOne_deliversOneValue() {
     let shared = upstream.share()
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     shared.subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -88,7 +87,7 @@ import Testing
   @Test func cancelFromReceive_stopsDelivery() {
     let shared = upstream.share()
     let holder = LockedState<(any Subscription)?>(nil)
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.withLock { $0 }?.cancel()
       return .none
     }
@@ -108,18 +107,18 @@ import Testing
   }
 
   @Test func subscription_describedAsMulticast() {
-    let recorder = RecordingSubscriber<Int, Boom>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.share().subscribe(recorder)
     #expect(recorder.subscriptionDescription == "Multicast")
   }
 
   @Test func innerAndShare_releasedAfterCancel() {
     weak var inner: AnyObject?
-    weak var share: Publishers.Share<TestPublisher<Int, Boom>>?
+    weak var share: Publishers.Share<TestPublisher<Int, TestError>>?
     do {
       let shared = upstream.share()
       share = shared
-      let recorder = RecordingSubscriber<Int, Boom>()
+      let recorder = RecordingSubscriber<Int, TestError>()
       shared.subscribe(recorder)
       inner = recorder.subscription as AnyObject?
       recorder.cancel()
@@ -150,8 +149,10 @@ import Testing
     PublisherConformance(
       elements: 0,
       independentSubscriptions: false,
-      makePublisher: { Empty<Int, Boom>().share().eraseToAnyPublisher() },
-      makeFailingPublisher: { Fail<Int, Boom>(error: Boom()).share().eraseToAnyPublisher() }
+      makePublisher: { Empty<Int, TestError>().share().eraseToAnyPublisher() },
+      makeFailingPublisher: {
+        Fail<Int, TestError>(error: TestError()).share().eraseToAnyPublisher()
+      }
     )
     .run()
     .expectAllPassed(skipping: ["SC-1.05", "SC-3.01", "SC-3.02", "SC-5.01"])

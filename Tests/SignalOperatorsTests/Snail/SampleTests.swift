@@ -172,7 +172,7 @@ import Testing
   /// subscription. The timer used to be scheduled before `receive(subscription:)` was sent.
   @Test func duringReceiveSubscription_noTimerIsScheduled() {
     let scheduler = scheduler
-    let subscriber = TimeFamilyOrderProbe<String, SnailOpsError> { scheduler.pendingActionCount }
+    let subscriber = TimingOrderProbe<String, SnailOpsError> { scheduler.pendingActionCount }
     upstream.sample(every: 10, scheduler: scheduler).subscribe(subscriber)
     #expect(subscriber.observed.withLock { $0 } == [0])
     #expect(scheduler.pendingActionCount == 1)

@@ -4,7 +4,6 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct JustOperatorsTests {
-  typealias Boom = SpecializedBoom
 
   // MARK: Transforming
 
@@ -28,10 +27,10 @@ import Testing
   }
 
   @Test func tryMap_throwing_failsWithTheError() {
-    let p = Just(1).tryMap { _ -> Int in throw Boom(code: 4) }
+    let p = Just(1).tryMap { _ -> Int in throw TestError(code: 4) }
     #expect(type(of: p) == Result<Int, any Error>.Publisher.self)
     #expect(specializedOutcome(p).values.isEmpty)
-    #expect(specializedThrown(p) == Boom(code: 4))
+    #expect(specializedThrown(p) == TestError(code: 4))
   }
 
   @Test func compactMap_returnsOptionalPublisher() {
@@ -55,13 +54,13 @@ import Testing
   }
 
   @Test func setFailureType_returnsResultPublisherWithTheNewFailure() {
-    let p: Result<Int, Boom>.Publisher = Just(5).setFailureType(to: Boom.self)
+    let p: Result<Int, TestError>.Publisher = Just(5).setFailureType(to: TestError.self)
     #expect(p.result == .success(5))
     #expect(specializedRecord(p).events == [.subscription, .value(5), .completion(.finished)])
   }
 
   @Test func mapError_returnsResultPublisherWithTheNewFailure() {
-    let p: Result<Int, Boom>.Publisher = Just(5).mapError { _ -> Boom in }
+    let p: Result<Int, TestError>.Publisher = Just(5).mapError { _ -> TestError in }
     #expect(specializedRecord(p).events == [.subscription, .value(5), .completion(.finished)])
   }
 
@@ -90,7 +89,7 @@ import Testing
 
   @Test func tryRemoveDuplicates_publishesTheValueWithoutCallingThePredicate() {
     let p: Result<Int, any Error>.Publisher = Just(7).tryRemoveDuplicates { _, _ in
-      throw Boom()
+      throw TestError()
     }
     #expect(specializedOutcome(p).values == [7])
     #expect(specializedOutcome(p).finished == true)
@@ -185,8 +184,13 @@ import Testing
     let all: Result<Bool, any Error>.Publisher = Just(3).tryAllSatisfy { $0 > 5 }
     #expect(specializedOutcome(contains).values == [true])
     #expect(specializedOutcome(all).values == [false])
-    #expect(specializedThrown(Just(3).tryContains { _ in throw Boom(code: 1) }) == Boom(code: 1))
-    #expect(specializedThrown(Just(3).tryAllSatisfy { _ in throw Boom(code: 2) }) == Boom(code: 2))
+    #expect(
+      specializedThrown(Just(3).tryContains { _ in throw TestError(code: 1) }) == TestError(code: 1)
+    )
+    #expect(
+      specializedThrown(Just(3).tryAllSatisfy { _ in throw TestError(code: 2) })
+        == TestError(code: 2)
+    )
   }
 
   @Test func reduceAndScan_returnResultPublisherOfOneStep() {
@@ -204,10 +208,11 @@ import Testing
     #expect(specializedOutcome(reduced).values == [12])
     #expect(specializedOutcome(scanned).values == [2])
     #expect(
-      specializedThrown(Just(2).tryReduce(0) { _, _ in throw Boom(code: 3) }) == Boom(code: 3)
+      specializedThrown(Just(2).tryReduce(0) { _, _ in throw TestError(code: 3) })
+        == TestError(code: 3)
     )
-    let failedScan = Just(2).tryScan(0) { _, _ -> Int in throw Boom(code: 5) }
-    #expect(specializedThrown(failedScan) == Boom(code: 5))
+    let failedScan = Just(2).tryScan(0) { _, _ -> Int in throw TestError(code: 5) }
+    #expect(specializedThrown(failedScan) == TestError(code: 5))
     #expect(specializedOutcome(failedScan).values.isEmpty)
   }
 
@@ -241,7 +246,7 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: { Just(1).tryMap { $0 * 2 } },
-      makeFailingPublisher: { Just(1).tryMap { _ in throw Boom() } }
+      makeFailingPublisher: { Just(1).tryMap { _ in throw TestError() } }
     )
     .run().expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])
     PublisherConformance(elements: 0, makePublisher: { Just(1).filter { _ in false } })

@@ -4,16 +4,15 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ResultOperatorsTests {
-  typealias Boom = SpecializedBoom
-  typealias Source = Result<Int, Boom>.Publisher
+  typealias Source = Result<Int, TestError>.Publisher
 
   let success = Source(4)
-  let failure = Source(.failure(Boom(code: 1)))
+  let failure = Source(.failure(TestError(code: 1)))
 
   // MARK: Transforming
 
   @Test func map_returnsResultPublisherOfTheTransformedValue() {
-    let p: Result<String, Boom>.Publisher = success.map { "\($0)" }
+    let p: Result<String, TestError>.Publisher = success.map { "\($0)" }
     #expect(specializedRecord(p).events == [.subscription, .value("4"), .completion(.finished)])
   }
 
@@ -22,7 +21,9 @@ import Testing
       Issue.record("called")
       return 0
     }
-    #expect(specializedRecord(p).events == [.subscription, .completion(.failure(Boom(code: 1)))])
+    #expect(
+      specializedRecord(p).events == [.subscription, .completion(.failure(TestError(code: 1)))]
+    )
   }
 
   @Test func map_waitsForDemand() {
@@ -36,8 +37,11 @@ import Testing
     let p: Result<Int, any Error>.Publisher = success.tryMap { $0 * 2 }
     #expect(specializedOutcome(p).values == [8])
     #expect(specializedOutcome(p).finished == true)
-    #expect(specializedThrown(success.tryMap { _ -> Int in throw Boom(code: 9) }) == Boom(code: 9))
-    #expect(specializedThrown(failure.tryMap { $0 }) == Boom(code: 1))
+    #expect(
+      specializedThrown(success.tryMap { _ -> Int in throw TestError(code: 9) })
+        == TestError(code: 9)
+    )
+    #expect(specializedThrown(failure.tryMap { $0 }) == TestError(code: 1))
   }
 
   @Test func mapError_transformsOnlyTheFailure() {
@@ -54,8 +58,8 @@ import Testing
   }
 
   @Test func setFailureType_returnsResultPublisherWithTheNewFailure() {
-    let p: Result<Int, Boom>.Publisher = Result<Int, Never>.Publisher(3)
-      .setFailureType(to: Boom.self)
+    let p: Result<Int, TestError>.Publisher = Result<Int, Never>.Publisher(3)
+      .setFailureType(to: TestError.self)
     #expect(p.result == .success(3))
   }
 
@@ -88,37 +92,37 @@ import Testing
 
   @Test func tryFormsWithoutCalls_keepTheValueOrTheFailure() {
     let dedup: Result<Int, any Error>.Publisher = success.tryRemoveDuplicates { _, _ in
-      throw Boom()
+      throw TestError()
     }
-    let min: Result<Int, any Error>.Publisher = success.tryMin { _, _ in throw Boom() }
-    let max: Result<Int, any Error>.Publisher = success.tryMax { _, _ in throw Boom() }
+    let min: Result<Int, any Error>.Publisher = success.tryMin { _, _ in throw TestError() }
+    let max: Result<Int, any Error>.Publisher = success.tryMax { _, _ in throw TestError() }
     for p in [dedup, min, max] {
       #expect(specializedOutcome(p).values == [4])
       #expect(specializedOutcome(p).finished == true)
     }
-    #expect(specializedThrown(failure.tryMin { $0 < $1 }) == Boom(code: 1))
-    #expect(specializedThrown(failure.tryRemoveDuplicates { $0 == $1 }) == Boom(code: 1))
+    #expect(specializedThrown(failure.tryMin { $0 < $1 }) == TestError(code: 1))
+    #expect(specializedThrown(failure.tryRemoveDuplicates { $0 == $1 }) == TestError(code: 1))
   }
 
   // MARK: Reducing
 
   @Test func collectAndCount_returnResultPublisher() {
-    let collected: Result<[Int], Boom>.Publisher = success.collect()
-    let counted: Result<Int, Boom>.Publisher = success.count()
+    let collected: Result<[Int], TestError>.Publisher = success.collect()
+    let counted: Result<Int, TestError>.Publisher = success.count()
     #expect(collected.result == .success([4]))
     #expect(counted.result == .success(1))
-    #expect(failure.collect().result == .failure(Boom(code: 1)))
-    #expect(failure.count().result == .failure(Boom(code: 1)))
+    #expect(failure.collect().result == .failure(TestError(code: 1)))
+    #expect(failure.count().result == .failure(TestError(code: 1)))
   }
 
   @Test func containsAndAllSatisfy_returnResultPublisherOfTheAnswer() {
-    let contains: Result<Bool, Boom>.Publisher = success.contains(4)
-    let containsWhere: Result<Bool, Boom>.Publisher = success.contains { $0 > 5 }
-    let all: Result<Bool, Boom>.Publisher = success.allSatisfy { $0 > 3 }
+    let contains: Result<Bool, TestError>.Publisher = success.contains(4)
+    let containsWhere: Result<Bool, TestError>.Publisher = success.contains { $0 > 5 }
+    let all: Result<Bool, TestError>.Publisher = success.allSatisfy { $0 > 3 }
     #expect(contains.result == .success(true))
     #expect(containsWhere.result == .success(false))
     #expect(all.result == .success(true))
-    #expect(failure.contains(4).result == .failure(Boom(code: 1)))
+    #expect(failure.contains(4).result == .failure(TestError(code: 1)))
     #expect(specializedRecord(all).events == [.subscription, .value(true), .completion(.finished)])
   }
 
@@ -127,17 +131,22 @@ import Testing
     let all: Result<Bool, any Error>.Publisher = success.tryAllSatisfy { $0 > 5 }
     #expect(specializedOutcome(contains).values == [true])
     #expect(specializedOutcome(all).values == [false])
-    #expect(specializedThrown(success.tryContains { _ in throw Boom(code: 5) }) == Boom(code: 5))
-    #expect(specializedThrown(success.tryAllSatisfy { _ in throw Boom(code: 6) }) == Boom(code: 6))
-    #expect(specializedThrown(failure.tryAllSatisfy { _ in true }) == Boom(code: 1))
+    #expect(
+      specializedThrown(success.tryContains { _ in throw TestError(code: 5) }) == TestError(code: 5)
+    )
+    #expect(
+      specializedThrown(success.tryAllSatisfy { _ in throw TestError(code: 6) })
+        == TestError(code: 6)
+    )
+    #expect(specializedThrown(failure.tryAllSatisfy { _ in true }) == TestError(code: 1))
   }
 
   @Test func reduceAndScan_returnResultPublisherOfOneStep() {
-    let reduced: Result<Int, Boom>.Publisher = success.reduce(10, +)
-    let scanned: Result<String, Boom>.Publisher = success.scan("x") { $0 + "\($1)" }
+    let reduced: Result<Int, TestError>.Publisher = success.reduce(10, +)
+    let scanned: Result<String, TestError>.Publisher = success.scan("x") { $0 + "\($1)" }
     #expect(reduced.result == .success(14))
     #expect(scanned.result == .success("x4"))
-    #expect(failure.reduce(10, +).result == .failure(Boom(code: 1)))
+    #expect(failure.reduce(10, +).result == .failure(TestError(code: 1)))
   }
 
   @Test func tryReduceAndTryScan_publishTheResultOrAnError() {
@@ -146,12 +155,14 @@ import Testing
     #expect(specializedOutcome(reduced).values == [14])
     #expect(specializedOutcome(scanned).values == [8])
     #expect(
-      specializedThrown(success.tryReduce(0) { _, _ in throw Boom(code: 7) }) == Boom(code: 7)
+      specializedThrown(success.tryReduce(0) { _, _ in throw TestError(code: 7) })
+        == TestError(code: 7)
     )
     #expect(
-      specializedThrown(success.tryScan(0) { _, _ -> Int in throw Boom(code: 8) }) == Boom(code: 8)
+      specializedThrown(success.tryScan(0) { _, _ -> Int in throw TestError(code: 8) })
+        == TestError(code: 8)
     )
-    #expect(specializedThrown(failure.tryScan(0, +)) == Boom(code: 1))
+    #expect(specializedThrown(failure.tryScan(0, +)) == TestError(code: 1))
   }
 
   // MARK: Chains and conformance
@@ -166,18 +177,18 @@ import Testing
     PublisherConformance(
       elements: 1,
       makePublisher: { Source(1).map { $0 * 2 } },
-      makeFailingPublisher: { Source(.failure(Boom())).map { $0 * 2 } }
+      makeFailingPublisher: { Source(.failure(TestError())).map { $0 * 2 } }
     )
     .run().expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])
     PublisherConformance(
       elements: 1,
       makePublisher: { Source(1).tryMap { $0 * 2 } },
-      makeFailingPublisher: { Source(1).tryMap { _ in throw Boom() } }
+      makeFailingPublisher: { Source(1).tryMap { _ in throw TestError() } }
     )
     .run().expectAllPassed(skipping: ["SC-1.05", "SC-3.02"])
     PublisherConformance(
       elements: 1,
-      makePublisher: { Source(.failure(Boom())).replaceError(with: 0) }
+      makePublisher: { Source(.failure(TestError())).replaceError(with: 0) }
     )
     .run().expectAllPassed(skipping: ["SC-1.05", "SC-2.04", "SC-3.02"])
   }

@@ -4,8 +4,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SequenceOperatorsTests {
-  typealias Boom = SpecializedBoom
-  typealias Failing<Elements: Sequence> = Publishers.Sequence<Elements, Boom>
+  typealias Failing<Elements: Sequence> = Publishers.Sequence<Elements, TestError>
 
   // MARK: Transforming and filtering
 
@@ -20,7 +19,7 @@ import Testing
   }
 
   @Test func map_keepsTheFailureTypeAndHonoursDemand() {
-    let p: Publishers.Sequence<[Int], Boom> = Failing(sequence: [1, 2]).map { $0 * 2 }
+    let p: Publishers.Sequence<[Int], TestError> = Failing(sequence: [1, 2]).map { $0 * 2 }
     let recorder = specializedRecord(p, initialDemand: .max(1))
     #expect(recorder.events == [.subscription, .value(2)])
     recorder.request(.max(1))
@@ -78,12 +77,12 @@ import Testing
   }
 
   @Test func ignoreOutput_returnsEmpty() {
-    let p: Empty<Int, Boom> = Failing(sequence: [1, 2]).ignoreOutput()
+    let p: Empty<Int, TestError> = Failing(sequence: [1, 2]).ignoreOutput()
     #expect(specializedRecord(p).events == [.subscription, .completion(.finished)])
   }
 
   @Test func setFailureType_returnsSequencePublisherWithTheNewFailure() {
-    let p: Publishers.Sequence<[Int], Boom> = [1].publisher.setFailureType(to: Boom.self)
+    let p: Publishers.Sequence<[Int], TestError> = [1].publisher.setFailureType(to: TestError.self)
     #expect(p.sequence == [1])
   }
 
@@ -115,7 +114,7 @@ import Testing
   }
 
   @Test func count_ofOtherCollections_returnsResultPublisher() {
-    let failing: Result<Int, Boom>.Publisher = Failing(sequence: [1, 2]).count()
+    let failing: Result<Int, TestError>.Publisher = Failing(sequence: [1, 2]).count()
     let set: Result<Int, Never>.Publisher = Set([1, 2, 3]).publisher.count()
     #expect(failing.result == .success(2))
     #expect(specializedRecord(set).values == [3])
@@ -126,7 +125,7 @@ import Testing
   @Test func containsAndAllSatisfy_answerWithEmptySequenceDefaults() {
     let contains: Result<Bool, Never>.Publisher = [1, 2].publisher.contains(2)
     let containsWhere: Result<Bool, Never>.Publisher = [1, 2].publisher.contains { $0 > 5 }
-    let all: Result<Bool, Boom>.Publisher = Failing(sequence: [2, 4]).allSatisfy { $0 > 1 }
+    let all: Result<Bool, TestError>.Publisher = Failing(sequence: [2, 4]).allSatisfy { $0 > 1 }
     #expect(contains.result == .success(true))
     #expect(containsWhere.result == .success(false))
     #expect(all.result == .success(true))
@@ -139,10 +138,11 @@ import Testing
     let all: Result<Bool, any Error>.Publisher = [1, 2].publisher.tryAllSatisfy { $0 > 1 }
     #expect(specializedOutcome(contains).values == [true])
     #expect(specializedOutcome(all).values == [false])
-    let thrown = [1, 2].publisher.tryContains { _ in throw Boom(code: 1) }
-    #expect(specializedThrown(thrown) == Boom(code: 1))
+    let thrown = [1, 2].publisher.tryContains { _ in throw TestError(code: 1) }
+    #expect(specializedThrown(thrown) == TestError(code: 1))
     #expect(
-      specializedThrown([1].publisher.tryAllSatisfy { _ in throw Boom(code: 2) }) == Boom(code: 2)
+      specializedThrown([1].publisher.tryAllSatisfy { _ in throw TestError(code: 2) })
+        == TestError(code: 2)
     )
   }
 
@@ -156,10 +156,10 @@ import Testing
     let p: Result<Int, any Error>.Publisher = [1, 2, 3].publisher.tryReduce(0, +)
     #expect(specializedOutcome(p).values == [6])
     let failed = [1, 2, 3].publisher.tryReduce(0) { sum, next in
-      if next == 2 { throw Boom(code: 7) }
+      if next == 2 { throw TestError(code: 7) }
       return sum + next
     }
-    #expect(specializedThrown(failed) == Boom(code: 7))
+    #expect(specializedThrown(failed) == TestError(code: 7))
     #expect(specializedOutcome(failed).values.isEmpty)
   }
 

@@ -19,8 +19,8 @@ import Testing
     #expect(type(of: Just(1).ignoreOutput()) == Empty<Int, Never>.self)
     #expect(type(of: Just(1).append(2)) == Publishers.Sequence<[Int], Never>.self)
     #expect(
-      type(of: Just(1).setFailureType(to: SpecializedBoom.self))
-        == Result<Int, SpecializedBoom>.Publisher.self
+      type(of: Just(1).setFailureType(to: TestError.self))
+        == Result<Int, TestError>.Publisher.self
     )
   }
 
@@ -38,8 +38,8 @@ import Testing
     #expect(type(of: p.min()) == Optional<Int>.Publisher.self)
     #expect(type(of: p.append(4)) == Publishers.Sequence<[Int], Never>.self)
     #expect(
-      type(of: p.setFailureType(to: SpecializedBoom.self))
-        == Publishers.Sequence<[Int], SpecializedBoom>.self
+      type(of: p.setFailureType(to: TestError.self))
+        == Publishers.Sequence<[Int], TestError>.self
     )
   }
 
@@ -55,16 +55,16 @@ import Testing
   }
 
   @Test func result_prefersItsOwnOverloads() {
-    let p = Result<Int, SpecializedBoom>.Publisher(1)
-    #expect(type(of: p.map { $0 + 1 }) == Result<Int, SpecializedBoom>.Publisher.self)
+    let p = Result<Int, TestError>.Publisher(1)
+    #expect(type(of: p.map { $0 + 1 }) == Result<Int, TestError>.Publisher.self)
     #expect(type(of: p.tryMap { $0 + 1 }) == Result<Int, any Error>.Publisher.self)
-    #expect(type(of: p.count()) == Result<Int, SpecializedBoom>.Publisher.self)
-    #expect(type(of: p.reduce(0, +)) == Result<Int, SpecializedBoom>.Publisher.self)
-    #expect(type(of: p.contains(1)) == Result<Bool, SpecializedBoom>.Publisher.self)
+    #expect(type(of: p.count()) == Result<Int, TestError>.Publisher.self)
+    #expect(type(of: p.reduce(0, +)) == Result<Int, TestError>.Publisher.self)
+    #expect(type(of: p.contains(1)) == Result<Bool, TestError>.Publisher.self)
     // A failing Result keeps the general ignoreOutput, which passes the failure on.
     #expect(
       type(of: p.ignoreOutput())
-        == Publishers.IgnoreOutput<Result<Int, SpecializedBoom>.Publisher>.self
+        == Publishers.IgnoreOutput<Result<Int, TestError>.Publisher>.self
     )
   }
 }

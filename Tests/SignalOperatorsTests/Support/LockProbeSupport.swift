@@ -57,7 +57,7 @@ final class LockProbeSource<Output, Failure: Error>: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     valueTarget = { subscriber.receive($0) }
     completionTarget = { subscriber.receive(completion: $0) }
-    subscriber.receive(subscription: TimeFamilyIgnoredSubscription())
+    subscriber.receive(subscription: IgnoredSubscription())
   }
 
   func send(_ value: Output) {

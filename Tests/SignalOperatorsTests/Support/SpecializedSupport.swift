@@ -1,11 +1,6 @@
 import StreamCore
 import StreamTesting
 
-/// The error the specialised-operator tests throw and fail with.
-struct SpecializedBoom: Error, Equatable {
-  var code = 0
-}
-
 /// Subscribes a fresh recorder to `publisher` and returns it.
 func specializedRecord<P: Publisher>(
   _ publisher: P,
@@ -27,9 +22,9 @@ func specializedOutcome<P: Publisher>(_ publisher: P) -> (values: [P.Output], fi
   }
 }
 
-/// The `SpecializedBoom` that `publisher` fails with, or `nil` if it doesn't fail with one.
-func specializedThrown<P: Publisher>(_ publisher: P) -> SpecializedBoom? {
+/// The `TestError` that `publisher` fails with, or `nil` if it doesn't fail with one.
+func specializedThrown<P: Publisher>(_ publisher: P) -> TestError? {
   let recorder = specializedRecord(publisher)
   guard case .failure(let error) = recorder.completion else { return nil }
-  return error as? SpecializedBoom
+  return error as? TestError
 }

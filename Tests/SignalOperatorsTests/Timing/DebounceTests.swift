@@ -5,11 +5,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DebounceTests {
-  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func burstThenQuiet_emitsOnlyTheLastValue() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 1)
@@ -23,7 +23,7 @@ import Testing
   }
 
   @Test func spacedValues_eachEmitted() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 5)
@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func requestsUnlimitedUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     #expect(upstream.requests == [.demand(.unlimited)])
     recorder.request(.max(1))
@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func demandNone_dueValueDropped() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 3)
@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func demandMaxOne_secondValueDropped() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 3)
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func demandFromReceive_allowsTheNextValue() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -80,7 +80,7 @@ import Testing
   }
 
   @Test func finishWithPendingValue_dropsItAndFinishesOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -93,27 +93,27 @@ import Testing
   }
 
   @Test func failureAfterValue_delivered() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 3)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance()
     #expect(
-      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+      recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))]
     )
   }
 
   @Test func failureBeforeValues_delivered() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance()
-    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func cancelBeforeDue_cancelsTimerAndUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     #expect(scheduler.pendingActionCount == 1)
@@ -125,7 +125,7 @@ import Testing
   }
 
   @Test func supersededTimer_cancelled() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -135,7 +135,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -145,8 +145,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsCompletion() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -161,8 +161,8 @@ import Testing
   }
 
   @Test func requestFromReceive_allowsTheNextValue() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(1))
       return .none
     }
@@ -177,7 +177,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -189,7 +189,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.debounce(for: 3, scheduler: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -228,17 +228,17 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
           .debounce(for: 1, scheduler: ImmediateScheduler.shared)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+        Fail<Int, TestError>(error: TestError())
           .debounce(for: 1, scheduler: ImmediateScheduler.shared)
           .eraseToAnyPublisher()
       }
     )
-    .run(TimeFamilyRules.droppingOperators)
+    .run(TimingRules.droppingOperators)
     .expectAllPassed(skipping: ["SC-3.01", "SC-3.02"])
   }
 
@@ -251,7 +251,7 @@ import Testing
     let upstream = upstream
     let scheduler = scheduler
     let first = LockedState(true)
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(3)) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3)) { _ in
       let isFirst = first.withLock { isFirst in
         defer { isFirst = false }
         return isFirst
@@ -275,9 +275,9 @@ import Testing
 
   /// `options` goes with every call to the scheduler, and timers get its minimum tolerance.
   @Test func options_forwardedToTheScheduler() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     source.debounce(for: 3, scheduler: spy, options: SpyOptions(tag: 1)).subscribe(recorder)
     source.send(1)
     spy.base.advance(by: 3)

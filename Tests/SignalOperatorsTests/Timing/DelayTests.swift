@@ -5,11 +5,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DelayTests {
-  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func values_deliveredIntervalLaterInOrder() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 4)
@@ -25,14 +25,14 @@ import Testing
   }
 
   @Test func subscription_description() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     #expect(recorder.events == [.subscription])
     #expect(recorder.subscriptionDescription == "Delay")
   }
 
   @Test func finishAfterValues_delayedToo() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 5)
@@ -44,28 +44,28 @@ import Testing
   }
 
   @Test func failureBeforeValues_delayed() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance(by: 9)
     #expect(recorder.events == [.subscription])
     scheduler.advance(by: 1)
-    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func failureAfterValues_deliveredAfterThem() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance(by: 10)
     #expect(
-      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+      recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))]
     )
   }
 
   @Test func request_forwardedUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     upstream.send(1)
@@ -80,7 +80,7 @@ import Testing
   }
 
   @Test func demandFromReceive_requestedUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -95,7 +95,7 @@ import Testing
   }
 
   @Test func cancelBeforeDue_dropsPendingEvents() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
@@ -106,7 +106,7 @@ import Testing
   }
 
   @Test func cancelWhileActive_cancelsUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 10)
@@ -117,8 +117,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -132,8 +132,8 @@ import Testing
   }
 
   @Test func requestFromReceive_forwardedUpstream() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(1))
       return .none
     }
@@ -148,7 +148,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -161,7 +161,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -205,12 +205,12 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
           .delay(for: 1, scheduler: ImmediateScheduler.shared)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+        Fail<Int, TestError>(error: TestError())
           .delay(for: 1, scheduler: ImmediateScheduler.shared)
           .eraseToAnyPublisher()
       }
@@ -221,9 +221,9 @@ import Testing
 
   /// `tolerance` and `options` go with every scheduled event.
   @Test func toleranceAndOptions_forwardedToTheScheduler() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     source.delay(for: 5, tolerance: 1, scheduler: spy, options: SpyOptions(tag: 2))
       .subscribe(recorder)
     source.send(1)
@@ -237,9 +237,9 @@ import Testing
 
   /// Without a tolerance, the scheduler's minimum tolerance is used.
   @Test func noTolerance_usesTheSchedulersMinimum() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     source.delay(for: 5, scheduler: spy).subscribe(recorder)
     source.send(1)
     #expect(spy.calls == [.init(kind: .after, tolerance: spy.minimumTolerance, options: nil)])

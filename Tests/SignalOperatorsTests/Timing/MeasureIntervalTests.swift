@@ -7,11 +7,11 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct MeasureIntervalTests {
   typealias Stride = TestScheduler.Stride
 
-  let upstream = TestPublisher<String, TimeFamilyError>()
+  let upstream = TestPublisher<String, TestError>()
   let scheduler = TestScheduler()
 
   @Test func values_replacedByTimeSinceThePrevious() {
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Stride, TestError>()
     scheduler.advance(by: 100)
     upstream.measureInterval(using: scheduler).subscribe(recorder)
     scheduler.advance(by: 3)
@@ -24,25 +24,25 @@ import Testing
   }
 
   @Test func completion_passesThrough() {
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Stride, TestError>()
     upstream.measureInterval(using: scheduler).subscribe(recorder)
     scheduler.advance(by: 2)
     upstream.send("a")
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     #expect(
-      recorder.events == [.subscription, .value(2), .completion(.failure(TimeFamilyError()))]
+      recorder.events == [.subscription, .value(2), .completion(.failure(TestError()))]
     )
   }
 
   @Test func finishBeforeValues_passesThrough() {
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Stride, TestError>()
     upstream.measureInterval(using: scheduler).subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
   @Test func demand_passesThrough() {
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Stride, TestError>(initialDemand: nil)
     upstream.measureInterval(using: scheduler).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     upstream.send("a")
@@ -55,7 +55,7 @@ import Testing
   }
 
   @Test func demandFromReceive_returnedUpstream() {
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Stride, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func cancel_cancelsUpstreamAndStopsDelivery() {
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Stride, TestError>()
     upstream.measureInterval(using: scheduler).subscribe(recorder)
     recorder.cancel()
     upstream.send("a")
@@ -76,8 +76,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Stride, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Stride, TestError>()
     upstream.measureInterval(using: scheduler).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -100,7 +100,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Stride, TestError>()
     do {
       upstream.measureInterval(using: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -111,7 +111,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Stride, TestError>()
     do {
       upstream.measureInterval(using: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -134,12 +134,12 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
           .measureInterval(using: scheduler)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+        Fail<Int, TestError>(error: TestError())
           .measureInterval(using: scheduler)
           .eraseToAnyPublisher()
       }
@@ -150,9 +150,9 @@ import Testing
 
   /// `options` is accepted for Combine compatibility and unused: nothing is scheduled.
   @Test func options_nothingScheduled() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<TestScheduler.Stride, TimeFamilyError>()
+    let recorder = RecordingSubscriber<TestScheduler.Stride, TestError>()
     source.measureInterval(using: spy, options: SpyOptions(tag: 7)).subscribe(recorder)
     spy.base.advance(by: 4)
     source.send(1)

@@ -5,11 +5,11 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ThrottleTests {
-  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func firstValue_emittedAtOnceOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     #expect(recorder.values.isEmpty)
@@ -19,7 +19,7 @@ import Testing
   }
 
   @Test func latestTrue_emitsLatestValueOfEachInterval() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     scheduler.advance()
@@ -33,7 +33,7 @@ import Testing
   }
 
   @Test func latestFalse_emitsFirstValueOfEachInterval() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: false).subscribe(recorder)
     upstream.send(1)
     scheduler.advance()
@@ -45,7 +45,7 @@ import Testing
   }
 
   @Test func valueAfterQuietInterval_emittedAtOnce() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 20)
@@ -55,13 +55,13 @@ import Testing
   }
 
   @Test func requestsUnlimitedUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     #expect(upstream.requests == [.demand(.unlimited)])
   }
 
   @Test func demandNone_valuesDropped() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 10)
@@ -73,7 +73,7 @@ import Testing
   }
 
   @Test func demandMaxOne_onlyOneValue() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 1)
@@ -84,7 +84,7 @@ import Testing
   }
 
   @Test func demandFromReceive_allowsTheNextValue() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -97,7 +97,7 @@ import Testing
   }
 
   @Test func finishWithHeldValue_sendsItThenFinishes() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 1)
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test func finishWithoutHeldValue_deliveredAtOnceOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription])
@@ -119,18 +119,18 @@ import Testing
   }
 
   @Test func failureAfterValue_delivered() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: false).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance()
     #expect(
-      recorder.events == [.subscription, .value(1), .completion(.failure(TimeFamilyError()))]
+      recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))]
     )
   }
 
   @Test func cancelWithHeldValue_nothingDelivered() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     recorder.cancel()
@@ -140,7 +140,7 @@ import Testing
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     let subscription = recorder.subscription
     upstream.send(completion: .finished)
@@ -150,8 +150,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_dropsCompletion() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -164,8 +164,8 @@ import Testing
   }
 
   @Test func requestFromReceive_allowsTheNextValue() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(1))
       return .none
     }
@@ -180,7 +180,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -193,7 +193,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -233,17 +233,17 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
           .throttle(for: 1, scheduler: ImmediateScheduler.shared, latest: false)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+        Fail<Int, TestError>(error: TestError())
           .throttle(for: 1, scheduler: ImmediateScheduler.shared, latest: false)
           .eraseToAnyPublisher()
       }
     )
-    .run(TimeFamilyRules.droppingOperators)
+    .run(TimingRules.droppingOperators)
     .expectAllPassed(skipping: ["SC-3.01", "SC-3.02"])
   }
 
@@ -251,7 +251,7 @@ import Testing
   /// of an interval is the latest of that interval. The held value used to take the only unit of
   /// demand, so later values were dropped instead of replacing it.
   @Test func latestTrueOneAtATime_emitsLatestValueOfEachInterval() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -272,7 +272,7 @@ import Testing
 
   /// Requested one at a time from outside `receive`, as `for await … in .values` does.
   @Test func latestTrueRequestAfterEachValue_emitsLatestValueOfEachInterval() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
     scheduler.advance()
@@ -292,7 +292,7 @@ import Testing
     let upstream = upstream
     let scheduler = scheduler
     let first = LockedState(true)
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(3)) { _ in
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3)) { _ in
       let isFirst = first.withLock { isFirst in
         defer { isFirst = false }
         return isFirst
@@ -316,9 +316,9 @@ import Testing
 
   /// Throttle takes no options (as in Combine): it passes none.
   @Test func noOptions_passedToTheScheduler() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     source.throttle(for: 10, scheduler: spy, latest: true).subscribe(recorder)
     source.send(1)
     spy.base.advance()

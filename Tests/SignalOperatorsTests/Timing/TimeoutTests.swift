@@ -5,29 +5,29 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TimeoutTests {
-  let upstream = TestPublisher<Int, TimeFamilyError>()
+  let upstream = TestPublisher<Int, TestError>()
   let scheduler = TestScheduler()
 
   @Test func noValue_failsWithCustomError() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
-    upstream.timeout(10, scheduler: scheduler) { TimeFamilyError() }.subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.timeout(10, scheduler: scheduler) { TestError() }.subscribe(recorder)
     scheduler.advance(by: 9)
     #expect(recorder.events == [.subscription])
     scheduler.advance(by: 1)
-    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
     #expect(recorder.subscriptionDescription == "Timeout")
   }
 
   @Test func noValue_finishesWithoutCustomError() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     scheduler.advance(by: 10)
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
   @Test func eachValue_restartsTheTimer() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     scheduler.advance(by: 8)
     upstream.send(1)
@@ -41,7 +41,7 @@ import Testing
   }
 
   @Test func values_deliveredOnScheduler() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func firstRequest_restartsTheTimer() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     scheduler.advance(by: 5)
     recorder.request(.max(1))
@@ -63,7 +63,7 @@ import Testing
   }
 
   @Test func demandNone_nothingDeliveredAndTimesOut() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     scheduler.advance(by: 10)
@@ -72,7 +72,7 @@ import Testing
   }
 
   @Test func demandMaxOne_oneValue() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -82,7 +82,7 @@ import Testing
   }
 
   @Test func demandFromReceive_requestedUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(
+    let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -96,8 +96,8 @@ import Testing
   }
 
   @Test func upstreamFinish_deliveredAfterValuesAndStopsTimer() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
-    upstream.timeout(10, scheduler: scheduler) { TimeFamilyError() }.subscribe(recorder)
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.timeout(10, scheduler: scheduler) { TestError() }.subscribe(recorder)
     upstream.send(1)
     upstream.send(completion: .finished)
     scheduler.advance()
@@ -106,15 +106,15 @@ import Testing
   }
 
   @Test func upstreamFailureBeforeValues_delivered() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
-    upstream.send(completion: .failure(TimeFamilyError()))
+    upstream.send(completion: .failure(TestError()))
     scheduler.advance(by: 20)
-    #expect(recorder.events == [.subscription, .completion(.failure(TimeFamilyError()))])
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
   }
 
   @Test func cancel_stopsTimerAndUpstream() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
     recorder.cancel()
@@ -125,7 +125,7 @@ import Testing
   }
 
   @Test func cancelAfterTimeout_doesNothing() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
     let subscription = recorder.subscription
     scheduler.advance(by: 10)
@@ -134,8 +134,8 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .unlimited) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
       return .none
     }
@@ -148,8 +148,8 @@ import Testing
   }
 
   @Test func requestFromReceive_forwarded() {
-    let holder = TimeFamilyHolder()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>(initialDemand: .max(1)) { _ in
+    let holder = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1)) { _ in
       holder.subscription?.request(.max(1))
       return .none
     }
@@ -164,7 +164,7 @@ import Testing
 
   @Test func inner_releasedAfterCancel() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -175,7 +175,7 @@ import Testing
 
   @Test func inner_releasedAfterTimeout() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -187,7 +187,7 @@ import Testing
 
   @Test func inner_releasedAfterCompletion() {
     weak var inner: AnyObject?
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     do {
       upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
       inner = recorder.subscription as AnyObject
@@ -224,12 +224,12 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TimeFamilyError>(sequence: [1, 2, 3])
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
           .timeout(.seconds(60), scheduler: queue)
           .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Fail<Int, TimeFamilyError>(error: TimeFamilyError())
+        Fail<Int, TestError>(error: TestError())
           .timeout(.seconds(60), scheduler: queue)
           .eraseToAnyPublisher()
       }
@@ -241,7 +241,7 @@ import Testing
   /// With `ImmediateScheduler` the timer fires as it starts. It used to start before the
   /// subscriber had its subscription, so the completion arrived first.
   @Test func immediateScheduler_subscriptionArrivesBeforeTheCompletion() {
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: ImmediateScheduler.shared).subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.finished)])
     #expect(recorder.violations.isEmpty)
@@ -253,7 +253,7 @@ import Testing
   /// used to be scheduled before `receive(subscription:)` was sent.
   @Test func duringReceiveSubscription_noTimerIsScheduled() {
     let scheduler = scheduler
-    let subscriber = TimeFamilyOrderProbe<Int, TimeFamilyError> {
+    let subscriber = TimingOrderProbe<Int, TestError> {
       scheduler.pendingActionCount
     }
     upstream.timeout(10, scheduler: scheduler).subscribe(subscriber)
@@ -265,9 +265,9 @@ import Testing
 
   /// `options` goes with the timers and the deliveries; timers get the minimum tolerance.
   @Test func options_forwardedToTheScheduler() {
-    let source = TestPublisher<Int, TimeFamilyError>()
+    let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<Int, TimeFamilyError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
     source.timeout(10, scheduler: spy, options: SpyOptions(tag: 3)).subscribe(recorder)
     source.send(1)
     spy.base.advance(by: 10)

@@ -2,15 +2,13 @@ import Testing
 
 @testable import StreamCore
 
-private struct Boom: Error, Equatable {}
-
-private typealias Queue = DeliveryQueue<Int, Boom>
+private typealias Queue = DeliveryQueue<Int, TestError>
 
 /// Drains `queue` as a deliverer would, with `perValue` demand returned by each delivery.
 private func drainAll(
   _ queue: inout Queue,
   perValue: Subscribers.Demand = .none
-) -> (values: [Int], completion: Subscribers.Completion<Boom>?, dropped: [Int]) {
+) -> (values: [Int], completion: Subscribers.Completion<TestError>?, dropped: [Int]) {
   var values: [Int] = []
   var more = Subscribers.Demand.none
   while let step = queue.nextStep(adding: more) {
@@ -87,31 +85,31 @@ private func drainAll(
   @Test func failure_afterQueuedValues_waitsForDemandLikeFinished() {
     var queue = Queue(failureOrder: .afterQueuedValues)
     _ = queue.enqueue(1)
-    let failing = queue.finish(.failure(Boom()))
+    let failing = queue.finish(.failure(TestError()))
     #expect(!failing)
     let step1 = queue.request(.max(1))
     #expect(step1)
     let drained = drainAll(&queue)
     #expect(drained.values == [1])
-    #expect(drained.completion == .failure(Boom()))
+    #expect(drained.completion == .failure(TestError()))
   }
 
   @Test func failure_afterDemandedValues_overtakesUndemandedValues() {
     var fresh = Queue(failureOrder: .afterDemandedValues)
     for value in 1...3 { _ = fresh.enqueue(value) }
     fresh.demand = .max(1)
-    let failing = fresh.finish(.failure(Boom()))
+    let failing = fresh.finish(.failure(TestError()))
     #expect(failing)
     let drained = drainAll(&fresh)
     #expect(drained.values == [1])
-    #expect(drained.completion == .failure(Boom()))
+    #expect(drained.completion == .failure(TestError()))
     #expect(drained.dropped == [2, 3])
   }
 
   @Test func failure_withNoDemand_isDeliverableAtOnce() {
     var queue = Queue(failureOrder: .afterDemandedValues)
     _ = queue.enqueue(1)
-    let failing = queue.finish(.failure(Boom()))
+    let failing = queue.finish(.failure(TestError()))
     #expect(failing)
     let drained = drainAll(&queue)
     #expect(drained.values.isEmpty)
@@ -127,7 +125,7 @@ private func drainAll(
     #expect(!step2)
     let step3 = queue.request(.max(1))
     #expect(!step3)
-    let failing = queue.finish(.failure(Boom()))
+    let failing = queue.finish(.failure(TestError()))
     #expect(!failing)
     #expect(queue.values.isEmpty)
   }
@@ -136,7 +134,7 @@ private func drainAll(
     var queue = Queue(failureOrder: .afterQueuedValues)
     _ = queue.enqueue(1)
     _ = queue.finish(.finished)
-    let failing = queue.finish(.failure(Boom()))
+    let failing = queue.finish(.failure(TestError()))
     #expect(!failing)
     let step1 = queue.request(.unlimited)
     #expect(step1)

@@ -2,13 +2,13 @@ public import StreamCore
 
 /// What a reducing operator does with each value: the part that differs between `reduce`,
 /// `count`, `min`, `contains`, `first`, `last` and the others built on
-/// ``ReduceFamilyProducer``.
+/// ``ReduceProducer``.
 ///
 /// A reducer is a value owned by one subscription. ``reduce(_:)`` is called by the upstream's
 /// thread, one value at a time and outside any lock; ``result`` is read once, after the upstream
 /// finished or ``reduce(_:)`` returned `true`.
 @usableFromInline
-protocol ReduceFamilyReducer {
+protocol ValueReducer {
   associatedtype Element
   associatedtype Reduced
   associatedtype UpstreamFailure: Error
@@ -28,7 +28,7 @@ protocol ReduceFamilyReducer {
   static func failure(_ error: UpstreamFailure) -> ReducedFailure
 }
 
-extension ReduceFamilyReducer where ReducedFailure == UpstreamFailure {
+extension ValueReducer where ReducedFailure == UpstreamFailure {
   @inlinable
   static func failure(_ error: UpstreamFailure) -> ReducedFailure { error }
 }
@@ -51,7 +51,7 @@ extension ReduceFamilyReducer where ReducedFailure == UpstreamFailure {
 // Sendable: all mutable state is guarded by `lock`; the reducer runs outside it, checked out by
 // the upstream's thread, and the downstream and upstream are called outside it.
 @usableFromInline
-final class ReduceFamilyProducer<Downstream: Subscriber, Reducer: ReduceFamilyReducer>:
+final class ReduceProducer<Downstream: Subscriber, Reducer: ValueReducer>:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible

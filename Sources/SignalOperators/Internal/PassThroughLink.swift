@@ -13,7 +13,7 @@ internal import StreamCore
 /// `finish()` and `cancel()` hand back is the last reference the link had; the caller drops it
 /// outside the lock.
 // Sendable: every stored var is guarded by `lock`; nothing is called while it is held.
-final class ShareFamilyLink<Downstream: Subscriber, Extra>: @unchecked Sendable {
+final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable {
   private enum Phase {
     case awaiting
     case active(any Subscription)

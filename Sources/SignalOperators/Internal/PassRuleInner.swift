@@ -2,7 +2,7 @@ public import StreamCore
 
 /// What a selecting operator does with one upstream value.
 @usableFromInline
-enum SelectFamilyVerdict<Failure: Error> {
+enum PassVerdict<Failure: Error> {
   /// Drop the value and ask the upstream for this much more.
   case drop(Subscribers.Demand)
 
@@ -20,9 +20,9 @@ enum SelectFamilyVerdict<Failure: Error> {
 }
 
 /// The part of a single-upstream selecting operator that differs from one operator to the next:
-/// which values pass. ``SelectFamilyInner`` does the rest.
+/// which values pass. ``PassRuleInner`` does the rest.
 @usableFromInline
-protocol SelectFamilyRule {
+protocol PassRule {
   associatedtype Input
   associatedtype UpstreamFailure: Error
   associatedtype Failure: Error
@@ -31,14 +31,14 @@ protocol SelectFamilyRule {
   static var name: String { get }
 
   /// Decides what happens to `input`. Called outside any lock, for one value at a time.
-  mutating func judge(_ input: Input) -> SelectFamilyVerdict<Failure>
+  mutating func judge(_ input: Input) -> PassVerdict<Failure>
 
   /// Turns an upstream failure into the downstream's failure.
   static func convert(_ failure: UpstreamFailure) -> Failure
 }
 
 /// The subscription of `output`, `dropFirst`, `drop(while:)`, `prefix(while:)` and their `try`
-/// forms: one upstream, one downstream, and a ``SelectFamilyRule`` that judges each value.
+/// forms: one upstream, one downstream, and a ``PassRule`` that judges each value.
 ///
 /// ```
 /// awaitingSubscription --receive(subscription:)--> active
@@ -52,7 +52,7 @@ protocol SelectFamilyRule {
 // Sendable: mutable state is guarded by `lock`; the checked-out rule is used only by the thread
 // the upstream sends on, and every call out of this class happens after the lock is released.
 @usableFromInline
-final class SelectFamilyInner<Rule: SelectFamilyRule, Downstream: Subscriber>: @unchecked Sendable,
+final class PassRuleInner<Rule: PassRule, Downstream: Subscriber>: @unchecked Sendable,
   Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {

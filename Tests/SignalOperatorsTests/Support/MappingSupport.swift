@@ -2,42 +2,9 @@ import StreamCore
 import StreamTesting
 import Testing
 
-/// The upstream error of the map-family tests.
-struct MapFamilyError: Error, Equatable {
-  var code = 0
-}
-
-/// An object a test closure captures, so the test can check (through a weak reference) that the
-/// operator released the closure.
-final class MapFamilyToken: Sendable {}
-
-/// Holds a subscription for a closure written before the subscription exists.
-// Sendable: `stored` is only reached under `lock`.
-final class MapFamilySubscriptionBox: @unchecked Sendable {
-  private let lock = Lock()
-  private var stored: (any Subscription)?
-
-  var subscription: (any Subscription)? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}
-
-/// Holds a recorder for its own `demandPerValue` closure, which is written before it exists.
-// Sendable: `stored` is only reached under `lock`.
-final class MapFamilyRecorderBox<Input, Failure: Error>: @unchecked Sendable {
-  private let lock = Lock()
-  private var stored: RecordingSubscriber<Input, Failure>?
-
-  var recorder: RecordingSubscriber<Input, Failure>? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}
-
 /// A recorder's events as short strings: `"sub"`, the value, `"fin"`, `"fail(<error>)"`, so
 /// outputs and failures of any type compare alike.
-func mapFamilyLog<Input, Failure>(_ recorder: RecordingSubscriber<Input, Failure>) -> [String] {
+func shortLog<Input, Failure>(_ recorder: RecordingSubscriber<Input, Failure>) -> [String] {
   recorder.events.map { event in
     switch event {
     case .subscription: "sub"
@@ -51,9 +18,9 @@ func mapFamilyLog<Input, Failure>(_ recorder: RecordingSubscriber<Input, Failure
 /// The scenarios every 1:1 or filtering operator goes through, driven by a `TestPublisher`.
 ///
 /// `inputs` are sent in order; `expected` is what the operator publishes for them with unlimited
-/// demand (as `mapFamilyLog` strings). `passThrough` says whether the subscriber gets the
+/// demand (as `shortLog` strings). `passThrough` says whether the subscriber gets the
 /// upstream's own subscription (`"TestPublisher"`) or one of the operator's.
-struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher> {
+struct PassThroughScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher> {
   let make: (TestPublisher<Input, UpstreamFailure>) -> P
   let inputs: [Input]
   let expected: [String]
@@ -67,7 +34,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     make(upstream).subscribe(recorder)
     inputs.forEach(upstream.send)
     upstream.send(completion: .finished)
-    #expect(mapFamilyLog(recorder) == ["sub"] + expected + ["fin"], sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub"] + expected + ["fin"], sourceLocation: location)
     #expect(upstream.requests == [.demand(.unlimited)], sourceLocation: location)
     #expect(recorder.violations.isEmpty, sourceLocation: location)
     #expect(recorder.subscriptionDescription == description, sourceLocation: location)
@@ -79,12 +46,12 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     let recorder = RecordingSubscriber<P.Output, P.Failure>(initialDemand: nil)
     make(upstream).subscribe(recorder)
     upstream.send(inputs[0])
-    #expect(mapFamilyLog(recorder) == ["sub"], sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub"], sourceLocation: location)
     #expect(upstream.requests.isEmpty, sourceLocation: location)
     recorder.request(.unlimited)
     #expect(upstream.requests == [.demand(.unlimited)], sourceLocation: location)
     inputs.forEach(upstream.send)
-    #expect(mapFamilyLog(recorder) == ["sub"] + expected, sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub"] + expected, sourceLocation: location)
   }
 
   /// Demand topped up from `receive`, one at a time: everything arrives, nothing beyond demand.
@@ -97,7 +64,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     make(upstream).subscribe(recorder)
     inputs.forEach(upstream.send)
     upstream.send(completion: .finished)
-    #expect(mapFamilyLog(recorder) == ["sub"] + expected + ["fin"], sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub"] + expected + ["fin"], sourceLocation: location)
     #expect(upstream.requests == [.demand(.max(1))], sourceLocation: location)
     #expect(upstream.violations.isEmpty, sourceLocation: location)
     #expect(recorder.violations.isEmpty, sourceLocation: location)
@@ -109,7 +76,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     let recorder = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .max(1))
     make(upstream).subscribe(recorder)
     inputs.forEach(upstream.send)
-    #expect(mapFamilyLog(recorder) == ["sub", expected[0]], sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub", expected[0]], sourceLocation: location)
     #expect(upstream.outstandingDemand == .none, sourceLocation: location)
     #expect(recorder.violations.isEmpty, sourceLocation: location)
   }
@@ -125,7 +92,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
       upstream.send(completion: .failure(error))
       let values = sendValues ? expected : []
       #expect(
-        mapFamilyLog(recorder) == ["sub"] + values + ["fail(\(error))"],
+        shortLog(recorder) == ["sub"] + values + ["fail(\(error))"],
         sourceLocation: location
       )
     }
@@ -137,7 +104,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     let recorder = RecordingSubscriber<P.Output, P.Failure>()
     make(upstream).subscribe(recorder)
     upstream.send(completion: .finished)
-    #expect(mapFamilyLog(recorder) == ["sub", "fin"], sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub", "fin"], sourceLocation: location)
   }
 
   /// Cancel before any value, after values, and after the completion.
@@ -147,7 +114,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     make(before).subscribe(first)
     first.cancel()
     inputs.forEach(before.send)
-    #expect(mapFamilyLog(first) == ["sub"], sourceLocation: location)
+    #expect(shortLog(first) == ["sub"], sourceLocation: location)
     #expect(before.requests == [.demand(.unlimited), .cancel], sourceLocation: location)
 
     let during = TestPublisher<Input, UpstreamFailure>()
@@ -157,21 +124,21 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     second.cancel()
     inputs.forEach(during.send)
     during.send(completion: .finished)
-    #expect(mapFamilyLog(second) == ["sub"] + expected, sourceLocation: location)
+    #expect(shortLog(second) == ["sub"] + expected, sourceLocation: location)
 
     let after = TestPublisher<Input, UpstreamFailure>()
     let third = RecordingSubscriber<P.Output, P.Failure>()
     make(after).subscribe(third)
     after.send(completion: .finished)
     third.cancel()
-    #expect(mapFamilyLog(third) == ["sub", "fin"], sourceLocation: location)
+    #expect(shortLog(third) == ["sub", "fin"], sourceLocation: location)
     #expect(third.violations.isEmpty, sourceLocation: location)
   }
 
   /// Cancel from inside `receive`: nothing arrives after the first value.
   func cancelFromReceive(_ location: SourceLocation = #_sourceLocation) {
     let upstream = TestPublisher<Input, UpstreamFailure>()
-    let box = MapFamilySubscriptionBox()
+    let box = SubscriptionHolder()
     let recorder = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited) { _ in
       box.subscription?.cancel()
       return .none
@@ -180,7 +147,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     box.subscription = recorder.subscription
     inputs.forEach(upstream.send)
     upstream.send(completion: .finished)
-    #expect(mapFamilyLog(recorder) == ["sub", expected[0]], sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub", expected[0]], sourceLocation: location)
     #expect(upstream.requests.last == .cancel, sourceLocation: location)
     box.subscription = nil
   }
@@ -188,7 +155,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
   /// Request from inside `receive`: the request reaches the upstream and values keep coming.
   func requestFromReceive(_ location: SourceLocation = #_sourceLocation) {
     let upstream = TestPublisher<Input, UpstreamFailure>()
-    let box = MapFamilyRecorderBox<P.Output, P.Failure>()
+    let box = RecorderHolder<P.Output, P.Failure>()
     let recorder = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .max(1)) { _ in
       box.recorder?.request(.max(1))
       return .none
@@ -196,7 +163,7 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
     box.recorder = recorder
     make(upstream).subscribe(recorder)
     inputs.forEach(upstream.send)
-    #expect(mapFamilyLog(recorder) == ["sub"] + expected, sourceLocation: location)
+    #expect(shortLog(recorder) == ["sub"] + expected, sourceLocation: location)
     #expect(upstream.requests.count == 1 + expected.count, sourceLocation: location)
     #expect(recorder.violations.isEmpty, sourceLocation: location)
     #expect(upstream.violations.isEmpty, sourceLocation: location)
@@ -236,18 +203,18 @@ struct MapFamilyScenarios<Input: Sendable, UpstreamFailure: Error, P: Publisher>
 /// Checks that the closure a test captured `token` in is released once the subscription ends
 /// by cancellation and by completion: `subscribe` builds and subscribes the operator, keeping
 /// no reference to the publisher.
-func mapFamilyExpectClosureReleased<Input, Failure: Error, Output, OutputFailure: Error>(
+func expectClosureReleased<Input, Failure: Error, Output, OutputFailure: Error>(
   _ subscribe: (
-    TestPublisher<Input, Failure>, MapFamilyToken, RecordingSubscriber<Output, OutputFailure>
+    TestPublisher<Input, Failure>, ReleaseToken, RecordingSubscriber<Output, OutputFailure>
   ) -> Void,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
   for cancelIt in [false, true] {
     let upstream = TestPublisher<Input, Failure>()
     let recorder = RecordingSubscriber<Output, OutputFailure>()
-    weak var weakToken: MapFamilyToken?
+    weak var weakToken: ReleaseToken?
     do {
-      let token = MapFamilyToken()
+      let token = ReleaseToken()
       weakToken = token
       subscribe(upstream, token, recorder)
     }
@@ -264,7 +231,7 @@ func mapFamilyExpectClosureReleased<Input, Failure: Error, Output, OutputFailure
 /// A publisher that notes the description of each subscriber it gets (an operator's `Inner`),
 /// hands it an empty subscription and does nothing else.
 // Sendable: `seen` is only reached under `lock`.
-final class MapFamilyInnerSpy<Output, Failure: Error>: Publisher, @unchecked Sendable {
+final class InnerSpy<Output, Failure: Error>: Publisher, @unchecked Sendable {
   private let lock = Lock()
   private var seen: [String] = []
 
@@ -277,12 +244,9 @@ final class MapFamilyInnerSpy<Output, Failure: Error>: Publisher, @unchecked Sen
   }
 }
 
-/// The error the test closures of the `try` operators throw.
-let mapFamilyThrown = MapFamilyError(code: 99)
-
-extension MapFamilyScenarios {
+extension PassThroughScenarios {
   /// For the `try` operators: `inputs` are sent, then `failingInput`, whose closure call throws
-  /// `mapFamilyThrown`, then `inputs` again and a completion. The upstream is cancelled, the
+  /// `TestError.thrown`, then `inputs` again and a completion. The upstream is cancelled, the
   /// error arrives once, nothing after it, and the subscription is released.
   func thrown(failingInput: Input, _ location: SourceLocation = #_sourceLocation) {
     let upstream = TestPublisher<Input, UpstreamFailure>()
@@ -297,7 +261,7 @@ extension MapFamilyScenarios {
     inputs.forEach(upstream.send)
     upstream.send(completion: .finished)
     #expect(
-      mapFamilyLog(recorder) == ["sub"] + expected + ["fail(\(mapFamilyThrown))"],
+      shortLog(recorder) == ["sub"] + expected + ["fail(\(TestError.thrown))"],
       sourceLocation: location
     )
     #expect(upstream.requests == [.demand(.unlimited), .cancel], sourceLocation: location)

@@ -5,7 +5,7 @@ public import StreamCore
 /// `apply` returns the value to send downstream, or `nil` to drop the input (the operator then
 /// asks upstream for one more). A thrown error fails the stream.
 @usableFromInline
-protocol MapFamilyTryStep {
+protocol ThrowingStep {
   associatedtype Input
   associatedtype Output
 
@@ -32,8 +32,8 @@ protocol MapFamilyTryStep {
 // Sendable: `status`, `downstream` and `step` are guarded by `lock`; the upstream, the downstream
 // and the step are only called outside it, and upstream calls `receive` one at a time.
 @usableFromInline
-final class MapFamilyTryInner<
-  Step: MapFamilyTryStep,
+final class ThrowingStepInner<
+  Step: ThrowingStep,
   UpstreamFailure: Error,
   Downstream: Subscriber
 >:

@@ -3,20 +3,9 @@ import StreamCore
 import StreamTesting
 import Testing
 
-/// The upstream failure used by the reducing operators' tests.
-struct ReduceFamilyBoom: Error, Equatable, CustomStringConvertible {
-  var description: String { "Boom" }
-}
-
-/// The error thrown by the `try` closures in the reducing operators' tests.
-struct ReduceFamilyThrown: Error, Equatable, CustomStringConvertible {
-  var description: String { "Thrown" }
-}
-
 /// What a recorder received, as strings: `"subscription"`, each value's description,
 /// `"finished"` and `"failure(<error>)"`; so one check fits every output and failure type.
-func reduceFamilyTrace<Input, Failure>(_ recorder: RecordingSubscriber<Input, Failure>) -> [String]
-{
+func reduceTrace<Input, Failure>(_ recorder: RecordingSubscriber<Input, Failure>) -> [String] {
   recorder.events.map { event in
     switch event {
     case .subscription: "subscription"
@@ -28,13 +17,13 @@ func reduceFamilyTrace<Input, Failure>(_ recorder: RecordingSubscriber<Input, Fa
 }
 
 /// Runs the scenarios every reducing operator shares against `make(upstream)`, where the
-/// upstream is a `TestPublisher<Int, ReduceFamilyBoom>`.
+/// upstream is a `TestPublisher<Int, TestError>`.
 ///
 /// `values` are sent before the upstream finishes; `expected` is what the operator sends for
 /// them (its result, or nothing); `early` says whether the operator decides before the upstream
 /// finishes (and then cancels it).
-struct ReduceFamilyHarness<P: Publisher> {
-  typealias Upstream = TestPublisher<Int, ReduceFamilyBoom>
+struct ReducingHarness<P: Publisher> {
+  typealias Upstream = TestPublisher<Int, TestError>
 
   let name: String
   let make: (Upstream) -> P
@@ -71,7 +60,7 @@ struct ReduceFamilyHarness<P: Publisher> {
     #expect(upstream.requests == [.demand(.unlimited)])
     send(values, to: upstream)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription"] + expected + ["finished"])
+    #expect(reduceTrace(recorder) == ["subscription"] + expected + ["finished"])
     #expect(upstream.requests == expectedRequests(early: early))
     #expect(recorder.violations.isEmpty)
     #expect(upstream.violations.isEmpty)
@@ -83,12 +72,12 @@ struct ReduceFamilyHarness<P: Publisher> {
     let (upstream, recorder) = subscribe(initialDemand: nil)
     send(values, to: upstream)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription"])
+    #expect(reduceTrace(recorder) == ["subscription"])
     #expect(upstream.requests == expectedRequests(early: early))
     recorder.request(.max(1))
-    #expect(reduceFamilyTrace(recorder) == ["subscription"] + expected + ["finished"])
+    #expect(reduceTrace(recorder) == ["subscription"] + expected + ["finished"])
     recorder.request(.max(1))
-    #expect(reduceFamilyTrace(recorder) == ["subscription"] + expected + ["finished"])
+    #expect(reduceTrace(recorder) == ["subscription"] + expected + ["finished"])
     #expect(recorder.violations.isEmpty)
   }
 
@@ -97,14 +86,14 @@ struct ReduceFamilyHarness<P: Publisher> {
     let (upstream, recorder) = subscribe(initialDemand: .max(1)) { _ in .max(1) }
     send(values, to: upstream)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription"] + expected + ["finished"])
+    #expect(reduceTrace(recorder) == ["subscription"] + expected + ["finished"])
     #expect(recorder.violations.isEmpty)
   }
 
   /// A request made from inside `receive(subscription:)` counts; a request from inside
   /// `receive(_:)` adds nothing and breaks nothing.
   func checkRequestFromReceive(_ values: [Int], _ expected: [String]) {
-    let holder = ReduceFamilyHolder()
+    let holder = SubscriptionHolder()
     let upstream = Upstream()
     let recorder = RecordingSubscriber<P.Output, P.Failure>(initialDemand: nil) { _ in
       holder.subscription?.request(.max(3))
@@ -115,7 +104,7 @@ struct ReduceFamilyHarness<P: Publisher> {
     recorder.request(.max(1))
     send(values, to: upstream)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription"] + expected + ["finished"])
+    #expect(reduceTrace(recorder) == ["subscription"] + expected + ["finished"])
     #expect(recorder.violations.isEmpty)
   }
 
@@ -123,10 +112,10 @@ struct ReduceFamilyHarness<P: Publisher> {
   func checkFailure(after values: [Int]) {
     let (upstream, recorder) = subscribe(initialDemand: nil)
     send(values, to: upstream)
-    upstream.send(completion: .failure(ReduceFamilyBoom()))
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "failure(Boom)"])
+    upstream.send(completion: .failure(TestError()))
+    #expect(reduceTrace(recorder) == ["subscription", "failure(Boom)"])
     recorder.request(.max(1))
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "failure(Boom)"])
+    #expect(reduceTrace(recorder) == ["subscription", "failure(Boom)"])
   }
 
   /// Cancel before values, between values, and after the completion: nothing is sent after it,
@@ -136,7 +125,7 @@ struct ReduceFamilyHarness<P: Publisher> {
     beforeRecorder.cancel()
     send(values, to: before)
     before.send(completion: .finished)
-    #expect(reduceFamilyTrace(beforeRecorder) == ["subscription"])
+    #expect(reduceTrace(beforeRecorder) == ["subscription"])
     #expect(before.requests == [.demand(.unlimited), .cancel])
 
     let (during, duringRecorder) = subscribe(initialDemand: nil)
@@ -147,7 +136,7 @@ struct ReduceFamilyHarness<P: Publisher> {
     subscription?.request(.max(1))
     send(Array(values.dropFirst()), to: during)
     during.send(completion: .finished)
-    #expect(reduceFamilyTrace(duringRecorder) == ["subscription"])
+    #expect(reduceTrace(duringRecorder) == ["subscription"])
 
     let (after, afterRecorder) = subscribe()
     let afterSubscription = afterRecorder.subscription
@@ -156,12 +145,12 @@ struct ReduceFamilyHarness<P: Publisher> {
     let requests = after.requests
     afterSubscription?.cancel()
     #expect(after.requests == requests)
-    #expect(reduceFamilyTrace(afterRecorder) == ["subscription"] + expected + ["finished"])
+    #expect(reduceTrace(afterRecorder) == ["subscription"] + expected + ["finished"])
   }
 
   /// A cancel from inside `receive(_:)` stops the `.finished` that would follow the result.
   func checkCancelFromReceive(_ values: [Int]) {
-    let holder = ReduceFamilyHolder()
+    let holder = SubscriptionHolder()
     let upstream = Upstream()
     let recorder = RecordingSubscriber<P.Output, P.Failure>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
@@ -172,7 +161,7 @@ struct ReduceFamilyHarness<P: Publisher> {
     recorder.request(.max(1))
     send(values, to: upstream)
     upstream.send(completion: .finished)
-    let trace = reduceFamilyTrace(recorder)
+    let trace = reduceTrace(recorder)
     #expect(trace.count == 2)
     #expect(!trace.contains("finished"))
   }
@@ -191,7 +180,7 @@ struct ReduceFamilyHarness<P: Publisher> {
     #expect(completed != nil)
     send(values, to: finishing)
     finishing.send(completion: .finished)
-    #expect(reduceFamilyTrace(finishedRecorder).last == "finished")
+    #expect(reduceTrace(finishedRecorder).last == "finished")
     #expect(completed == nil)
     withExtendedLifetime((upstream, recorder, finishing, finishedRecorder)) {}
   }
@@ -215,7 +204,7 @@ struct ReduceFamilyHarness<P: Publisher> {
           recorder.request(.max(1))
         }
       }
-      #expect(reduceFamilyTrace(recorder) == ["subscription"] + expected + ["finished"])
+      #expect(reduceTrace(recorder) == ["subscription"] + expected + ["finished"])
       #expect(recorder.violations.isEmpty)
     }
   }
@@ -237,7 +226,7 @@ struct ReduceFamilyHarness<P: Publisher> {
         }
       }
       upstream.send(completion: .finished)
-      let trace = reduceFamilyTrace(recorder)
+      let trace = reduceTrace(recorder)
       #expect(whole.starts(with: trace))
       #expect(upstream.requests.filter { $0 == .cancel }.count == 1)
       // The result already on its way when `cancel()` returned, and the `.finished` sent right
@@ -257,21 +246,9 @@ struct ReduceFamilyHarness<P: Publisher> {
     let (upstream, recorder) = subscribe(initialDemand: nil)
     send(values, to: upstream)
     upstream.send(completion: .finished)
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "failure(Thrown)"])
+    #expect(reduceTrace(recorder) == ["subscription", "failure(Boom(99))"])
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
     recorder.request(.max(1))
-    #expect(reduceFamilyTrace(recorder) == ["subscription", "failure(Thrown)"])
-  }
-}
-
-/// Holds a subscription for a closure written before the subscription exists.
-// Sendable: `stored` is only reached under `lock`.
-final class ReduceFamilyHolder: @unchecked Sendable {
-  private let lock = Lock()
-  private var stored: (any Subscription)?
-
-  var subscription: (any Subscription)? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
+    #expect(reduceTrace(recorder) == ["subscription", "failure(Boom(99))"])
   }
 }

@@ -1,26 +1,14 @@
 import StreamCore
 import StreamTesting
 
-/// Holds a subscription for a closure written before the subscription exists.
-// Sendable: `stored` is only reached under `lock`.
-final class TimeFamilyHolder: @unchecked Sendable {
-  private let lock = Lock()
-  private var stored: (any Subscription)?
-
-  var subscription: (any Subscription)? {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
-  }
-}
-
 /// A publisher that ignores demand and sends all its values, then finishes, as soon as it is
 /// subscribed: it breaks the contract on purpose, to show an operator doesn't pass the excess on.
-struct TimeFamilyOverfill<Failure: Error>: Publisher {
+struct OverfillPublisher<Failure: Error>: Publisher {
   typealias Output = Int
   let values: [Int]
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
-    subscriber.receive(subscription: TimeFamilyIgnoredSubscription())
+    subscriber.receive(subscription: IgnoredSubscription())
     for value in values {
       _ = subscriber.receive(value)
     }
@@ -29,19 +17,16 @@ struct TimeFamilyOverfill<Failure: Error>: Publisher {
 }
 
 /// A subscription that ignores requests and cancellation.
-final class TimeFamilyIgnoredSubscription: Subscription {
+final class IgnoredSubscription: Subscription {
   func request(_ demand: Subscribers.Demand) {}
   func cancel() {}
 }
-
-/// An error for failing upstreams in the time operators' tests.
-struct TimeFamilyError: Error, Equatable {}
 
 /// Conformance rules for operators that drop values the subscriber has no demand for
 /// (debounce, throttle). A synchronous upstream sends everything as soon as the operator
 /// requests `.unlimited`, before the kit's probe has asked for anything, so the rules that expect
 /// every value to arrive once demand does are left out.
-enum TimeFamilyRules {
+enum TimingRules {
   static let droppingOperators: [ConformanceRule] = ConformanceRule.all.filter {
     ![
       .demandOneAtATime, .demandFromReceive, .demandUpFront, .requestFromReceiveDoesNotRecurse,
@@ -53,7 +38,7 @@ enum TimeFamilyRules {
 
 /// Requests `.unlimited` in `receive(subscription:)`, then records what `observe` returns there
 /// (a scheduler's pending action count, say: whether a timer already exists at that point).
-final class TimeFamilyOrderProbe<Input, Failure: Error>: Subscriber, Sendable {
+final class TimingOrderProbe<Input, Failure: Error>: Subscriber, Sendable {
   let observed = LockedState<[Int]>([])
   let completions = LockedState(0)
   private let observe: @Sendable () -> Int

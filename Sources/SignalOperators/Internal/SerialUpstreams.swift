@@ -1,0 +1,270 @@
+import StreamCore
+
+/// One downstream subscription fed by a chain of publishers, one after another: the engine of
+/// `Concatenate`, `Catch`, `TryCatch` and `Retry`.
+///
+/// Each publisher in the chain is a *stage*. ``attach(_:onCompletion:)`` subscribes the next
+/// stage; when it completes, its `onCompletion` decides whether the downstream completes or
+/// another stage follows. The downstream sees one subscription (this object) for the whole chain.
+/// Demand it requested and that was not yet delivered is carried over to the next stage.
+///
+/// ```
+/// live(awaitingFirstStage) --first stage subscribes--> live(attached)  (downstream subscribed)
+/// live(attached) --stage completes--> live(between) --decide (outside the lock)-->
+///   .next: attach the next stage (through the drain, so synchronous failures don't recurse)
+///   .complete: terminal
+/// live --cancel()--> terminal
+/// ```
+// Sendable: all mutable state is in `state`, guarded by `lock`; the downstream, the stages and
+// the decisions are called outside it, and only the live stage delivers values.
+final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+{
+  typealias Output = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// What follows a completed stage.
+  enum Step {
+    /// The downstream completes with this.
+    case complete(Subscribers.Completion<Failure>)
+    /// Run this, which attaches the next stage.
+    case next(() -> Void)
+  }
+
+  /// The live stage's subscription, as far as the downstream is concerned.
+  private enum StageLink {
+    /// No stage has subscribed yet, so the downstream has no subscription yet either.
+    case awaitingFirstStage
+    /// A stage completed and the next one has not subscribed yet.
+    case between
+    case attached(any Subscription)
+
+    var subscription: (any Subscription)? {
+      guard case .attached(let subscription) = self else { return nil }
+      return subscription
+    }
+  }
+
+  private struct Live {
+    var downstream: Downstream
+    var link = StageLink.awaitingFirstStage
+    /// Requested by the downstream and not yet delivered.
+    var demand = Subscribers.Demand.none
+    /// The number of the live stage; events from older stages are ignored.
+    var stage = 0
+    /// Claimed by the thread running attach work; others leave theirs in `pending`.
+    var drain = SerialDrain()
+    /// Attach work that came while the drain was claimed (a stage completed while the previous
+    /// one was being attached); a newer one supersedes it.
+    var pending: (() -> Void)?
+  }
+
+  private enum State {
+    case live(Live)
+    case terminal
+  }
+
+  /// What the caller does with a stage's subscription.
+  private enum SubscribeAction {
+    case cancel
+    case first(Downstream)
+    case request(Subscribers.Demand)
+    case nothing
+  }
+
+  /// What a transition releases; the caller cancels or drops it after the lock.
+  private struct Released {
+    var downstream: Downstream?
+    var subscription: (any Subscription)?
+    var pending: (() -> Void)?
+  }
+
+  private let lock = Lock()
+  private var state: State
+
+  let description: String
+
+  init(downstream: Downstream, name: String) {
+    state = .live(Live(downstream: downstream))
+    self.description = name
+  }
+
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  var playgroundDescription: Any { description }
+
+  /// Changes the live state with `body`; returns `nil` once terminal.
+  private func withLive<R>(_ body: (inout Live) -> R) -> R? {
+    lock.withLock {
+      guard case .live(var live) = state else { return nil }
+      let result = body(&live)
+      state = .live(live)
+      return result
+    }
+  }
+
+  /// Runs `work` now, or, if another call of `run` is under way (a stage completed while the
+  /// previous one was being attached), right after it on that thread.
+  func run(_ work: @escaping () -> Void) {
+    var superseded: (() -> Void)?  // released after the lock
+    let claimed =
+      withLive { live -> Bool in
+        superseded = live.pending.take()
+        live.pending = work
+        return live.drain.claim()
+      } ?? false
+    _ = superseded
+    guard claimed else { return }
+    SerialDrain.run(lock) { () -> (() -> Void)? in
+      guard case .live(var live) = state else { return nil }
+      guard let next = live.pending.take() else {
+        live.drain.release()
+        state = .live(live)
+        return nil
+      }
+      state = .live(live)
+      return next
+    } perform: { work in
+      work()
+      return true
+    }
+  }
+
+  /// Subscribes `publisher` as the next stage. Call it from inside ``run(_:)``.
+  func attach<P: Publisher>(
+    _ publisher: P,
+    onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Step
+  ) where P.Output == Output {
+    let number = withLive { live -> Int in
+      live.stage += 1
+      return live.stage
+    }
+    guard let number else { return }
+    publisher.subscribe(Stage(serial: self, number: number, onCompletion: onCompletion))
+  }
+
+  fileprivate func stageSubscribed(_ number: Int, _ subscription: any Subscription) {
+    let action =
+      withLive { live -> SubscribeAction in
+        guard number == live.stage else { return .cancel }
+        switch live.link {
+        case .attached:
+          return .cancel
+        case .awaitingFirstStage:
+          live.link = .attached(subscription)
+          return .first(live.downstream)
+        case .between:
+          live.link = .attached(subscription)
+          return live.demand > 0 ? .request(live.demand) : .nothing
+        }
+      } ?? .cancel
+    switch action {
+    case .cancel: subscription.cancel()
+    case .first(let downstream): downstream.receive(subscription: self)
+    case .request(let demand): subscription.request(demand)
+    case .nothing: break
+    }
+  }
+
+  fileprivate func stageValue(_ number: Int, _ value: Output) -> Subscribers.Demand {
+    let target = withLive { live -> Downstream? in
+      guard number == live.stage, live.demand > 0 else { return nil }
+      live.demand -= 1
+      return live.downstream
+    }
+    guard let target = target ?? nil else { return .none }
+    let more = target.receive(value)
+    guard more > 0 else { return .none }
+    return withLive { live -> Subscribers.Demand in
+      guard number == live.stage else { return .none }
+      live.demand += more
+      return more
+    } ?? .none
+  }
+
+  fileprivate func stageCompleted<F: Error>(
+    _ number: Int,
+    _ completion: Subscribers.Completion<F>,
+    _ onCompletion: (Subscribers.Completion<F>) -> Step
+  ) {
+    let finished = withLive { live -> (any Subscription)?? in
+      guard number == live.stage else { return nil }
+      guard case .attached(let subscription) = live.link else { return .some(nil) }
+      live.link = .between
+      return .some(subscription)
+    }
+    // `.some(subscription)`: this stage is the live one; its subscription is released here.
+    guard case .some(.some(let ended)) = finished else { return }
+    _ = ended
+    switch onCompletion(completion) {
+    case .complete(let completion): complete(completion)
+    case .next(let work): run(work)
+    }
+  }
+
+  /// Ends the subscription; `nil` if it already ended.
+  private func end() -> Released? {
+    lock.withLock {
+      guard case .live(let live) = state else { return nil }
+      state = .terminal
+      return Released(
+        downstream: live.downstream,
+        subscription: live.link.subscription,
+        pending: live.pending
+      )
+    }
+  }
+
+  private func complete(_ completion: Subscribers.Completion<Failure>) {
+    end()?.downstream?.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let subscription = withLive { live -> (any Subscription)? in
+      live.demand += demand
+      return live.link.subscription
+    }
+    subscription??.request(demand)
+  }
+
+  func cancel() {
+    end()?.subscription?.cancel()
+  }
+}
+
+extension SerialUpstreams {
+  /// The subscriber attached to one stage; it tags the stage's events with its number.
+  private final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible {
+    typealias Input = Output
+    typealias Failure = StageFailure
+
+    private let serial: SerialUpstreams
+    private let number: Int
+    private let onCompletion: (Subscribers.Completion<StageFailure>) -> Step
+
+    init(
+      serial: SerialUpstreams,
+      number: Int,
+      onCompletion: @escaping (Subscribers.Completion<StageFailure>) -> Step
+    ) {
+      self.serial = serial
+      self.number = number
+      self.onCompletion = onCompletion
+    }
+
+    var description: String { serial.description }
+
+    func receive(subscription: any Subscription) {
+      serial.stageSubscribed(number, subscription)
+    }
+
+    func receive(_ input: Output) -> Subscribers.Demand {
+      serial.stageValue(number, input)
+    }
+
+    func receive(completion: Subscribers.Completion<StageFailure>) {
+      serial.stageCompleted(number, completion, onCompletion)
+    }
+  }
+}
