@@ -142,7 +142,7 @@ import Testing
   }
 
   @Test func requestInsideReceive_asksIdleUpstreams() {
-    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Boom>>()
+    let box = CombiningBox<RecordingSubscriber<(Int, Int), Boom>>()
     let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1)) { _ in
       box.value?.request(.max(2))
       return .none
@@ -264,7 +264,7 @@ import Testing
   }
 
   @Test func cancelInsideReceive_stopsFurtherDelivery() {
-    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Boom>>()
+    let box = CombiningBox<RecordingSubscriber<(Int, Int), Boom>>()
     let recorder = RecordingSubscriber<(Int, Int), Boom> { _ in
       box.value?.cancel()
       return .none
@@ -369,9 +369,9 @@ import Testing
   // MARK: Concurrency
 
   @Test func concurrentSends_deliverOneTuplePerValueWithMonotonicComponents() {
-    let first = LatestFamilyProducer<Int>()
-    let second = LatestFamilyProducer<Int>()
-    let probe = LatestFamilyProbe<(Int, Int)>()
+    let first = CombiningProducer<Int>()
+    let second = CombiningProducer<Int>()
+    let probe = CombiningProbe<(Int, Int)>()
     first.combineLatest(second).subscribe(probe)
     first.send(0)
     second.send(0)
@@ -388,8 +388,8 @@ import Testing
   }
 
   @Test func concurrentSendsOnFourUpstreams_deliverEveryValue() {
-    let producers = (0..<4).map { _ in LatestFamilyProducer<Int>() }
-    let probe = LatestFamilyProbe<(Int, Int, Int, Int)>()
+    let producers = (0..<4).map { _ in CombiningProducer<Int>() }
+    let probe = CombiningProbe<(Int, Int, Int, Int)>()
     producers[0].combineLatest(producers[1], producers[2], producers[3]).subscribe(probe)
     for producer in producers { producer.send(0) }
     let count = 2_000
@@ -408,9 +408,9 @@ import Testing
   }
 
   @Test func concurrentSendsWithDemandOfOne_neverExceedDemand() {
-    let first = LatestFamilyProducer<Int>()
-    let second = LatestFamilyProducer<Int>()
-    let probe = LatestFamilyProbe<(Int, Int)>(initialDemand: .max(1), demandPerValue: .max(1))
+    let first = CombiningProducer<Int>()
+    let second = CombiningProducer<Int>()
+    let probe = CombiningProbe<(Int, Int)>(initialDemand: .max(1), demandPerValue: .max(1))
     first.combineLatest(second).subscribe(probe)
     let count = 5_000
     DispatchQueue.concurrentPerform(iterations: 2) { side in

@@ -15,7 +15,7 @@ import Testing
   }
 
   @Test func noUpstreams_requestFromReceiveSubscription_completionAfterIt() {
-    let probe = MergeFamilyProbe<Int, Never>(initialDemand: .max(1))
+    let probe = MergeProbe<Int, Never>(initialDemand: .max(1))
     Publishers.MergeMany<Just<Int>>().subscribe(probe)
     #expect(probe.completions == [.finished])
     #expect(probe.overlaps == 0)
@@ -109,7 +109,7 @@ import Testing
 
   @Test func concurrentSendsIntoManyUpstreams_nothingLostOrDuplicated() {
     let subjects = (0..<6).map { _ in PassthroughSubject<Int, Never>() }
-    let probe = MergeFamilyProbe<Int, Never>(initialDemand: .unlimited)
+    let probe = MergeProbe<Int, Never>(initialDemand: .unlimited)
     Publishers.MergeMany(subjects).subscribe(probe)
     DispatchQueue.concurrentPerform(iterations: 6) { thread in
       for value in 0..<10_000 { subjects[thread].send(thread * 10_000 + value) }

@@ -255,7 +255,7 @@ import Testing
   }
 
   @Test func cancelInsideReceiveSubscription_noUpstreamSubscribed() {
-    let probe = MergeFamilyProbe<Int, Boom>(initialDemand: .none)
+    let probe = MergeProbe<Int, Boom>(initialDemand: .none)
     let canceller = CancelOnSubscription(probe)
     a.merge(with: b).subscribe(canceller)
     #expect(a.subscriptionCount == 0)
@@ -263,7 +263,7 @@ import Testing
   }
 
   @Test func cancelFromReceive_nothingMoreDelivered() {
-    let probe = MergeFamilyProbe<Int, Boom>(initialDemand: .unlimited)
+    let probe = MergeProbe<Int, Boom>(initialDemand: .unlimited)
     probe.onValue = { [unowned probe] value in
       if value == 2 { probe.cancel() }
       return .none
@@ -280,7 +280,7 @@ import Testing
   }
 
   @Test func requestFromReceive_deliversWithoutRecursion() {
-    let probe = MergeFamilyProbe<Int, Never>(initialDemand: .max(1))
+    let probe = MergeProbe<Int, Never>(initialDemand: .max(1))
     probe.onValue = { [unowned probe] _ in
       probe.subscription?.request(.max(1))
       return .none
@@ -355,7 +355,7 @@ import Testing
   @Test func sendIntoOtherUpstreamFromReceive_deliveredAfterNotNested() {
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
-    let probe = MergeFamilyProbe<Int, Never>(initialDemand: .unlimited)
+    let probe = MergeProbe<Int, Never>(initialDemand: .unlimited)
     probe.onValue = { value in
       if value < 3 { second.send(value + 10) }
       if value == 11 { first.send(2) }
@@ -425,7 +425,7 @@ import Testing
 
   @Test func concurrentSends_nothingLostOrDuplicated_neverOverlapping() {
     let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
-    let probe = MergeFamilyProbe<Int, Never>(initialDemand: .unlimited)
+    let probe = MergeProbe<Int, Never>(initialDemand: .unlimited)
     subjects[0].merge(
       with: subjects[1],
       subjects[2],
@@ -500,7 +500,7 @@ import Testing
 
   @Test func oneUpstreamFailsWhileOthersSend_failsOnceNothingAfter() {
     let subjects = (0..<4).map { _ in PassthroughSubject<Int, Boom>() }
-    let probe = MergeFamilyProbe<Int, Boom>(initialDemand: .unlimited)
+    let probe = MergeProbe<Int, Boom>(initialDemand: .unlimited)
     subjects[0].merge(with: subjects[1], subjects[2], subjects[3]).subscribe(probe)
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
       for value in 0..<5_000 {
@@ -521,7 +521,7 @@ import Testing
     weak var weakInner: AnyObject?
     let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
     do {
-      let probe = MergeFamilyProbe<Int, Never>(initialDemand: .unlimited)
+      let probe = MergeProbe<Int, Never>(initialDemand: .unlimited)
       subjects[0].merge(with: subjects[1], subjects[2]).subscribe(probe)
       weakInner = probe.subscription.map { $0 as AnyObject }
       DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -580,9 +580,9 @@ extension Publisher where Failure == Never {
 
 /// Cancels its subscription from inside `receive(subscription:)`.
 private final class CancelOnSubscription<Input: Sendable, Failure: Error>: Subscriber {
-  let probe: MergeFamilyProbe<Input, Failure>
+  let probe: MergeProbe<Input, Failure>
 
-  init(_ probe: MergeFamilyProbe<Input, Failure>) {
+  init(_ probe: MergeProbe<Input, Failure>) {
     self.probe = probe
   }
 

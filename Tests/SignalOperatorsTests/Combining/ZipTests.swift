@@ -93,8 +93,8 @@ import Testing
   }
 
   @Test func valuesBeyondDemand_waitInTheirQueues() {
-    let first = LatestFamilyPushSource<Int, Boom>()
-    let second = LatestFamilyPushSource<Int, Boom>()
+    let first = CombiningPushSource<Int, Boom>()
+    let second = CombiningPushSource<Int, Boom>()
     let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil)
     first.zip(second).subscribe(recorder)
     first.send(1)
@@ -142,8 +142,8 @@ import Testing
   }
 
   @Test func requestInsideReceive_deliversBufferedTuplesWithoutRecursion() {
-    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Never>>()
-    let depth = LatestFamilyDepth()
+    let box = CombiningBox<RecordingSubscriber<(Int, Int), Never>>()
+    let depth = CombiningDepth()
     let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil) { _ in
       depth.enter()
       defer { depth.leave() }
@@ -186,8 +186,8 @@ import Testing
   }
 
   @Test func finishWithQueuedValues_waitsForDemand() {
-    let first = LatestFamilyPushSource<Int, Boom>()
-    let second = LatestFamilyPushSource<Int, Boom>()
+    let first = CombiningPushSource<Int, Boom>()
+    let second = CombiningPushSource<Int, Boom>()
     let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1))
     first.zip(second).subscribe(recorder)
     first.send(1)
@@ -204,8 +204,8 @@ import Testing
   }
 
   @Test func failure_dropsQueuesAndCancelsTheOthers() {
-    let first = LatestFamilyPushSource<Int, Boom>()
-    let second = LatestFamilyPushSource<Int, Boom>()
+    let first = CombiningPushSource<Int, Boom>()
+    let second = CombiningPushSource<Int, Boom>()
     let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil)
     first.zip(second).subscribe(recorder)
     first.send(1)
@@ -300,7 +300,7 @@ import Testing
   }
 
   @Test func cancelInsideReceive_stopsFurtherDelivery() {
-    let box = LatestFamilyBox<RecordingSubscriber<(Int, Int), Boom>>()
+    let box = CombiningBox<RecordingSubscriber<(Int, Int), Boom>>()
     let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: nil) { _ in
       box.value?.cancel()
       return .none
@@ -406,7 +406,7 @@ import Testing
   @Test func concurrentSends_pairEveryValueExactlyOnceInOrder() {
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
-    let probe = LatestFamilyProbe<(Int, Int)>()
+    let probe = CombiningProbe<(Int, Int)>()
     first.zip(second).subscribe(probe)
     let count = 10_000
     DispatchQueue.concurrentPerform(iterations: 2) { side in
@@ -420,7 +420,7 @@ import Testing
 
   @Test func concurrentSendsOnFourUpstreams_pairEveryValueExactlyOnce() {
     let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
-    let probe = LatestFamilyProbe<(Int, Int, Int, Int)>()
+    let probe = CombiningProbe<(Int, Int, Int, Int)>()
     subjects[0].zip(subjects[1], subjects[2], subjects[3]).subscribe(probe)
     let count = 5_000
     DispatchQueue.concurrentPerform(iterations: 4) { side in
@@ -432,9 +432,9 @@ import Testing
   }
 
   @Test func concurrentSendsWithDemandOfOne_neverExceedDemandAndLoseNothing() {
-    let first = LatestFamilyProducer<Int>()
-    let second = LatestFamilyProducer<Int>()
-    let probe = LatestFamilyProbe<(Int, Int)>(initialDemand: .max(1), demandPerValue: .max(1))
+    let first = CombiningProducer<Int>()
+    let second = CombiningProducer<Int>()
+    let probe = CombiningProbe<(Int, Int)>(initialDemand: .max(1), demandPerValue: .max(1))
     first.zip(second).subscribe(probe)
     let count = 300  // every pair waits for both producers: keep it short on a busy machine
     DispatchQueue.concurrentPerform(iterations: 2) { side in
@@ -449,8 +449,8 @@ import Testing
   @Test func concurrentRequestsAndSends_deliverEveryPair() {
     // Both producers wait for demand: a subject would drop a value sent before zip's request
     // for it arrived, which this race makes likely.
-    let first = LatestFamilyProducer<Int>()
-    let second = LatestFamilyProducer<Int>()
+    let first = CombiningProducer<Int>()
+    let second = CombiningProducer<Int>()
     let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
     first.zip(second).subscribe(recorder)
     let count = 2_000

@@ -119,14 +119,14 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      typealias Storage = LatestFamilyLatest2<A.Output, B.Output>
-      typealias Core = LatestFamilyCombineLatestCore<Storage, S>
+      typealias Storage = CombineLatestValues2<A.Output, B.Output>
+      typealias Core = CombineLatestInner<Storage, S>
       let core = Core(downstream: subscriber)
       subscriber.receive(subscription: core)
       guard core.isActive else { return }
-      a.subscribe(LatestFamilySide<LatestFamilySlot0<Storage>, Core>(core: core))
+      a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      b.subscribe(LatestFamilySide<LatestFamilySlot1<Storage>, Core>(core: core))
+      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
     }
   }
 
@@ -174,16 +174,16 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      typealias Storage = LatestFamilyLatest3<A.Output, B.Output, C.Output>
-      typealias Core = LatestFamilyCombineLatestCore<Storage, S>
+      typealias Storage = CombineLatestValues3<A.Output, B.Output, C.Output>
+      typealias Core = CombineLatestInner<Storage, S>
       let core = Core(downstream: subscriber)
       subscriber.receive(subscription: core)
       guard core.isActive else { return }
-      a.subscribe(LatestFamilySide<LatestFamilySlot0<Storage>, Core>(core: core))
+      a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      b.subscribe(LatestFamilySide<LatestFamilySlot1<Storage>, Core>(core: core))
+      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      c.subscribe(LatestFamilySide<LatestFamilySlot2<Storage>, Core>(core: core))
+      c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core))
     }
   }
 
@@ -236,18 +236,18 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      typealias Storage = LatestFamilyLatest4<A.Output, B.Output, C.Output, D.Output>
-      typealias Core = LatestFamilyCombineLatestCore<Storage, S>
+      typealias Storage = CombineLatestValues4<A.Output, B.Output, C.Output, D.Output>
+      typealias Core = CombineLatestInner<Storage, S>
       let core = Core(downstream: subscriber)
       subscriber.receive(subscription: core)
       guard core.isActive else { return }
-      a.subscribe(LatestFamilySide<LatestFamilySlot0<Storage>, Core>(core: core))
+      a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      b.subscribe(LatestFamilySide<LatestFamilySlot1<Storage>, Core>(core: core))
+      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      c.subscribe(LatestFamilySide<LatestFamilySlot2<Storage>, Core>(core: core))
+      c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      d.subscribe(LatestFamilySide<LatestFamilySlot3<Storage>, Core>(core: core))
+      d.subscribe(CombiningSide<CombiningSlot3<Storage>, Core>(core: core))
     }
   }
 }

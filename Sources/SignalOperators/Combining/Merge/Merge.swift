@@ -75,12 +75,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      mergeFamilySubscribe(subscriber, count: 2) { index, side in
-        switch index {
-        case 0: a.subscribe(side)
-        default: b.subscribe(side)
-        }
-      }
+      mergeSubscribe(subscriber, to: [{ a.subscribe($0) }, { b.subscribe($0) }])
     }
   }
 }

@@ -76,13 +76,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      mergeFamilySubscribe(subscriber, count: 3) { index, side in
-        switch index {
-        case 0: a.subscribe(side)
-        case 1: b.subscribe(side)
-        default: c.subscribe(side)
-        }
-      }
+      mergeSubscribe(
+        subscriber,
+        to: [{ a.subscribe($0) }, { b.subscribe($0) }, { c.subscribe($0) }]
+      )
     }
   }
 }

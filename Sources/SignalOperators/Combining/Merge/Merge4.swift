@@ -87,14 +87,10 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      mergeFamilySubscribe(subscriber, count: 4) { index, side in
-        switch index {
-        case 0: a.subscribe(side)
-        case 1: b.subscribe(side)
-        case 2: c.subscribe(side)
-        default: d.subscribe(side)
-        }
-      }
+      mergeSubscribe(
+        subscriber,
+        to: [{ a.subscribe($0) }, { b.subscribe($0) }, { c.subscribe($0) }, { d.subscribe($0) }]
+      )
     }
   }
 }

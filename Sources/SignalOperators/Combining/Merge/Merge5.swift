@@ -99,15 +99,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      mergeFamilySubscribe(subscriber, count: 5) { index, side in
-        switch index {
-        case 0: a.subscribe(side)
-        case 1: b.subscribe(side)
-        case 2: c.subscribe(side)
-        case 3: d.subscribe(side)
-        default: e.subscribe(side)
-        }
-      }
+      mergeSubscribe(
+        subscriber,
+        to: [
+          { a.subscribe($0) }, { b.subscribe($0) }, { c.subscribe($0) }, { d.subscribe($0) },
+          { e.subscribe($0) },
+        ]
+      )
     }
   }
 }

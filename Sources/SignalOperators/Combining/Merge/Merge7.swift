@@ -135,17 +135,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      mergeFamilySubscribe(subscriber, count: 7) { index, side in
-        switch index {
-        case 0: a.subscribe(side)
-        case 1: b.subscribe(side)
-        case 2: c.subscribe(side)
-        case 3: d.subscribe(side)
-        case 4: e.subscribe(side)
-        case 5: f.subscribe(side)
-        default: g.subscribe(side)
-        }
-      }
+      mergeSubscribe(
+        subscriber,
+        to: [
+          { a.subscribe($0) }, { b.subscribe($0) }, { c.subscribe($0) }, { d.subscribe($0) },
+          { e.subscribe($0) }, { f.subscribe($0) }, { g.subscribe($0) },
+        ]
+      )
     }
   }
 }

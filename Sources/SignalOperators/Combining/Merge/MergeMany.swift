@@ -43,7 +43,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let publishers = publishers
-      mergeFamilySubscribe(subscriber, count: publishers.count) { index, side in
+      mergeSubscribe(subscriber, count: publishers.count) { index, side in
         publishers[index].subscribe(side)
       }
     }

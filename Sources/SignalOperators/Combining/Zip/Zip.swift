@@ -118,14 +118,14 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      typealias Storage = LatestFamilyZipQueues2<A.Output, B.Output>
-      typealias Core = LatestFamilyZipCore<Storage, S>
+      typealias Storage = ZipQueues2<A.Output, B.Output>
+      typealias Core = ZipInner<Storage, S>
       let core = Core(downstream: subscriber)
       subscriber.receive(subscription: core)
       guard core.isActive else { return }
-      a.subscribe(LatestFamilySide<LatestFamilySlot0<Storage>, Core>(core: core))
+      a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      b.subscribe(LatestFamilySide<LatestFamilySlot1<Storage>, Core>(core: core))
+      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
     }
   }
 
@@ -173,16 +173,16 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      typealias Storage = LatestFamilyZipQueues3<A.Output, B.Output, C.Output>
-      typealias Core = LatestFamilyZipCore<Storage, S>
+      typealias Storage = ZipQueues3<A.Output, B.Output, C.Output>
+      typealias Core = ZipInner<Storage, S>
       let core = Core(downstream: subscriber)
       subscriber.receive(subscription: core)
       guard core.isActive else { return }
-      a.subscribe(LatestFamilySide<LatestFamilySlot0<Storage>, Core>(core: core))
+      a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      b.subscribe(LatestFamilySide<LatestFamilySlot1<Storage>, Core>(core: core))
+      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      c.subscribe(LatestFamilySide<LatestFamilySlot2<Storage>, Core>(core: core))
+      c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core))
     }
   }
 
@@ -235,18 +235,18 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      typealias Storage = LatestFamilyZipQueues4<A.Output, B.Output, C.Output, D.Output>
-      typealias Core = LatestFamilyZipCore<Storage, S>
+      typealias Storage = ZipQueues4<A.Output, B.Output, C.Output, D.Output>
+      typealias Core = ZipInner<Storage, S>
       let core = Core(downstream: subscriber)
       subscriber.receive(subscription: core)
       guard core.isActive else { return }
-      a.subscribe(LatestFamilySide<LatestFamilySlot0<Storage>, Core>(core: core))
+      a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      b.subscribe(LatestFamilySide<LatestFamilySlot1<Storage>, Core>(core: core))
+      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      c.subscribe(LatestFamilySide<LatestFamilySlot2<Storage>, Core>(core: core))
+      c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core))
       guard core.isActive else { return }
-      d.subscribe(LatestFamilySide<LatestFamilySlot3<Storage>, Core>(core: core))
+      d.subscribe(CombiningSide<CombiningSlot3<Storage>, Core>(core: core))
     }
   }
 }

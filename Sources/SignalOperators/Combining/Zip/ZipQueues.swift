@@ -1,6 +1,8 @@
+public import StreamCore
+
 /// One FIFO of unpaired values per upstream, for `zip`.
 @usableFromInline
-protocol LatestFamilyZipQueues: LatestFamilyStorage {
+protocol ZipQueues: CombiningStorage {
   /// Whether every queue holds a value.
   var isReady: Bool { get }
 
@@ -13,9 +15,9 @@ protocol LatestFamilyZipQueues: LatestFamilyStorage {
 
 /// The unpaired values of two upstreams.
 @usableFromInline
-struct LatestFamilyZipQueues2<Value0, Value1>: LatestFamilyZipQueues, LatestFamilyStorage2 {
-  @usableFromInline var queue0 = LatestFamilyFIFO<Value0>()
-  @usableFromInline var queue1 = LatestFamilyFIFO<Value1>()
+struct ZipQueues2<Value0, Value1>: ZipQueues, CombiningStorage2 {
+  @usableFromInline var queue0 = RingBuffer<Value0>()
+  @usableFromInline var queue1 = RingBuffer<Value1>()
 
   @usableFromInline typealias Output = (Value0, Value1)
 
@@ -44,12 +46,12 @@ struct LatestFamilyZipQueues2<Value0, Value1>: LatestFamilyZipQueues, LatestFami
 
 /// The unpaired values of three upstreams.
 @usableFromInline
-struct LatestFamilyZipQueues3<Value0, Value1, Value2>: LatestFamilyZipQueues,
-  LatestFamilyStorage3
+struct ZipQueues3<Value0, Value1, Value2>: ZipQueues,
+  CombiningStorage3
 {
-  @usableFromInline var queue0 = LatestFamilyFIFO<Value0>()
-  @usableFromInline var queue1 = LatestFamilyFIFO<Value1>()
-  @usableFromInline var queue2 = LatestFamilyFIFO<Value2>()
+  @usableFromInline var queue0 = RingBuffer<Value0>()
+  @usableFromInline var queue1 = RingBuffer<Value1>()
+  @usableFromInline var queue2 = RingBuffer<Value2>()
 
   @usableFromInline typealias Output = (Value0, Value1, Value2)
 
@@ -86,13 +88,13 @@ struct LatestFamilyZipQueues3<Value0, Value1, Value2>: LatestFamilyZipQueues,
 
 /// The unpaired values of four upstreams.
 @usableFromInline
-struct LatestFamilyZipQueues4<Value0, Value1, Value2, Value3>: LatestFamilyZipQueues,
-  LatestFamilyStorage4
+struct ZipQueues4<Value0, Value1, Value2, Value3>: ZipQueues,
+  CombiningStorage4
 {
-  @usableFromInline var queue0 = LatestFamilyFIFO<Value0>()
-  @usableFromInline var queue1 = LatestFamilyFIFO<Value1>()
-  @usableFromInline var queue2 = LatestFamilyFIFO<Value2>()
-  @usableFromInline var queue3 = LatestFamilyFIFO<Value3>()
+  @usableFromInline var queue0 = RingBuffer<Value0>()
+  @usableFromInline var queue1 = RingBuffer<Value1>()
+  @usableFromInline var queue2 = RingBuffer<Value2>()
+  @usableFromInline var queue3 = RingBuffer<Value3>()
 
   @usableFromInline typealias Output = (Value0, Value1, Value2, Value3)
 

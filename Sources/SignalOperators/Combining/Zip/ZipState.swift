@@ -1,306 +1,220 @@
 public import StreamCore
-public import Synchronization
 
-/// The subscription of `Zip`, `Zip3` and `Zip4`: one state machine for every arity.
+/// The state of `zip`'s subscription, as data, for every arity: each transition is a `mutating`
+/// function called under ``ZipInner``'s lock, returning what to do after it, so every
+/// transition can be tested without threads.
 ///
 /// ```
-/// active --value completes a tuple, demand > 0--> deliver (at once, or by the draining thread)
-/// active --failure--> ending (tuples the queues complete first, while there is demand; then
-///   the failure, which doesn't wait for demand; what is left is released after it)
-/// active --an upstream finished and its queue is empty--> ending (finished next)
-/// active / ending --completion delivered / cancel()--> terminal (downstream == nil)
+/// active --a value completes a tuple, demand > 0--> active (the tuple goes down)
+/// active --an upstream fails--> ending(failure) (the tuples the queues still make go first,
+///   while there is demand; then the failure, which doesn't wait for demand)
+/// active --an upstream finished and its queue is empty--> ending(.finished)
+/// ending --nextStep() hands out the completion--> ended
+/// active / ending --cancel()--> ended (everything released, nothing delivered)
 /// ```
-///
-/// Demand: downstream demand, from `request(_:)` or returned by `receive(_:)`, is forwarded to
-/// every upstream, as Combine does; the upstream whose value completed the tuple gets it as the
-/// return value of its `receive(_:)`. Values wait in their upstream's queue until every queue
-/// has one and there is demand.
-///
-/// Delivery: the thread that moves `drainers` from 0 to 1 delivers; a value that completes a
-/// tuple while another thread delivers is left in its queue for that thread. The uncontended
-/// path takes the lock once per value and gives the drain claim back with one atomic
-/// subtraction.
-// Sendable: mutable state is guarded by `lock`; `drainers` is atomic; downstream and upstream
-// calls happen outside the lock, downstream calls only by the thread holding the drain claim.
 @usableFromInline
-final class LatestFamilyZipCore<Storage: LatestFamilyZipQueues, Downstream: Subscriber>:
-  // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
-  @unchecked Sendable, LatestFamilyCore, Subscription, CustomStringConvertible,
-  CustomPlaygroundDisplayConvertible
-where Downstream.Input == Storage.Output {
-  @usableFromInline typealias Failure = Downstream.Failure
-
+struct ZipState<Storage: ZipQueues, Failure: Error> {
+  /// Where the subscription is in its life.
   @usableFromInline
-  enum ValueAction {
-    case ignore
-    case deliver(Storage.Output, Downstream, unlimited: Bool, ending: Bool)
-    case signal
+  enum Phase {
+    /// Values are accepted and paired.
+    case active
+    /// Nothing more is accepted; the tuples the queues still make go first, then this.
+    case ending(Subscribers.Completion<Failure>)
+    /// Completed or cancelled.
+    case ended
   }
 
+  /// What an upstream's completion leads to, performed after the lock.
   @usableFromInline
-  enum DrainStep {
-    case value(Storage.Output, Downstream)
-    case completion(
-      Subscribers.Completion<Failure>,
-      Downstream,
-      cancels: LatestFamilyCalls,
-      released: Storage
-    )
+  struct CompletionAction {
+    /// The completed upstream's subscription, released without a call.
+    @usableFromInline var released: (any Subscription)?
+    /// The other upstreams, to cancel.
+    @usableFromInline var cancels = CombiningCalls()
+    /// The subscription started ending: the caller runs the drain.
+    @usableFromInline var ending = false
+
+    @inlinable
+    init() {}
+  }
+
+  /// What `cancel()` took out of the state, to cancel or release after the lock.
+  @usableFromInline
+  struct Released {
+    /// The upstreams, to cancel.
+    @usableFromInline var cancels = CombiningCalls()
+    /// The values not paired.
+    @usableFromInline var storage: Storage
+    /// A completion not delivered.
+    @usableFromInline var completion: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init(storage: Storage) {
+      self.storage = storage
+    }
+  }
+
+  /// One step of the drain.
+  @usableFromInline
+  enum Step {
+    /// Deliver a tuple.
+    case value(Storage.Output)
+    /// Cancel `cancels`, deliver the completion, release `released` (the values not paired).
+    case completion(Subscribers.Completion<Failure>, cancels: CombiningCalls, released: Storage)
+    /// Nothing to deliver now.
     case stop
   }
 
-  @usableFromInline let lock = Lock()
-
-  /// Number of pending drain requests; the thread that raises it from 0 delivers.
-  @usableFromInline let drainers = Atomic<Int>(0)
-
-  /// `nil` once terminal.
-  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
-  @exclusivity(unchecked) @usableFromInline var storage = Storage()
-  @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-  /// Everything downstream has asked for so far; what an upstream subscribing late requests.
-  @exclusivity(unchecked) @usableFromInline var requested = Subscribers.Demand.none
-  /// Bit `i`: upstream `i` has finished.
-  @exclusivity(unchecked) @usableFromInline var finished: UInt8 = 0
-  @exclusivity(unchecked) @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
-  @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+  @usableFromInline var phase = Phase.active
+  /// One queue of unpaired values per upstream.
+  @usableFromInline var storage = Storage()
+  /// Requested by the downstream and not yet delivered.
+  @usableFromInline var demand = Subscribers.Demand.none
+  /// Everything the downstream has asked for so far; what an upstream subscribing late requests.
+  @usableFromInline var requested = Subscribers.Demand.none
+  /// Bit `i`: upstream `i` has completed.
+  @usableFromInline var finished: UInt8 = 0
+  /// The upstreams' subscriptions, by index; `nil` before one arrives and after it ended.
+  @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
 
   @inlinable
-  init(downstream: Downstream) {
-    self.downstream = downstream
+  init() {
     subscriptions = ContiguousArray(repeating: nil, count: Storage.arity)
   }
 
-  @usableFromInline
-  var description: String { "Zip" }
-
-  @usableFromInline
-  var playgroundDescription: Any { description }
-
-  /// Whether the subscription is neither completed nor cancelled.
+  /// Whether nothing has ended the subscription yet: values are accepted.
   @inlinable
-  var isActive: Bool { lock.withLock { downstream != nil } }
-
-  // MARK: Upstream events
-
-  @inlinable
-  func receive(subscription: any Subscription, at index: Int) {
-    let bit: UInt8 = 1 << index
-    let (accepted, request) = lock.withLock { () -> (Bool, Subscribers.Demand) in
-      guard downstream != nil, pendingCompletion == nil, subscriptions[index] == nil,
-        finished & bit == 0
-      else {
-        return (false, .none)
-      }
-      subscriptions[index] = subscription
-      return (true, requested)
-    }
-    if !accepted {
-      subscription.cancel()
-    } else if request > .none {
-      subscription.request(request)
-    }
+  var isActive: Bool {
+    if case .active = phase { return true }
+    return false
   }
 
+  /// Whether the subscription completed or was cancelled.
   @inlinable
-  func receive<Slot: LatestFamilySlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
+  var isEnded: Bool {
+    if case .ended = phase { return true }
+    return false
+  }
+
+  /// Whether a tuple can go down now.
+  @inlinable
+  var canDeliver: Bool { demand > .none && storage.isReady }
+
+  // MARK: Transitions
+
+  /// Upstream `index` sent its subscription: returns what to request from it, or `nil` when it
+  /// is to be cancelled (a second one, or one after the end).
+  @inlinable
+  mutating func subscribed(_ subscription: any Subscription, at index: Int) -> Subscribers.Demand? {
+    guard isActive, subscriptions[index] == nil, finished & (1 << index) == 0 else { return nil }
+    subscriptions[index] = subscription
+    return requested
+  }
+
+  /// Upstream `Slot` sent `value`: queued if the subscription is active. Returns whether it was.
+  @inlinable
+  mutating func put<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Bool
   where Slot.Storage == Storage {
-    let action = lock.withLock { () -> ValueAction in
-      guard downstream != nil, pendingCompletion == nil, finished & (1 << Slot.index) == 0 else {
-        return .ignore
-      }
-      _ = Slot.put(value, into: &storage)  // zip queues: nothing is replaced
-      guard demand > .none, storage.isReady else { return .ignore }
-      guard
-        drainers.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)
-          .exchanged
-      else { return .signal }
-      demand -= 1
-      let output = storage.takeOutput()
-      return .deliver(output, downstream!, unlimited: demand == .unlimited, ending: checkEnd())
-    }
-    switch action {
-    case .ignore:
-      return .none
-    case .signal:
-      signal()
-      return .none
-    case .deliver(let output, let downstream, let unlimited, let ending):
-      let more = downstream.receive(output)
-      var returned = Subscribers.Demand.none
-      if !unlimited, more > .none {
-        var calls = LatestFamilyCalls()
-        lock.withLock {
-          guard self.downstream != nil else { return }
-          demand += more
-          requested += more
-          collectSubscriptions(into: &calls, except: Slot.index)
-          returned = more
-        }
-        calls.request(more)
-        drainAvailable()
-      } else if ending {
-        drainAvailable()
-      }
-      release()
-      return returned
-    }
+    guard isActive, finished & (1 << Slot.index) == 0 else { return false }
+    _ = Slot.put(value, into: &storage)  // zip queues: nothing is replaced
+    return true
   }
 
+  /// Takes the next tuple, for one unit of demand; only when ``canDeliver``. Returns whether
+  /// the subscription started ending because of it (an upstream that had finished ran dry).
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
+  mutating func takeTuple() -> (Storage.Output, ending: Bool) {
+    demand -= 1
+    let output = storage.takeOutput()
+    return (output, endIfExhausted())
+  }
+
+  /// Upstream `index` completed.
+  @inlinable
+  mutating func complete(
+    _ completion: Subscribers.Completion<Failure>,
+    at index: Int
+  ) -> CompletionAction {
+    var action = CompletionAction()
     let bit: UInt8 = 1 << index
-    var calls = LatestFamilyCalls()
-    let (ending, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
-      guard downstream != nil, pendingCompletion == nil, finished & bit == 0 else {
-        return (false, nil)
-      }
-      finished |= bit
-      let released = subscriptions[index].take()
-      switch completion {
-      case .failure:
-        // Values already queued were sent before the failure: the tuples they complete go
-        // first, while there is demand (see `drainAvailable`).
-        pendingCompletion = completion
-      case .finished:
-        guard storage.isEmpty(at: index) else { return (false, released) }
-        pendingCompletion = .finished
-      }
-      collectSubscriptions(into: &calls, except: nil, taking: true)
-      return (true, released)
+    guard isActive, finished & bit == 0 else { return action }
+    finished |= bit
+    action.released = subscriptions[index].take()
+    switch completion {
+    case .failure:
+      // Values already queued were sent before the failure: the tuples they complete go
+      // first, while there is demand (see `nextStep()`).
+      phase = .ending(completion)
+    case .finished:
+      guard storage.isEmpty(at: index) else { return action }
+      phase = .ending(.finished)
     }
-    _ = released
-    calls.cancel()
-    if ending { signal() }
+    action.cancels = takeSubscriptions()
+    action.ending = true
+    return action
   }
 
-  // MARK: Downstream calls
-
+  /// The downstream asked for `more` (or returned it from a delivery): returns the upstreams to
+  /// forward it to, except `index`, or `nil` once ended.
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
-    var calls = LatestFamilyCalls()
-    let ready = lock.withLock { () -> Bool in
-      guard downstream != nil else { return false }
-      self.demand += demand
-      requested += demand
-      collectSubscriptions(into: &calls, except: nil)
-      return storage.isReady
-    }
-    calls.request(demand)
-    if ready { signal() }
-  }
-
-  @inlinable
-  func cancel() {
-    var calls = LatestFamilyCalls()
-    let released = lock.withLock { () -> (Downstream?, Storage, Subscribers.Completion<Failure>?) in
-      collectSubscriptions(into: &calls, except: nil, taking: true)
-      return (
-        downstream.take(), latestFamilyExchange(&storage, with: Storage()), pendingCompletion.take()
-      )
-    }
-    calls.cancel()
-    _ = released
-  }
-
-  // MARK: Delivery
-
-  /// Adds the current upstream subscriptions, except `index`, to `calls`; with `taking`, also
-  /// removes them. Call it under `lock`.
-  @inlinable
-  func collectSubscriptions(
-    into calls: inout LatestFamilyCalls,
-    except index: Int?,
-    taking: Bool = false
-  ) {
+  mutating func add(_ more: Subscribers.Demand, except index: Int?) -> CombiningCalls? {
+    guard !isEnded else { return nil }
+    demand += more
+    requested += more
+    var calls = CombiningCalls()
     for side in subscriptions.indices where side != index {
-      guard let subscription = subscriptions[side] else { continue }
-      calls.append(subscription)
-      if taking { subscriptions[side] = nil }
+      if let subscription = subscriptions[side] { calls.append(subscription) }
     }
+    return calls
   }
 
-  /// After a tuple was taken: if an upstream has finished and its queue is now empty, ends the
-  /// subscription with `.finished` (the other upstreams are cancelled when it is delivered) and
-  /// returns `true`. Call it under `lock`.
+  /// The downstream cancelled.
   @inlinable
-  func checkEnd() -> Bool {
-    guard finished != 0, pendingCompletion == nil else { return false }  // not over a failure
+  mutating func cancel() -> Released {
+    var released = Released(storage: combiningExchange(&storage, with: Storage()))
+    if case .ending(let completion) = phase { released.completion = completion }
+    phase = .ended
+    released.cancels = takeSubscriptions()
+    return released
+  }
+
+  /// The drain's next step: a tuple while there is demand, then the completion once ending.
+  @inlinable
+  mutating func nextStep() -> Step {
+    if isEnded { return .stop }
+    // Also while ending over a failure; ending with `.finished` leaves no tuple ready.
+    if canDeliver { return .value(takeTuple().0) }
+    guard case .ending(let completion) = phase else { return .stop }
+    phase = .ended
+    return .completion(
+      completion,
+      cancels: takeSubscriptions(),
+      released: combiningExchange(&storage, with: Storage())
+    )
+  }
+
+  // MARK: Helpers
+
+  /// If an upstream has finished and its queue is empty, starts ending with `.finished` and
+  /// returns `true`.
+  @inlinable
+  mutating func endIfExhausted() -> Bool {
+    guard finished != 0, isActive else { return false }  // not over a failure
     for side in 0..<Storage.arity where finished & (1 << side) != 0 && storage.isEmpty(at: side) {
-      pendingCompletion = .finished
+      phase = .ending(.finished)
       return true
     }
     return false
   }
 
-  /// Asks for a drain; the thread that finds no drain under way runs it.
+  /// Takes every upstream subscription, to cancel after the lock.
   @inlinable
-  func signal() {
-    guard drainers.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue == 0 else { return }
-    var missed = 1
-    repeat {
-      drainAvailable()
-      missed = drainers.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
-    } while missed != 0
-  }
-
-  /// Gives back the drain claim taken in `receive(_:slot:)`, draining what became deliverable.
-  @inlinable
-  func release() {
-    var missed = drainers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-    while missed != 0 {
-      drainAvailable()
-      missed = drainers.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
+  mutating func takeSubscriptions() -> CombiningCalls {
+    var calls = CombiningCalls()
+    for side in subscriptions.indices {
+      if let subscription = subscriptions[side].take() { calls.append(subscription) }
     }
-  }
-
-  /// Delivers tuples while there is demand, then a pending completion. Only the drain claim
-  /// holder runs it.
-  @inlinable
-  func drainAvailable() {
-    while true {
-      let step = lock.withLock { () -> DrainStep in
-        guard let downstream else { return .stop }
-        // Also while a failure is pending; a pending `.finished` leaves no tuple ready.
-        if demand > .none, storage.isReady {
-          demand -= 1
-          let output = storage.takeOutput()
-          _ = checkEnd()
-          return .value(output, downstream)
-        }
-        guard let completion = pendingCompletion else { return .stop }
-        pendingCompletion = nil
-        self.downstream = nil
-        var cancels = LatestFamilyCalls()
-        collectSubscriptions(into: &cancels, except: nil, taking: true)
-        return .completion(
-          completion,
-          downstream,
-          cancels: cancels,
-          released: latestFamilyExchange(&storage, with: Storage())
-        )
-      }
-      switch step {
-      case .value(let output, let downstream):
-        let more = downstream.receive(output)
-        guard more > .none else { continue }
-        var calls = LatestFamilyCalls()
-        lock.withLock {
-          guard self.downstream != nil, demand != .unlimited else { return }
-          demand += more
-          requested += more
-          collectSubscriptions(into: &calls, except: nil)
-        }
-        calls.request(more)
-      case .completion(let completion, let downstream, let cancels, let released):
-        cancels.cancel()
-        _ = released
-        downstream.receive(completion: completion)
-        return
-      case .stop:
-        return
-      }
-    }
+    return calls
   }
 }

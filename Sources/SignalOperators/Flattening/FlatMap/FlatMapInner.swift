@@ -28,7 +28,7 @@ extension Publishers.FlatMap {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Upstream.Output
 
-    @usableFromInline typealias Child = FlattenFamilyFlatMapChild
+    @usableFromInline typealias Child = FlatMapChild
 
     /// Holds the downstream, so that code running unspecialised reads an optional reference
     /// rather than an `Optional<Downstream>`, which would need a metadata lookup.
@@ -69,14 +69,14 @@ extension Publishers.FlatMap {
     struct Released {
       @usableFromInline var upstream: (any Subscription)?
       @usableFromInline var children: [Child]
-      @usableFromInline var queue: [Pending?]
+      @usableFromInline var queue: RingBuffer<Pending>
       @usableFromInline var transform: ((Input) -> NewPublisher)?
 
       @inlinable
       init(
         upstream: (any Subscription)?,
         children: [Child],
-        queue: [Pending?],
+        queue: RingBuffer<Pending>,
         transform: ((Input) -> NewPublisher)?
       ) {
         self.upstream = upstream
@@ -100,11 +100,8 @@ extension Publishers.FlatMap {
     /// Children claimed and not yet finished.
     @usableFromInline @exclusivity(unchecked) var live = 0
     @usableFromInline @exclusivity(unchecked) var lastGeneration = 0
-    /// Values waiting for demand or for the delivering thread; `queue[head...]` is pending. A
-    /// value is moved out of its slot (leaving `nil`) when it is delivered, so compacting never
-    /// releases a delivered value under the lock.
-    @usableFromInline @exclusivity(unchecked) var queue: [Pending?] = []
-    @usableFromInline @exclusivity(unchecked) var head = 0
+    /// Values waiting for demand or for the delivering thread, oldest first.
+    @usableFromInline @exclusivity(unchecked) var queue = RingBuffer<Pending>()
     /// A thread is delivering to the downstream, or is about to.
     @usableFromInline @exclusivity(unchecked) var draining = false
     /// The completion to deliver once the queue is empty (a failure: at once).
@@ -282,7 +279,7 @@ extension Publishers.FlatMap {
     func drain(_ more: Subscribers.Demand) {
       // The common case, nothing queued and nothing due, without the general loop.
       let idle = lock.withLock { () -> Bool in
-        guard !done, head == queue.count, !completionDue else { return false }
+        guard !done, queue.isEmpty, !completionDue else { return false }
         demand += more
         draining = false
         return true
@@ -299,7 +296,7 @@ extension Publishers.FlatMap {
           if done {
             if completionDue {  // failing: queued values first, while there is demand
               if more > 0 { demand += more }
-              if head < queue.count, demand > 0, let downstream = box?.downstream {
+              if !queue.isEmpty, demand > 0, let downstream = box?.downstream {
                 demand -= 1
                 return .value(downstream, dequeue().value, topUp: nil)
               }
@@ -314,7 +311,7 @@ extension Publishers.FlatMap {
             return .complete(downstream, completion)
           }
           if more > 0 { demand += more }
-          if head < queue.count {
+          if !queue.isEmpty {
             guard demand > 0, let downstream = box?.downstream else {
               draining = false
               return .stop
@@ -353,16 +350,8 @@ extension Publishers.FlatMap {
     /// Takes the next queued value. Call it under `lock` with the queue not empty.
     @inlinable
     func dequeue() -> Pending {
-      guard let pending = queue[head].take() else {
-        preconditionFailure("FlatMap: an undelivered slot is empty")
-      }
-      head += 1
-      if head == queue.count {
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-      } else if head >= 64, head * 2 >= queue.count {
-        queue.removeFirst(head)
-        head = 0
+      guard let pending = queue.popFirst() else {
+        preconditionFailure("FlatMap: dequeue() from an empty queue")
       }
       return pending
     }

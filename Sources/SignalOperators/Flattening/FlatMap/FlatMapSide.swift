@@ -32,16 +32,12 @@ extension Publishers.FlatMap.Inner {
     let released = Released(
       upstream: upstream.take(),
       children: children,
-      queue: keepingQueue ? [] : queue,
+      queue: keepingQueue ? RingBuffer() : queue.takeAll(),
       transform: transform.take()
     )
     children = []
     free = []
     live = 0
-    if !keepingQueue {
-      queue = []
-      head = 0
-    }
     return released
   }
 
@@ -58,7 +54,7 @@ extension Publishers.FlatMap.Inner {
     let drains = lock.withLock { () -> Bool in
       guard !done || completionDue else { return false }  // failing: for the queued values
       self.demand += demand
-      guard !draining, head < queue.count else { return false }
+      guard !draining, !queue.isEmpty else { return false }
       draining = true
       return true
     }

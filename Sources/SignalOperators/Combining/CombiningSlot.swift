@@ -2,10 +2,10 @@ public import StreamCore
 
 // Typed storage shared by `combineLatest` and `zip` for 2 to 4 upstreams.
 //
-// Each operator keeps one state machine for every arity (`LatestFamilyCombineLatestCore`,
-// `LatestFamilyZipCore`), generic over a `Storage` struct that holds one slot per upstream: the
+// Each operator keeps one state machine for every arity (`CombineLatestInner`,
+// `ZipInner`), generic over a `Storage` struct that holds one slot per upstream: the
 // latest value for combineLatest, a FIFO for zip. An upstream's subscriber
-// (`LatestFamilySide`) is generic over a `Slot` type that knows at compile time which field it
+// (`CombiningSide`) is generic over a `Slot` type that knows at compile time which field it
 // writes, so after specialisation storing a value is a plain field write: no `Any`, no key
 // path, no closure, no per-element allocation. Parameter packs were the alternative; they
 // cannot address "the pack element of this side" by a runtime index, and the optimiser does
@@ -13,7 +13,7 @@ public import StreamCore
 
 /// One typed slot per upstream.
 @usableFromInline
-protocol LatestFamilyStorage {
+protocol CombiningStorage {
   /// The tuple delivered downstream.
   associatedtype Output
 
@@ -26,7 +26,7 @@ protocol LatestFamilyStorage {
 
 /// Storage with at least two slots.
 @usableFromInline
-protocol LatestFamilyStorage2: LatestFamilyStorage {
+protocol CombiningStorage2: CombiningStorage {
   associatedtype Value0
   associatedtype Value1
   mutating func put0(_ value: Value0) -> Value0?
@@ -35,22 +35,22 @@ protocol LatestFamilyStorage2: LatestFamilyStorage {
 
 /// Storage with at least three slots.
 @usableFromInline
-protocol LatestFamilyStorage3: LatestFamilyStorage2 {
+protocol CombiningStorage3: CombiningStorage2 {
   associatedtype Value2
   mutating func put2(_ value: Value2) -> Value2?
 }
 
 /// Storage with four slots.
 @usableFromInline
-protocol LatestFamilyStorage4: LatestFamilyStorage3 {
+protocol CombiningStorage4: CombiningStorage3 {
   associatedtype Value3
   mutating func put3(_ value: Value3) -> Value3?
 }
 
 /// Names one slot of a storage type: its index and how to store a value in it.
 @usableFromInline
-protocol LatestFamilySlot {
-  associatedtype Storage: LatestFamilyStorage
+protocol CombiningSlot {
+  associatedtype Storage: CombiningStorage
   associatedtype Value
   static var index: Int { get }
   /// Stores `value`; returns the value it replaces (combineLatest), which the caller releases
@@ -60,7 +60,7 @@ protocol LatestFamilySlot {
 
 /// The first upstream's slot.
 @usableFromInline
-enum LatestFamilySlot0<Storage: LatestFamilyStorage2>: LatestFamilySlot {
+enum CombiningSlot0<Storage: CombiningStorage2>: CombiningSlot {
   @inlinable static var index: Int { 0 }
 
   @inlinable
@@ -71,7 +71,7 @@ enum LatestFamilySlot0<Storage: LatestFamilyStorage2>: LatestFamilySlot {
 
 /// The second upstream's slot.
 @usableFromInline
-enum LatestFamilySlot1<Storage: LatestFamilyStorage2>: LatestFamilySlot {
+enum CombiningSlot1<Storage: CombiningStorage2>: CombiningSlot {
   @inlinable static var index: Int { 1 }
 
   @inlinable
@@ -82,7 +82,7 @@ enum LatestFamilySlot1<Storage: LatestFamilyStorage2>: LatestFamilySlot {
 
 /// The third upstream's slot.
 @usableFromInline
-enum LatestFamilySlot2<Storage: LatestFamilyStorage3>: LatestFamilySlot {
+enum CombiningSlot2<Storage: CombiningStorage3>: CombiningSlot {
   @inlinable static var index: Int { 2 }
 
   @inlinable
@@ -93,7 +93,7 @@ enum LatestFamilySlot2<Storage: LatestFamilyStorage3>: LatestFamilySlot {
 
 /// The fourth upstream's slot.
 @usableFromInline
-enum LatestFamilySlot3<Storage: LatestFamilyStorage4>: LatestFamilySlot {
+enum CombiningSlot3<Storage: CombiningStorage4>: CombiningSlot {
   @inlinable static var index: Int { 3 }
 
   @inlinable
@@ -102,14 +102,14 @@ enum LatestFamilySlot3<Storage: LatestFamilyStorage4>: LatestFamilySlot {
   }
 }
 
-/// The state machine an upstream's ``LatestFamilySide`` reports to.
+/// The state machine an upstream's ``CombiningSide`` reports to.
 @usableFromInline
-protocol LatestFamilyCore: AnyObject {
-  associatedtype Storage: LatestFamilyStorage
+protocol CombiningCore: AnyObject {
+  associatedtype Storage: CombiningStorage
   associatedtype Failure: Error
 
   func receive(subscription: any Subscription, at index: Int)
-  func receive<Slot: LatestFamilySlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
+  func receive<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage
   func receive(completion: Subscribers.Completion<Failure>, at index: Int)
 }
@@ -117,7 +117,7 @@ protocol LatestFamilyCore: AnyObject {
 /// The subscriber attached to one upstream; it forwards everything to the shared core, tagged
 /// with its slot.
 @usableFromInline
-final class LatestFamilySide<Slot: LatestFamilySlot, Core: LatestFamilyCore>: Subscriber
+final class CombiningSide<Slot: CombiningSlot, Core: CombiningCore>: Subscriber
 where Core.Storage == Slot.Storage {
   @usableFromInline typealias Input = Slot.Value
   @usableFromInline typealias Failure = Core.Failure
@@ -148,7 +148,7 @@ where Core.Storage == Slot.Storage {
 
 /// Up to four upstream subscriptions to call once the lock is released, without allocating.
 @usableFromInline
-struct LatestFamilyCalls {
+struct CombiningCalls {
   @usableFromInline var first: (any Subscription)?
   @usableFromInline var second: (any Subscription)?
   @usableFromInline var third: (any Subscription)?
@@ -190,58 +190,10 @@ struct LatestFamilyCalls {
   }
 }
 
-/// A first-in first-out ring buffer that reuses its storage, so a steady flow allocates nothing.
-@usableFromInline
-struct LatestFamilyFIFO<Element> {
-  @usableFromInline var slots: ContiguousArray<Element?> = []
-  @usableFromInline var head = 0
-  @usableFromInline var count = 0
-
-  @inlinable
-  init() {}
-
-  @inlinable
-  var isEmpty: Bool { count == 0 }
-
-  @inlinable
-  mutating func append(_ element: Element) {
-    if count == slots.count { grow() }
-    var index = head + count
-    if index >= slots.count { index -= slots.count }
-    slots[index] = element
-    count += 1
-  }
-
-  @inlinable
-  mutating func popFirst() -> Element? {
-    guard count > 0 else { return nil }
-    let element = slots[head].take()
-    head += 1
-    if head == slots.count { head = 0 }
-    count -= 1
-    return element
-  }
-
-  @usableFromInline
-  mutating func grow() {
-    var grown = ContiguousArray<Element?>()
-    let capacity = Swift.max(4, slots.count * 2)
-    grown.reserveCapacity(capacity)
-    for offset in 0..<count {
-      var index = head + offset
-      if index >= slots.count { index -= slots.count }
-      grown.append(slots[index].take())
-    }
-    grown.append(contentsOf: repeatElement(nil, count: capacity - count))
-    slots = grown
-    head = 0
-  }
-}
-
 /// Replaces `value` with `replacement` and returns the old value, so that it can be dropped
 /// after the lock is released.
 @inlinable
-func latestFamilyExchange<Value>(_ value: inout Value, with replacement: Value) -> Value {
+func combiningExchange<Value>(_ value: inout Value, with replacement: Value) -> Value {
   let old = value
   value = replacement
   return old

@@ -2,7 +2,7 @@ public import StreamCore
 
 /// The subscriber a merge attaches to one of its upstreams.
 @usableFromInline
-final class MergeFamilySide<Downstream: Subscriber>: Subscriber, Sendable,
+final class MergeSide<Downstream: Subscriber>: Subscriber, Sendable,
   CustomStringConvertible
 {
   @usableFromInline
@@ -12,13 +12,13 @@ final class MergeFamilySide<Downstream: Subscriber>: Subscriber, Sendable,
   typealias Failure = Downstream.Failure
 
   @usableFromInline
-  let inner: MergeFamilyInner<Downstream>
+  let inner: MergeStorage<Downstream>
 
   @usableFromInline
   let index: Int
 
   @inlinable
-  init(inner: MergeFamilyInner<Downstream>, index: Int) {
+  init(inner: MergeStorage<Downstream>, index: Int) {
     self.inner = inner
     self.index = index
   }
@@ -45,20 +45,31 @@ final class MergeFamilySide<Downstream: Subscriber>: Subscriber, Sendable,
 /// Subscribes a merge's downstream: hands it the subscription, then subscribes each upstream
 /// in order through `subscribe(upstream index, side)`, unless the merge ended meanwhile.
 @inlinable
-func mergeFamilySubscribe<Downstream: Subscriber>(
+func mergeSubscribe<Downstream: Subscriber>(
   _ downstream: Downstream,
   count: Int,
-  _ subscribe: (Int, MergeFamilySide<Downstream>) -> Void
+  _ subscribe: (Int, MergeSide<Downstream>) -> Void
 ) {
-  let inner = MergeFamilyInner(downstream: downstream, count: count)
+  let inner = MergeStorage(downstream: downstream, count: count)
   inner.start()
   for index in 0..<count {
     if inner.isClosed { return }
-    subscribe(index, MergeFamilySide(inner: inner, index: index))
+    subscribe(index, MergeSide(inner: inner, index: index))
   }
 }
 
-extension MergeFamilyInner: CustomStringConvertible, CustomReflectable,
+/// Subscribes a merge's downstream to a fixed list of upstreams (`Merge` … `Merge8`), each given
+/// as the call that subscribes it: hands the downstream the subscription, then subscribes each
+/// upstream in order, unless the merge ended meanwhile.
+@inlinable
+func mergeSubscribe<Downstream: Subscriber>(
+  _ downstream: Downstream,
+  to upstreams: [(MergeSide<Downstream>) -> Void]
+) {
+  mergeSubscribe(downstream, count: upstreams.count) { index, side in upstreams[index](side) }
+}
+
+extension MergeStorage: CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
   @usableFromInline

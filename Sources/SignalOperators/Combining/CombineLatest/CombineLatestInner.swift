@@ -3,14 +3,14 @@ public import Synchronization
 
 /// The latest value of each upstream, for `combineLatest`.
 @usableFromInline
-protocol LatestFamilyLatestValues: LatestFamilyStorage {
+protocol CombineLatestValues: CombiningStorage {
   /// The latest values as a tuple; only called once every slot holds a value.
   func output() -> Output
 }
 
 /// The latest values of two upstreams.
 @usableFromInline
-struct LatestFamilyLatest2<Value0, Value1>: LatestFamilyLatestValues, LatestFamilyStorage2 {
+struct CombineLatestValues2<Value0, Value1>: CombineLatestValues, CombiningStorage2 {
   @usableFromInline var value0: Value0?
   @usableFromInline var value1: Value1?
 
@@ -19,18 +19,18 @@ struct LatestFamilyLatest2<Value0, Value1>: LatestFamilyLatestValues, LatestFami
   @inlinable static var arity: Int { 2 }
   @inlinable init() {}
   @inlinable mutating func put0(_ value: Value0) -> Value0? {
-    latestFamilyExchange(&value0, with: value)
+    combiningExchange(&value0, with: value)
   }
   @inlinable mutating func put1(_ value: Value1) -> Value1? {
-    latestFamilyExchange(&value1, with: value)
+    combiningExchange(&value1, with: value)
   }
   @inlinable func output() -> (Value0, Value1) { (value0!, value1!) }
 }
 
 /// The latest values of three upstreams.
 @usableFromInline
-struct LatestFamilyLatest3<Value0, Value1, Value2>: LatestFamilyLatestValues,
-  LatestFamilyStorage3
+struct CombineLatestValues3<Value0, Value1, Value2>: CombineLatestValues,
+  CombiningStorage3
 {
   @usableFromInline var value0: Value0?
   @usableFromInline var value1: Value1?
@@ -41,21 +41,21 @@ struct LatestFamilyLatest3<Value0, Value1, Value2>: LatestFamilyLatestValues,
   @inlinable static var arity: Int { 3 }
   @inlinable init() {}
   @inlinable mutating func put0(_ value: Value0) -> Value0? {
-    latestFamilyExchange(&value0, with: value)
+    combiningExchange(&value0, with: value)
   }
   @inlinable mutating func put1(_ value: Value1) -> Value1? {
-    latestFamilyExchange(&value1, with: value)
+    combiningExchange(&value1, with: value)
   }
   @inlinable mutating func put2(_ value: Value2) -> Value2? {
-    latestFamilyExchange(&value2, with: value)
+    combiningExchange(&value2, with: value)
   }
   @inlinable func output() -> (Value0, Value1, Value2) { (value0!, value1!, value2!) }
 }
 
 /// The latest values of four upstreams.
 @usableFromInline
-struct LatestFamilyLatest4<Value0, Value1, Value2, Value3>: LatestFamilyLatestValues,
-  LatestFamilyStorage4
+struct CombineLatestValues4<Value0, Value1, Value2, Value3>: CombineLatestValues,
+  CombiningStorage4
 {
   @usableFromInline var value0: Value0?
   @usableFromInline var value1: Value1?
@@ -67,16 +67,16 @@ struct LatestFamilyLatest4<Value0, Value1, Value2, Value3>: LatestFamilyLatestVa
   @inlinable static var arity: Int { 4 }
   @inlinable init() {}
   @inlinable mutating func put0(_ value: Value0) -> Value0? {
-    latestFamilyExchange(&value0, with: value)
+    combiningExchange(&value0, with: value)
   }
   @inlinable mutating func put1(_ value: Value1) -> Value1? {
-    latestFamilyExchange(&value1, with: value)
+    combiningExchange(&value1, with: value)
   }
   @inlinable mutating func put2(_ value: Value2) -> Value2? {
-    latestFamilyExchange(&value2, with: value)
+    combiningExchange(&value2, with: value)
   }
   @inlinable mutating func put3(_ value: Value3) -> Value3? {
-    latestFamilyExchange(&value3, with: value)
+    combiningExchange(&value3, with: value)
   }
   @inlinable func output() -> (Value0, Value1, Value2, Value3) {
     (value0!, value1!, value2!, value3!)
@@ -106,12 +106,12 @@ struct LatestFamilyLatest4<Value0, Value1, Value2, Value3>: LatestFamilyLatestVa
 // Sendable: mutable state is guarded by `lock`; `drainers` is atomic; downstream and upstream
 // calls happen outside the lock, downstream calls only by the thread holding the drain claim.
 @usableFromInline
-final class LatestFamilyCombineLatestCore<
-  Storage: LatestFamilyLatestValues,
+final class CombineLatestInner<
+  Storage: CombineLatestValues,
   Downstream: Subscriber
 >:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
-  @unchecked Sendable, LatestFamilyCore, Subscription, CustomStringConvertible,
+  @unchecked Sendable, CombiningCore, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Storage.Output {
   @usableFromInline typealias Failure = Downstream.Failure
@@ -134,6 +134,10 @@ where Downstream.Input == Storage.Output {
   @usableFromInline let lock = Lock()
 
   /// Number of pending drain requests; the thread that raises it from 0 delivers.
+  ///
+  /// Kept rather than a `SerialDrain`: the uncontended path claims delivery inside the one
+  /// critical section it already takes and gives the claim back with one atomic subtraction,
+  /// where a `SerialDrain` would take the lock a second time per value to let go.
   @usableFromInline let drainers = Atomic<Int>(0)
 
   /// `nil` once terminal.
@@ -146,7 +150,7 @@ where Downstream.Input == Storage.Output {
   @exclusivity(unchecked) @usableFromInline var inFlight: UInt8 = 0
   /// Bit `i`: upstream `i` has completed.
   @exclusivity(unchecked) @usableFromInline var finished: UInt8 = 0
-  @exclusivity(unchecked) @usableFromInline var queue = LatestFamilyFIFO<(Storage.Output, Int)>()
+  @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<(Storage.Output, Int)>()
   @exclusivity(unchecked) @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
   @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
 
@@ -193,7 +197,7 @@ where Downstream.Input == Storage.Output {
   }
 
   @inlinable
-  func receive<Slot: LatestFamilySlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
+  func receive<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
     let bit: UInt8 = 1 << Slot.index
     var replaced: Slot.Value?  // the previous latest value, released after the lock
@@ -232,7 +236,7 @@ where Downstream.Input == Storage.Output {
       let more = downstream.receive(output)
       var replenished = replenish
       if !unlimited, more > .none {
-        var calls = LatestFamilyCalls()
+        var calls = CombiningCalls()
         replenished = lock.withLock { () -> Bool in
           guard self.downstream != nil else { return false }
           demand += more
@@ -248,7 +252,7 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     let bit: UInt8 = 1 << index
-    var calls = LatestFamilyCalls()
+    var calls = CombiningCalls()
     let (ending, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
       guard downstream != nil, pendingCompletion == nil, finished & bit == 0 else {
         return (false, nil)
@@ -278,7 +282,7 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    var calls = LatestFamilyCalls()
+    var calls = CombiningCalls()
     lock.withLock {
       guard downstream != nil else { return }
       self.demand += demand
@@ -289,18 +293,18 @@ where Downstream.Input == Storage.Output {
 
   @inlinable
   func cancel() {
-    var calls = LatestFamilyCalls()
+    var calls = CombiningCalls()
     let released = lock.withLock {
       () -> (
-        Downstream?, Storage, LatestFamilyFIFO<(Storage.Output, Int)>,
+        Downstream?, Storage, RingBuffer<(Storage.Output, Int)>,
         Subscribers.Completion<Failure>?
       ) in
       for index in subscriptions.indices {
         if let subscription = subscriptions[index].take() { calls.append(subscription) }
       }
       return (
-        downstream.take(), latestFamilyExchange(&storage, with: Storage()),
-        latestFamilyExchange(&queue, with: .init()), pendingCompletion.take()
+        downstream.take(), combiningExchange(&storage, with: Storage()),
+        queue.takeAll(), pendingCompletion.take()
       )
     }
     calls.cancel()
@@ -313,7 +317,7 @@ where Downstream.Input == Storage.Output {
   /// demand, and adds them to `calls`, except `index`, for which it returns whether it was
   /// marked. Call it under `lock`.
   @inlinable
-  func collectRequests(into calls: inout LatestFamilyCalls, returning index: Int?) -> Bool {
+  func collectRequests(into calls: inout CombiningCalls, returning index: Int?) -> Bool {
     guard demand > .none else { return false }
     var marked = false
     for side in 0..<Storage.arity {
@@ -367,13 +371,13 @@ where Downstream.Input == Storage.Output {
         return .completion(
           completion,
           downstream,
-          released: latestFamilyExchange(&storage, with: Storage())
+          released: combiningExchange(&storage, with: Storage())
         )
       }
       switch step {
       case .value(let output, let index, let downstream):
         let more = downstream.receive(output)
-        var calls = LatestFamilyCalls()
+        var calls = CombiningCalls()
         lock.withLock {
           guard self.downstream != nil else { return }
           demand += more

@@ -5,7 +5,7 @@ import Synchronization
 /// through an atomic "in delivery" flag, and lets a test act from inside `receive(_:)`.
 // Sendable: the recorded state is guarded by `lock`; the flags are atomic; `onValue` is set
 // before subscribing and only read afterwards.
-final class MergeFamilyProbe<Input: Sendable, Failure: Error>: @unchecked Sendable, Subscriber {
+final class MergeProbe<Input: Sendable, Failure: Error>: @unchecked Sendable, Subscriber {
   private let lock = Lock()
   private var recordedValues: [Input] = []
   private var recordedCompletions: [Subscribers.Completion<Failure>] = []

@@ -2,7 +2,7 @@ public import StreamCore
 public import Synchronization
 
 /// The subscription shared by `Merge` … `Merge8` and `MergeMany`: one per downstream, with one
-/// ``MergeFamilySide`` subscriber per upstream.
+/// ``MergeSide`` subscriber per upstream.
 ///
 /// Deliveries are serialised by the `draining` bit of `status`: the thread that sets it owns the
 /// downstream (and `downstream`) until it clears it; a value that arrives meanwhile is queued
@@ -25,7 +25,7 @@ public import Synchronization
 @usableFromInline
 // Sendable: the bookkeeping is guarded by `lock`; `downstream` is only touched by the thread
 // that holds the `draining` bit of the atomic `status`; calls out happen outside the lock.
-final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subscription {
+final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscription {
   @usableFromInline
   typealias Output = Downstream.Input
 
@@ -57,13 +57,16 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
   private enum Step {
     case value(Output, Int, Downstream)
     /// `dropped`: values still queued for lack of demand, released after the lock.
-    case completion(Subscribers.Completion<Failure>, Downstream, dropped: [(Output, Int)?])
+    case completion(Subscribers.Completion<Failure>, Downstream, dropped: RingBuffer<(Output, Int)>)
     case ask(any Subscription, Subscribers.Demand)
     case release(Downstream?)
     case stop
   }
 
   /// The subscribing thread owns delivery until the downstream has its subscription.
+  ///
+  /// An atomic claim rather than a `SerialDrain`: with unlimited demand and no other thread
+  /// delivering, a value takes two compare-and-swaps and no lock at all.
   @usableFromInline
   let status = Atomic<Int>(1)
 
@@ -77,10 +80,8 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
 
   private var slots: [Slot]
   private var demand = Subscribers.Demand.none
-  /// An entry is moved out of its slot (leaving `nil`) when it is delivered, so clearing the
-  /// queue never releases a delivered value under the lock.
-  private var queue: [(Output, Int)?] = []
-  private var head = 0
+  /// Values waiting for demand or for the owner, with the upstream each came from.
+  private var queue = RingBuffer<(Output, Int)>()
   private var pendingCompletion: Subscribers.Completion<Failure>?
   private var finishedCount = 0
   private var idle: [Int] = []
@@ -134,7 +135,8 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
   func cancel() {
     let released = lock.withLock {
       () -> (
-        Downstream?, [(any Subscription)?], [(Output, Int)?], Subscribers.Completion<Failure>?
+        Downstream?, [(any Subscription)?], RingBuffer<(Output, Int)>,
+        Subscribers.Completion<Failure>?
       )? in
       guard !closed, !cancelled else { return nil }
       cancelled = true
@@ -215,7 +217,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
         guard slots[index].asked > .none else { return .drop }  // more than it was asked for
         slots[index].asked -= 1
       }
-      if demand > .none, head == queue.count {
+      if demand > .none, queue.isEmpty {
         let old = status.load(ordering: .relaxed)
         if old & Self.drainingBit == 0,
           status.compareExchange(
@@ -246,16 +248,16 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
 
   func receive(completion: Subscribers.Completion<Failure>, from index: Int) {
     let outcome = lock.withLock {
-      () -> (start: Bool, upstreams: [(any Subscription)?], dropped: [(Output, Int)?]) in
-      guard !cancelled, !failed, !slots[index].done else { return (false, [], []) }
+      () -> (start: Bool, upstreams: [(any Subscription)?]) in
+      guard !cancelled, !failed, !slots[index].done else { return (false, []) }
       slots[index].done = true
       let own = slots[index].subscription.take()
       switch completion {
       case .finished:
         finishedCount += 1
-        guard finishedCount == slots.count else { return (false, [own], []) }
+        guard finishedCount == slots.count else { return (false, [own]) }
         pendingCompletion = .finished
-        return (signal(), [own], [])
+        return (signal(), [own])
       case .failure:
         // Values already queued, this upstream's own among them, go first while there is
         // demand: they were sent before the failure. Later values are dropped (`failed`).
@@ -263,7 +265,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
         pendingCompletion = completion
         status.bitwiseOr(Self.terminalBit, ordering: .relaxed)
         let others = takeSubscriptions(except: index)
-        return (signal(), [own] + others, [])
+        return (signal(), [own] + others)
       }
     }
     if case .failure = completion {
@@ -358,30 +360,22 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
       closed = true
       return .release(downstream.take())
     }
-    if case .failure = pendingCompletion, head == queue.count || demand == .none,
+    if case .failure = pendingCompletion, queue.isEmpty || demand == .none,
       let downstream = downstream.take()
     {
       return complete(downstream)  // a failure doesn't wait for demand
     }
-    if queue.count > head, demand > .none, let downstream {
-      guard let (input, from) = queue[head].take() else {
-        preconditionFailure("Merge: an undelivered slot is empty")
-      }
-      head += 1
-      if head == queue.count {
-        queue.removeAll(keepingCapacity: true)
-        head = 0
-      }
+    if demand > .none, let downstream, let (input, from) = queue.popFirst() {
       slots[from].held -= 1
       demand -= 1
       return .value(input, from, downstream)
     }
-    if head == queue.count, pendingCompletion != nil, let downstream = downstream.take() {
+    if queue.isEmpty, pendingCompletion != nil, let downstream = downstream.take() {
       return complete(downstream)
     }
     if let ask = nextAsk() { return ask }
     var clear = Self.drainingBit
-    if head == queue.count, pendingCompletion == nil { clear |= Self.pendingBit }
+    if queue.isEmpty, pendingCompletion == nil { clear |= Self.pendingBit }
     status.bitwiseAnd(~clear, ordering: .acquiringAndReleasing)
     return .stop
   }
@@ -432,16 +426,7 @@ final class MergeFamilyInner<Downstream: Subscriber>: @unchecked Sendable, Subsc
   }
 
   /// Empties the queue, returning its values to be released after the lock.
-  private func takeQueue() -> [(Output, Int)?] {
-    defer { head = 0 }
-    return queue.take()
-  }
-}
-
-extension Array {
-  /// Moves the elements out, leaving the array empty.
-  fileprivate mutating func take() -> Self {
-    defer { self = [] }
-    return self
+  private func takeQueue() -> RingBuffer<(Output, Int)> {
+    queue.takeAll()
   }
 }

@@ -12,7 +12,7 @@ import Darwin
 /// until the subscriber has demand, so a concurrency test knows every value was delivered
 /// upstream of the operator under test.
 // Sendable: all mutable state is guarded by `lock`; the subscriber is called outside it.
-final class LatestFamilyProducer<Output>: Publisher, @unchecked Sendable {
+final class CombiningProducer<Output>: Publisher, @unchecked Sendable {
   typealias Failure = Never
 
   private let lock = Lock()
@@ -27,7 +27,7 @@ final class LatestFamilyProducer<Output>: Publisher, @unchecked Sendable {
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     lock.withLock { send = { subscriber.receive($0) } }
-    subscriber.receive(subscription: LatestFamilyProducerSubscription(producer: self))
+    subscriber.receive(subscription: CombiningProducerSubscription(producer: self))
   }
 
   /// Sends `value` once there is demand; gives up and returns `false` if cancelled, or if no
@@ -73,10 +73,10 @@ final class LatestFamilyProducer<Output>: Publisher, @unchecked Sendable {
   }
 }
 
-private final class LatestFamilyProducerSubscription<Output>: Subscription, Sendable {
-  let producer: LatestFamilyProducer<Output>
+private final class CombiningProducerSubscription<Output>: Subscription, Sendable {
+  let producer: CombiningProducer<Output>
 
-  init(producer: LatestFamilyProducer<Output>) {
+  init(producer: CombiningProducer<Output>) {
     self.producer = producer
   }
 
@@ -92,7 +92,7 @@ private final class LatestFamilyProducerSubscription<Output>: Subscription, Send
 /// A subscriber that records values and checks that calls never overlap and never exceed the
 /// demand it gave.
 // Sendable: mutable state is guarded by `lock`; `inside` is atomic.
-final class LatestFamilyProbe<Input>: Subscriber, @unchecked Sendable {
+final class CombiningProbe<Input>: Subscriber, @unchecked Sendable {
   typealias Failure = Never
 
   private let lock = Lock()
@@ -168,7 +168,7 @@ final class LatestFamilyProbe<Input>: Subscriber, @unchecked Sendable {
 /// A publisher for one subscriber that sends whenever told, ignoring demand, to fill an
 /// operator's queues beyond what it asked for; `cancelled` tells whether it was cancelled.
 // Sendable: all mutable state is guarded by `lock`; the subscriber is called outside it.
-final class LatestFamilyPushSource<Output, Failure: Error>: Publisher, @unchecked Sendable {
+final class CombiningPushSource<Output, Failure: Error>: Publisher, @unchecked Sendable {
   private let lock = Lock()
   private var target: AnySubscriber<Output, Failure>?
   private var wasCancelled = false
@@ -178,7 +178,7 @@ final class LatestFamilyPushSource<Output, Failure: Error>: Publisher, @unchecke
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     lock.withLock { target = AnySubscriber(subscriber) }
     subscriber.receive(
-      subscription: LatestFamilyPushSubscription { [weak self] in
+      subscription: CombiningPushSubscription { [weak self] in
         guard let self else { return }
         let released = lock.withLock { () -> AnySubscriber<Output, Failure>? in
           wasCancelled = true
@@ -198,7 +198,7 @@ final class LatestFamilyPushSource<Output, Failure: Error>: Publisher, @unchecke
   }
 }
 
-private final class LatestFamilyPushSubscription: Subscription, @unchecked Sendable {
+private final class CombiningPushSubscription: Subscription, @unchecked Sendable {
   // Sendable: `onCancel` is immutable and only called once, guarded by the source's lock.
   let onCancel: () -> Void
 
@@ -213,7 +213,7 @@ private final class LatestFamilyPushSubscription: Subscription, @unchecked Senda
 
 /// Tracks how deeply a closure is nested in itself.
 // Sendable: mutable state is guarded by `lock`.
-final class LatestFamilyDepth: @unchecked Sendable {
+final class CombiningDepth: @unchecked Sendable {
   private let lock = Lock()
   private var current = 0
   private var deepest = 0
@@ -234,7 +234,7 @@ final class LatestFamilyDepth: @unchecked Sendable {
 
 /// Holds a value, such as a recorder, for a closure written before the value exists.
 // Sendable: `stored` is only reached under `lock`.
-final class LatestFamilyBox<Value>: @unchecked Sendable {
+final class CombiningBox<Value>: @unchecked Sendable {
   private let lock = Lock()
   private var stored: Value?
 

@@ -6,7 +6,7 @@ public import StreamCore
 /// unspecialised when a child publisher's code is not inlinable, and a generic slot type would
 /// cost a metadata lookup on every access there.
 @usableFromInline
-struct FlattenFamilyFlatMapChild {
+struct FlatMapChild {
   @usableFromInline var subscription: (any Subscription)?
   /// 0 while the slot is free.
   @usableFromInline var generation: Int

@@ -1,0 +1,269 @@
+import StreamCore
+
+/// The state of `switchToLatest`'s subscription, as data: each transition is a `mutating`
+/// function called under the subscription's lock that returns the ``Action`` to perform after
+/// it, so every transition can be tested without threads.
+///
+/// ```
+/// active --upstream sends a publisher--> active (generation += 1; the current inner is
+///   cancelled and its queued values dropped; the new one is subscribed)
+/// active --inner value (current generation, within demand)--> active (queued for the drain)
+/// active --upstream finished, no inner / inner finished, upstream finished--> completing
+/// active --any failure--> completing (the rest cancelled; queued values go first while there
+///   is demand, then the failure)
+/// completing --the drain hands out the completion--> ended
+/// active / completing --cancel()--> ended (everything released, nothing more delivered)
+/// ```
+///
+/// Values and the completion wait in a ``DeliveryQueue`` (`.afterDemandedValues`): a value is
+/// queued only within the downstream's demand, so every queued value is delivered before a
+/// failure.
+struct SwitchToLatestState<Value, Failure: Error> {
+  /// Where the subscription is in its life.
+  enum Phase {
+    /// Inner publishers come and go; see ``Active``.
+    case active(Active)
+    /// The completion is in `queue`, behind the values queued before it; nothing more is
+    /// accepted.
+    case completing
+    /// Cancelled, or the completion was handed to the drain.
+    case ended
+  }
+
+  /// What exists while the subscription is active.
+  struct Active {
+    /// The upstream, the publisher of publishers.
+    var upstream = Upstream.awaitingSubscription
+    /// The current inner publisher.
+    var current = Current.none
+    /// The current inner publisher's number; events of older ones are ignored.
+    var generation = 0
+  }
+
+  /// The upstream's life.
+  enum Upstream {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    case finished
+  }
+
+  /// The current inner publisher's life.
+  enum Current {
+    /// No inner publisher, or the last one finished.
+    case none
+    /// Subscribed to, its subscription not yet received.
+    case awaitingSubscription
+    case subscribed(any Subscription)
+  }
+
+  /// What to do after the lock; dropping it releases what the transition took out.
+  struct Action {
+    /// Subscriptions to cancel.
+    var cancel = CombiningCalls()
+    /// A subscription to ask for `demand`.
+    var request: (any Subscription)?
+    /// The demand to ask `request` for.
+    var demand = Subscribers.Demand.none
+    /// The generation of the inner publisher to subscribe.
+    var subscribe: Int?
+    /// The caller claimed the drain and must run it.
+    var drains = false
+    /// What the transition took out of the state, released when the action is dropped.
+    var released = Released()
+  }
+
+  /// What a transition took out of the state, to release after the lock without calling it.
+  struct Released {
+    /// A subscription whose publisher ended.
+    var subscription: (any Subscription)?
+    /// Values dropped by a switch or a cancel.
+    var values = RingBuffer<Value>()
+    /// A completion dropped by a cancel.
+    var completion: Subscribers.Completion<Failure>?
+  }
+
+  /// One step of the drain.
+  enum Delivery {
+    /// Ask the current inner for the demand the downstream returned (already added).
+    case topUp(any Subscription, Subscribers.Demand)
+    /// Deliver a value.
+    case value(Value)
+    /// Deliver the completion; `dropped` holds values a failure overtook, released after it.
+    case completion(Subscribers.Completion<Failure>, dropped: RingBuffer<Value>)
+  }
+
+  var phase = Phase.active(Active())
+  var queue = DeliveryQueue<Value, Failure>(failureOrder: .afterDemandedValues)
+
+  /// Demand neither delivered nor taken by a queued value: what the current inner may send.
+  var outstandingDemand: Subscribers.Demand { queue.demand - queue.values.count }
+
+  // MARK: Upstream
+
+  /// The upstream's subscription arrived; a second one, or one after the end, is cancelled.
+  mutating func upstreamSubscribed(_ subscription: any Subscription) -> Action {
+    var action = Action()
+    guard case .active(var active) = phase, case .awaitingSubscription = active.upstream else {
+      action.cancel.append(subscription)
+      return action
+    }
+    active.upstream = .subscribed(subscription)
+    phase = .active(active)
+    action.request = subscription
+    action.demand = .unlimited
+    return action
+  }
+
+  /// The upstream sent a new inner publisher: the current one is replaced.
+  mutating func switchInner() -> Action {
+    var action = Action()
+    guard case .active(var active) = phase else { return action }
+    if case .subscribed(let replaced) = active.current { action.cancel.append(replaced) }
+    active.generation += 1
+    active.current = .awaitingSubscription
+    phase = .active(active)
+    action.released.values = queue.values.takeAll()  // their demand stays for the new inner
+    action.subscribe = active.generation
+    return action
+  }
+
+  /// The upstream finished.
+  mutating func upstreamFinished() -> Action {
+    var action = Action()
+    guard case .active(var active) = phase else { return action }
+    if case .subscribed(let upstream) = active.upstream { action.released.subscription = upstream }
+    active.upstream = .finished
+    phase = .active(active)
+    finishIfIdle(active, &action)
+    return action
+  }
+
+  /// The upstream (`generation == nil`) or the inner of `generation` failed; a replaced inner's
+  /// failure is ignored.
+  mutating func fail(_ error: Failure, generation: Int?) -> Action {
+    var action = Action()
+    guard case .active(let active) = phase else { return action }
+    if let generation, generation != active.generation { return action }
+    phase = .completing
+    let upstream: (any Subscription)?
+    if case .subscribed(let subscription) = active.upstream {
+      upstream = subscription
+    } else {
+      upstream = nil
+    }
+    let current: (any Subscription)?
+    if case .subscribed(let subscription) = active.current {
+      current = subscription
+    } else {
+      current = nil
+    }
+    // The failing side is released; the other is cancelled.
+    let (failing, other) = generation == nil ? (upstream, current) : (current, upstream)
+    action.released.subscription = failing
+    if let other { action.cancel.append(other) }
+    action.drains = queue.finish(.failure(error))
+    return action
+  }
+
+  // MARK: Inner publishers
+
+  /// The inner of `generation` sent its subscription; it is asked for the outstanding demand.
+  mutating func innerSubscribed(_ generation: Int, _ subscription: any Subscription) -> Action {
+    var action = Action()
+    guard case .active(var active) = phase, active.generation == generation,
+      case .awaitingSubscription = active.current
+    else {
+      action.cancel.append(subscription)
+      return action
+    }
+    active.current = .subscribed(subscription)
+    phase = .active(active)
+    let demand = outstandingDemand
+    if demand > .none {
+      action.request = subscription
+      action.demand = demand
+    }
+    return action
+  }
+
+  /// The inner of `generation` sent `value`: queued for the drain if it is current and within
+  /// demand, else dropped. Returns whether the caller claimed the drain.
+  mutating func innerValue(_ generation: Int, _ value: Value) -> Bool {
+    guard case .active(let active) = phase, active.generation == generation,
+      outstandingDemand > .none
+    else { return false }
+    return queue.enqueue(value)
+  }
+
+  /// The inner of `generation` finished.
+  mutating func innerFinished(_ generation: Int) -> Action {
+    var action = Action()
+    guard case .active(var active) = phase, active.generation == generation else { return action }
+    if case .subscribed(let current) = active.current { action.released.subscription = current }
+    active.current = .none
+    phase = .active(active)
+    finishIfIdle(active, &action)
+    return action
+  }
+
+  /// Queues `.finished` if the upstream and the current inner have both finished.
+  private mutating func finishIfIdle(_ active: Active, _ action: inout Action) {
+    guard case .finished = active.upstream, case .none = active.current else { return }
+    phase = .completing
+    action.drains = queue.finish(.finished)
+  }
+
+  // MARK: Downstream
+
+  /// The downstream asked for more: forwarded to the current inner.
+  mutating func request(_ demand: Subscribers.Demand) -> Action {
+    var action = Action()
+    switch phase {
+    case .active(let active):
+      action.drains = queue.request(demand)
+      if case .subscribed(let current) = active.current {
+        action.request = current
+        action.demand = demand
+      }
+    case .completing:
+      action.drains = queue.request(demand)
+    case .ended:
+      break
+    }
+    return action
+  }
+
+  /// The downstream cancelled: everything is released, nothing more is delivered.
+  mutating func cancel() -> Action {
+    var action = Action()
+    if case .active(let active) = phase {
+      if case .subscribed(let upstream) = active.upstream { action.cancel.append(upstream) }
+      if case .subscribed(let current) = active.current { action.cancel.append(current) }
+    }
+    phase = .ended
+    let remains = queue.cancelTakingAll()
+    action.released.values = remains.values
+    action.released.completion = remains.completion
+    return action
+  }
+
+  /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain.
+  /// `more` is the demand the previous delivery returned.
+  mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery? {
+    if more > .none, case .active(let active) = phase,
+      case .subscribed(let current) = active.current
+    {
+      queue.demand += more
+      return .topUp(current, more)
+    }
+    switch queue.nextStep(adding: more) {
+    case .none:
+      return nil
+    case .value(let value):
+      return .value(value)
+    case .completion(let completion, let dropped):
+      phase = .ended
+      return .completion(completion, dropped: dropped)
+    }
+  }
+}
