@@ -65,6 +65,12 @@ final class SubjectConduit<Downstream: Subscriber>:
   @exclusivity(unchecked) var core: SubjectCore<Output, Failure>?
   @usableFromInline
   @exclusivity(unchecked) var demand = Subscribers.Demand.none
+  /// The thread delivering to `downstream`, if any: it delivers the backlog before it lets go.
+  ///
+  /// Not a ``SerialDrain``: a drain's claim can't tell the delivering thread from another one, and
+  /// a subject must deliver a `send` made from inside its subscriber at once, as Combine does,
+  /// rather than queue it behind the delivery in progress (see `SerialDrain`'s doc comment in
+  /// `Internal/SerialDrain.swift`, which lists this as one of the two other mechanisms).
   @usableFromInline
   @exclusivity(unchecked) var owner: ThreadID?
   /// What waits for the owner, or for demand; allocated on first use, which a single-threaded
@@ -177,8 +183,8 @@ final class SubjectConduit<Downstream: Subscriber>:
         }
         demand += more
         if let backlog {
-          if !backlog.queue.isEmpty {
-            return .deliver(backlog.queue.removeFirst())
+          if let value = backlog.queue.popFirst() {
+            return .deliver(value)
           }
           if let completion = backlog.pendingCompletion {
             released = terminate()
@@ -331,7 +337,7 @@ final class SubjectConduit<Downstream: Subscriber>:
 final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
   /// Values other threads sent while the owner was delivering; their demand is already taken.
   @usableFromInline
-  @exclusivity(unchecked) var queue = ContiguousArray<Output>()
+  @exclusivity(unchecked) var queue = RingBuffer<Output>()
   /// For a current-value subject: the value to send as soon as there is demand.
   @usableFromInline
   @exclusivity(unchecked) var latest: Output?
