@@ -187,7 +187,7 @@ extension Record: Codable where Output: Codable, Failure: Codable {
 
 extension Record {
   // Sendable: all mutable state is guarded by `lock`; the downstream is called outside the
-  // lock, only by the thread that set `draining`.
+  // lock, only by the thread that claimed the drain.
   private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
@@ -207,14 +207,15 @@ extension Record {
       var recording: Recording
       var index = 0
       var demand = Subscribers.Demand.none
-      var draining = false
+      /// Claimed by the requesting thread that delivers.
+      var drain = SerialDrain()
     }
 
-    /// What the delivering thread does next.
-    private enum DrainAction {
+    /// What the delivering thread does next, outside the lock.
+    private enum DrainStep {
       case send(Downstream, Output)
+      /// The last output was delivered: the completion, then the released state.
       case complete(Active)
-      case stop
     }
 
     private let lock = Lock()
@@ -229,8 +230,7 @@ extension Record {
       let startsDraining = lock.withLock { () -> Bool in
         guard case .active(var active) = state else { return false }
         active.demand += demand
-        let starts = !active.draining
-        active.draining = true
+        let starts = active.drain.claim()
         state = .active(active)
         return starts
       }
@@ -242,38 +242,38 @@ extension Record {
     /// Delivers outputs while there is demand; run by one thread at a time.
     private func drain() {
       var extra = Subscribers.Demand.none
-      while true {
-        switch nextAction(adding: extra) {
+      SerialDrain.run(lock) {
+        nextStep(adding: extra)
+      } perform: { step in
+        switch step {
         case .send(let downstream, let output):
           extra = downstream.receive(output)
+          return true
         case .complete(let released):
           released.downstream.receive(completion: released.recording.completion)
-          return
-        case .stop:
-          return
+          return false
         }
       }
     }
 
-    private func nextAction(adding extra: Subscribers.Demand) -> DrainAction {
-      lock.withLock {
-        guard case .active(var active) = state else { return .stop }
-        active.demand += extra
-        let output = active.recording.output
-        if active.index == output.endIndex {
-          state = .terminal
-          return .complete(active)
-        }
-        guard active.demand > .none else {
-          active.draining = false
-          state = .active(active)
-          return .stop
-        }
-        active.demand -= 1
-        active.index += 1
-        state = .active(active)
-        return .send(active.downstream, output[active.index - 1])
+    /// The drain's next step; under the lock. `nil` after releasing the drain, or once terminal.
+    private func nextStep(adding extra: Subscribers.Demand) -> DrainStep? {
+      guard case .active(var active) = state else { return nil }
+      active.demand += extra
+      let output = active.recording.output
+      if active.index == output.endIndex {
+        state = .terminal
+        return .complete(active)
       }
+      guard active.demand > .none else {
+        active.drain.release()
+        state = .active(active)
+        return nil
+      }
+      active.demand -= 1
+      active.index += 1
+      state = .active(active)
+      return .send(active.downstream, output[active.index - 1])
     }
 
     func cancel() {

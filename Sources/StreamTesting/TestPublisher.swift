@@ -188,7 +188,9 @@ private protocol TestConduit<Output, Failure>: AnyObject, Sendable {
 extension TestPublisher {
   /// One subscriber's subscription.
   ///
-  /// The thread that is delivering owns the subscription (`owner`): a send from that thread,
+  /// The thread that is delivering owns the subscription (`owner`, the same mechanism as
+  /// StreamCore's `SubjectConduit`, not a `SerialDrain`, because a send from inside the
+  /// subscriber must be delivered at once, as Combine does): a send from that thread,
   /// from inside the subscriber, is delivered re-entrantly; a send from another thread takes
   /// demand and queues its value, and the owner delivers the queue before it lets go. The
   /// subscribing thread owns it until `receive(subscription:)` has returned.
@@ -216,7 +218,7 @@ extension TestPublisher {
     /// What a subscription lets go of when it ends, released after the lock.
     private struct Released {
       var downstream: Downstream?
-      var queue: [Output]
+      var queue: RingBuffer<Output>
     }
 
     private let lock = Lock()
@@ -226,7 +228,7 @@ extension TestPublisher {
     private var demand = Subscribers.Demand.none
     private var owner: ThreadID?
     /// Values other threads sent during a delivery; their demand is already taken.
-    private var queue: [Output] = []
+    private var queue = RingBuffer<Output>()
     private var pendingCompletion: Subscribers.Completion<Failure>?
 
     init(publisher: TestPublisher, downstream: Downstream) {
@@ -324,8 +326,8 @@ extension TestPublisher {
             return .stop
           }
           demand += more
-          if !queue.isEmpty {
-            return .deliver(queue.removeFirst())
+          if let value = queue.popFirst() {
+            return .deliver(value)
           }
           if let completion = pendingCompletion {
             released = terminate()
@@ -351,7 +353,7 @@ extension TestPublisher {
     private func terminate() -> Released {
       defer {
         downstream = nil
-        queue = []
+        queue = RingBuffer()
         pendingCompletion = nil
         owner = nil
       }

@@ -46,8 +46,9 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
   let lock = Lock()
   private var subscribers: [WeakStreamSubscriber<T, E>] = []
   /// States waiting for the thread that is delivering.
-  private var backlog = ContiguousArray<State>()
-  private var draining = false
+  private var backlog = RingBuffer<State>()
+  /// Claimed by the thread that delivers the backlog.
+  private var delivery = SerialDrain()
   private var cancelled = false
   /// The latest state published, and the latest value; kept by stateful publishers only.
   private(set) var latestPublished: State?
@@ -176,8 +177,7 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
         }
       }
       backlog.append(state)
-      let drains = !draining
-      draining = true
+      let drains = delivery.claim()
       return Enqueued(accepted: true, drains: drains, logger: logger)
     }
   }
@@ -203,11 +203,10 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
     while true {
       _ = state.take()  // the state delivered last is released outside the lock
       let delivers = lock.withLock { () -> Bool in
-        guard !backlog.isEmpty else {
-          draining = false
+        guard let next = backlog.popFirst() else {
+          delivery.release()
           return false
         }
-        let next = backlog.removeFirst()
         if keepsState {
           replaced = latestDelivered
           latestDelivered = next

@@ -95,31 +95,55 @@ extension NotificationCenter {
 
 extension NotificationCenter.Publisher {
   // Sendable: all mutable state is guarded by `lock`; the downstream and the center are called
-  // outside it, and only the thread that set `draining` calls the downstream.
+  // outside it, and only the thread that claimed the drain calls the downstream.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscription,
     CustomStringConvertible
   where Downstream.Input == Notification, Downstream.Failure == Never {
+    /// ```
+    /// active --start(observer:)--> active (observer kept)
+    /// active --post(_:) with demand--> active (queued; the posting thread drains if it claims)
+    /// active --cancel()--> cancelled (observer removed after the lock)
+    /// ```
+    private enum State {
+      case active(Active)
+      case cancelled
+    }
+
+    private struct Active {
+      var downstream: Downstream
+      var center: NotificationCenter
+      /// `nil` until the center has returned it.
+      var observer: (any NSObjectProtocol)?
+      var demand = Subscribers.Demand.none
+      /// Notifications accepted (their demand taken) but not yet delivered.
+      var pending = RingBuffer<Notification>()
+      var drain = SerialDrain()
+    }
+
+    /// What `cancel()` takes out of the state, released (and the observer removed) after the
+    /// lock.
+    private struct Released {
+      var downstream: Downstream
+      var center: NotificationCenter
+      var observer: (any NSObjectProtocol)?
+      var pending: RingBuffer<Notification>
+    }
+
     private let lock = Lock()
-    private var downstream: Downstream?
-    private var center: NotificationCenter?
-    private var observer: (any NSObjectProtocol)?
-    private var demand = Subscribers.Demand.none
-    /// Notifications accepted (their demand taken) but not yet delivered.
-    private var pending: [Notification] = []
-    private var draining = false
+    private var state: State
 
     var description: String { "NotificationCenter Observer" }
 
     init(downstream: Downstream, center: NotificationCenter) {
-      self.downstream = downstream
-      self.center = center
+      state = .active(Active(downstream: downstream, center: center))
     }
 
     /// Keeps the observer token, or removes it at once if already cancelled.
     func start(observer: any NSObjectProtocol, on center: NotificationCenter) {
       let cancelled = lock.withLock { () -> Bool in
-        guard self.center != nil else { return true }
-        self.observer = observer
+        guard case .active(var active) = state else { return true }
+        active.observer = observer
+        state = .active(active)
         return false
       }
       if cancelled { center.removeObserver(observer) }
@@ -127,45 +151,59 @@ extension NotificationCenter.Publisher {
 
     /// Called by the center on the posting thread.
     func post(_ notification: Notification) {
-      let drain = lock.withLock { () -> Bool in
-        guard downstream != nil, demand > .none else { return false }
-        demand -= 1
-        pending.append(notification)
-        guard !draining else { return false }
-        draining = true
-        return true
+      let claimed = lock.withLock { () -> Bool in
+        guard case .active(var active) = state, active.demand > .none else { return false }
+        state = .cancelled  // keeps `active` uniquely referenced while it changes
+        active.demand -= 1
+        active.pending.append(notification)
+        let claimed = active.drain.claim()
+        state = .active(active)
+        return claimed
       }
-      if drain { self.drain() }
+      if claimed { drain() }
     }
 
     private func drain() {
-      while true {
-        let next = lock.withLock { () -> (Downstream, Notification)? in
-          guard let downstream, !pending.isEmpty else {
-            draining = false
-            return nil
-          }
-          return (downstream, pending.removeFirst())
+      var more = Subscribers.Demand.none
+      SerialDrain.run(lock) { () -> (Downstream, Notification)? in
+        guard case .active(var active) = state else { return nil }
+        state = .cancelled
+        defer { state = .active(active) }
+        active.demand += more
+        guard let notification = active.pending.popFirst() else {
+          active.drain.release()
+          return nil
         }
-        guard let (downstream, notification) = next else { return }
-        let more = downstream.receive(notification)
-        if more > .none { lock.withLock { demand += more } }
+        return (active.downstream, notification)
+      } perform: { next in
+        let (downstream, notification) = next
+        more = downstream.receive(notification)
+        return true
       }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      lock.withLock { self.demand += demand }
+      lock.withLock {
+        guard case .active(var active) = state else { return }
+        active.demand += demand
+        state = .active(active)
+      }
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (NotificationCenter?, (any NSObjectProtocol)?, Downstream?, [Notification]) in
-        defer { pending = [] }
-        return (center.take(), observer.take(), downstream.take(), pending)
+      let released = lock.withLock { () -> Released? in
+        guard case .active(let active) = state else { return nil }
+        state = .cancelled
+        return Released(
+          downstream: active.downstream,
+          center: active.center,
+          observer: active.observer,
+          pending: active.pending
+        )
       }
-      if let center = released.0, let observer = released.1 {
-        center.removeObserver(observer)
+      if let released, let observer = released.observer {
+        released.center.removeObserver(observer)
       }
     }
   }

@@ -88,11 +88,18 @@ extension ReplaySubject: UpstreamReleasingSubject {
 
 extension ReplaySubject {
   /// The subject's state and the state of all its conduits, behind one lock.
+  ///
+  /// The replaying counterpart of StreamCore's `SubjectCore` (the core of `PassthroughSubject`
+  /// and `CurrentValueSubject`): the same split into a core that holds the subscriber list, the
+  /// completion and the upstream subscriptions, and one conduit per subscriber. It differs in
+  /// keeping the latest `capacity` values (`buffer`, a StreamCore `RingBuffer`) and in guarding
+  /// every conduit's state with the core's one lock, so that a value is recorded and queued for each
+  /// subscriber atomically and all subscribers see the same order (see ``ConduitState``).
   // Sendable: every mutable property, and every conduit's state, is guarded by `lock`.
   final class Core: @unchecked Sendable {
     let lock = Lock()
     let capacity: Int
-    var buffer = Ring()
+    var buffer = RingBuffer<Output>()
     var completion: Subscribers.Completion<Failure>?
     var conduits: [ConduitBase] = []
     var upstreams: [any Subscription] = []
@@ -124,11 +131,12 @@ extension ReplaySubject {
       let targets = lock.withLock { () -> [ConduitBase] in
         guard self.completion == nil else { return [] }
         self.completion = completion
+        var claimed = false
         for conduit in conduits {
-          conduit.finish(completion)
+          if conduit.finish(completion) { claimed = true }
         }
         defer { conduits = [] }
-        return conduits
+        return claimed ? conduits : []
       }
       for conduit in targets {
         conduit.drainIfClaimed()
@@ -141,17 +149,27 @@ extension ReplaySubject {
     }
 
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let conduit = Conduit(downstream: subscriber, core: self)
-      lock.withLock {
-        conduit.waiting = buffer
-        if let completion {
-          conduit.pendingCompletion = completion
-        } else {
-          conduits.append(conduit)
-        }
+      let conduit = lock.withLock { () -> Conduit<S> in
+        // The subscribing thread holds the new conduit's drain until it has handed it over.
+        let conduit = Conduit(
+          downstream: subscriber,
+          core: self,
+          replay: buffer,
+          completion: completion
+        )
+        if completion == nil { conduits.append(conduit) }
+        return conduit
       }
       subscriber.receive(subscription: conduit)
-      conduit.drain(subscriber, adding: .none)
+      conduit.drain(subscriber)
+    }
+
+    /// Takes an ended conduit out of the list; under the lock. The caller holds the conduit, so
+    /// removing it releases nothing.
+    func remove(_ conduit: ConduitBase) {
+      if let index = conduits.firstIndex(where: { $0 === conduit }) {
+        conduits.remove(at: index)
+      }
     }
 
     /// Drops an upstream subscription that has ended.
@@ -174,55 +192,6 @@ extension ReplaySubject {
       for upstream in taken {
         upstream.cancel()
       }
-    }
-  }
-
-  /// A FIFO of values with amortised O(1) append and removal; a dropped slot is cleared at once.
-  struct Ring {
-    private var slots = ContiguousArray<Output?>()
-    private var head = 0
-    private(set) var count = 0
-
-    var isEmpty: Bool { count == 0 }
-
-    mutating func append(_ value: Output) {
-      if count == slots.count { grow() }
-      var index = head + count
-      if index >= slots.count { index -= slots.count }
-      slots[index] = value
-      count += 1
-    }
-
-    /// Appends, keeping at most `limit` values; returns the value dropped to make room.
-    mutating func append(_ value: Output, limit: Int) -> Output? {
-      guard limit > 0 else { return value }
-      let dropped = count >= limit ? popFirst() : nil
-      append(value)
-      return dropped
-    }
-
-    mutating func popFirst() -> Output? {
-      guard count > 0 else { return nil }
-      let value = slots[head]
-      slots[head] = nil
-      head += 1
-      if head == slots.count { head = 0 }
-      count -= 1
-      return value
-    }
-
-    private mutating func grow() {
-      let capacity = Swift.max(4, slots.count * 2)
-      var grown = ContiguousArray<Output?>()
-      grown.reserveCapacity(capacity)
-      for offset in 0..<count {
-        var index = head + offset
-        if index >= slots.count { index -= slots.count }
-        grown.append(slots[index])
-      }
-      grown.append(contentsOf: repeatElement(nil, count: capacity - count))
-      slots = grown
-      head = 0
     }
   }
 }

@@ -3,9 +3,9 @@ import StreamCore
 extension ReplaySubject {
   /// The core's view of one subscription, whatever the subscriber's type.
   ///
-  /// `enqueue` and `finish` run under the core's lock and only change state; a `true` result (or
-  /// a set `claimed` flag) means the conduit now needs a thread to deliver, which
-  /// ``drainIfClaimed()`` provides after the lock.
+  /// The replaying counterpart of StreamCore's `SubjectConduitBase`: `enqueue` and `finish` run
+  /// under the core's lock and only change state; a `true` result means the conduit now needs a
+  /// thread to deliver, which ``drainIfClaimed()`` provides after the lock.
   // Sendable: subclasses guard their state with the core's lock.
   class ConduitBase: @unchecked Sendable {
     /// Takes a live value; under the core's lock. Returns whether a delivery was claimed.
@@ -13,8 +13,8 @@ extension ReplaySubject {
       preconditionFailure("ReplaySubject.ConduitBase.enqueue(_:) must be overridden")
     }
 
-    /// Takes the completion; under the core's lock.
-    func finish(_ completion: Subscribers.Completion<Failure>) {
+    /// Takes the completion; under the core's lock. Returns whether a delivery was claimed.
+    func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
       preconditionFailure("ReplaySubject.ConduitBase.finish(_:) must be overridden")
     }
 
@@ -24,166 +24,230 @@ extension ReplaySubject {
     }
   }
 
-  /// The subscription a replay subject hands to each subscriber.
+  /// The state of one replay subscription, guarded by the core's lock: a value type, so each
+  /// transition is testable without threads.
   ///
-  /// `ready` holds values whose demand is taken, `waiting` values without demand (at most the
-  /// subject's capacity, oldest dropped); `waiting` is non-empty only while demand is zero, so
-  /// `ready` then `waiting` is the subscriber's order. One thread at a time delivers
-  /// (`draining`); other threads only queue and add demand, and the delivering thread loops.
+  /// How it differs from StreamCore's `SubjectConduit` (the conduit of `PassthroughSubject` and
+  /// `CurrentValueSubject`): it shares the core-plus-conduits split and the rule that one
+  /// subscriber never receives two calls at once, but it delivers through a `SerialDrain`
+  /// instead of a re-entrant owner (a `send` from inside the subscriber is queued and delivered
+  /// right after the current delivery, as this subject has always documented), and it keeps up
+  /// to the subject's capacity of values without demand (`waiting`), where a current-value
+  /// subject keeps only the latest. `ready` holds values whose demand is taken; `waiting` is
+  /// non-empty only while demand is zero, so `ready` then `waiting` is the subscriber's order.
+  /// Not a `DeliveryQueue`: dropping the oldest *undemanded* value would remove from the middle
+  /// of its single queue.
   ///
   /// ```
-  /// open --cancel / completion delivered--> terminal (downstream and kept values released)
+  /// active --cancel() / completion handed to the drain--> terminal (downstream, values released)
   /// ```
+  enum ConduitState<Downstream> {
+    case active(Active)
+    case terminal
+
+    /// What exists while the subscription is live.
+    struct Active {
+      var downstream: Downstream
+      var demand = Subscribers.Demand.none
+      /// Values whose demand is taken, waiting for the drain.
+      var ready = RingBuffer<Output>()
+      /// Values without demand, at most the subject's capacity (oldest dropped).
+      var waiting: RingBuffer<Output>
+      /// The subject's completion, delivered once `ready` and `waiting` are empty.
+      var completion: Subscribers.Completion<Failure>?
+      /// Who delivers; claimed from the start by the subscribing thread, which owns the
+      /// subscription until `receive(subscription:)` has returned.
+      var drain = SerialDrain()
+      /// Whether the drain was claimed under the core's lock on behalf of the thread calling
+      /// `send`, which starts it with ``ConduitState/takeHandOff()`` after the lock.
+      var handedOff = false
+    }
+
+    /// What a terminal transition takes out of the state, to be released after the lock.
+    struct Released {
+      var downstream: Downstream
+      var ready: RingBuffer<Output>
+      var waiting: RingBuffer<Output>
+
+      init(_ active: Active) {
+        downstream = active.downstream
+        ready = active.ready
+        waiting = active.waiting
+      }
+    }
+
+    /// One step of the drain, performed outside the lock.
+    enum Step {
+      case value(Output)
+      case completion(Subscribers.Completion<Failure>, Released)
+    }
+
+    /// A new subscription that first replays `replay`, then `completion` if the subject ended.
+    /// The drain is claimed for the subscribing thread.
+    init(
+      downstream: Downstream,
+      replay: RingBuffer<Output>,
+      completion: Subscribers.Completion<Failure>?
+    ) {
+      var active = Active(downstream: downstream, waiting: replay, completion: completion)
+      _ = active.drain.claim()
+      self = .active(active)
+    }
+
+    /// Takes a live value, keeping at most `capacity` without demand; `true`: the drain was
+    /// claimed for the sending thread. The value dropped to make room is also dropped by the
+    /// subject's own buffer, which keeps it alive until after the lock (see `Core.send`).
+    mutating func enqueue(_ value: Output, capacity: Int) -> Bool {
+      guard case .active(var active) = self else { return false }
+      self = .terminal  // keeps `active` uniquely referenced while it changes
+      defer { self = .active(active) }
+      guard active.demand > .none else {
+        _ = active.waiting.append(value, limit: capacity)
+        return false
+      }
+      active.demand -= 1
+      active.ready.append(value)
+      guard active.drain.claim() else { return false }
+      active.handedOff = true
+      return true
+    }
+
+    /// Takes the subject's completion; `true`: the drain was claimed for the completing thread.
+    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+      guard case .active(var active) = self else { return false }
+      self = .terminal
+      defer { self = .active(active) }
+      active.completion = completion
+      guard active.ready.isEmpty, active.waiting.isEmpty, active.drain.claim() else {
+        return false
+      }
+      active.handedOff = true
+      return true
+    }
+
+    /// For the thread that a delivery was handed to under the core's lock: the downstream to
+    /// drain to, or `nil` when there is no hand-off (or the subscription ended meanwhile, in
+    /// which case the drain is released).
+    mutating func takeHandOff() -> Downstream? {
+      guard case .active(var active) = self, active.handedOff else { return nil }
+      active.handedOff = false
+      self = .active(active)
+      return active.downstream
+    }
+
+    /// Adds demand; the downstream to drain to when this call claimed the drain.
+    mutating func request(_ more: Subscribers.Demand) -> Downstream? {
+      guard case .active(var active) = self else { return nil }
+      self = .terminal
+      defer { self = .active(active) }
+      Self.add(more, to: &active)
+      let due = !active.ready.isEmpty || (active.waiting.isEmpty && active.completion != nil)
+      guard due, active.drain.claim() else { return nil }
+      return active.downstream
+    }
+
+    /// The drain's next step, for the thread that claimed it: adds `more` (the demand the last
+    /// delivery returned), then a ready value, or the completion once nothing is kept (which
+    /// ends the state). `nil` after releasing the drain, or once terminal.
+    mutating func nextStep(adding more: Subscribers.Demand) -> Step? {
+      guard case .active(var active) = self else { return nil }
+      self = .terminal
+      Self.add(more, to: &active)
+      if let value = active.ready.popFirst() {
+        self = .active(active)
+        return .value(value)
+      }
+      if active.waiting.isEmpty, let completion = active.completion {
+        return .completion(completion, Released(active))
+      }
+      active.drain.release()
+      self = .active(active)
+      return nil
+    }
+
+    /// Ends the subscription; what it held, to release after the lock (`nil` if already ended).
+    mutating func cancel() -> Released? {
+      guard case .active(let active) = self else { return nil }
+      self = .terminal
+      return Released(active)
+    }
+
+    /// Adds demand and moves the waiting values it covers to `ready`.
+    private static func add(_ more: Subscribers.Demand, to active: inout Active) {
+      guard more > .none else { return }
+      active.demand += more
+      while active.demand > .none, let value = active.waiting.popFirst() {
+        active.demand -= 1
+        active.ready.append(value)
+      }
+    }
+  }
+
+  /// The subscription a replay subject hands to each subscriber; its state is a
+  /// ``ConduitState`` guarded by the core's lock.
   // Sendable: all mutable state is guarded by `core.lock`; downstream is called outside it.
   final class Conduit<Downstream: Subscriber>: ConduitBase, @unchecked Sendable, Subscription,
     CustomStringConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private enum Step {
-      case deliver(Output)
-      case complete(Subscribers.Completion<Failure>)
-      case stop
-    }
-
-    private struct Released {
-      var downstream: Downstream?
-      var ready: Ring
-      var waiting: Ring
-    }
-
     let core: Core
-    /// `nil` once terminal.
-    private var downstream: Downstream?
-    private var demand = Subscribers.Demand.none
-    private var ready = Ring()
-    var waiting = Ring()
-    var pendingCompletion: Subscribers.Completion<Failure>?
-    /// Whether a thread delivers (or has claimed the right to); the subscribing thread owns the
-    /// conduit until `receive(subscription:)` has returned.
-    private var draining = true
-    /// A delivery claimed under the core's lock that no thread has started yet.
-    private var claimed = false
+    /// Guarded by `core.lock`.
+    var state: ConduitState<Downstream>
 
-    init(downstream: Downstream, core: Core) {
-      self.downstream = downstream
+    init(
+      downstream: Downstream,
+      core: Core,
+      replay: RingBuffer<Output>,
+      completion: Subscribers.Completion<Failure>?
+    ) {
       self.core = core
+      self.state = ConduitState(downstream: downstream, replay: replay, completion: completion)
     }
 
     override func enqueue(_ value: Output) -> Bool {
-      guard downstream != nil else { return false }
-      guard demand > .none else {
-        // The value dropped, if any, is the one the core drops too (see `Core.send`).
-        _ = waiting.append(value, limit: core.capacity)
-        return false
-      }
-      demand -= 1
-      ready.append(value)
-      return claim()
+      state.enqueue(value, capacity: core.capacity)
     }
 
-    override func finish(_ completion: Subscribers.Completion<Failure>) {
-      guard downstream != nil else { return }
-      pendingCompletion = completion
-      if ready.isEmpty && waiting.isEmpty { _ = claim() }
+    override func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+      state.finish(completion)
     }
 
     override func drainIfClaimed() {
-      let target = core.lock.withLock { () -> Downstream? in
-        guard claimed else { return nil }
-        claimed = false
-        guard let downstream else {
-          draining = false
-          return nil
-        }
-        return downstream
-      }
-      if let target { drain(target, adding: .none) }
-    }
-
-    /// Claims the delivery if no thread is delivering; under the core's lock.
-    private func claim() -> Bool {
-      guard !draining else { return false }
-      draining = true
-      claimed = true
-      return true
-    }
-
-    /// Adds demand and moves waiting values it covers to `ready`; under the core's lock.
-    private func add(_ more: Subscribers.Demand) {
-      guard more > .none else { return }
-      demand += more
-      while demand > .none, let value = waiting.popFirst() {
-        demand -= 1
-        ready.append(value)
-      }
+      if let target = core.lock.withLock({ state.takeHandOff() }) { drain(target) }
     }
 
     /// Delivers while something is ready, then the completion once nothing is kept; runs on the
-    /// thread that holds `draining`.
-    func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
-      var more = initial
-      while true {
-        var released: Released?
-        let step = core.lock.withLock { () -> Step in
-          guard self.downstream != nil else {
-            draining = false
-            return .stop
-          }
-          add(more)
-          if let value = ready.popFirst() { return .deliver(value) }
-          if waiting.isEmpty, let completion = pendingCompletion {
-            released = terminate()
-            return .complete(completion)
-          }
-          draining = false
-          return .stop
-        }
+    /// thread that claimed the drain.
+    func drain(_ downstream: Downstream) {
+      var more = Subscribers.Demand.none
+      SerialDrain.run(core.lock) { () -> ConduitState<Downstream>.Step? in
+        let step = state.nextStep(adding: more)
+        if case .completion = step { core.remove(self) }
+        return step
+      } perform: { step in
         switch step {
-        case .deliver(let value):
+        case .value(let value):
           more = downstream.receive(value)
-        case .complete(let completion):
+          return true
+        case .completion(let completion, let released):
           downstream.receive(completion: completion)
-          _ = released
-          return
-        case .stop:
-          return
+          _ = released  // the subscriber and kept values go here, after the completion
+          return false
         }
       }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let target = core.lock.withLock { () -> Downstream? in
-        guard let downstream else { return nil }
-        add(demand)
-        let due = !ready.isEmpty || (waiting.isEmpty && pendingCompletion != nil)
-        guard due, !draining else { return nil }
-        draining = true
-        return downstream
-      }
-      if let target { drain(target, adding: .none) }
+      if let target = core.lock.withLock({ state.request(demand) }) { drain(target) }
     }
 
     func cancel() {
-      let released = core.lock.withLock { () -> Released? in
-        guard downstream != nil else { return nil }
-        return terminate()
+      let released = core.lock.withLock { () -> ConduitState<Downstream>.Released? in
+        guard let released = state.cancel() else { return nil }
+        core.remove(self)
+        return released
       }
       _ = released  // the subscriber and kept values go here, after the lock
-    }
-
-    /// Ends the conduit and leaves the core; under the core's lock. The caller releases the
-    /// result after the lock.
-    private func terminate() -> Released {
-      if let index = core.conduits.firstIndex(where: { $0 === self }) {
-        core.conduits.remove(at: index)
-      }
-      defer {
-        downstream = nil
-        ready = Ring()
-        waiting = Ring()
-        pendingCompletion = nil
-      }
-      return Released(downstream: downstream, ready: ready, waiting: waiting)
     }
 
     var description: String { "ReplaySubject" }

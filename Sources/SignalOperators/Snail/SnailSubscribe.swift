@@ -75,14 +75,41 @@ private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable,
     var onDone: (() -> Void)?
   }
 
+  /// ```
+  /// live(upstream: awaiting) --receive(subscription:)--> live(upstream: subscribed)
+  /// live(upstream: subscribed) --receive(completion:)--> live(upstream: completed)
+  /// live --completion run / cancel()--> ended (closures and queued events released)
+  /// ```
+  private enum State {
+    case live(Live)
+    case ended
+  }
+
+  private enum UpstreamState {
+    case awaiting
+    case subscribed(any Subscription)
+    /// The upstream completed; the completion event may still wait for `queue`.
+    case completed
+  }
+
+  private struct Live {
+    var handlers: Handlers
+    var upstream = UpstreamState.awaiting
+    /// Events waiting for `queue`; the drain is claimed while a drain is scheduled on it.
+    var pending = RingBuffer<Event>()
+    var drain = SerialDrain()
+  }
+
+  /// What ending the subscription takes out of the state, released after the lock.
+  private struct Released {
+    var handlers: Handlers
+    var upstream: (any Subscription)?
+    var pending: RingBuffer<Event>
+  }
+
   private let lock = Lock()
   private let queue: DispatchQueue?
-  private var handlers: Handlers?
-  private var upstream: (any Subscription)?
-  private var subscribed = false
-  /// Events waiting for `queue`, and whether a drain is scheduled on it.
-  private var pending: [Event] = []
-  private var draining = false
+  private var state: State
 
   init(
     queue: DispatchQueue?,
@@ -91,14 +118,14 @@ private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable,
     onDone: (() -> Void)?
   ) {
     self.queue = queue
-    handlers = Handlers(onNext: onNext, onError: onError, onDone: onDone)
+    state = .live(Live(handlers: Handlers(onNext: onNext, onError: onError, onDone: onDone)))
   }
 
   func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Bool in
-      guard !subscribed, handlers != nil else { return false }
-      subscribed = true
-      upstream = subscription
+      guard case .live(var live) = state, case .awaiting = live.upstream else { return false }
+      live.upstream = .subscribed(subscription)
+      state = .live(live)
       return true
     }
     guard accepted else {
@@ -114,18 +141,31 @@ private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable,
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let upstream = lock.withLock { self.upstream.take() }
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .live(var live) = state, case .subscribed(let upstream) = live.upstream else {
+        return nil
+      }
+      live.upstream = .completed
+      state = .live(live)
+      return upstream
+    }
     _ = upstream
     deliver(.completion(completion))
   }
 
   func cancel() {
-    let released = lock.withLock { () -> (Handlers?, (any Subscription)?, [Event]) in
-      defer { pending = [] }
-      return (handlers.take(), upstream.take(), pending)
+    end()?.upstream?.cancel()
+  }
+
+  /// Ends the subscription; what it held, to release after the lock (`nil` if already ended).
+  private func end() -> Released? {
+    lock.withLock { () -> Released? in
+      guard case .live(let live) = state else { return nil }
+      state = .ended
+      var upstream: (any Subscription)?
+      if case .subscribed(let subscription) = live.upstream { upstream = subscription }
+      return Released(handlers: live.handlers, upstream: upstream, pending: live.pending)
     }
-    released.1?.cancel()
-    _ = released
   }
 
   private enum DeliverAction {
@@ -144,12 +184,13 @@ private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable,
     // completion must not overtake, and drop, values another thread queued).
     let onMain = SnailMainQueue.isMain(queue) && SnailMainQueue.isCurrent
     let action = lock.withLock { () -> DeliverAction in
-      guard handlers != nil else { return .nothing }
-      if onMain, pending.isEmpty { return .runNow }
-      pending.append(event)
-      guard !draining else { return .nothing }
-      draining = true
-      return .schedule
+      guard case .live(var live) = state else { return .nothing }
+      if onMain, live.pending.isEmpty { return .runNow }
+      state = .ended  // keeps `live` uniquely referenced while it changes
+      live.pending.append(event)
+      let claimed = live.drain.claim()
+      state = .live(live)
+      return claimed ? .schedule : .nothing
     }
     switch action {
     case .runNow: run(event)
@@ -160,16 +201,18 @@ private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable,
 
   /// Runs on `queue`: delivers the pending events one by one, in order.
   private func drain() {
-    while true {
-      let event = lock.withLock { () -> Event? in
-        guard handlers != nil, !pending.isEmpty else {
-          draining = false
-          return nil
-        }
-        return pending.removeFirst()
+    SerialDrain.run(lock) { () -> Event? in
+      guard case .live(var live) = state else { return nil }
+      state = .ended
+      defer { state = .live(live) }
+      guard let event = live.pending.popFirst() else {
+        live.drain.release()
+        return nil
       }
-      guard let event else { return }
+      return event
+    } perform: { event in
       run(event)
+      return true
     }
   }
 
@@ -177,16 +220,16 @@ private final class SnailSubscriber<Input, Failure: Error>: @unchecked Sendable,
   private func run(_ event: Event) {
     switch event {
     case .next(let value):
-      let onNext = lock.withLock { handlers?.onNext }
+      let onNext = lock.withLock { () -> ((Input) -> Void)? in
+        guard case .live(let live) = state else { return nil }
+        return live.handlers.onNext
+      }
       onNext?(value)
     case .completion(let completion):
-      let ended = lock.withLock { () -> (Handlers?, [Event]) in
-        defer { pending = [] }
-        return (handlers.take(), pending)
-      }
+      let released = end()
       switch completion {
-      case .finished: ended.0?.onDone?()
-      case .failure(let error): ended.0?.onError?(error)
+      case .finished: released?.handlers.onDone?()
+      case .failure(let error): released?.handlers.onError?(error)
       }
     }
   }

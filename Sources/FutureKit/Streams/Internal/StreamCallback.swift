@@ -10,15 +10,18 @@ import StreamCore
 /// (offered by the registering thread before the callback is shared) comes before anything
 /// published later.
 ///
+/// The runner is StreamCore's `SerialDrain`, and `pending` its `RingBuffer`.
+///
 /// ```
 /// idle --offer--> running (runs the body per pending state) --pending empty--> idle
 /// ```
-// Sendable: `pending` and `running` are guarded by `lock`; `body` is only called by the one
-// runner at a time, outside the lock.
+// Sendable: `pending`, `drain` and `ended` are guarded by `lock`; `body` is only called by the
+// one runner at a time, outside the lock.
 final class StreamCallback<T, E: Error>: @unchecked Sendable {
   private let lock = Lock()
-  private var pending = ContiguousArray<StreamState<T, E>>()
-  private var running = false
+  private var pending = RingBuffer<StreamState<T, E>>()
+  /// Claimed by the runner.
+  private var drain = SerialDrain()
   /// Set once `.cancelled` is queued: a state another thread offers afterwards (it snapshotted
   /// the callbacks just before the cancel) is dropped, so `.cancelled` is always the last one.
   private var ended = false
@@ -39,9 +42,7 @@ final class StreamCallback<T, E: Error>: @unchecked Sendable {
       guard !ended else { return false }
       ended = state.isCancelled
       pending.append(state)
-      guard !running else { return false }
-      running = true
-      return true
+      return drain.claim()
     }
     if starts { start() }
   }
@@ -52,30 +53,30 @@ final class StreamCallback<T, E: Error>: @unchecked Sendable {
     lock.withLock {
       ended = state.isCancelled
       pending.append(state)
-      running = true
+      _ = drain.claim()
     }
   }
 
   /// Runs the pending states, here or on the queue.
   func start() {
     if let queue {
-      queue.async { self.drain() }
+      queue.async { self.run() }
     } else {
-      drain()
+      run()
     }
   }
 
-  private func drain() {
-    while true {
-      let next = lock.withLock { () -> StreamState<T, E>? in
-        guard !pending.isEmpty else {
-          running = false
-          return nil
-        }
-        return pending.removeFirst()
+  /// The runner's loop: runs the body for each pending state until none is left.
+  private func run() {
+    SerialDrain.run(lock) { () -> StreamState<T, E>? in
+      guard let next = pending.popFirst() else {
+        drain.release()
+        return nil
       }
-      guard let next else { return }
-      body(next)
+      return next
+    } perform: { state in
+      body(state)
+      return true
     }
   }
 }

@@ -47,7 +47,7 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
     var downstream: Downstream?
     var source: StreamSubscriber<T, E>?
     var callback: StreamCallback<T, E>?
-    var queue: ContiguousArray<Output>
+    var queue: RingBuffer<Output>
     var latest: Output?
   }
 
@@ -58,7 +58,7 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
   private var callback: StreamCallback<T, E>?
   private var demand = Subscribers.Demand.none
   private var delivering = true
-  private var queue = ContiguousArray<Output>()
+  private var queue = RingBuffer<Output>()
   private var latest: Output?
   private var ending: (last: Output?, completion: Subscribers.Completion<Failure>)?
   private let keepsLatest: Bool
@@ -147,8 +147,8 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
           return .stop
         }
         demand += more
-        if !queue.isEmpty {
-          return .deliver(queue.removeFirst())
+        if let value = queue.popFirst() {
+          return .deliver(value)
         }
         if let ending {
           if let last = ending.last, demand > .none {
@@ -212,7 +212,7 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
       downstream = nil
       source = nil
       callback = nil
-      queue = []
+      queue = RingBuffer()
       latest = nil
     }
     return Released(
