@@ -157,3 +157,32 @@ extension Scheduler {
     )
   }
 }
+
+/// A time-based operator's `State` whose live cases each hold a ``TimedOutlet``: it says how to
+/// reach the outlet and how to end, and gets the demand and drain transitions shared by all.
+protocol TimedOutletState {
+  /// The subscriber type.
+  associatedtype Downstream: Subscriber
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result?
+
+  /// Becomes terminal, once the outlet handed out the completion.
+  mutating func end()
+}
+
+extension TimedOutletState {
+  /// Adds demand; `true`: the caller claimed the drain.
+  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+    withOutlet { $0.queue.request(demand) } ?? false
+  }
+
+  /// The drain's next step; the state is terminal once it hands out the completion.
+  mutating func nextStep(adding more: Subscribers.Demand) -> TimedStep<Downstream>? {
+    guard let step = withOutlet({ $0.nextStep(adding: more) }) ?? nil else { return nil }
+    if step.isCompletion { end() }
+    return step
+  }
+}

@@ -183,7 +183,7 @@ extension Publishers.CollectByTime {
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let requested = lock.withLock { state.request(demand) }
+      let requested = lock.withLock { state.requested(demand) }
       if let count, let upstream = requested.upstream { upstream.request(demand * count) }
       if requested.claimed { scheduleDrain() }
     }
@@ -229,7 +229,8 @@ extension Publishers.CollectByTime {
 ///                                             completion go to the outlet)
 /// active / finishing --completion delivered / cancel()--> terminal
 /// ```
-enum CollectByTimeState<Downstream: Subscriber, Value> where Downstream.Input == [Value] {
+enum CollectByTimeState<Downstream: Subscriber, Value>: TimedOutletState
+where Downstream.Input == [Value] {
   typealias Failure = Downstream.Failure
 
   /// Before the upstream's subscription arrives.
@@ -357,38 +358,32 @@ enum CollectByTimeState<Downstream: Subscriber, Value> where Downstream.Input ==
     )
   }
 
-  /// Adds demand.
-  mutating func request(_ demand: Subscribers.Demand) -> Requested {
+  /// Adds demand; returns the upstream's subscription, for `byTimeOrCount` to pass the request
+  /// on.
+  mutating func requested(_ demand: Subscribers.Demand) -> Requested {
+    Requested(upstream: upstream, claimed: request(demand))
+  }
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
     switch self {
     case .active(var active):
       self = .terminal
       defer { self = .active(active) }
-      return Requested(upstream: active.upstream, claimed: active.outlet.queue.request(demand))
+      return body(&active.outlet)
     case .finishing(var outlet):
       self = .terminal
       defer { self = .finishing(outlet) }
-      return Requested(claimed: outlet.queue.request(demand))
-    case .awaitingSubscription, .terminal:
-      return Requested()
-    }
-  }
-
-  /// The drain's next step; the state is terminal once it hands out the completion.
-  mutating func nextStep(adding more: Subscribers.Demand) -> TimedStep<Downstream>? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return active.outlet.nextStep(adding: more)
-    case .finishing(var outlet):
-      self = .terminal
-      let step = outlet.nextStep(adding: more)
-      if step?.isCompletion != true { self = .finishing(outlet) }
-      return step
+      return body(&outlet)
     case .awaitingSubscription, .terminal:
       return nil
     }
   }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
 
   /// Ends everything; `nil` when there is nothing to end.
   mutating func cancel() -> Cancelled? {

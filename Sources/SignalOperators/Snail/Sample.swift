@@ -186,7 +186,7 @@ extension Publishers.Sample {
 /// completing --finish(_:)--> finishing (the latest value, if demand allows, then the completion)
 /// active / completing / finishing --completion delivered / cancel()--> terminal
 /// ```
-enum SampleState<Downstream: Subscriber> {
+enum SampleState<Downstream: Subscriber>: TimedOutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -316,46 +316,30 @@ enum SampleState<Downstream: Subscriber> {
     return finished
   }
 
-  /// Adds demand; `true`: the caller claimed the drain.
-  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
     switch self {
     case .active(var active):
       self = .terminal
       defer { self = .active(active) }
-      return active.outlet.queue.request(demand)
+      return body(&active.outlet)
     case .completing(var completing):
       self = .terminal
       defer { self = .completing(completing) }
-      return completing.outlet.queue.request(demand)
+      return body(&completing.outlet)
     case .finishing(var outlet):
       self = .terminal
       defer { self = .finishing(outlet) }
-      return outlet.queue.request(demand)
-    case .awaitingSubscription, .terminal:
-      return false
-    }
-  }
-
-  /// The drain's next step; the state is terminal once it hands out the completion.
-  mutating func nextStep(adding more: Subscribers.Demand) -> TimedStep<Downstream>? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return active.outlet.nextStep(adding: more)
-    case .completing(var completing):
-      self = .terminal
-      defer { self = .completing(completing) }
-      return completing.outlet.nextStep(adding: more)
-    case .finishing(var outlet):
-      self = .terminal
-      let step = outlet.nextStep(adding: more)
-      if step?.isCompletion != true { self = .finishing(outlet) }
-      return step
+      return body(&outlet)
     case .awaitingSubscription, .terminal:
       return nil
     }
   }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
 
   /// Ends everything; `nil` when there is nothing to end.
   mutating func cancel() -> Cancelled? {

@@ -189,7 +189,7 @@ extension Publishers.Debounce {
 ///
 /// At most one value waits in the outlet's queue (for the draining thread): a newer due value
 /// replaces it, since only the latest one counts.
-enum DebounceState<Downstream: Subscriber> {
+enum DebounceState<Downstream: Subscriber>: TimedOutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -320,38 +320,26 @@ enum DebounceState<Downstream: Subscriber> {
     return outlet.queue.finish(completion)
   }
 
-  /// Adds demand; `true`: the caller claimed the drain.
-  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
     switch self {
     case .active(var active):
       self = .terminal
       defer { self = .active(active) }
-      return active.outlet.queue.request(demand)
+      return body(&active.outlet)
     case .completing(var outlet):
       self = .terminal
       defer { self = .completing(outlet) }
-      return outlet.queue.request(demand)
-    case .awaitingSubscription, .terminal:
-      return false
-    }
-  }
-
-  /// The drain's next step; the state is terminal once it hands out the completion.
-  mutating func nextStep(adding more: Subscribers.Demand) -> TimedStep<Downstream>? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return active.outlet.nextStep(adding: more)
-    case .completing(var outlet):
-      self = .terminal
-      let step = outlet.nextStep(adding: more)
-      if step?.isCompletion != true { self = .completing(outlet) }
-      return step
+      return body(&outlet)
     case .awaitingSubscription, .terminal:
       return nil
     }
   }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
 
   /// Ends everything; `nil` when there is nothing to end (before the subscription, the
   /// subscriber can't cancel).

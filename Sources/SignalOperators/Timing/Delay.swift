@@ -173,7 +173,7 @@ extension Publishers.Delay {
     private func fire() {
       guard lock.withLock({ state.fire() }) else { return }
       TimedOutlet.drain(lock) { _ in
-        state.nextStep()
+        state.nextStep(adding: .none)
       } forward: { more in
         lock.withLock { state.upstream }?.request(more)
       }
@@ -198,7 +198,7 @@ extension Publishers.Delay {
 /// ```
 ///
 /// The outlet's demand is unlimited: requests go straight to the upstream, which keeps to them.
-enum DelayState<Downstream: Subscriber> {
+enum DelayState<Downstream: Subscriber>: TimedOutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -304,26 +304,30 @@ enum DelayState<Downstream: Subscriber> {
     }
   }
 
-  /// The drain's next step; the state is terminal once it hands out the completion.
-  mutating func nextStep() -> TimedStep<Downstream>? {
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
     switch self {
     case .active(var active):
       self = .terminal
       defer { self = .active(active) }
-      return active.outlet.nextStep(adding: .none)
+      return body(&active.outlet)
     case .completing(var completing):
       self = .terminal
       defer { self = .completing(completing) }
-      return completing.outlet.nextStep(adding: .none)
+      return body(&completing.outlet)
     case .finishing(var outlet):
       self = .terminal
-      let step = outlet.nextStep(adding: .none)
-      if step?.isCompletion != true { self = .finishing(outlet) }
-      return step
+      defer { self = .finishing(outlet) }
+      return body(&outlet)
     case .awaitingSubscription, .terminal:
       return nil
     }
   }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
 
   /// Ends everything; `nil` when there is nothing to end.
   mutating func cancel() -> Cancelled? {

@@ -194,7 +194,7 @@ extension Publishers.Throttle {
 /// A held value has its unit of demand reserved: a value is held only while the demand exceeds
 /// the values already in the outlet. At most one value waits in the outlet (for the draining
 /// thread); a newer emission replaces it and takes over its unit of demand.
-enum ThrottleState<Downstream: Subscriber, Time: Strideable> {
+enum ThrottleState<Downstream: Subscriber, Time: Strideable>: TimedOutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -329,46 +329,30 @@ enum ThrottleState<Downstream: Subscriber, Time: Strideable> {
     return emitted
   }
 
-  /// Adds demand; `true`: the caller claimed the drain.
-  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
     switch self {
     case .active(var active):
       self = .terminal
       defer { self = .active(active) }
-      return active.outlet.queue.request(demand)
+      return body(&active.outlet)
     case .completing(var completing):
       self = .terminal
       defer { self = .completing(completing) }
-      return completing.outlet.queue.request(demand)
+      return body(&completing.outlet)
     case .finishing(var outlet):
       self = .terminal
       defer { self = .finishing(outlet) }
-      return outlet.queue.request(demand)
-    case .awaitingSubscription, .terminal:
-      return false
-    }
-  }
-
-  /// The drain's next step; the state is terminal once it hands out the completion.
-  mutating func nextStep(adding more: Subscribers.Demand) -> TimedStep<Downstream>? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return active.outlet.nextStep(adding: more)
-    case .completing(var completing):
-      self = .terminal
-      defer { self = .completing(completing) }
-      return completing.outlet.nextStep(adding: more)
-    case .finishing(var outlet):
-      self = .terminal
-      let step = outlet.nextStep(adding: more)
-      if step?.isCompletion != true { self = .finishing(outlet) }
-      return step
+      return body(&outlet)
     case .awaitingSubscription, .terminal:
       return nil
     }
   }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
 
   /// Ends everything; `nil` when there is nothing to end.
   mutating func cancel() -> Cancelled? {

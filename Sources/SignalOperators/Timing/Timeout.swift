@@ -193,7 +193,7 @@ extension Publishers.Timeout {
     /// Delivers the queued values, then the completion; runs on the scheduler.
     private func drain() {
       TimedOutlet.drain(lock) { _ in
-        state.nextStep()
+        state.nextStep(adding: .none)
       } forward: { more in
         lock.withLock { state.upstream }?.request(more)
       }
@@ -219,7 +219,7 @@ extension Publishers.Timeout {
 ///
 /// The outlet's demand is unlimited (requests go to the upstream); its drain, once claimed, runs
 /// on the scheduler.
-enum TimeoutState<Downstream: Subscriber> {
+enum TimeoutState<Downstream: Subscriber>: TimedOutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -398,22 +398,26 @@ enum TimeoutState<Downstream: Subscriber> {
     return outlet.queue.finish(completion)
   }
 
-  /// The drain's next step; the state is terminal once it hands out the completion.
-  mutating func nextStep() -> TimedStep<Downstream>? {
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
     switch self {
     case .active(var active):
       self = .terminal
       defer { self = .active(active) }
-      return active.outlet.nextStep(adding: .none)
+      return body(&active.outlet)
     case .completing(var outlet):
       self = .terminal
-      let step = outlet.nextStep(adding: .none)
-      if step?.isCompletion != true { self = .completing(outlet) }
-      return step
+      defer { self = .completing(outlet) }
+      return body(&outlet)
     case .awaitingSubscription, .terminal:
       return nil
     }
   }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
 
   /// Ends everything; `nil` when there is nothing to end.
   mutating func cancel() -> Cancelled? {

@@ -12,7 +12,7 @@ private func drained(
   _ state: inout State
 ) -> (values: [Int], completion: Subscribers.Completion<TimeFamilyError>?) {
   var values: [Int] = []
-  while let step = state.nextStep() {
+  while let step = state.nextStep(adding: .none) {
     switch step {
     case .value(_, let value):
       values.append(value)
