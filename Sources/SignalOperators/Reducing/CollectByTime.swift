@@ -112,45 +112,19 @@ where
 {}
 
 extension Publishers.CollectByTime {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active (timer started)
-  /// active --tick / count reached--> active (a group moves to `ready`)
-  /// active --upstream completion--> completing (last group ready; the drain sends it)
-  /// any --completion delivered / cancel()--> terminal
-  /// ```
-  ///
-  /// The timer captures the inner weakly and is cancelled at the end. Only the scheduled drain,
-  /// strongly captured and allowed by `scheduled`, calls the downstream.
+  /// Decides under `lock`, in ``CollectByTimeState``, and acts after it. The timer captures the
+  /// inner weakly and is cancelled at the end; a drain claimed off the scheduler (by a value, a
+  /// request or the completion) is scheduled on it, strongly captured, and a tick drains in
+  /// place.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the drain that `scheduled` allows.
+  // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
-    private enum Phase {
-      case awaitingSubscription
-      case active
-      case completing
-      case terminal
-    }
-
-    private enum Step {
-      case group(Downstream, [Input])
-      case completion(Downstream, Subscribers.Completion<Failure>)
-      case stop
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    private var timer: (any Cancellable)?
-    private var buffer: [Input] = []
-    private var ready: [[Input]] = []
-    private var demand = Subscribers.Demand.none
-    private var completion: Subscribers.Completion<Failure>?
-    private var scheduled = false
+    private var state: CollectByTimeState<Downstream, Input>
     private let scheduler: Context
     private let interval: Context.SchedulerTimeType.Stride
     /// The most values in a group, for `byTimeOrCount`.
@@ -162,7 +136,7 @@ extension Publishers.CollectByTime {
       strategy: Publishers.TimeGroupingStrategy<Context>,
       options: Context.SchedulerOptions?
     ) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       switch strategy {
       case .byTime(let scheduler, let interval):
         self.scheduler = scheduler
@@ -177,107 +151,47 @@ extension Publishers.CollectByTime {
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active
-        upstream = subscription
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
       downstream.receive(subscription: self)
       // The timer starts once the downstream has its subscription, so no tick (on another
       // thread, with a concurrent scheduler) comes before or during its receive(subscription:).
-      let timer = scheduler.schedule(
-        after: scheduler.now.advanced(by: interval),
-        interval: interval,
-        tolerance: scheduler.minimumTolerance,
-        options: options
-      ) { [weak self] in
+      let timer = scheduler.startTimer(every: interval, options: options) { [weak self] in
         self?.tick()
       }
-      let stale = lock.withLock { () -> Bool in
-        guard case .active = phase else { return true }
-        self.timer = timer
-        return false
+      guard lock.withLock({ state.install(timer) }) else {
+        timer.cancel()
+        return
       }
-      if stale { timer.cancel() }
-      if count == nil, lock.withLock({ self.upstream != nil }) {
-        subscription.request(.unlimited)
-      }
+      if count == nil { subscription.request(.unlimited) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      let schedule = lock.withLock { () -> Bool in
-        guard case .active = phase else { return false }
-        buffer.append(input)
-        guard let count, buffer.count >= count else { return false }
-        ready.append(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        return claimDrain()
-      }
-      if schedule { scheduleDrain() }
+      if lock.withLock({ state.receive(input, count: count) }) { scheduleDrain() }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let accepted = lock.withLock {
-        () -> ((any Cancellable)?, Bool, (any Subscription)?, ([Input], [[Input]]))? in
-        guard case .active = phase else { return nil }
-        phase = .completing
-        self.completion = completion
-        var dropped: ([Input], [[Input]]) = ([], [])
-        if case .failure = completion {
-          dropped = (buffer, ready)
-          ready = []
-        } else if !buffer.isEmpty {
-          ready.append(buffer)
-        }
-        buffer = []
-        return (timer.take(), claimDrain(), upstream.take(), dropped)
+      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      guard let accepted else { return }
-      accepted.0?.cancel()
-      if accepted.1 { scheduleDrain() }
+      completed.timer?.cancel()
+      if completed.claimed { scheduleDrain() }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let (upstream, schedule) = lock.withLock { () -> ((any Subscription)?, Bool) in
-        self.demand += demand
-        return (count == nil ? nil : self.upstream, claimDrain())
-      }
-      if let upstream, let count { upstream.request(demand * count) }
-      if schedule { scheduleDrain() }
+      let requested = lock.withLock { state.requested(demand) }
+      if let count, let upstream = requested.upstream { upstream.request(demand * count) }
+      if requested.claimed { scheduleDrain() }
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (
-          Subscribers.Completion<Failure>?, (any Cancellable)?, (any Subscription)?, Downstream?,
-          [Input], [[Input]]
-        ) in
-        phase = .terminal
-        defer {
-          buffer = []
-          ready = []
-        }
-        return (completion.take(), timer.take(), upstream.take(), downstream.take(), buffer, ready)
-      }
-      released.1?.cancel()
-      released.2?.cancel()
-    }
-
-    /// Under `lock`: whether the caller should start a drain, which it then owns.
-    private func claimDrain() -> Bool {
-      guard !scheduled, phase != .terminal else { return false }
-      guard (!ready.isEmpty && demand > .none) || (ready.isEmpty && completion != nil) else {
-        return false
-      }
-      scheduled = true
-      return true
+      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
+      cancelled.timer?.cancel()
+      cancelled.upstream?.cancel()
     }
 
     private func scheduleDrain() {
@@ -286,60 +200,215 @@ extension Publishers.CollectByTime {
 
     /// Runs on the scheduler every interval: cuts a group if there is demand for it.
     private func tick() {
-      let start = lock.withLock { () -> Bool in
-        guard case .active = phase, !buffer.isEmpty, demand > ready.count else { return false }
-        ready.append(buffer)
-        buffer.removeAll(keepingCapacity: true)
-        return claimDrain()
-      }
-      if start { drain() }
+      if lock.withLock({ state.tick() }) { drain() }
     }
 
     /// Delivers ready groups within demand, then the completion; runs on the scheduler.
     private func drain() {
-      while true {
-        let step = lock.withLock { () -> Step in
-          guard phase != .terminal, let downstream else {
-            scheduled = false
-            return .stop
-          }
-          if !ready.isEmpty {
-            guard demand > .none else {
-              scheduled = false
-              return .stop
-            }
-            demand -= 1
-            return .group(downstream, ready.removeFirst())
-          }
-          guard let completion = completion.take() else {
-            scheduled = false
-            return .stop
-          }
-          phase = .terminal
-          self.downstream = nil
-          scheduled = false
-          return .completion(downstream, completion)
-        }
-        switch step {
-        case .group(let downstream, let group):
-          let more = downstream.receive(group)
-          guard more > .none else { continue }
-          let upstream = lock.withLock { () -> (any Subscription)? in
-            demand += more
-            return count == nil ? nil : self.upstream
-          }
-          if let upstream, let count { upstream.request(more * count) }
-        case .completion(let downstream, let completion):
-          downstream.receive(completion: completion)
-          return
-        case .stop:
-          return
-        }
+      TimedOutlet.drain(lock) { more in
+        state.nextStep(adding: more)
+      } forward: { more in
+        guard let count else { return }
+        lock.withLock { state.upstream }?.request(more * count)
       }
     }
 
     var description: String { "CollectByTime" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `collect(_:options:)` subscription, as data: each transition runs under the
+/// operator's lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active (the caller starts the timer)
+/// active --tick() with demand / count reached--> active (the group goes to the outlet)
+/// active --receive(completion:)--> finishing (the last group, unless it failed, then the
+///                                             completion go to the outlet)
+/// active / finishing --completion delivered / cancel()--> terminal
+/// ```
+enum CollectByTimeState<Downstream: Subscriber, Value>: TimedOutletState
+where Downstream.Input == [Value] {
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed.
+  case active(Active)
+  /// The completion is in the outlet's queue, after the groups still there.
+  case finishing(TimedOutlet<Downstream>)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The subscriber's end; its queue holds the groups cut and not yet delivered.
+    var outlet: TimedOutlet<Downstream>
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// The interval timer, once started.
+    var timer: (any Cancellable)?
+    /// The group being collected.
+    var group: [Value] = []
+  }
+
+  /// What the upstream's completion hands out.
+  struct Completed {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription (released: it completed).
+    let upstream: any Subscription
+    /// Groups a failure dropped, released after the lock.
+    let dropped: RingBuffer<[Value]>
+    /// The group being collected when a failure came.
+    let droppedGroup: [Value]
+    /// Whether the caller claimed the drain and must schedule it.
+    let claimed: Bool
+  }
+
+  /// What a request hands out.
+  struct Requested {
+    /// The upstream's subscription, for `byTimeOrCount` to pass the request on.
+    var upstream: (any Subscription)?
+    /// Whether the caller claimed the drain and must schedule it.
+    var claimed = false
+  }
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// The group being collected.
+    let group: [Value]
+    /// The subscriber and the groups it had not yet received.
+    let outlet: TimedOutlet<Downstream>.Released
+  }
+
+  /// The upstream's subscription while active.
+  var upstream: (any Subscription)? {
+    guard case .active(let active) = self else { return nil }
+    return active.upstream
+  }
+
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled.
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    return downstream
+  }
+
+  /// Keeps the interval timer; `false` when no longer active (cancel it).
+  mutating func install(_ timer: any Cancellable) -> Bool {
+    guard case .active(var active) = self else { return false }
+    self = .terminal
+    active.timer = timer
+    self = .active(active)
+    return true
+  }
+
+  /// Adds `value` to the group; a group of `count` values goes to the outlet. `true`: the
+  /// caller claimed the drain.
+  mutating func receive(_ value: Value, count: Int?) -> Bool {
+    guard case .active(var active) = self else { return false }
+    self = .terminal
+    defer { self = .active(active) }
+    active.group.append(value)
+    guard let count, active.group.count >= count else { return false }
+    return Self.cut(&active)
+  }
+
+  /// An interval ended: the group goes to the outlet if the subscriber has demand for it.
+  /// `true`: the caller claimed the drain.
+  mutating func tick() -> Bool {
+    guard case .active(var active) = self, !active.group.isEmpty,
+      active.outlet.queue.demand > .max(active.outlet.queue.values.count)
+    else { return false }
+    self = .terminal
+    defer { self = .active(active) }
+    return Self.cut(&active)
+  }
+
+  /// The upstream completed: the last group (unless it failed) and the completion go to the
+  /// outlet; a failure drops the groups not yet delivered. `nil` when not active.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    var dropped = RingBuffer<[Value]>()
+    var droppedGroup: [Value] = []
+    var claimed = false
+    if case .failure = completion {
+      dropped = active.outlet.queue.values.takeAll()
+      droppedGroup = active.group
+    } else if !active.group.isEmpty {
+      claimed = active.outlet.queue.enqueue(active.group)
+    }
+    if active.outlet.queue.finish(completion) { claimed = true }
+    self = .finishing(active.outlet)
+    return Completed(
+      timer: active.timer,
+      upstream: active.upstream,
+      dropped: dropped,
+      droppedGroup: droppedGroup,
+      claimed: claimed
+    )
+  }
+
+  /// Adds demand; returns the upstream's subscription, for `byTimeOrCount` to pass the request
+  /// on.
+  mutating func requested(_ demand: Subscribers.Demand) -> Requested {
+    Requested(upstream: upstream, claimed: request(demand))
+  }
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return body(&active.outlet)
+    case .finishing(var outlet):
+      self = .terminal
+      defer { self = .finishing(outlet) }
+      return body(&outlet)
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
+
+  /// Ends everything; `nil` when there is nothing to end.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        timer: active.timer,
+        upstream: active.upstream,
+        group: active.group,
+        outlet: active.outlet.cancel()
+      )
+    case .finishing(var outlet):
+      self = .terminal
+      return Cancelled(timer: nil, upstream: nil, group: [], outlet: outlet.cancel())
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Moves the group being collected to the outlet; `true`: the caller claimed the drain.
+  private static func cut(_ active: inout Active) -> Bool {
+    let group = active.group
+    active.group = []
+    active.group.reserveCapacity(group.count)
+    return active.outlet.queue.enqueue(group)
   }
 }

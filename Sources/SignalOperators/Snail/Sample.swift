@@ -89,34 +89,19 @@ where
 {}
 
 extension Publishers.Sample {
+  /// Decides under `lock`, in ``SampleState``, and acts after it. The timer captures the inner
+  /// weakly; the scheduled completion captures it strongly so that it is delivered. Ticks hand
+  /// the latest value to the outlet, whose drain keeps deliveries one at a time even when ticks
+  /// overlap on a concurrent scheduler.
   // Sendable: all mutable state is guarded by `lock`; downstream and upstream are called
-  // outside it.
+  // outside it, the downstream only by the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    /// ```
-    /// awaitingSubscription --receive(subscription:)--> active
-    /// active --receive(_:)--> active           (replace the latest value)
-    /// active --tick--> active                  (emit the latest value if demand > 0)
-    /// active --receive(completion:)--> completing --scheduled--> terminal
-    /// any --cancel()--> terminal
-    /// ```
     typealias Input = Output
 
-    private enum Phase {
-      case awaitingSubscription
-      case active
-      case completing
-      case terminal
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    private var timer: (any Cancellable)?
-    private var latest: Input?
-    private var demand = Subscribers.Demand.none
+    private var state: SampleState<Downstream>
     private let scheduler: Context
     private let interval: Context.SchedulerTimeType.Stride
     private let options: Context.SchedulerOptions?
@@ -124,114 +109,274 @@ extension Publishers.Sample {
     var description: String { "Sample" }
 
     init(downstream: Downstream, sampler: Publishers.Sample<Upstream, Context>) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       scheduler = sampler.scheduler
       interval = sampler.interval
       options = sampler.options
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active
-        upstream = subscription
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
       downstream.receive(subscription: self)
       // The timer starts once the downstream has its subscription, so no tick (on another
       // thread, with a concurrent scheduler) comes before or during its receive(subscription:).
-      let timer = scheduler.schedule(
-        after: scheduler.now.advanced(by: interval),
-        interval: interval,
-        tolerance: scheduler.minimumTolerance,
-        options: options
-      ) { [weak self] in
+      let timer = scheduler.startTimer(every: interval, options: options) { [weak self] in
         self?.tick()
       }
-      let stale = lock.withLock { () -> Bool in
-        guard case .active = phase else { return true }
-        self.timer = timer
-        return false
+      guard lock.withLock({ state.install(timer) }) else {
+        timer.cancel()
+        return
       }
-      if stale { timer.cancel() }
-      if let upstream = lock.withLock({ self.upstream }) {
-        upstream.request(.unlimited)
-      }
+      lock.withLock { state.upstream }?.request(.unlimited)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      let replaced = lock.withLock { () -> Input? in
-        guard case .active = phase else { return nil }
-        defer { latest = input }
-        return latest
-      }
-      _ = replaced  // released after the lock
+      _ = lock.withLock { state.receive(input) }  // the replaced value, released after the lock
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      // The upstream subscription and a value dropped by a failure are released after the lock.
-      let ended = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, Input?)? in
-        guard case .active = phase else { return nil }
-        phase = .completing
-        let dropped: Input? = if case .failure = completion { latest.take() } else { nil }
-        return (self.timer.take(), upstream.take(), dropped)
+      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      guard let (timer, _, _) = ended else { return }
-      timer?.cancel()
-      scheduler.schedule(options: options) { self.complete(completion) }
+      completed.timer?.cancel()
+      scheduler.schedule(options: options) { self.finish(completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      lock.withLock { self.demand += demand }
+      if lock.withLock({ state.request(demand) }) { drain() }
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, Downstream?, Input?) in
-        phase = .terminal
-        return (timer.take(), upstream.take(), downstream.take(), latest.take())
-      }
-      released.0?.cancel()
-      released.1?.cancel()
+      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
+      cancelled.timer?.cancel()
+      cancelled.upstream?.cancel()
     }
 
     /// Runs on the scheduler at every tick: emits the latest value if there is demand.
     private func tick() {
-      let emit = lock.withLock { () -> (Downstream, Input)? in
-        guard case .active = phase, demand > .none, let downstream, let value = latest.take()
-        else { return nil }
-        demand -= 1
-        return (downstream, value)
-      }
-      guard let (downstream, value) = emit else { return }
-      let more = downstream.receive(value)
-      if more > .none { lock.withLock { demand += more } }
+      if lock.withLock({ state.tick() }) { drain() }
     }
 
     /// Runs on the scheduler after upstream completed: flushes the latest value, then ends.
-    private func complete(_ completion: Subscribers.Completion<Failure>) {
-      let flush = lock.withLock { () -> (Downstream, Input?)? in
-        guard case .completing = phase, let downstream else { return nil }
-        guard demand > .none, let value = latest.take() else { return (downstream, nil) }
-        demand -= 1
-        return (downstream, value)
-      }
-      guard let (downstream, value) = flush else { return }
-      if let value { _ = downstream.receive(value) }
-      let released = lock.withLock { () -> (Downstream?, Input?)? in
-        guard case .completing = phase else { return nil }
-        phase = .terminal
-        return (self.downstream.take(), latest.take())
-      }
-      guard released != nil else { return }
-      downstream.receive(completion: completion)
+    private func finish(_ completion: Subscribers.Completion<Failure>) {
+      let finished = lock.withLock { state.finish(completion) }
+      _ = finished.dropped  // released after the lock
+      if finished.claimed { drain() }
     }
+
+    private func drain() {
+      TimedOutlet.drain(lock) { more in state.nextStep(adding: more) }
+    }
+  }
+}
+
+/// The state of a `sample` subscription, as data: each transition runs under the operator's lock
+/// and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --receive(_:)--> active      (replace the latest value)
+/// active --tick()--> active           (the latest value goes to the outlet if demand allows)
+/// active --receive(completion:)--> completing (a failure drops the latest value)
+/// completing --finish(_:)--> finishing (the latest value, if demand allows, then the completion)
+/// active / completing / finishing --completion delivered / cancel()--> terminal
+/// ```
+enum SampleState<Downstream: Subscriber>: TimedOutletState {
+  typealias Value = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed.
+  case active(Active)
+  /// The upstream completed; the completion is scheduled.
+  case completing(Completing)
+  /// The completion is in the outlet's queue.
+  case finishing(TimedOutlet<Downstream>)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// The value the next tick samples.
+    var latest: Value?
+    /// The sampling timer, once started.
+    var timer: (any Cancellable)?
+  }
+
+  /// What exists between the upstream's completion and its scheduled delivery.
+  struct Completing {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// The value flushed before the completion.
+    var latest: Value?
+  }
+
+  /// What the upstream's completion lets go of.
+  struct Completed {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription (released: it completed).
+    let upstream: any Subscription
+    /// The latest value, dropped by a failure.
+    let dropped: Value?
+  }
+
+  /// What the scheduled completion hands out.
+  struct Finished {
+    /// Whether the caller claimed the drain and must run it.
+    var claimed = false
+    /// The latest value, dropped for want of demand; released after the lock.
+    var dropped: Value?
+  }
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// The latest value.
+    let latest: Value?
+    /// The subscriber and the values it had not yet received.
+    let outlet: TimedOutlet<Downstream>.Released
+  }
+
+  /// The upstream's subscription while active.
+  var upstream: (any Subscription)? {
+    guard case .active(let active) = self else { return nil }
+    return active.upstream
+  }
+
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled.
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    return downstream
+  }
+
+  /// Keeps the sampling timer; `false` when no longer active (cancel it).
+  mutating func install(_ timer: any Cancellable) -> Bool {
+    guard case .active(var active) = self else { return false }
+    self = .terminal
+    active.timer = timer
+    self = .active(active)
+    return true
+  }
+
+  /// Makes `value` the latest; returns the value it replaced, to release after the lock.
+  mutating func receive(_ value: Value) -> Value? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    let replaced = active.latest
+    active.latest = value
+    return replaced
+  }
+
+  /// A tick: the latest value goes to the outlet if the subscriber has demand for it. `true`:
+  /// the caller claimed the drain.
+  mutating func tick() -> Bool {
+    guard case .active(var active) = self, active.latest != nil else { return false }
+    self = .terminal
+    defer { self = .active(active) }
+    return Self.flush(&active.latest, to: &active.outlet)
+  }
+
+  /// The upstream completed; `nil` when not active.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    guard case .active(let active) = self else { return nil }
+    let dropped: Value? = if case .failure = completion { active.latest } else { nil }
+    self = .completing(
+      Completing(outlet: active.outlet, latest: dropped == nil ? active.latest : nil)
+    )
+    return Completed(timer: active.timer, upstream: active.upstream, dropped: dropped)
+  }
+
+  /// The scheduled completion runs: the latest value (if demand allows), then the completion,
+  /// go to the outlet.
+  mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Finished {
+    guard case .completing(var completing) = self else { return Finished() }
+    self = .terminal
+    var finished = Finished()
+    finished.claimed = Self.flush(&completing.latest, to: &completing.outlet)
+    finished.dropped = completing.latest.take()
+    if completing.outlet.queue.finish(completion) { finished.claimed = true }
+    self = .finishing(completing.outlet)
+    return finished
+  }
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return body(&active.outlet)
+    case .completing(var completing):
+      self = .terminal
+      defer { self = .completing(completing) }
+      return body(&completing.outlet)
+    case .finishing(var outlet):
+      self = .terminal
+      defer { self = .finishing(outlet) }
+      return body(&outlet)
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
+
+  /// Ends everything; `nil` when there is nothing to end.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        timer: active.timer,
+        upstream: active.upstream,
+        latest: active.latest,
+        outlet: active.outlet.cancel()
+      )
+    case .completing(var completing):
+      self = .terminal
+      return Cancelled(
+        timer: nil,
+        upstream: nil,
+        latest: completing.latest,
+        outlet: completing.outlet.cancel()
+      )
+    case .finishing(var outlet):
+      self = .terminal
+      return Cancelled(timer: nil, upstream: nil, latest: nil, outlet: outlet.cancel())
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Moves `latest` into `outlet` if the subscriber has demand beyond the values already there;
+  /// `true`: the caller claimed the drain.
+  private static func flush(
+    _ latest: inout Value?,
+    to outlet: inout TimedOutlet<Downstream>
+  ) -> Bool {
+    guard outlet.queue.demand > .max(outlet.queue.values.count), let value = latest.take() else {
+      return false
+    }
+    return outlet.queue.enqueue(value)
   }
 }

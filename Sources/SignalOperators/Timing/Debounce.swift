@@ -93,67 +93,31 @@ where
 {}
 
 extension Publishers.Debounce {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active
-  /// active --receive(_:)--> active      (replace pending, generation += 1, restart the timer)
-  /// active --timer(generation)--> active (pending becomes ready if there is demand)
-  /// active --upstream completion--> completing (pending dropped; completion scheduled)
-  /// any --completion delivered / cancel()--> terminal
-  /// ```
-  ///
-  /// Timers capture the inner weakly and are cancelled when superseded or at the end; the
-  /// scheduled completion captures it strongly so that it is delivered. The thread that sets
-  /// `draining` delivers, so two timers on a concurrent scheduler never call downstream at once.
+  /// Decides under `lock`, in ``DebounceState``, and acts after it: starts and cancels timers,
+  /// hands values to the drain. Timers capture the inner weakly; the scheduled completion
+  /// captures it strongly so that it is delivered.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the thread that set `draining`.
+  // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private enum Phase {
-      case awaitingSubscription
-      case active
-      case completing
-      case terminal
-    }
-
-    private enum Step {
-      case value(Downstream, Output)
-      case completion(Downstream, Subscribers.Completion<Failure>)
-      case stop
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    private var demand = Subscribers.Demand.none
-    private var pending: Output?
-    private var ready: Output?
-    private var completion: Subscribers.Completion<Failure>?
-    private var generation: UInt64 = 0
-    private var timer: (any Cancellable)?
-    private var draining = false
+    private var state: DebounceState<Downstream>
     private let dueTime: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       dueTime = publisher.dueTime
       scheduler = publisher.scheduler
       options = publisher.options
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active
-        upstream = subscription
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
@@ -162,129 +126,238 @@ extension Publishers.Debounce {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let started = lock.withLock { () -> (UInt64, (any Cancellable)?, Output?)? in
-        guard case .active = phase else { return nil }
-        let replaced = pending
-        pending = input
-        generation &+= 1
-        return (generation, self.timer.take(), replaced)
-      }
-      guard let (generation, previous, _) = started else { return .none }
-      previous?.cancel()
-      let timer = scheduler.schedule(
-        after: scheduler.now.advanced(by: dueTime),
-        interval: dueTime,
-        tolerance: scheduler.minimumTolerance,
-        options: options
-      ) { [weak self] in
+      guard let restart = lock.withLock({ state.receive(input) }) else { return .none }
+      restart.superseded?.cancel()
+      let generation = restart.generation
+      let timer = scheduler.startTimer(every: dueTime, options: options) { [weak self] in
         self?.timerFired(generation)
       }
-      let stale = lock.withLock { () -> Bool in
-        guard case .active = phase, self.generation == generation, pending != nil else {
-          return true
-        }
-        self.timer = timer
-        return false
-      }
-      if stale { timer.cancel() }
+      if !lock.withLock({ state.install(timer, for: generation) }) { timer.cancel() }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let released = lock.withLock { () -> ((any Cancellable)?, (any Subscription)?, Output?)? in
-        guard case .active = phase else { return nil }
-        phase = .completing
-        self.completion = completion
-        return (timer.take(), upstream.take(), pending.take())
+      guard let released = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      guard let released else { return }
-      released.0?.cancel()
-      scheduler.schedule(options: options) { self.drain(start: true) }
+      released.timer?.cancel()
+      scheduler.schedule(options: options) { self.finish(completion) }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      lock.withLock { self.demand += demand }
+      if lock.withLock({ state.request(demand) }) { drain() }
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (
-          Subscribers.Completion<Failure>?, (any Cancellable)?, (any Subscription)?, Downstream?,
-          Output?, Output?
-        ) in
-        phase = .terminal
-        return (
-          completion.take(), timer.take(), upstream.take(), downstream.take(), pending.take(),
-          ready.take()
-        )
-      }
-      released.1?.cancel()
-      released.2?.cancel()
+      guard let released = lock.withLock({ state.cancel() }) else { return }
+      released.timer?.cancel()
+      released.upstream?.cancel()
     }
 
     private func timerFired(_ generation: UInt64) {
-      let (timer, start, dropped) = lock.withLock { () -> ((any Cancellable)?, Bool, Output?) in
-        guard case .active = phase, self.generation == generation, let value = pending.take()
-        else { return (nil, false, nil) }
-        let timer = self.timer.take()
-        // A value still waiting for the draining thread is replaced (and released after the
-        // lock): the unit of demand it took goes back.
-        let superseded = ready.take()
-        if superseded != nil { demand += 1 }
-        guard demand > .none else { return (timer, false, value) }
-        demand -= 1
-        ready = value
-        guard !draining else { return (timer, false, superseded) }
-        draining = true
-        return (timer, true, superseded)
-      }
-      _ = dropped
-      timer?.cancel()
-      if start { drain(start: false) }
+      let fired = lock.withLock { state.timerFired(generation) }
+      fired.timer?.cancel()
+      if fired.claimed { drain() }
     }
 
-    /// Delivers the ready value, then the completion. `start` asks to take `draining` first.
-    private func drain(start: Bool) {
-      if start {
-        let started = lock.withLock { () -> Bool in
-          guard !draining else { return false }
-          draining = true
-          return true
-        }
-        guard started else { return }
-      }
-      while true {
-        let step = lock.withLock { () -> Step in
-          guard phase != .terminal, let downstream else {
-            draining = false
-            return .stop
-          }
-          if let value = ready.take() { return .value(downstream, value) }
-          guard case .completing = phase, let completion = completion.take() else {
-            draining = false
-            return .stop
-          }
-          phase = .terminal
-          self.downstream = nil
-          draining = false
-          return .completion(downstream, completion)
-        }
-        switch step {
-        case .value(let downstream, let value):
-          let more = downstream.receive(value)
-          if more > .none { lock.withLock { demand += more } }
-        case .completion(let downstream, let completion):
-          downstream.receive(completion: completion)
-          return
-        case .stop:
-          return
-        }
-      }
+    private func finish(_ completion: Subscribers.Completion<Failure>) {
+      if lock.withLock({ state.finish(completion) }) { drain() }
+    }
+
+    private func drain() {
+      TimedOutlet.drain(lock) { more in state.nextStep(adding: more) }
     }
 
     var description: String { "Debounce" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `debounce` subscription, as data: each transition runs under the operator's
+/// lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --receive(_:)--> active      (replace pending, restart the timer)
+/// active --timerFired(current)--> active (pending is queued if there is demand, else dropped)
+/// active --receive(completion:)--> completing (pending dropped; the completion is scheduled)
+/// completing --finish(_:)--> completing (the completion is queued after the queued value)
+/// active / completing --completion delivered / cancel()--> terminal
+/// ```
+///
+/// At most one value waits in the outlet's queue (for the draining thread): a newer due value
+/// replaces it, since only the latest one counts.
+enum DebounceState<Downstream: Subscriber>: TimedOutletState {
+  typealias Value = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed: values restart the timer.
+  case active(Active)
+  /// The upstream completed; the completion is scheduled, then queued after any due value.
+  case completing(TimedOutlet<Downstream>)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// The latest value, waiting for the upstream to be quiet.
+    var pending: Value?
+    /// The quiet-period timer.
+    var timer = TimerSlot()
+  }
+
+  /// What a timer restart hands out.
+  struct Restart {
+    /// The generation the new timer is started for.
+    let generation: UInt64
+    /// The timer to cancel.
+    let superseded: (any Cancellable)?
+    /// The pending value the new one replaced, released after the lock.
+    let replaced: Value?
+  }
+
+  /// What a firing timer hands out.
+  struct Fired {
+    /// The timer to cancel (the quiet period is over), if the firing was current.
+    var timer: (any Cancellable)?
+    /// A value that was dropped (no demand) or superseded, released after the lock.
+    var dropped: Value?
+    /// Whether the caller claimed the drain and must run it.
+    var claimed = false
+  }
+
+  /// What the upstream's completion lets go of.
+  struct Completed {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription (released: it completed).
+    let upstream: any Subscription
+    /// The pending value, dropped as in Combine.
+    let pending: Value?
+  }
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// The pending value.
+    let pending: Value?
+    /// The subscriber and the values it had not yet received.
+    let outlet: TimedOutlet<Downstream>.Released
+  }
+
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    return downstream
+  }
+
+  /// Makes `value` the pending one and restarts the timer; `nil` when not active.
+  mutating func receive(_ value: Value) -> Restart? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    let replaced = active.pending
+    active.pending = value
+    let (generation, superseded) = active.timer.restart()
+    return Restart(generation: generation, superseded: superseded, replaced: replaced)
+  }
+
+  /// Keeps the timer started for `generation`; `false`: it is stale, cancel it.
+  mutating func install(_ timer: any Cancellable, for generation: UInt64) -> Bool {
+    guard case .active(var active) = self, active.pending != nil else { return false }
+    self = .terminal
+    defer { self = .active(active) }
+    return active.timer.install(timer, for: generation)
+  }
+
+  /// The quiet period started for `generation` is over: the pending value goes to the outlet if
+  /// the subscriber has demand.
+  mutating func timerFired(_ generation: UInt64) -> Fired {
+    guard case .active(var active) = self, active.timer.isCurrent(generation),
+      let value = active.pending
+    else { return Fired() }
+    self = .terminal
+    defer { self = .active(active) }
+    active.pending = nil
+    var fired = Fired(timer: active.timer.take())
+    // A value still waiting for the draining thread is superseded: only the latest counts.
+    fired.dropped = active.outlet.queue.values.popLast()
+    if active.outlet.queue.demand > .none {
+      fired.claimed = active.outlet.queue.enqueue(value)
+    } else {
+      fired.dropped = value
+    }
+    return fired
+  }
+
+  /// The upstream completed: the pending value is dropped and the timer stopped; the caller
+  /// schedules ``finish(_:)``.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    guard case .active(var active) = self else { return nil }
+    self = .completing(active.outlet)
+    return Completed(timer: active.timer.take(), upstream: active.upstream, pending: active.pending)
+  }
+
+  /// The scheduled completion runs: it is queued after any due value. `true`: the caller claimed
+  /// the drain.
+  mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .completing(var outlet) = self else { return false }
+    self = .terminal
+    defer { self = .completing(outlet) }
+    return outlet.queue.finish(completion)
+  }
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return body(&active.outlet)
+    case .completing(var outlet):
+      self = .terminal
+      defer { self = .completing(outlet) }
+      return body(&outlet)
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
+
+  /// Ends everything; `nil` when there is nothing to end (before the subscription, the
+  /// subscriber can't cancel).
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        timer: active.timer.take(),
+        upstream: active.upstream,
+        pending: active.pending,
+        outlet: active.outlet.cancel()
+      )
+    case .completing(var outlet):
+      self = .terminal
+      return Cancelled(timer: nil, upstream: nil, pending: nil, outlet: outlet.cancel())
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
   }
 }

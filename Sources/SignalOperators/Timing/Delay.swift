@@ -106,54 +106,27 @@ where
 {}
 
 extension Publishers.Delay {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active
-  /// active --upstream completion--> completing (its delivery is scheduled after the values')
-  /// any --completion delivered / cancel()--> terminal
-  /// ```
-  ///
-  /// Events wait in `queue`; each scheduled action makes one more event due (`due += 1`), and
-  /// the thread that sets `draining` delivers due events from the front, so order holds even if
-  /// the scheduler reorders actions. An action scheduled before `cancel()` keeps the inner alive
-  /// until it runs, but by then everything else has been released.
+  /// Decides under `lock`, in ``DelayState``, and acts after it: each event schedules one action
+  /// `interval` later, which makes the oldest waiting event due; the thread that claims the
+  /// outlet's drain delivers due events in order, so order holds even if the scheduler reorders
+  /// actions. An action scheduled before `cancel()` keeps the inner alive until it runs, but by
+  /// then everything else has been released.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the thread that set `draining`.
+  // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private enum Phase {
-      case awaitingSubscription
-      case active
-      case completing
-      case terminal
-    }
-
-    private enum Step {
-      case value(Downstream, Output)
-      case completion(Downstream, Subscribers.Completion<Failure>)
-      case stop
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    /// A value is moved out of its slot (leaving `nil`) when it is delivered, so compacting
-    /// never releases a value under the lock.
-    private var queue: [Output?] = []
-    private var head = 0
-    private var completion: Subscribers.Completion<Failure>?
-    private var due = 0
-    private var draining = false
+    private var state: DelayState<Downstream>
     private let interval: Context.SchedulerTimeType.Stride
     private let tolerance: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       interval = publisher.interval
       tolerance = publisher.tolerance
       scheduler = publisher.scheduler
@@ -161,13 +134,7 @@ extension Publishers.Delay {
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active
-        upstream = subscription
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
@@ -175,40 +142,23 @@ extension Publishers.Delay {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let accepted = lock.withLock { () -> Bool in
-        guard case .active = phase else { return false }
-        queue.append(input)
-        return true
-      }
-      if accepted { scheduleOne() }
+      if lock.withLock({ state.receive(input) }) { scheduleOne() }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (accepted, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
-        guard case .active = phase else { return (false, nil) }
-        phase = .completing
-        self.completion = completion
-        return (true, upstream.take())
-      }
-      _ = released
-      if accepted { scheduleOne() }
+      guard let upstream = lock.withLock({ state.receive(completion: completion) }) else { return }
+      _ = upstream  // released after the lock
+      scheduleOne()
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      lock.withLock { upstream }?.request(demand)
+      lock.withLock { state.upstream }?.request(demand)
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, [Output?]) in
-        phase = .terminal
-        head = 0
-        defer { queue = [] }
-        return (completion.take(), upstream.take(), downstream.take(), queue)
-      }
-      released.1?.cancel()
+      lock.withLock { state.cancel() }?.upstream?.cancel()
     }
 
     private func scheduleOne() {
@@ -219,61 +169,195 @@ extension Publishers.Delay {
       ) { self.fire() }
     }
 
-    /// Makes the front event due and delivers what is due, unless another thread is at it.
+    /// Makes the oldest waiting event due and delivers what is due, unless another thread is.
     private func fire() {
-      let start = lock.withLock { () -> Bool in
-        guard phase != .terminal else { return false }
-        due += 1
-        guard !draining else { return false }
-        draining = true
-        return true
-      }
-      guard start else { return }
-      while true {
-        let step = lock.withLock { () -> Step in
-          guard phase != .terminal, due > 0, let downstream else {
-            draining = false
-            return .stop
-          }
-          due -= 1
-          if head < queue.count {
-            guard let value = queue[head].take() else {
-              preconditionFailure("Delay: an undelivered slot is empty")
-            }
-            head += 1
-            if head == queue.count {
-              queue.removeAll(keepingCapacity: true)
-              head = 0
-            } else if head >= 64, head * 2 >= queue.count {
-              queue.removeFirst(head)
-              head = 0
-            }
-            return .value(downstream, value)
-          }
-          guard let completion = completion.take() else {
-            draining = false
-            return .stop
-          }
-          phase = .terminal
-          self.downstream = nil
-          draining = false
-          return .completion(downstream, completion)
-        }
-        switch step {
-        case .value(let downstream, let value):
-          let more = downstream.receive(value)
-          if more > .none { lock.withLock { upstream }?.request(more) }
-        case .completion(let downstream, let completion):
-          downstream.receive(completion: completion)
-          return
-        case .stop:
-          return
-        }
+      guard lock.withLock({ state.fire() }) else { return }
+      TimedOutlet.drain(lock) { _ in
+        state.nextStep(adding: .none)
+      } forward: { more in
+        lock.withLock { state.upstream }?.request(more)
       }
     }
 
     var description: String { "Delay" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `delay` subscription, as data: each transition runs under the operator's lock
+/// and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --receive(_:)--> active (the value waits; the caller schedules one action)
+/// active --receive(completion:)--> completing (the completion waits after the values)
+/// active / completing --fire()--> the oldest waiting value goes to the outlet
+/// completing --fire() with no value waiting--> finishing (the completion goes to the outlet)
+/// active / completing / finishing --completion delivered / cancel()--> terminal
+/// ```
+///
+/// The outlet's demand is unlimited: requests go straight to the upstream, which keeps to them.
+enum DelayState<Downstream: Subscriber>: TimedOutletState {
+  typealias Value = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed.
+  case active(Active)
+  /// The upstream completed; its completion waits for the values before it.
+  case completing(Completing)
+  /// The completion is in the outlet's queue.
+  case finishing(TimedOutlet<Downstream>)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// Values whose scheduled action hasn't run yet, oldest first.
+    var waiting = RingBuffer<Value>()
+  }
+
+  /// What exists once the upstream completed.
+  struct Completing {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// Values whose scheduled action hasn't run yet, oldest first.
+    var waiting: RingBuffer<Value>
+    /// The upstream's completion, due after `waiting`.
+    let completion: Subscribers.Completion<Failure>
+  }
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// Values not yet due.
+    let waiting: RingBuffer<Value>
+    /// The completion not yet due.
+    let completion: Subscribers.Completion<Failure>?
+    /// The subscriber and the due values it had not yet received.
+    let outlet: TimedOutlet<Downstream>.Released
+  }
+
+  /// The upstream's subscription while active.
+  var upstream: (any Subscription)? {
+    guard case .active(let active) = self else { return nil }
+    return active.upstream
+  }
+
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled.
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(
+      Active(outlet: TimedOutlet(downstream, demand: .unlimited), upstream: subscription)
+    )
+    return downstream
+  }
+
+  /// Keeps `value` until its action runs; `true`: the caller schedules that action.
+  mutating func receive(_ value: Value) -> Bool {
+    guard case .active(var active) = self else { return false }
+    self = .terminal
+    active.waiting.append(value)
+    self = .active(active)
+    return true
+  }
+
+  /// Keeps the completion after the waiting values; returns the upstream's subscription to
+  /// release after the lock (the caller schedules one more action), or `nil` when not active.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> (any Subscription)? {
+    guard case .active(let active) = self else { return nil }
+    self = .completing(
+      Completing(outlet: active.outlet, waiting: active.waiting, completion: completion)
+    )
+    return active.upstream
+  }
+
+  /// A scheduled action ran: the oldest waiting event goes to the outlet. `true`: the caller
+  /// claimed the drain.
+  mutating func fire() -> Bool {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      guard let value = active.waiting.popFirst() else {
+        preconditionFailure("Delay: an action ran with no value waiting")
+      }
+      return active.outlet.queue.enqueue(value)
+    case .completing(var completing):
+      self = .terminal
+      if let value = completing.waiting.popFirst() {
+        defer { self = .completing(completing) }
+        return completing.outlet.queue.enqueue(value)
+      }
+      defer { self = .finishing(completing.outlet) }
+      return completing.outlet.queue.finish(completing.completion)
+    case .awaitingSubscription, .finishing, .terminal:
+      return false
+    }
+  }
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return body(&active.outlet)
+    case .completing(var completing):
+      self = .terminal
+      defer { self = .completing(completing) }
+      return body(&completing.outlet)
+    case .finishing(var outlet):
+      self = .terminal
+      defer { self = .finishing(outlet) }
+      return body(&outlet)
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
+
+  /// Ends everything; `nil` when there is nothing to end.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        upstream: active.upstream,
+        waiting: active.waiting.takeAll(),
+        completion: nil,
+        outlet: active.outlet.cancel()
+      )
+    case .completing(var completing):
+      self = .terminal
+      return Cancelled(
+        upstream: nil,
+        waiting: completing.waiting.takeAll(),
+        completion: completing.completion,
+        outlet: completing.outlet.cancel()
+      )
+    case .finishing(var outlet):
+      self = .terminal
+      return Cancelled(
+        upstream: nil,
+        waiting: RingBuffer(),
+        completion: nil,
+        outlet: outlet.cancel()
+      )
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
   }
 }

@@ -93,71 +93,33 @@ extension Publishers.Throttle: Sendable
 where Upstream: Sendable, Context.SchedulerTimeType.Stride: Sendable {}
 
 extension Publishers.Throttle {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active
-  /// active --receive(_:) with demand, nothing held--> active (hold it, schedule its emission)
-  /// active --receive(_:) while holding--> active (replace it if `latest`, else drop)
-  /// active --upstream completion--> completing (sent after the held value, or scheduled now)
-  /// any --completion delivered / cancel()--> terminal
-  /// ```
-  ///
-  /// Scheduled emissions capture the inner strongly, so a held value and the completion are
-  /// delivered even if nothing else holds the inner; after `cancel()` they find nothing to do.
+  /// Decides under `lock`, in ``ThrottleState``, and acts after it: schedules emissions and
+  /// runs the drain. Scheduled emissions capture the inner strongly, so a held value and the
+  /// completion are delivered even if nothing else holds the inner; after `cancel()` they find
+  /// nothing to do.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the thread that set `draining`.
+  // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
     typealias Time = Context.SchedulerTimeType
 
-    private enum Phase {
-      case awaitingSubscription
-      case active
-      case completing
-      case terminal
-    }
-
-    private enum Step {
-      case value(Downstream, Output)
-      case completion(Downstream, Subscribers.Completion<Failure>)
-      case stop
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    private var demand = Subscribers.Demand.none
-    /// The value waiting for its scheduled emission.
-    private var held: Output?
-    /// Whether an emission is scheduled (for `held` or the completion).
-    private var emissionScheduled = false
-    /// Values and the completion that are due and wait for the draining thread.
-    private var ready: Output?
-    private var completion: Subscribers.Completion<Failure>?
-    private var completionDue = false
-    private var lastEmission: Time?
-    private var draining = false
+    private var state: ThrottleState<Downstream, Time>
     private let interval: Time.Stride
     private let scheduler: Context
     private let latest: Bool
 
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       interval = publisher.interval
       scheduler = publisher.scheduler
       latest = publisher.latest
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active
-        upstream = subscription
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
@@ -167,119 +129,255 @@ extension Publishers.Throttle {
 
     func receive(_ input: Output) -> Subscribers.Demand {
       let now = scheduler.now
-      let (emitAt, dropped) = lock.withLock { () -> (Time?, Output?) in
-        guard case .active = phase else { return (nil, input) }
-        if emissionScheduled {
-          // The held value already has its unit of demand; with `latest` this one takes its
-          // place, so the interval ends with its latest value even when demand is now spent.
-          guard latest else { return (nil, input) }
-          let replaced = held
-          held = input
-          return (nil, replaced)
+      switch lock.withLock({ state.receive(input, latest: latest) }) {
+      case .schedule(let lastEmission):
+        let emitAt = lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
+        if emitAt <= now {
+          scheduler.schedule { self.emit() }
+        } else {
+          scheduler.schedule(after: emitAt) { self.emit() }
         }
-        guard demand > .none else { return (nil, input) }
-        demand -= 1
-        held = input
-        emissionScheduled = true
-        guard let lastEmission else { return (now, nil) }
-        return (Swift.max(now, lastEmission.advanced(by: interval)), nil)
+      case .drop(let dropped):
+        _ = dropped  // released after the lock
       }
-      _ = dropped
-      if let emitAt { schedule(at: emitAt, now: now) }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (schedule, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
-        guard case .active = phase else { return (false, nil) }
-        phase = .completing
-        self.completion = completion
-        let released = upstream.take()
-        guard !emissionScheduled else { return (false, released) }
-        emissionScheduled = true
-        return (true, released)
+      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      _ = released
-      if schedule { scheduler.schedule { self.emit() } }
+      _ = completed.upstream  // released after the lock
+      if completed.scheduleEmission { scheduler.schedule { self.emit() } }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      lock.withLock { self.demand += demand }
+      if lock.withLock({ state.request(demand) }) { drain() }
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, Output?, Output?)
-        in
-        phase = .terminal
-        return (completion.take(), upstream.take(), downstream.take(), held.take(), ready.take())
-      }
-      released.1?.cancel()
+      lock.withLock { state.cancel() }?.upstream?.cancel()
     }
 
-    private func schedule(at time: Time, now: Time) {
-      if time <= now {
-        scheduler.schedule { self.emit() }
-      } else {
-        scheduler.schedule(after: time) { self.emit() }
-      }
-    }
-
-    /// Runs when a scheduled emission is due: the held value and then any completion become
-    /// ready, and the draining thread delivers them.
+    /// Runs when a scheduled emission is due.
     private func emit() {
       let now = scheduler.now
-      var superseded: Output?  // released after the lock
-      let start = lock.withLock { () -> Bool in
-        guard phase != .terminal, emissionScheduled else { return false }
-        emissionScheduled = false
-        if let value = held.take() {
-          // A value still waiting for the draining thread is replaced: its unit of demand, taken
-          // when it was held, goes back.
-          superseded = ready.take()
-          if superseded != nil { demand += 1 }
-          ready = value
-          lastEmission = now
-        }
-        if case .completing = phase { completionDue = true }
-        guard !draining else { return false }
-        draining = true
-        return true
-      }
-      _ = superseded
-      guard start else { return }
-      while true {
-        let step = lock.withLock { () -> Step in
-          guard phase != .terminal, let downstream else {
-            draining = false
-            return .stop
-          }
-          if let value = ready.take() { return .value(downstream, value) }
-          guard completionDue, let completion = completion.take() else {
-            draining = false
-            return .stop
-          }
-          phase = .terminal
-          self.downstream = nil
-          draining = false
-          return .completion(downstream, completion)
-        }
-        switch step {
-        case .value(let downstream, let value):
-          let more = downstream.receive(value)
-          if more > .none { lock.withLock { demand += more } }
-        case .completion(let downstream, let completion):
-          downstream.receive(completion: completion)
-          return
-        case .stop:
-          return
-        }
-      }
+      let emitted = lock.withLock { state.emit(at: now) }
+      _ = emitted.superseded  // released after the lock
+      if emitted.claimed { drain() }
+    }
+
+    private func drain() {
+      TimedOutlet.drain(lock) { more in state.nextStep(adding: more) }
     }
 
     var description: String { "Throttle" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `throttle` subscription, as data: each transition runs under the operator's
+/// lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --receive(_:) with demand, nothing held--> active (hold it, schedule its emission)
+/// active --receive(_:) while holding--> active (replace it if `latest`, else drop)
+/// active --emit(at:)--> active (the held value goes to the outlet)
+/// active --receive(completion:)--> completing (an emission is scheduled, or already is)
+/// completing --emit(at:)--> finishing (the held value, then the completion, go to the outlet)
+/// active / completing / finishing --completion delivered / cancel()--> terminal
+/// ```
+///
+/// A held value has its unit of demand reserved: a value is held only while the demand exceeds
+/// the values already in the outlet. At most one value waits in the outlet (for the draining
+/// thread); a newer emission replaces it and takes over its unit of demand.
+enum ThrottleState<Downstream: Subscriber, Time: Strideable>: TimedOutletState {
+  typealias Value = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed.
+  case active(Active)
+  /// The upstream completed; the scheduled emission sends the held value and the completion.
+  case completing(Completing)
+  /// The completion is in the outlet's queue, after any value still there.
+  case finishing(TimedOutlet<Downstream>)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// The value waiting for its scheduled emission; an emission is scheduled exactly when this
+    /// is set.
+    var held: Value?
+    /// When the last value was emitted.
+    var lastEmission: Time?
+  }
+
+  /// What exists between the upstream's completion and the emission that sends it.
+  struct Completing {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// The value whose emission was scheduled before the completion arrived.
+    var held: Value?
+    /// The upstream's completion.
+    let completion: Subscribers.Completion<Failure>
+  }
+
+  /// What to do after a value arrived.
+  enum Received {
+    /// Schedule an emission: at once, or an interval after `lastEmission`.
+    case schedule(lastEmission: Time?)
+    /// Nothing to schedule; release this value (the one that arrived or the one it replaced).
+    case drop(Value?)
+  }
+
+  /// What the upstream's completion hands out.
+  struct Completed {
+    /// The upstream's subscription (released: it completed).
+    let upstream: any Subscription
+    /// Whether the caller schedules the emission that sends the completion (none was).
+    let scheduleEmission: Bool
+  }
+
+  /// What an emission hands out.
+  struct Emitted {
+    /// A value that still waited for the draining thread, replaced; released after the lock.
+    var superseded: Value?
+    /// Whether the caller claimed the drain and must run it.
+    var claimed = false
+  }
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// The held value.
+    let held: Value?
+    /// The completion waiting for the scheduled emission.
+    let completion: Subscribers.Completion<Failure>?
+    /// The subscriber and the values it had not yet received.
+    let outlet: TimedOutlet<Downstream>.Released
+  }
+
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled.
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    return downstream
+  }
+
+  /// A value arrived: hold it (with demand and nothing held), replace the held one (`latest`),
+  /// or drop it.
+  mutating func receive(_ value: Value, latest: Bool) -> Received {
+    guard case .active(var active) = self else { return .drop(value) }
+    self = .terminal
+    defer { self = .active(active) }
+    if active.held != nil {
+      // The held value already has its unit of demand; with `latest` this one takes its place,
+      // so the interval ends with its latest value even when demand is now spent.
+      guard latest else { return .drop(value) }
+      let replaced = active.held
+      active.held = value
+      return .drop(replaced)
+    }
+    let queue = active.outlet.queue
+    guard queue.demand > .max(queue.values.count) else { return .drop(value) }
+    active.held = value
+    return .schedule(lastEmission: active.lastEmission)
+  }
+
+  /// The upstream completed; `nil` when not active.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    guard case .active(let active) = self else { return nil }
+    self = .completing(Completing(outlet: active.outlet, held: active.held, completion: completion))
+    return Completed(upstream: active.upstream, scheduleEmission: active.held == nil)
+  }
+
+  /// A scheduled emission is due: the held value, and then any completion, go to the outlet.
+  mutating func emit(at now: Time) -> Emitted {
+    var emitted = Emitted()
+    switch self {
+    case .active(var active):
+      guard let value = active.held else { return emitted }
+      self = .terminal
+      active.held = nil
+      active.lastEmission = now
+      emitted.superseded = active.outlet.queue.values.popLast()
+      emitted.claimed = active.outlet.queue.enqueue(value)
+      self = .active(active)
+    case .completing(var completing):
+      self = .terminal
+      if let value = completing.held {
+        emitted.superseded = completing.outlet.queue.values.popLast()
+        emitted.claimed = completing.outlet.queue.enqueue(value)
+      }
+      if completing.outlet.queue.finish(completing.completion) { emitted.claimed = true }
+      self = .finishing(completing.outlet)
+    case .awaitingSubscription, .finishing, .terminal:
+      break
+    }
+    return emitted
+  }
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return body(&active.outlet)
+    case .completing(var completing):
+      self = .terminal
+      defer { self = .completing(completing) }
+      return body(&completing.outlet)
+    case .finishing(var outlet):
+      self = .terminal
+      defer { self = .finishing(outlet) }
+      return body(&outlet)
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
+
+  /// Ends everything; `nil` when there is nothing to end.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        upstream: active.upstream,
+        held: active.held,
+        completion: nil,
+        outlet: active.outlet.cancel()
+      )
+    case .completing(var completing):
+      self = .terminal
+      return Cancelled(
+        upstream: nil,
+        held: completing.held,
+        completion: completing.completion,
+        outlet: completing.outlet.cancel()
+      )
+    case .finishing(var outlet):
+      self = .terminal
+      return Cancelled(upstream: nil, held: nil, completion: nil, outlet: outlet.cancel())
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
   }
 }

@@ -102,238 +102,339 @@ extension Publishers {
 }
 
 extension Publishers.Timeout {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active (timer started once it's handed on)
-  /// active --receive(_:)--> active (queued for the drain, timer restarted)
-  /// active --upstream completion / timer--> completing (the drain sends it after the queue)
-  /// any --completion delivered / cancel()--> terminal
-  /// ```
-  ///
-  /// Timers capture the inner weakly and carry the generation they were started for; a restart
-  /// cancels the previous one. One scheduled drain, strongly captured, delivers what is queued.
+  /// Decides under `lock`, in ``TimeoutState``, and acts after it: starts and cancels timers,
+  /// and schedules the drain, which delivers what is queued on the scheduler. Timers capture the
+  /// inner weakly and carry the generation they were started for; the scheduled drain captures
+  /// it strongly.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the drain that `scheduled` allows; `customError` is called once, outside the lock.
+  // the thread that claimed the outlet's drain; `customError` is called once, outside the lock.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private enum Phase {
-      case awaitingSubscription
-      case active
-      case completing
-      case terminal
-    }
-
-    private enum Step {
-      case value(Downstream, Output)
-      case completion(Downstream, Subscribers.Completion<Failure>)
-      case stop
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var downstream: Downstream?
-    private var upstream: (any Subscription)?
-    /// A value is moved out of its slot (leaving `nil`) when it is delivered, so compacting
-    /// never releases a value under the lock.
-    private var queue: [Output?] = []
-    private var head = 0
-    private var completion: Subscribers.Completion<Failure>?
-    private var scheduled = false
-    private var generation: UInt64 = 0
-    private var timer: (any Cancellable)?
-    private var requested = false
-    /// Whether the downstream's `receive(subscription:)` has returned; no timer runs before.
-    private var handedOver = false
-    private var customError: (() -> Failure)?
+    private var state: TimeoutState<Downstream>
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream, customError: publisher.customError)
       interval = publisher.interval
       scheduler = publisher.scheduler
       options = publisher.options
-      customError = publisher.customError
     }
 
     func receive(subscription: any Subscription) {
-      let target = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase, let downstream else { return nil }
-        phase = .active
-        upstream = subscription
-        return downstream
-      }
-      guard let target else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
-      target.receive(subscription: self)
+      downstream.receive(subscription: self)
       // The timer starts only now: started earlier, it could time out (at once on an immediate
       // scheduler, on another thread on a concurrent one) before the downstream had this
       // subscription. Requests and values during `receive(subscription:)` don't start one.
-      let first = lock.withLock { () -> UInt64? in
-        handedOver = true
-        guard case .active = phase else { return nil }
-        generation &+= 1
-        return generation
-      }
-      if let first { startTimer(first) }
+      if let generation = lock.withLock({ state.handOver() }) { startTimer(generation) }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let accepted = lock.withLock { () -> (UInt64?, (any Cancellable)?, Bool)? in
-        guard case .active = phase else { return nil }
-        queue.append(input)
-        generation &+= 1
-        let schedule = !scheduled
-        scheduled = true
-        return (handedOver ? generation : nil, timer.take(), schedule)
-      }
-      guard let (generation, previous, schedule) = accepted else { return .none }
-      previous?.cancel()
-      if let generation { startTimer(generation) }
-      if schedule { scheduler.schedule(options: options) { self.drain() } }
+      guard let received = lock.withLock({ state.receive(input) }) else { return .none }
+      received.superseded?.cancel()
+      if let generation = received.generation { startTimer(generation) }
+      if received.claimed { scheduleDrain() }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      let accepted = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, (() -> Failure)?, Bool)? in
-        guard case .active = phase else { return nil }
-        phase = .completing
-        self.completion = completion
-        let schedule = !scheduled
-        scheduled = true
-        return (timer.take(), upstream.take(), customError.take(), schedule)
+      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      guard let accepted else { return }
-      accepted.0?.cancel()
-      if accepted.3 { scheduler.schedule(options: options) { self.drain() } }
+      completed.timer?.cancel()
+      if completed.claimed { scheduleDrain() }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let found = lock.withLock { () -> ((any Subscription)?, (UInt64, (any Cancellable)?)?) in
-        guard case .active = phase, !requested else { return (upstream, nil) }
-        requested = true
-        guard handedOver else { return (upstream, nil) }  // the timer starts after the handover
-        generation &+= 1
-        return (upstream, (generation, timer.take()))
-      }
-      if let (generation, previous) = found.1 {
-        previous?.cancel()
-        startTimer(generation)
-      }
-      found.0?.request(demand)
+      let requested = lock.withLock { state.request() }
+      requested.superseded?.cancel()
+      if let generation = requested.generation { startTimer(generation) }
+      requested.upstream?.request(demand)
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (
-          Subscribers.Completion<Failure>?, (any Cancellable)?, (any Subscription)?, Downstream?,
-          [Output?], (() -> Failure)?
-        ) in
-        phase = .terminal
-        head = 0
-        defer { queue = [] }
-        return (
-          completion.take(), timer.take(), upstream.take(), downstream.take(), queue,
-          customError.take()
-        )
-      }
-      released.1?.cancel()
-      released.2?.cancel()
+      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
+      cancelled.timer?.cancel()
+      cancelled.upstream?.cancel()
     }
 
     private func startTimer(_ generation: UInt64) {
-      let timer = scheduler.schedule(
-        after: scheduler.now.advanced(by: interval),
-        interval: interval,
-        tolerance: scheduler.minimumTolerance,
-        options: options
-      ) { [weak self] in
+      let timer = scheduler.startTimer(every: interval, options: options) { [weak self] in
         self?.timedOut(generation)
       }
-      let stale = lock.withLock { () -> Bool in
-        guard case .active = phase, self.generation == generation else { return true }
-        self.timer = timer
-        return false
-      }
-      if stale { timer.cancel() }
+      if !lock.withLock({ state.install(timer, for: generation) }) { timer.cancel() }
     }
 
     private func timedOut(_ generation: UInt64) {
-      let fired = lock.withLock {
-        () -> ((any Cancellable)?, (any Subscription)?, [Output?], (() -> Failure)?)? in
-        guard case .active = phase, self.generation == generation else { return nil }
-        phase = .completing
-        head = 0
-        defer { queue = [] }
-        return (timer.take(), upstream.take(), queue, customError.take())
-      }
-      guard let fired else { return }
-      fired.0?.cancel()
-      fired.1?.cancel()
-      let completion: Subscribers.Completion<Failure> = fired.3.map { .failure($0()) } ?? .finished
-      let start = lock.withLock { () -> Bool in
-        guard case .completing = phase else { return false }
-        self.completion = completion
-        guard !scheduled else { return false }
-        scheduled = true
-        return true
-      }
-      if start { drain() }
+      guard let timedOut = lock.withLock({ state.timedOut(generation) }) else { return }
+      timedOut.timer?.cancel()
+      timedOut.upstream.cancel()
+      _ = timedOut.dropped  // released after the lock
+      let completion: Subscribers.Completion<Failure> =
+        timedOut.customError.map { .failure($0()) } ?? .finished
+      // On the scheduler already: the drain runs here.
+      if lock.withLock({ state.finish(completion) }) { drain() }
+    }
+
+    private func scheduleDrain() {
+      scheduler.schedule(options: options) { self.drain() }
     }
 
     /// Delivers the queued values, then the completion; runs on the scheduler.
     private func drain() {
-      while true {
-        let step = lock.withLock { () -> Step in
-          guard phase != .terminal, let downstream else {
-            scheduled = false
-            return .stop
-          }
-          if head < queue.count {
-            guard let value = queue[head].take() else {
-              preconditionFailure("Timeout: an undelivered slot is empty")
-            }
-            head += 1
-            if head == queue.count {
-              queue.removeAll(keepingCapacity: true)
-              head = 0
-            } else if head >= 64, head * 2 >= queue.count {
-              queue.removeFirst(head)
-              head = 0
-            }
-            return .value(downstream, value)
-          }
-          guard let completion = completion.take() else {
-            scheduled = false
-            return .stop
-          }
-          phase = .terminal
-          self.downstream = nil
-          scheduled = false
-          return .completion(downstream, completion)
-        }
-        switch step {
-        case .value(let downstream, let value):
-          let more = downstream.receive(value)
-          if more > .none { lock.withLock { upstream }?.request(more) }
-        case .completion(let downstream, let completion):
-          downstream.receive(completion: completion)
-          return
-        case .stop:
-          return
-        }
+      TimedOutlet.drain(lock) { _ in
+        state.nextStep(adding: .none)
+      } forward: { more in
+        lock.withLock { state.upstream }?.request(more)
       }
     }
 
     var description: String { "Timeout" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `timeout` subscription, as data: each transition runs under the operator's
+/// lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active (the timer starts at handOver())
+/// active --receive(_:)--> active (queued for the drain, timer restarted)
+/// active --receive(completion:)--> completing (queued after the values)
+/// active --timedOut(current)--> completing (queued values dropped; finish(_:) queues the
+///                                           completion made outside the lock)
+/// active / completing --completion delivered / cancel()--> terminal
+/// ```
+///
+/// The outlet's demand is unlimited (requests go to the upstream); its drain, once claimed, runs
+/// on the scheduler.
+enum TimeoutState<Downstream: Subscriber>: TimedOutletState {
+  typealias Value = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream, customError: (() -> Failure)?)
+  /// Subscribed.
+  case active(Active)
+  /// The upstream completed or timed out; the completion is (or is about to be) queued.
+  case completing(TimedOutlet<Downstream>)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The subscriber's end.
+    var outlet: TimedOutlet<Downstream>
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// Makes the error to fail with on a timeout; `nil` finishes instead.
+    var customError: (() -> Failure)?
+    /// The timeout timer.
+    var timer = TimerSlot()
+    /// Whether the subscriber has requested (the first request restarts the timer).
+    var requested = false
+    /// Whether the subscriber's `receive(subscription:)` returned; no timer runs before.
+    var handedOver = false
+  }
+
+  /// What a value or a request hands out.
+  struct Restart {
+    /// The generation to start a timer for, if one starts.
+    var generation: UInt64?
+    /// The timer to cancel.
+    var superseded: (any Cancellable)?
+    /// Whether the caller claimed the drain and must schedule it.
+    var claimed = false
+    /// The upstream's subscription to pass a request to.
+    var upstream: (any Subscription)?
+  }
+
+  /// What the upstream's completion hands out.
+  struct Completed {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription (released: it completed).
+    let upstream: any Subscription
+    /// Released after the lock: it will not be called.
+    let customError: (() -> Failure)?
+    /// Whether the caller claimed the drain and must schedule it.
+    let claimed: Bool
+  }
+
+  /// What a timeout hands out.
+  struct TimedOut {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription to cancel.
+    let upstream: any Subscription
+    /// Values not yet delivered, dropped.
+    let dropped: RingBuffer<Value>
+    /// Makes the error to fail with, called after the lock; `nil` finishes.
+    let customError: (() -> Failure)?
+  }
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    /// The timer to cancel.
+    let timer: (any Cancellable)?
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// Released after the lock.
+    let customError: (() -> Failure)?
+    /// The subscriber and the values it had not yet received.
+    let outlet: TimedOutlet<Downstream>.Released
+  }
+
+  /// The upstream's subscription while active.
+  var upstream: (any Subscription)? {
+    guard case .active(let active) = self else { return nil }
+    return active.upstream
+  }
+
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled.
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream, let customError) = self else { return nil }
+    self = .active(
+      Active(
+        outlet: TimedOutlet(downstream, demand: .unlimited),
+        upstream: subscription,
+        customError: customError
+      )
+    )
+    return downstream
+  }
+
+  /// The subscriber has the subscription: returns the generation of the first timer to start.
+  mutating func handOver() -> UInt64? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    active.handedOver = true
+    return active.timer.restart().generation
+  }
+
+  /// Queues `value` and restarts the timer; `nil` when not active.
+  mutating func receive(_ value: Value) -> Restart? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    let (generation, superseded) = active.timer.restart()
+    return Restart(
+      generation: active.handedOver ? generation : nil,
+      superseded: superseded,
+      claimed: active.outlet.queue.enqueue(value)
+    )
+  }
+
+  /// The subscriber requests: the first request restarts the timer (once handed over).
+  mutating func request() -> Restart {
+    guard case .active(var active) = self else { return Restart() }
+    var restart = Restart(upstream: active.upstream)
+    guard !active.requested else { return restart }
+    self = .terminal
+    defer { self = .active(active) }
+    active.requested = true
+    guard active.handedOver else { return restart }  // the timer starts after the handover
+    let (generation, superseded) = active.timer.restart()
+    restart.generation = generation
+    restart.superseded = superseded
+    return restart
+  }
+
+  /// Keeps the timer started for `generation`; `false`: it is stale, cancel it.
+  mutating func install(_ timer: any Cancellable, for generation: UInt64) -> Bool {
+    guard case .active(var active) = self else { return false }
+    self = .terminal
+    defer { self = .active(active) }
+    return active.timer.install(timer, for: generation)
+  }
+
+  /// The upstream completed: the completion is queued after the values; `nil` when not active.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    let claimed = active.outlet.queue.finish(completion)
+    self = .completing(active.outlet)
+    return Completed(
+      timer: active.timer.take(),
+      upstream: active.upstream,
+      customError: active.customError,
+      claimed: claimed
+    )
+  }
+
+  /// The timer started for `generation` ran out: queued values are dropped; the caller makes the
+  /// completion and passes it to ``finish(_:)``. `nil` when stale or not active.
+  mutating func timedOut(_ generation: UInt64) -> TimedOut? {
+    guard case .active(var active) = self, active.timer.isCurrent(generation) else { return nil }
+    self = .terminal
+    let dropped = active.outlet.queue.values.takeAll()
+    self = .completing(active.outlet)
+    return TimedOut(
+      timer: active.timer.take(),
+      upstream: active.upstream,
+      dropped: dropped,
+      customError: active.customError
+    )
+  }
+
+  /// Queues the timeout's completion; `true`: the caller claimed the drain.
+  mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .completing(var outlet) = self else { return false }
+    self = .terminal
+    defer { self = .completing(outlet) }
+    return outlet.queue.finish(completion)
+  }
+
+  /// Runs `body` on the outlet of the current case; `nil` when it has none.
+  mutating func withOutlet<Result>(
+    _ body: (inout TimedOutlet<Downstream>) -> Result
+  ) -> Result? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return body(&active.outlet)
+    case .completing(var outlet):
+      self = .terminal
+      defer { self = .completing(outlet) }
+      return body(&outlet)
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Becomes terminal.
+  mutating func end() { self = .terminal }
+
+  /// Ends everything; `nil` when there is nothing to end.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        timer: active.timer.take(),
+        upstream: active.upstream,
+        customError: active.customError,
+        outlet: active.outlet.cancel()
+      )
+    case .completing(var outlet):
+      self = .terminal
+      return Cancelled(timer: nil, upstream: nil, customError: nil, outlet: outlet.cancel())
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
   }
 }

@@ -177,4 +177,27 @@ import Testing
     #expect(subscriber.observed.withLock { $0 } == [0])
     #expect(scheduler.pendingActionCount == 1)
   }
+
+  /// A tick that comes while the subscriber is still receiving the previous sample (here from
+  /// inside its `receive(_:)`, as on a concurrent scheduler) waits for that call to return; it
+  /// used to call the subscriber re-entrantly.
+  @Test func tickDuringDelivery_waitsForTheDeliveryToReturn() {
+    let upstream = upstream
+    let scheduler = scheduler
+    let log = LockedState<[String]>([])
+    let recorder = RecordingSubscriber<String, SnailOpsError>(initialDemand: .unlimited) { value in
+      log.withLock { $0.append("begin \(value)") }
+      if value == "1" {
+        upstream.send("2")
+        scheduler.advance(by: 10)
+      }
+      log.withLock { $0.append("end \(value)") }
+      return .none
+    }
+    upstream.sample(every: 10, scheduler: scheduler).subscribe(recorder)
+    upstream.send("1")
+    scheduler.advance(by: 10)
+    #expect(log.withLock { $0 } == ["begin 1", "end 1", "begin 2", "end 2"])
+    #expect(recorder.values == ["1", "2"])
+  }
 }
