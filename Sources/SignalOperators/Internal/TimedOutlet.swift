@@ -40,15 +40,15 @@ struct TimedOutlet<Downstream: Subscriber> {
 
   /// Everything the outlet held, to be released after the lock (cancel).
   mutating func cancel() -> Released {
-    Released(downstream: downstream, values: queue.cancel())
+    Released(downstream: downstream, remains: queue.cancel())
   }
 
   /// What ``cancel()`` lets go of: released after the lock, since a `deinit` can run user code.
   struct Released {
     /// The subscriber.
     let downstream: Downstream
-    /// Values that were due and not yet delivered.
-    let values: RingBuffer<Value>
+    /// Values that were due and the completion, not yet delivered.
+    let remains: DeliveryQueueRemains<Value, Downstream.Failure>
   }
 }
 

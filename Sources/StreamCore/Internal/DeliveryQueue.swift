@@ -111,27 +111,17 @@ package struct DeliveryQueue<Value, Failure: Error> {
     return nil
   }
 
-  /// Ends the queue without delivering anything (cancel); returns the values to release after
-  /// the lock. A completion not yet delivered is dropped here, under the caller's lock: when it
-  /// can be a failure that holds anything, use ``cancelTakingAll()`` instead.
-  @inlinable
-  package mutating func cancel() -> RingBuffer<Value> {
-    ended = true
-    completion = nil
-    return values.takeAll()
-  }
-
   /// Ends the queue without delivering anything (cancel); returns the values and the completion
   /// not delivered, to release after the lock (a failure's `deinit` can run user code).
   @inlinable
-  package mutating func cancelTakingAll() -> DeliveryQueueRemains<Value, Failure> {
+  package mutating func cancel() -> DeliveryQueueRemains<Value, Failure> {
     ended = true
     let completion = self.completion.take()
     return DeliveryQueueRemains(values: values.takeAll(), completion: completion)
   }
 }
 
-/// What ``DeliveryQueue/cancelTakingAll()`` took out of a queue, released after the lock.
+/// What ``DeliveryQueue/cancel()`` took out of a queue, released after the lock.
 @usableFromInline
 package struct DeliveryQueueRemains<Value, Failure: Error> {
   /// The values not delivered, oldest first.

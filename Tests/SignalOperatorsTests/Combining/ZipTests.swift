@@ -499,7 +499,7 @@ import Testing
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
     let a = LockProbeSource<Int, LockProbeError>()
     let b = LockProbeSource<Int, LockProbeError>()
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
       if value == 0 {

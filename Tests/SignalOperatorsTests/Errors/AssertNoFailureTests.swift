@@ -51,7 +51,7 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancel() {
-    let subscriber = FlattenFamilyWeakSubscriber<Int, Never>()
+    let subscriber = WeakSubscriber<Int, Never>()
     upstream.assertNoFailure().subscribe(subscriber)
     subscriber.cancel()
     #expect(subscriber.subscription == nil)

@@ -98,7 +98,7 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
       return .none
@@ -111,7 +111,7 @@ import Testing
   }
 
   @Test func requestFromReceive_isForwarded() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.request(.max(1))
       return .none
@@ -124,11 +124,11 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancelAndCompletion() {
-    let cancelled = FlattenFamilyWeakSubscriber<Int, Never>()
+    let cancelled = WeakSubscriber<Int, Never>()
     upstream.catch { _ in Just(1) }.subscribe(cancelled)
     cancelled.cancel()
     #expect(cancelled.subscription == nil)
-    let completed = FlattenFamilyWeakSubscriber<Int, Never>()
+    let completed = WeakSubscriber<Int, Never>()
     Fail<Int, TestError>(error: TestError()).catch { _ in Just(1) }.subscribe(completed)
     #expect(completed.isCompleted)
     #expect(completed.subscription == nil)

@@ -101,7 +101,7 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
       return .none
@@ -113,11 +113,11 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancelAndCompletion() {
-    let cancelled = FlattenFamilyWeakSubscriber<Int, TestError>()
+    let cancelled = WeakSubscriber<Int, TestError>()
     upstream.retry(1).subscribe(cancelled)
     cancelled.cancel()
     #expect(cancelled.subscription == nil)
-    let completed = FlattenFamilyWeakSubscriber<Int, TestError>()
+    let completed = WeakSubscriber<Int, TestError>()
     Fail<Int, TestError>(error: TestError()).retry(2).subscribe(completed)
     #expect(completed.isCompleted)
     #expect(completed.subscription == nil)

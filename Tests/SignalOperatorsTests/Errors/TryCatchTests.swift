@@ -86,11 +86,11 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancelAndCompletion() {
-    let cancelled = FlattenFamilyWeakSubscriber<Int, any Error>()
+    let cancelled = WeakSubscriber<Int, any Error>()
     upstream.tryCatch { _ in Just(1) }.subscribe(cancelled)
     cancelled.cancel()
     #expect(cancelled.subscription == nil)
-    let completed = FlattenFamilyWeakSubscriber<Int, any Error>()
+    let completed = WeakSubscriber<Int, any Error>()
     Fail<Int, TestError>(error: TestError()).tryCatch { _ -> Just<Int> in throw TestError() }
       .subscribe(completed)
     #expect(completed.isCompleted)

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FlatMapTests {
-  typealias Boom = FlattenFamilyBoom
+  typealias Boom = TestError
 
   let upstream = TestPublisher<Int, Boom>()
   let children = (0..<4).map { _ in TestPublisher<Int, Boom>() }
@@ -63,7 +63,7 @@ import Testing
   }
 
   @Test func justChildren_cancelFromReceive_stopsDelivery() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let source = TestPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
@@ -269,7 +269,7 @@ import Testing
 
   @Test func cancelWhileFailingWithValuesQueued_deliversNothingMore() {
     let children = self.children
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
       if value == 0 {
         children[1].send(1)
@@ -318,7 +318,7 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
       return .none
@@ -330,7 +330,7 @@ import Testing
   }
 
   @Test func requestFromReceive_deliversHeldValues() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
       holder.request?(.max(1))
       return .none
@@ -359,7 +359,7 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancel() {
-    let subscriber = FlattenFamilyWeakSubscriber<Int, Boom>()
+    let subscriber = WeakSubscriber<Int, Boom>()
     flattened().subscribe(subscriber)
     upstream.send(0)
     #expect(subscriber.subscription != nil)
@@ -368,11 +368,11 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCompletionAndFailure() {
-    let finished = FlattenFamilyWeakSubscriber<Int, Never>()
+    let finished = WeakSubscriber<Int, Never>()
     [1, 2].publisher.flatMap { Just($0) }.subscribe(finished)
     #expect(finished.isCompleted)
     #expect(finished.subscription == nil)
-    let failed = FlattenFamilyWeakSubscriber<Int, Boom>()
+    let failed = WeakSubscriber<Int, Boom>()
     flattened().subscribe(failed)
     upstream.send(0)
     children[0].send(completion: .failure(Boom()))
@@ -439,7 +439,7 @@ import Testing
   // MARK: Concurrency
 
   @Test func concurrentChildren_unlimited_nothingLostOrDuplicated() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    let recorder = ConcurrentRecorder<Int, Boom>()
     flattened().subscribe(recorder)
     for index in children.indices { upstream.send(index) }
     upstream.send(completion: .finished)
@@ -455,7 +455,7 @@ import Testing
   }
 
   @Test func concurrentChildren_oneAtATime_nothingLostOrDuplicated() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>(
+    let recorder = ConcurrentRecorder<Int, Boom>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
     )
@@ -487,7 +487,7 @@ import Testing
   }
 
   @Test func cancelRacingSends_nothingAfterCancel() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    let recorder = ConcurrentRecorder<Int, Boom>()
     flattened().subscribe(recorder)
     for index in children.indices { upstream.send(index) }
     let children = self.children
@@ -507,7 +507,7 @@ import Testing
   }
 
   @Test func concurrentChildFailure_failsOnce() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    let recorder = ConcurrentRecorder<Int, Boom>()
     flattened().subscribe(recorder)
     for index in children.indices { upstream.send(index) }
     let children = self.children
@@ -523,7 +523,7 @@ import Testing
   }
 
   @Test func concurrentChildFailure_childsOwnValuesAllComeFirst() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    let recorder = ConcurrentRecorder<Int, Boom>()
     flattened().subscribe(recorder)
     for index in children.indices { upstream.send(index) }
     let children = self.children
@@ -543,7 +543,7 @@ import Testing
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
     let upstream = LockProbeSource<LockProbeSource<Int, LockProbeError>, LockProbeError>()
     let child = LockProbeSource<Int, LockProbeError>()
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
       if value == 0 {
@@ -569,9 +569,9 @@ import Testing
 }
 
 extension Just {
-  /// `Just` with `FlattenFamilyBoom` as its failure type, erased (StreamCore has no
+  /// `Just` with `TestError` as its failure type, erased (StreamCore has no
   /// `setFailureType`).
-  fileprivate func setFailureForFlatMapTests() -> AnyPublisher<Output, FlattenFamilyBoom> {
-    Publishers.Sequence<[Output], FlattenFamilyBoom>(sequence: [output]).eraseToAnyPublisher()
+  fileprivate func setFailureForFlatMapTests() -> AnyPublisher<Output, TestError> {
+    Publishers.Sequence<[Output], TestError>(sequence: [output]).eraseToAnyPublisher()
   }
 }

@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SwitchToLatestTests {
-  typealias Boom = FlattenFamilyBoom
+  typealias Boom = TestError
 
   let upstream = TestPublisher<TestPublisher<Int, Boom>, Boom>()
   let inners = (0..<3).map { _ in TestPublisher<Int, Boom>() }
@@ -196,7 +196,7 @@ import Testing
 
   @Test func cancelWhileFailingWithValuesQueued_deliversNothingMore() {
     let inner = inners[0]
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
       if value == 0 {
         inner.send(1)
@@ -242,7 +242,7 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
       return .none
@@ -254,7 +254,7 @@ import Testing
   }
 
   @Test func requestFromReceive_reachesInner() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.request(.max(1))
       return .none
@@ -267,12 +267,12 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancelAndCompletion() {
-    let cancelled = FlattenFamilyWeakSubscriber<Int, Boom>()
+    let cancelled = WeakSubscriber<Int, Boom>()
     upstream.switchToLatest().subscribe(cancelled)
     upstream.send(inners[0])
     cancelled.cancel()
     #expect(cancelled.subscription == nil)
-    let completed = FlattenFamilyWeakSubscriber<Int, Never>()
+    let completed = WeakSubscriber<Int, Never>()
     [[1].publisher].publisher.switchToLatest().subscribe(completed)
     #expect(completed.isCompleted)
     #expect(completed.subscription == nil)
@@ -319,7 +319,7 @@ import Testing
   // MARK: Concurrency
 
   @Test func switchWhileOldInnerSends_noOldValueAfterSwitch() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    let recorder = ConcurrentRecorder<Int, Boom>()
     upstream.switchToLatest().subscribe(recorder)
     upstream.send(inners[0])
     let inners = self.inners
@@ -344,7 +344,7 @@ import Testing
   }
 
   @Test func concurrentSwitchesAndSends_deliveriesNeverOverlap() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    let recorder = ConcurrentRecorder<Int, Boom>()
     upstream.switchToLatest().subscribe(recorder)
     let inners = self.inners
     let upstream = self.upstream
@@ -361,7 +361,7 @@ import Testing
   }
 
   @Test func cancelRacingSends_nothingAfterCancel() {
-    let recorder = FlattenFamilyConcurrentRecorder<Int, Boom>()
+    let recorder = ConcurrentRecorder<Int, Boom>()
     upstream.switchToLatest().subscribe(recorder)
     upstream.send(inners[0])
     let inner = inners[0]
@@ -385,7 +385,7 @@ import Testing
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
     let upstream = LockProbeSource<LockProbeSource<Int, LockProbeError>, LockProbeError>()
     let inner = LockProbeSource<Int, LockProbeError>()
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
       if value == 0 {

@@ -189,7 +189,7 @@ import Testing
   /// deinit probes the lock from another thread (false before the fix).
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
     let upstream = LockProbeSource<Int, LockProbeError>()
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: nil)
     upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)

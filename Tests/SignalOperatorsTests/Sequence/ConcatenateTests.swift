@@ -141,7 +141,7 @@ import Testing
   }
 
   @Test func cancelFromReceive_stopsDelivery() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.cancel()
       return .none
@@ -153,7 +153,7 @@ import Testing
   }
 
   @Test func requestFromReceive_continuesIntoSuffix() {
-    let holder = FlattenFamilyHolder()
+    let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
       holder.subscription?.request(.max(1))
       return .none
@@ -166,7 +166,7 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCancel() {
-    let subscriber = FlattenFamilyWeakSubscriber<Int, TestError>()
+    let subscriber = WeakSubscriber<Int, TestError>()
     first.append(second).subscribe(subscriber)
     #expect(subscriber.subscription != nil)
     subscriber.cancel()
@@ -174,7 +174,7 @@ import Testing
   }
 
   @Test func subscription_releasedAfterCompletion() {
-    let subscriber = FlattenFamilyWeakSubscriber<Int, TestError>()
+    let subscriber = WeakSubscriber<Int, TestError>()
     first.append(second).subscribe(subscriber)
     first.send(completion: .finished)
     second.send(completion: .finished)

@@ -4,14 +4,14 @@ import Testing
 
 @testable import SignalOperators
 
-private typealias Recorder = RecordingSubscriber<Int, TimeFamilyError>
+private typealias Recorder = RecordingSubscriber<Int, TestError>
 private typealias State = DebounceState<Recorder>
 
 /// What a drain run on `state` delivers, with `perValue` demand returned by each value.
 private func drained(
   _ state: inout State,
   perValue: Subscribers.Demand = .none
-) -> (values: [Int], completion: Subscribers.Completion<TimeFamilyError>?) {
+) -> (values: [Int], completion: Subscribers.Completion<TestError>?) {
   var values: [Int] = []
   var more = Subscribers.Demand.none
   while let step = state.nextStep(adding: more) {
@@ -30,7 +30,7 @@ private func drained(
 private func subscribed(demand: Subscribers.Demand) -> State {
   var state = State.awaitingSubscription(Recorder(initialDemand: nil))
   do {
-    let result = state.receive(subscription: TimeFamilyIgnoredSubscription())
+    let result = state.receive(subscription: IgnoredSubscription())
     #expect(result != nil)
   }
   if demand > .none {
@@ -45,7 +45,7 @@ private func subscribed(demand: Subscribers.Demand) -> State {
   @Test func secondSubscription_isRefused() {
     var state = subscribed(demand: .none)
     do {
-      let result = state.receive(subscription: TimeFamilyIgnoredSubscription())
+      let result = state.receive(subscription: IgnoredSubscription())
       #expect(result == nil)
     }
   }
@@ -154,7 +154,7 @@ private func subscribed(demand: Subscribers.Demand) -> State {
   @Test func completion_withNothingDue_isDeliveredByTheFinishingCall() {
     var state = subscribed(demand: .none)
     do {
-      let result = state.receive(completion: .failure(TimeFamilyError()))
+      let result = state.receive(completion: .failure(TestError()))
       #expect(result != nil)
     }
     do {
@@ -162,10 +162,10 @@ private func subscribed(demand: Subscribers.Demand) -> State {
       #expect(result == nil)
     }
     do {
-      let result = state.finish(.failure(TimeFamilyError()))
+      let result = state.finish(.failure(TestError()))
       #expect(result)
     }
-    #expect(drained(&state).completion == .failure(TimeFamilyError()))
+    #expect(drained(&state).completion == .failure(TestError()))
   }
 
   @Test func cancel_releasesEverythingOnce() {

@@ -4,13 +4,13 @@ import Testing
 
 @testable import SignalOperators
 
-private typealias Recorder = RecordingSubscriber<Int, TimeFamilyError>
+private typealias Recorder = RecordingSubscriber<Int, TestError>
 private typealias State = DelayState<Recorder>
 
 /// What a drain run on `state` delivers.
 private func drained(
   _ state: inout State
-) -> (values: [Int], completion: Subscribers.Completion<TimeFamilyError>?) {
+) -> (values: [Int], completion: Subscribers.Completion<TestError>?) {
   var values: [Int] = []
   while let step = state.nextStep(adding: .none) {
     switch step {
@@ -26,7 +26,7 @@ private func drained(
 /// A subscribed state.
 private func subscribed() -> State {
   var state = State.awaitingSubscription(Recorder(initialDemand: nil))
-  let downstream = state.receive(subscription: TimeFamilyIgnoredSubscription())
+  let downstream = state.receive(subscription: IgnoredSubscription())
   #expect(downstream != nil)
   return state
 }
@@ -60,7 +60,7 @@ private func subscribed() -> State {
   @Test func completion_waitsForTheValuesBeforeIt() {
     var state = subscribed()
     _ = state.receive(1)
-    let upstream = state.receive(completion: .failure(TimeFamilyError()))
+    let upstream = state.receive(completion: .failure(TestError()))
     #expect(upstream != nil)
     #expect(state.upstream == nil)
     let late = state.receive(2)
@@ -74,7 +74,7 @@ private func subscribed() -> State {
     #expect(claimedAgain)
     let last = drained(&state)
     #expect(last.values.isEmpty)
-    #expect(last.completion == .failure(TimeFamilyError()))
+    #expect(last.completion == .failure(TestError()))
     guard case .terminal = state else {
       Issue.record("expected terminal, got \(state)")
       return

@@ -141,12 +141,21 @@ private func drainAll(
     #expect(drainAll(&queue).completion == .finished)
   }
 
+  @Test func cancel_handsBackACompletionNotYetDelivered() {
+    var queue = Queue(failureOrder: .afterQueuedValues)
+    _ = queue.enqueue(1)
+    _ = queue.finish(.failure(TestError()))
+    let released = queue.cancel()
+    #expect(released.completion != nil)
+    #expect(queue.completion == nil)
+  }
+
   @Test func cancel_endsAndHandsBackTheQueuedValues() {
     var queue = Queue(failureOrder: .afterQueuedValues)
     _ = queue.enqueue(1)
     _ = queue.enqueue(2)
     let released = queue.cancel()
-    #expect(Array(released) == [1, 2])
+    #expect(Array(released.values) == [1, 2])
     let step1 = queue.request(.max(1))
     #expect(!step1)
     #expect(!queue.hasDeliverableWork)

@@ -241,7 +241,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
       if case .subscribed(let current) = active.current { action.cancel.append(current) }
     }
     phase = .ended
-    let remains = queue.cancelTakingAll()
+    let remains = queue.cancel()
     action.released.values = remains.values
     action.released.completion = remains.completion
     return action
