@@ -151,47 +151,16 @@ extension Publishers.BufferingStrategy {
 }
 
 extension Publishers.Buffer {
+  /// Decides under `lock`, in ``BufferState``, and acts after it. The thread that claims the
+  /// queue's drain delivers; a value's refill request (`.keepFull`) goes upstream just before
+  /// the value goes downstream.
   // Sendable: state is guarded by `lock`; calls out happen outside it, by the draining thread.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    /// ```
-    /// awaitingSubscription --receive(subscription:)--> active
-    /// active --upstream completion / overflow error--> ending (drains, then sends it)
-    /// active / ending --completion delivered / cancel()--> terminal
-    /// ```
-    private enum Phase {
-      case awaitingSubscription
-      case active(any Subscription)
-      case ending
-      case terminal
-    }
-
-    private enum ValueAction {
-      case none
-      case drain
-      case fail(any Subscription)
-    }
-
-    private enum DrainStep {
-      case value(Output, Downstream, refill: (any Subscription)?)
-      case completion(Subscribers.Completion<Failure>, Downstream?)
-      case stop
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    /// A value is moved out of its slot (leaving `nil`) when it is delivered or dropped, so
-    /// compacting never releases a value under the lock.
-    private var buffer: [Output?] = []
-    private var head = 0
-    private var demand = Subscribers.Demand.none
-    private var pendingCompletion: Subscribers.Completion<Failure>?
-    private var draining = false
-
-    /// `nil` once terminal: a subscriber that keeps its subscription must not keep itself.
-    private var downstream: Downstream?
+    private var state: BufferState<Downstream>
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
     private let whenFull: Publishers.BufferingStrategy<Failure>
@@ -202,193 +171,288 @@ extension Publishers.Buffer {
       prefetch: Publishers.PrefetchStrategy,
       whenFull: Publishers.BufferingStrategy<Failure>
     ) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       self.size = size
       self.prefetch = prefetch
       self.whenFull = whenFull
     }
 
-    private var count: Int { buffer.count - head }
-
-    /// Drops the consumed front of `buffer` once it is empty or at least half consumed. Call it
-    /// under `lock`.
-    private func compact() {
-      if head == buffer.count {
-        buffer.removeAll(keepingCapacity: true)
-        head = 0
-      } else if head >= 64, head * 2 >= buffer.count {
-        buffer.removeFirst(head)
-        head = 0
-      }
-    }
-
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active(subscription)
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
       downstream.receive(subscription: self)
-      guard prefetch == .keepFull else { return }
-      let stillActive = lock.withLock { () -> Bool in
-        if case .active = phase { return true }
-        return false
-      }
-      if stillActive { subscription.request(.max(size)) }
+      guard prefetch == .keepFull, lock.withLock({ state.upstream != nil }) else { return }
+      subscription.request(.max(size))
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      var dropped: Output?  // released after the lock
-      let action = lock.withLock { () -> ValueAction in
-        guard case .active(let subscription) = phase else { return .none }
-        if count >= size {
-          switch whenFull {
-          case .dropNewest:
-            return .none
-          case .dropOldest:
-            dropped = buffer[head].take()
-            head += 1
-            compact()
-          case .customError:
-            phase = .ending
-            return .fail(subscription)
-          }
-        }
-        buffer.append(input)
-        guard !draining, demand > .none else { return .none }
-        draining = true
-        return .drain
-      }
-      _ = dropped
-      switch action {
-      case .none:
-        break
+      let outcome = lock.withLock { state.receive(input, size: size, whenFull: whenFull) }
+      switch outcome {
+      case .buffered, .dropped:
+        break  // a dropped value is released here, after the lock
       case .drain:
-        drain()
-      case .fail(let subscription):
-        subscription.cancel()
+        drain()  // a value dropped to make room is released after the lock, with `outcome`
+      case .overflow(let upstream):
+        upstream.cancel()
         guard case .customError(let makeError) = whenFull else { break }
         let error = makeError()
-        var discarded: [Output?] = []  // released after the lock
-        let start = lock.withLock { () -> Bool in
-          guard case .ending = phase else { return false }
-          swap(&discarded, &buffer)
-          head = 0
-          pendingCompletion = .failure(error)
-          guard !draining else { return false }
-          draining = true
-          return true
-        }
-        _ = discarded
-        if start { drain() }
+        let (claimed, discarded) = lock.withLock { state.fail(error) }
+        _ = consume discarded  // released after the lock
+        if claimed { drain() }
       }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      // The subscription is released after the lock.
-      let (start, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
-        guard case .active(let subscription) = phase else { return (false, nil) }
-        phase = .ending
-        pendingCompletion = completion
-        guard !draining else { return (false, subscription) }
-        draining = true
-        return (true, subscription)
+      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      _ = released
-      if start { drain() }
+      _ = completed.upstream  // released after the lock
+      if completed.claimed { drain() }
     }
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > .none, "Buffer: request(.none) is not allowed")
-      let (forward, start) = lock.withLock { () -> ((any Subscription)?, Bool) in
-        self.demand += demand
-        var forward: (any Subscription)?
-        if prefetch == .byRequest, case .active(let subscription) = phase {
-          forward = subscription
-        }
-        guard !draining, count > 0 || pendingCompletion != nil else { return (forward, false) }
-        draining = true
-        return (forward, true)
-      }
-      forward?.request(demand)
-      if start { drain() }
+      let requested = lock.withLock { state.request(demand) }
+      if prefetch == .byRequest { requested.upstream?.request(demand) }
+      if requested.claimed { drain() }
     }
 
     func cancel() {
-      // The buffered values, a pending failure and the downstream are released after the lock.
-      let (upstream, _, _, _) = lock.withLock {
-        () -> ((any Subscription)?, [Output?], Subscribers.Completion<Failure>?, Downstream?) in
-        defer {
-          phase = .terminal
-          buffer = []
-          head = 0
-          downstream = nil
-        }
-        let pending = pendingCompletion.take()
-        guard case .active(let subscription) = phase else {
-          return (nil, buffer, pending, downstream)
-        }
-        return (subscription, buffer, pending, downstream)
-      }
-      upstream?.cancel()
-    }
+      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
+      cancelled.upstream?.cancel()
+    }  // the buffered values, a pending completion and the subscriber are released here
 
-    /// Delivers buffered values while there is demand, then the pending completion. Only the
-    /// thread that set `draining` runs it; others add to the state and let this loop deliver.
     private func drain() {
-      while true {
-        let step = lock.withLock { () -> DrainStep in
-          if case .terminal = phase {
-            draining = false
-            return .stop
-          }
-          if count > 0, demand > .none, let downstream {
-            guard let value = buffer[head].take() else {
-              preconditionFailure("Buffer: an unconsumed slot is empty")
-            }
-            head += 1
-            compact()
-            demand -= 1
-            var refill: (any Subscription)?
-            if prefetch == .keepFull, case .active(let subscription) = phase {
-              refill = subscription
-            }
-            return .value(value, downstream, refill: refill)
-          }
-          if count == 0, let completion = pendingCompletion {
-            pendingCompletion = nil
-            phase = .terminal
-            draining = false
-            return .completion(completion, downstream.take())
-          }
-          draining = false
-          return .stop
-        }
-        switch step {
-        case .value(let value, let downstream, let refill):
+      var more = Subscribers.Demand.none
+      SerialDrain.run(lock) {
+        state.nextStep(adding: more, refills: prefetch == .keepFull)
+      } perform: { step in
+        switch consume step {
+        case .value(let downstream, let value, let refill):
           refill?.request(.max(1))
-          let more = downstream.receive(value)
-          guard more > .none else { continue }
-          let forward = lock.withLock { () -> (any Subscription)? in
-            demand += more
-            if prefetch == .byRequest, case .active(let subscription) = phase {
-              return subscription
-            }
-            return nil
+          more = downstream.receive(value)
+          if more > .none, prefetch == .byRequest {
+            lock.withLock { state.upstream }?.request(more)
           }
-          forward?.request(more)
-        case .completion(let completion, let downstream):
-          downstream?.receive(completion: completion)
-          return
-        case .stop:
-          return
+          return true
+        case .completion(let downstream, let completion):
+          downstream.receive(completion: completion)
+          return false
         }
       }
+    }
+  }
+}
+
+/// The state of a `buffer` subscription, as data: each transition runs under the operator's
+/// lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --upstream completion / overflow error--> ending (the queue drains, then the completion)
+/// active / ending --completion delivered / cancel()--> terminal
+/// ```
+enum BufferState<Downstream: Subscriber> {
+  typealias Value = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed: values are buffered until the subscriber asks for them.
+  case active(Active)
+  /// The upstream is gone; the buffered values, then the completion, are still to go.
+  case ending(Outlet)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// The subscriber and what waits for it.
+  struct Outlet {
+    /// Who receives the values.
+    let downstream: Downstream
+    /// The buffered values, the subscriber's demand and the completion.
+    var queue = DeliveryQueue<Value, Failure>(failureOrder: .afterQueuedValues)
+  }
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// The subscriber's end.
+    var outlet: Outlet
+  }
+
+  /// What a value from the upstream leads to.
+  enum ValueOutcome {
+    /// Buffered, or ignored after the end: nothing to do.
+    case buffered
+    /// A value was dropped (`.dropNewest`, `.dropOldest`, or after the end); released after the lock.
+    case dropped(Value)
+    /// The caller claimed the drain; `dropped` (`.dropOldest`) is released after the lock.
+    case drain(dropped: Value?)
+    /// The buffer overflowed with `.customError`: cancel the upstream, make the error, ``fail(_:)``.
+    case overflow(any Subscription)
+  }
+
+  /// What the upstream's completion hands out.
+  struct Completed {
+    /// The upstream's subscription, released after the lock.
+    let upstream: any Subscription
+    /// Whether the caller claimed the drain.
+    let claimed: Bool
+  }
+
+  /// What a request hands out.
+  struct Requested {
+    /// The upstream, while subscribed, for `.byRequest` to pass the request on to.
+    let upstream: (any Subscription)?
+    /// Whether the caller claimed the drain.
+    let claimed: Bool
+  }
+
+  /// What `cancel()` lets go of, after the lock.
+  struct Cancelled {
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// The subscriber.
+    let downstream: Downstream
+    /// The buffered values and a completion not yet delivered.
+    let remains: DeliveryQueueRemains<Value, Failure>?
+  }
+
+  /// One delivery of the drain, performed outside the lock.
+  enum Step {
+    /// Deliver a value; `refill` (`.keepFull`) is asked for one more first.
+    case value(Downstream, Value, refill: (any Subscription)?)
+    /// Deliver the completion; the state is terminal.
+    case completion(Downstream, Subscribers.Completion<Failure>)
+  }
+
+  /// The upstream's subscription while subscribed.
+  var upstream: (any Subscription)? {
+    if case .active(let active) = self { return active.upstream }
+    return nil
+  }
+
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(Active(upstream: subscription, outlet: Outlet(downstream: downstream)))
+    return downstream
+  }
+
+  /// Buffers `value`, applying `whenFull` when `size` values are already buffered.
+  mutating func receive(
+    _ value: Value,
+    size: Int,
+    whenFull: Publishers.BufferingStrategy<Failure>
+  ) -> ValueOutcome {
+    guard case .active(var active) = self else { return .dropped(value) }
+    self = .terminal
+    var dropped: Value?
+    if active.outlet.queue.values.count >= size {
+      switch whenFull {
+      case .dropNewest:
+        self = .active(active)
+        return .dropped(value)
+      case .dropOldest:
+        dropped = active.outlet.queue.values.popFirst()
+      case .customError:
+        self = .ending(active.outlet)
+        return .overflow(active.upstream)
+      }
+    }
+    let claimed = active.outlet.queue.enqueue(value)
+    self = .active(active)
+    return claimed ? .drain(dropped: dropped) : dropped.map(ValueOutcome.dropped) ?? .buffered
+  }
+
+  /// The overflow error is made: the buffered values are dropped and the failure is queued.
+  /// Returns whether the caller claimed the drain, and the values to release after the lock.
+  mutating func fail(_ error: Failure) -> (claimed: Bool, discarded: RingBuffer<Value>) {
+    guard case .ending(var outlet) = self else { return (false, RingBuffer()) }
+    self = .terminal
+    defer { self = .ending(outlet) }
+    let discarded = outlet.queue.values.takeAll()
+    return (outlet.queue.finish(.failure(error)), discarded)
+  }
+
+  /// The upstream completed: the completion goes after the buffered values.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    let claimed = active.outlet.queue.finish(completion)
+    self = .ending(active.outlet)
+    return Completed(upstream: active.upstream, claimed: claimed)
+  }
+
+  /// Adds the subscriber's demand.
+  mutating func request(_ demand: Subscribers.Demand) -> Requested {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return Requested(upstream: active.upstream, claimed: active.outlet.queue.request(demand))
+    case .ending(var outlet):
+      self = .terminal
+      defer { self = .ending(outlet) }
+      return Requested(upstream: nil, claimed: outlet.queue.request(demand))
+    case .awaitingSubscription, .terminal:
+      return Requested(upstream: nil, claimed: false)
+    }
+  }
+
+  /// The drain's next step; `nil` after releasing the drain, or once terminal. `more` is the
+  /// demand the previous value returned.
+  mutating func nextStep(adding more: Subscribers.Demand, refills: Bool) -> Step? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      switch active.outlet.queue.nextStep(adding: more) {
+      case .value(let value)?:
+        return .value(active.outlet.downstream, value, refill: refills ? active.upstream : nil)
+      case .completion?, nil:
+        return nil  // an active queue has no completion
+      }
+    case .ending(var outlet):
+      self = .terminal
+      switch outlet.queue.nextStep(adding: more) {
+      case .value(let value)?:
+        self = .ending(outlet)
+        return .value(outlet.downstream, value, refill: nil)
+      case .completion(let completion, _)?:
+        return .completion(outlet.downstream, completion)
+      case nil:
+        self = .ending(outlet)
+        return nil
+      }
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Ends everything; `nil` when there is nothing to end.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        upstream: active.upstream,
+        downstream: active.outlet.downstream,
+        remains: active.outlet.queue.cancel()
+      )
+    case .ending(var outlet):
+      self = .terminal
+      return Cancelled(upstream: nil, downstream: outlet.downstream, remains: outlet.queue.cancel())
+    case .awaitingSubscription(let downstream):
+      self = .terminal
+      return Cancelled(upstream: nil, downstream: downstream, remains: nil)
+    case .terminal:
+      return nil
     }
   }
 }
