@@ -77,6 +77,8 @@ extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 extension Publishers.CollectByCount: Sendable where Upstream: Sendable {}
 
 extension Publishers.CollectByCount {
+  /// Decides under `lock`, in ``CollectByCountState``, and acts after it; the thread that claims
+  /// the queue's drain delivers the full groups.
   // Sendable: state is guarded by `lock`; calls out happen outside it, by the draining thread.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
@@ -84,51 +86,17 @@ extension Publishers.CollectByCount {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    /// ```
-    /// awaitingSubscription --receive(subscription:)--> active
-    /// active --upstream completion--> ending (drains the last array, then sends it)
-    /// active / ending --completion delivered / cancel()--> terminal
-    /// ```
-    private enum Phase {
-      case awaitingSubscription
-      case active(any Subscription)
-      case ending
-      case terminal
-    }
-
-    private enum DrainStep {
-      case batch(Downstream, [Input])
-      case completion(Downstream?, Subscribers.Completion<Failure>)
-      case stop
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    /// `nil` once terminal.
-    private var downstream: Downstream?
-    /// The array being filled.
-    private var buffer: [Input] = []
-    /// Arrays waiting for demand: the last, short one, or full ones an upstream sent beyond
-    /// the demand it was given.
-    private var ready: [[Input]] = []
-    /// What the downstream has requested and not yet received.
-    private var demand = Subscribers.Demand.none
-    private var pendingCompletion: Subscribers.Completion<Failure>?
-    private var draining = false
+    private var state: CollectByCountState<Downstream>
     private let count: Int
 
     init(downstream: Downstream, count: Int) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       self.count = count
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active(subscription)
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
@@ -136,130 +104,271 @@ extension Publishers.CollectByCount {
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
-      let start = lock.withLock { () -> Bool in
-        guard case .active = phase else { return false }
-        if buffer.isEmpty { buffer.reserveCapacity(Swift.min(count, 1_024)) }
-        buffer.append(input)
-        guard buffer.count == count else { return false }
-        ready.append(buffer)
-        buffer = []
-        guard !draining, demand > .none else { return false }
-        draining = true
-        return true
-      }
-      guard start else { return .none }
-      return drain().demand
+      guard lock.withLock({ state.receive(input, count: count) }) else { return .none }
+      return drain().demand  // asked of the upstream as this call's result
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      var discarded: ([Input], [[Input]]) = ([], [])  // released after the lock
-      let (released, start) = lock.withLock { () -> (Phase, Bool) in
-        let released = phase
-        guard case .active = phase else { return (released, false) }
-        phase = .ending
-        switch completion {
-        case .finished:
-          if !buffer.isEmpty { ready.append(buffer) }
-          buffer = []
-        case .failure:
-          swap(&discarded.0, &buffer)
-          swap(&discarded.1, &ready)
-        }
-        pendingCompletion = completion
-        guard !draining else { return (released, false) }
-        draining = true
-        return (released, true)
+      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      _ = released  // the upstream subscription, dropped after the lock
-      _ = discarded
-      if start { _ = drain() }
-    }
+      if completed.claimed { _ = drain() }
+    }  // the upstream and the values a failure discards are released here, after the lock
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let (upstream, start) = lock.withLock { () -> ((any Subscription)?, Bool) in
-        self.demand += demand
-        var upstream: (any Subscription)?
-        if case .active(let subscription) = phase { upstream = subscription }
-        guard !draining, !ready.isEmpty || pendingCompletion != nil else {
-          return (upstream, false)
-        }
-        draining = true
-        return (upstream, true)
-      }
-      upstream?.request(demand * count)
-      guard start else { return }
+      let requested = lock.withLock { state.request(demand) }
+      requested.upstream?.request(demand * count)
+      guard requested.claimed else { return }
       let more = drain()
       if more.demand > .none { more.upstream?.request(more.demand) }
     }
 
     func cancel() {
-      let released = lock.withLock {
-        () -> (Phase, Downstream?, [Input], [[Input]], Subscribers.Completion<Failure>?) in
-        defer {
-          phase = .terminal
-          buffer = []
-          ready = []
-          pendingCompletion = nil
-        }
-        return (phase, downstream.take(), buffer, ready, pendingCompletion)
-      }
-      if case .active(let subscription) = released.0 {
-        subscription.cancel()
-      }
-    }
+      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
+      cancelled.upstream?.cancel()
+    }  // the groups, a pending completion and the subscriber are released here
 
-    /// Delivers ready arrays while there is demand, then the pending completion. Only the
-    /// thread that set `draining` runs it; others add to the state and let this loop deliver.
+    /// Delivers the ready groups while there is demand, then the completion.
     ///
     /// - Returns: The demand for upstream values that the downstream returned meanwhile, and the
     ///   upstream to ask it of; `receive(_:)` returns it, other callers request it.
     private func drain() -> (demand: Subscribers.Demand, upstream: (any Subscription)?) {
+      var more = Subscribers.Demand.none
       var forward = Subscribers.Demand.none
       var upstream: (any Subscription)?
-      while true {
-        let step = lock.withLock { () -> DrainStep in
-          if case .terminal = phase {
-            draining = false
-            return .stop
-          }
-          if !ready.isEmpty, demand > .none, let downstream {
-            demand -= 1
-            return .batch(downstream, ready.removeFirst())
-          }
-          if ready.isEmpty, let completion = pendingCompletion {
-            pendingCompletion = nil
-            phase = .terminal
-            draining = false
-            return .completion(downstream.take(), completion)
-          }
-          draining = false
-          return .stop
-        }
-        switch step {
-        case .batch(let downstream, let batch):
-          let more = downstream.receive(batch)
-          guard more > .none else { continue }
-          let active = lock.withLock { () -> (any Subscription)? in
-            demand += more
-            guard case .active(let subscription) = phase else { return nil }
-            return subscription
-          }
-          if let active {
-            forward += more * count
-            upstream = active
-          }
+      SerialDrain.run(lock) {
+        state.nextStep(adding: more, count: count, forward: &forward, upstream: &upstream)
+      } perform: { step in
+        switch consume step {
+        case .group(let downstream, let group):
+          more = downstream.receive(group)
+          return true
         case .completion(let downstream, let completion):
-          downstream?.receive(completion: completion)
-          return (forward, upstream)
-        case .stop:
-          return (forward, upstream)
+          downstream.receive(completion: completion)
+          return false
         }
       }
+      return (forward, upstream)
     }
 
     var description: String { "CollectByCount" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `collect(_ count:)` subscription, as data: each transition runs under the
+/// operator's lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --a value fills the group--> active (the group is queued for the subscriber)
+/// active --upstream completion--> ending (.finished: the short group is queued, then the
+///                                  completion; a failure drops what was collected)
+/// active / ending --completion delivered / cancel()--> terminal
+/// ```
+enum CollectByCountState<Downstream: Subscriber> {
+  typealias Group = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed: values fill the current group.
+  case active(Active)
+  /// The upstream is gone; the ready groups, then the completion, are still to go.
+  case ending(Outlet)
+  /// Completed or cancelled: everything is released.
+  case terminal
+
+  /// The subscriber and the full groups waiting for its demand.
+  struct Outlet {
+    /// Who receives the groups.
+    let downstream: Downstream
+    /// The ready groups, the subscriber's demand and the completion.
+    var queue = DeliveryQueue<Group, Failure>(failureOrder: .afterQueuedValues)
+  }
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The upstream's subscription.
+    var upstream: any Subscription
+    /// The subscriber's end.
+    var outlet: Outlet
+    /// The group being filled.
+    var group: Group
+  }
+
+  /// What the upstream's completion lets go of, after the lock.
+  struct Completed {
+    /// The upstream's subscription (it completed).
+    let upstream: any Subscription
+    /// The group being filled, which a failure drops.
+    let discarded: Group
+    /// The full groups a failure drops.
+    let discardedGroups: RingBuffer<Group>
+    /// Whether the caller claimed the drain.
+    let claimed: Bool
+  }
+
+  /// What a request hands out.
+  struct Requested {
+    /// The upstream while subscribed, asked for `count` values per group requested.
+    let upstream: (any Subscription)?
+    /// Whether the caller claimed the drain.
+    let claimed: Bool
+  }
+
+  /// What `cancel()` lets go of, after the lock.
+  struct Cancelled {
+    /// The upstream's subscription to cancel (`nil` once it completed).
+    let upstream: (any Subscription)?
+    /// The subscriber.
+    let downstream: Downstream
+    /// The group being filled.
+    let group: Group
+    /// The ready groups and a completion not yet delivered.
+    let remains: DeliveryQueueRemains<Group, Failure>?
+  }
+
+  /// One delivery of the drain, performed outside the lock.
+  enum Step {
+    /// Deliver a full (or the last, short) group.
+    case group(Downstream, Group)
+    /// Deliver the completion; the state is terminal.
+    case completion(Downstream, Subscribers.Completion<Failure>)
+  }
+}
+
+extension CollectByCountState where Group: RangeReplaceableCollection {
+  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
+  /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(
+      Active(upstream: subscription, outlet: Outlet(downstream: downstream), group: Group())
+    )
+    return downstream
+  }
+
+  /// Adds `value` to the group; a full group is queued. `true`: the caller claimed the drain.
+  mutating func receive(_ value: Group.Element, count: Int) -> Bool {
+    guard case .active(var active) = self else { return false }
+    self = .terminal
+    defer { self = .active(active) }
+    if active.group.isEmpty { active.group.reserveCapacity(Swift.min(count, 1_024)) }
+    active.group.append(value)
+    guard active.group.count == count else { return false }
+    var full = Group()
+    swap(&full, &active.group)
+    return active.outlet.queue.enqueue(full)
+  }
+
+  /// The upstream completed: `.finished` queues the short group before it; a failure drops
+  /// everything collected and goes at once.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    var claimed = false
+    var discarded = Group()
+    var discardedGroups = RingBuffer<Group>()
+    switch completion {
+    case .finished:
+      if !active.group.isEmpty { claimed = active.outlet.queue.enqueue(active.group) }
+    case .failure:
+      discarded = active.group
+      discardedGroups = active.outlet.queue.values.takeAll()
+    }
+    claimed = active.outlet.queue.finish(completion) || claimed
+    self = .ending(active.outlet)
+    return Completed(
+      upstream: active.upstream,
+      discarded: discarded,
+      discardedGroups: discardedGroups,
+      claimed: claimed
+    )
+  }
+
+  /// Adds the subscriber's demand, in groups.
+  mutating func request(_ demand: Subscribers.Demand) -> Requested {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      return Requested(upstream: active.upstream, claimed: active.outlet.queue.request(demand))
+    case .ending(var outlet):
+      self = .terminal
+      defer { self = .ending(outlet) }
+      return Requested(upstream: nil, claimed: outlet.queue.request(demand))
+    case .awaitingSubscription, .terminal:
+      return Requested(upstream: nil, claimed: false)
+    }
+  }
+
+  /// The drain's next step; `nil` after releasing the drain, or once terminal. `more`, the demand
+  /// the previous group returned, is added; while subscribed it is also added to `forward`, in
+  /// values, for `upstream`.
+  mutating func nextStep(
+    adding more: Subscribers.Demand,
+    count: Int,
+    forward: inout Subscribers.Demand,
+    upstream: inout (any Subscription)?
+  ) -> Step? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      if more > .none {
+        forward += more * count
+        upstream = active.upstream
+      }
+      switch active.outlet.queue.nextStep(adding: more) {
+      case .value(let group)?:
+        return .group(active.outlet.downstream, group)
+      case .completion?, nil:
+        return nil  // an active queue has no completion
+      }
+    case .ending(var outlet):
+      self = .terminal
+      switch outlet.queue.nextStep(adding: more) {
+      case .value(let group)?:
+        self = .ending(outlet)
+        return .group(outlet.downstream, group)
+      case .completion(let completion, _)?:
+        return .completion(outlet.downstream, completion)
+      case nil:
+        self = .ending(outlet)
+        return nil
+      }
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Ends everything; `nil` when there is nothing to end.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .active(var active):
+      self = .terminal
+      return Cancelled(
+        upstream: active.upstream,
+        downstream: active.outlet.downstream,
+        group: active.group,
+        remains: active.outlet.queue.cancel()
+      )
+    case .ending(var outlet):
+      self = .terminal
+      return Cancelled(
+        upstream: nil,
+        downstream: outlet.downstream,
+        group: Group(),
+        remains: outlet.queue.cancel()
+      )
+    case .awaitingSubscription(let downstream):
+      self = .terminal
+      return Cancelled(upstream: nil, downstream: downstream, group: Group(), remains: nil)
+    case .terminal:
+      return nil
+    }
   }
 }
