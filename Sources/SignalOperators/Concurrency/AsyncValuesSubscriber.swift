@@ -37,8 +37,7 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
   private var subscription: (any Subscription)?
   /// A value is moved out of its slot (leaving `nil`) when it is read or dropped, so
   /// compacting never releases a value under the lock.
-  private var buffer: [Input?] = []
-  private var head = 0
+  private var buffer = RingBuffer<Input>()
   private var completion: Subscribers.Completion<Failure>?
   private var completionDelivered = false
   private var waiter: CheckedContinuation<Element, Never>?
@@ -142,13 +141,12 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
 
   /// Stops: cancels the subscription, and the waiting `next()` returns `nil`.
   func cancel() {
-    var discarded: [Input?] = []  // the buffered values, released after the lock
+    var discarded = RingBuffer<Input>()  // the buffered values, released after the lock
     let (resumed, released) = lock.withLock {
       () -> (CheckedContinuation<Element, Never>?, (any Subscription)?) in
       guard !cancelled else { return (nil, nil) }
       cancelled = true
-      swap(&discarded, &buffer)
-      head = 0
+      discarded = buffer.takeAll()
       return (waiter.take(), subscription.take())
     }
     _ = discarded
@@ -172,15 +170,13 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
   /// - Returns: The oldest value, if the policy dropped it for this one, to be released after
   ///   the lock.
   private func append(_ input: Input) -> Input? {
-    let count = buffer.count - head
+    let count = buffer.count
     var dropped: Input?
     switch policy {
     case .bufferingOldest(let limit) where count >= limit:
       return nil
     case .bufferingNewest(let limit) where count >= limit:
-      dropped = buffer[head].take()
-      head += 1
-      compact()
+      dropped = buffer.popFirst()
     default:
       break
     }
@@ -190,22 +186,7 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
 
   /// Removes and returns the oldest buffered value. Call with the lock held.
   private func popFirst() -> Input? {
-    guard head < buffer.count else { return nil }
-    let value = buffer[head].take()
-    head += 1
-    compact()
-    return value
-  }
-
-  /// Drops the storage of values already read, once it is most of the array.
-  private func compact() {
-    if head == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head >= 64, head * 2 >= buffer.count {
-      buffer.removeFirst(head)
-      head = 0
-    }
+    buffer.popFirst()
   }
 }
 
