@@ -80,147 +80,73 @@ extension Publishers.ReceiveOn: Sendable
 where Upstream: Sendable, Context.SchedulerOptions: Sendable {}
 
 extension Publishers.ReceiveOn {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active
-  /// active --upstream completion--> completing (drains the queue, then sends it)
-  /// awaitingSubscription / active / completing --completion sent / cancel()--> terminal
-  /// ```
+  /// Decides under `lock`, in ``ReceiveOnState``, and acts after it: schedules the drain,
+  /// forwards requests, delivers batches on the scheduler.
   ///
-  /// Only the scheduled drain calls the downstream's `receive`, and `scheduled` makes sure at
-  /// most one drain is pending or running.
+  /// Only the scheduled drain calls the downstream's `receive`; the state's ``SerialDrain`` makes
+  /// sure at most one drain is scheduled or running. `cancelled` is read before each value of a
+  /// batch, so a cancel stops the batch without a lock round trip per value.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the one drain that `scheduled` allows; `cancelled` is atomic.
+  // the drain that claimed the state's `SerialDrain`; `cancelled` is atomic.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
     CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Output
 
-    @usableFromInline
-    enum Phase {
-      case awaitingSubscription
-      case active
-      case completing
-      case terminal
-    }
-
-    @usableFromInline
-    enum Step {
-      case values(Downstream, [Output])
-      case completion(Downstream, Subscribers.Completion<Failure>)
-      case stop
-    }
-
     @usableFromInline let lock = Lock()
     @usableFromInline let cancelled = Atomic<Bool>(false)
-    @usableFromInline @exclusivity(unchecked) var phase = Phase.awaitingSubscription
-    @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
-    @usableFromInline var upstream: (any Subscription)?
-    /// Values waiting for the drain.
-    @usableFromInline @exclusivity(unchecked) var queue: [Output] = []
-    /// An empty array that keeps its capacity, swapped with `queue` by each drain.
-    @usableFromInline @exclusivity(unchecked) var spare: [Output] = []
-    @usableFromInline @exclusivity(unchecked) var demand = Subscribers.Demand.none
-    @usableFromInline var completion: Subscribers.Completion<Failure>?
-    @usableFromInline @exclusivity(unchecked) var scheduled = false
-    /// True while the downstream's `receive(subscription:)` runs: requests made meanwhile are
-    /// gathered in `initialDemand` and passed on through the subscription argument afterwards,
-    /// which lets the optimiser see the upstream's concrete type and specialise its loop.
-    @usableFromInline var subscribing = false
-    @usableFromInline var initialDemand = Subscribers.Demand.none
+    @usableFromInline @exclusivity(unchecked) var state: ReceiveOnState<Downstream>
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
-      self.downstream = downstream
+      state = ReceiveOnState(downstream: downstream)
       self.scheduler = scheduler
       self.options = options
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase else { return nil }
-        phase = .active
-        upstream = subscription
-        subscribing = true
-        return self.downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
       downstream.receive(subscription: self)
-      let initial = lock.withLock { () -> Subscribers.Demand in
-        subscribing = false
-        defer { initialDemand = .none }
-        return phase == .terminal ? .none : initialDemand
-      }
+      let initial = lock.withLock { state.subscribed() }
       if initial > .none { subscription.request(initial) }
     }
 
     @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
-      let schedule = lock.withLock { () -> Bool in
-        guard case .active = phase else { return false }
-        queue.append(input)
-        guard !scheduled else { return false }
-        scheduled = true
-        return true
-      }
-      if schedule { scheduleDrain() }
+      if lock.withLock({ state.receive(input) }) { scheduleDrain() }
       return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-      let (schedule, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
-        guard case .active = phase else { return (false, nil) }
-        phase = .completing
-        self.completion = completion
-        let released = upstream.take()
-        guard !scheduled else { return (false, released) }
-        scheduled = true
-        return (true, released)
+      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
+        return
       }
-      _ = released
-      if schedule { scheduleDrain() }
+      if completed.claimed { scheduleDrain() }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let (upstream, schedule) = lock.withLock { () -> ((any Subscription)?, Bool) in
-        self.demand += demand
-        var forward = self.upstream
-        if subscribing {
-          initialDemand += demand
-          forward = nil
-        }
-        guard !scheduled, !queue.isEmpty, phase != .terminal else { return (forward, false) }
-        scheduled = true
-        return (forward, true)
-      }
-      upstream?.request(demand)
-      if schedule { scheduleDrain() }
+      let requested = lock.withLock { state.request(demand) }
+      requested.upstream?.request(demand)
+      if requested.claimed { scheduleDrain() }
     }
 
     @inlinable
     func cancel() {
-      let released = lock.withLock {
-        () -> (
-          Subscribers.Completion<Failure>?, (any Subscription)?, Downstream?, [Output], [Output]
-        ) in
+      let released = lock.withLock { () -> ReceiveOnState<Downstream>.Released in
         cancelled.store(true, ordering: .relaxed)
-        phase = .terminal
-        defer {
-          queue = []
-          spare = []
-        }
-        return (completion.take(), upstream.take(), downstream.take(), queue, spare)
+        return state.cancel()
       }
-      released.1?.cancel()
+      released.upstream?.cancel()
     }
 
     @inlinable
@@ -233,55 +159,23 @@ extension Publishers.ReceiveOn {
     /// a whole burst.
     @inlinable
     func drain() {
-      while true {
-        let step = lock.withLock { () -> Step in
-          guard phase != .terminal, let downstream else {
-            scheduled = false
-            return .stop
-          }
-          if !queue.isEmpty, demand > .none {
-            var batch: [Output]
-            if demand >= queue.count {
-              batch = queue
-              queue = spare
-              spare = []
-            } else {  // only an upstream that sends beyond demand gets here
-              let count = demand.max ?? 0
-              batch = Array(queue.prefix(count))
-              queue.removeFirst(count)
-            }
-            if demand != .unlimited { demand -= batch.count }
-            return .values(downstream, batch)
-          }
-          if queue.isEmpty, let completion = completion.take() {
-            phase = .terminal
-            self.downstream = nil
-            scheduled = false
-            return .completion(downstream, completion)
-          }
-          scheduled = false
-          return .stop
-        }
-        switch step {
+      SerialDrain.run(lock) {
+        state.nextStep()
+      } perform: { step in
+        switch consume step {
         case .values(let downstream, var batch):
           var more = Subscribers.Demand.none
           for value in batch {
-            if cancelled.load(ordering: .relaxed) { return }
+            if cancelled.load(ordering: .relaxed) { return false }
             more += downstream.receive(value)
           }
           batch.removeAll(keepingCapacity: true)
-          let upstream = lock.withLock { () -> (any Subscription)? in
-            if spare.capacity < batch.capacity { spare = batch }
-            guard more > .none else { return nil }
-            demand += more
-            return self.upstream
-          }
-          if more > .none { upstream?.request(more) }
+          let upstream = lock.withLock { state.delivered(batch, more: more) }
+          upstream?.request(more)
+          return true
         case .completion(let downstream, let completion):
           downstream.receive(completion: completion)
-          return
-        case .stop:
-          return
+          return false
         }
       }
     }
