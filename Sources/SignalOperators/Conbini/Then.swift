@@ -221,13 +221,14 @@ extension Publishers.Then {
     func cancel() {
       // The downstream and the transform are released after the lock: either's deinit may call
       // back in (an owner the transform captured cancelling this chain, say).
-      let released = lock.withLock { () -> (State, Downstream?, (() -> Child)?) in
+      let released = lock.withLock {
+        () -> (state: State, downstream: Downstream?, transform: (() -> Child)?) in
         let previous = state
         state = .terminal
         return (previous, downstream.take(), transform.take())
       }
       withExtendedLifetime(released) {
-        switch released.0 {
+        switch released.state {
         case .upstream(let phase): phase.subscription.cancel()
         case .child(let child): child.cancel()
         case .awaitingUpstream, .awaitingChild, .terminal: break

@@ -222,12 +222,12 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
 
   @inlinable
   func cancel() {
-    let released = lock.withLock { () -> (State, Downstream?) in
+    let released = lock.withLock { () -> (state: State, downstream: Downstream?) in
       cancelled = true
       defer { state = .terminal }
       return (state, downstream.take())
     }
-    if case .active(let subscription, _) = released.0 {
+    if case .active(let subscription, _) = released.state {
       subscription.cancel()
     }
   }

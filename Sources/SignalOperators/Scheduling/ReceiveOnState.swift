@@ -9,13 +9,16 @@ public import StreamCore
 /// any --completion handed to the drain / cancel()--> terminal
 /// ```
 ///
-/// The values waiting for the scheduled drain, the spare array and the demand sit beside the
-/// ``Phase`` rather than in its cases: they exist in every live phase, and `receive(_:)` appends
-/// to the queue in place, without moving a case's payload out and back (the per-value path is
-/// 108 instructions and a move costs more than the 3% budget). The drain is a ``SerialDrain``
-/// whose claim means "a drain is scheduled or running": the thread that claims it schedules one.
-/// The drain hands out whole batches, swapping `queue` with `spare`, rather than popping value by
-/// value, so a burst costs one lock round trip, not one per value.
+/// No case of ``Phase`` carries a reference; what a phase owns sits beside it: `upstream` while
+/// subscribing or active, `completion` while completing. Every value checks the phase, and
+/// switching over an enum whose cases carry an existential copies it (a retain and a release):
+/// with `upstream` and the completion in the cases, `receive(on:)` cost 209 instructions per
+/// value against 90. The queue, the spare array and the demand exist in every live phase.
+///
+/// The drain is a ``SerialDrain`` whose claim means "a drain is scheduled or running": the thread
+/// that claims it schedules one. The drain hands out whole batches, swapping `queue` with
+/// `spare`, rather than popping value by value, so a burst costs one lock round trip, not one
+/// per value.
 @usableFromInline
 struct ReceiveOnState<Downstream: Subscriber> {
   @usableFromInline typealias Value = Downstream.Input
@@ -29,11 +32,11 @@ struct ReceiveOnState<Downstream: Subscriber> {
     /// The downstream's `receive(subscription:)` runs: its requests are gathered in
     /// `initialDemand` and passed on through the subscription argument afterwards, which lets
     /// the optimiser see the upstream's concrete type and specialise its loop.
-    case subscribing(upstream: any Subscription, initialDemand: Subscribers.Demand)
+    case subscribing(initialDemand: Subscribers.Demand)
     /// Subscribed: requests go straight to `upstream`.
-    case active(upstream: any Subscription)
+    case active
     /// The upstream completed: the queue drains, then `completion` is sent.
-    case completing(Subscribers.Completion<Failure>)
+    case completing
     /// Completed or cancelled.
     case terminal
   }
@@ -47,25 +50,11 @@ struct ReceiveOnState<Downstream: Subscriber> {
     case completion(Downstream, Subscribers.Completion<Failure>)
   }
 
-  /// What a request hands out.
+  /// What a request or the upstream's completion hands out.
   @usableFromInline
-  struct Requested {
-    /// The upstream to pass the request to (`nil` while subscribing or once completed).
-    @usableFromInline let upstream: (any Subscription)?
-    /// Whether the caller claimed the drain and must schedule it.
-    @usableFromInline let claimed: Bool
-
-    @inlinable
-    init(upstream: (any Subscription)?, claimed: Bool) {
-      self.upstream = upstream
-      self.claimed = claimed
-    }
-  }
-
-  /// What the upstream's completion hands out.
-  @usableFromInline
-  struct Completed {
-    /// The upstream's subscription, released after the lock (it completed).
+  struct Handoff {
+    /// A request: the upstream to pass it to (`nil` while subscribing or once completed). The
+    /// upstream's completion: its subscription, released after the lock.
     @usableFromInline let upstream: (any Subscription)?
     /// Whether the caller claimed the drain and must schedule it.
     @usableFromInline let claimed: Bool
@@ -109,6 +98,10 @@ struct ReceiveOnState<Downstream: Subscriber> {
 
   /// The phase.
   @usableFromInline var phase = Phase.awaitingSubscription
+  /// The upstream's subscription, while subscribing or active.
+  @usableFromInline var upstream: (any Subscription)?
+  /// The upstream's completion, while completing.
+  @usableFromInline var completion: Subscribers.Completion<Failure>?
   /// The subscriber, until the completion is handed out or the subscription is cancelled.
   @usableFromInline var downstream: Downstream?
   /// Values waiting for the drain.
@@ -140,7 +133,8 @@ struct ReceiveOnState<Downstream: Subscriber> {
   @inlinable
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription = phase else { return nil }
-    phase = .subscribing(upstream: subscription, initialDemand: .none)
+    phase = .subscribing(initialDemand: .none)
+    upstream = subscription
     return downstream
   }
 
@@ -149,8 +143,8 @@ struct ReceiveOnState<Downstream: Subscriber> {
   @inlinable
   mutating func subscribed() -> Subscribers.Demand {
     switch phase {
-    case .subscribing(let upstream, let initialDemand):
-      phase = .active(upstream: upstream)
+    case .subscribing(let initialDemand):
+      phase = .active
       return initialDemand
     case .awaitingSubscription, .active, .completing, .terminal:
       // Completed while the downstream subscribed: there is no upstream left to ask.
@@ -168,59 +162,44 @@ struct ReceiveOnState<Downstream: Subscriber> {
 
   /// The upstream completed: the completion waits behind the queue.
   @inlinable
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
-    let upstream: any Subscription
-    switch phase {
-    case .subscribing(let subscription, _), .active(let subscription):
-      upstream = subscription
-    case .awaitingSubscription, .completing, .terminal:
-      return nil
-    }
-    phase = .completing(completion)
-    return Completed(upstream: upstream, claimed: drain.claim())
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Handoff? {
+    guard isReceiving else { return nil }
+    phase = .completing
+    self.completion = completion
+    return Handoff(upstream: upstream.take(), claimed: drain.claim())
   }
 
   /// Adds demand; says where to pass it and whether the caller claimed the drain.
   @inlinable
-  mutating func request(_ more: Subscribers.Demand) -> Requested {
+  mutating func request(_ more: Subscribers.Demand) -> Handoff {
     demand += more
     var forward: (any Subscription)?
     switch phase {
-    case .subscribing(let upstream, let initialDemand):
-      phase = .subscribing(upstream: upstream, initialDemand: initialDemand + more)
-    case .active(let upstream):
+    case .subscribing(let initialDemand):
+      phase = .subscribing(initialDemand: initialDemand + more)
+    case .active:
       forward = upstream
     case .terminal:
-      return Requested(upstream: nil, claimed: false)
+      return Handoff(upstream: nil, claimed: false)
     case .awaitingSubscription, .completing:
       break
     }
-    guard !queue.isEmpty else { return Requested(upstream: forward, claimed: false) }
-    return Requested(upstream: forward, claimed: drain.claim())
+    guard !queue.isEmpty else { return Handoff(upstream: forward, claimed: false) }
+    return Handoff(upstream: forward, claimed: drain.claim())
   }
 
   /// Ends everything; what it lets go of is released after the lock.
   @inlinable
   mutating func cancel() -> Released {
-    var upstream: (any Subscription)?
-    var completion: Subscribers.Completion<Failure>?
-    switch phase {
-    case .subscribing(let subscription, _), .active(let subscription):
-      upstream = subscription
-    case .completing(let pending):
-      completion = pending
-    case .awaitingSubscription, .terminal:
-      break
-    }
     phase = .terminal
     var released = [Value]()
     var emptySpare = [Value]()
     swap(&released, &queue)
     swap(&emptySpare, &spare)
     return Released(
-      upstream: upstream,
+      upstream: upstream.take(),
       downstream: downstream.take(),
-      completion: completion,
+      completion: completion.take(),
       queue: released,
       spare: emptySpare
     )
@@ -248,7 +227,7 @@ struct ReceiveOnState<Downstream: Subscriber> {
       if demand != .unlimited { demand -= batch.count }
       return .values(downstream, batch)
     }
-    if queue.isEmpty, case .completing(let completion) = phase {
+    if queue.isEmpty, case .completing = phase, let completion = completion.take() {
       phase = .terminal
       self.downstream = nil
       drain.release()
@@ -268,9 +247,6 @@ struct ReceiveOnState<Downstream: Subscriber> {
     if spare.capacity < batch.capacity { spare = batch }
     guard more > .none, downstream != nil else { return nil }
     demand += more
-    switch phase {
-    case .subscribing(let upstream, _), .active(let upstream): return upstream
-    case .awaitingSubscription, .completing, .terminal: return nil
-    }
+    return upstream
   }
 }

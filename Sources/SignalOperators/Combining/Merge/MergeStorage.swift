@@ -135,8 +135,8 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   func cancel() {
     let released = lock.withLock {
       () -> (
-        Downstream?, [(any Subscription)?], RingBuffer<(Output, Int)>,
-        Subscribers.Completion<Failure>?
+        downstream: Downstream?, upstreams: [(any Subscription)?],
+        queue: RingBuffer<(Output, Int)>, completion: Subscribers.Completion<Failure>?
       )? in
       guard !closed, !cancelled else { return nil }
       cancelled = true
@@ -151,7 +151,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
       return (owned, upstreams, dropped, pending)
     }
     guard let released else { return }
-    for upstream in released.1 { upstream?.cancel() }
+    for upstream in released.upstreams { upstream?.cancel() }
     _ = released
   }
 
