@@ -181,13 +181,8 @@ enum CollectByCountState<Downstream: Subscriber> {
   /// Completed or cancelled: everything is released.
   case terminal
 
-  /// The subscriber and the full groups waiting for its demand.
-  struct Outlet {
-    /// Who receives the groups.
-    let downstream: Downstream
-    /// The ready groups, the subscriber's demand and the completion.
-    var queue = DeliveryQueue<Group, Failure>(failureOrder: .afterQueuedValues)
-  }
+  /// The subscriber and the groups waiting for its demand.
+  typealias Outlet = DeliveryOutlet<Downstream>
 
   /// What exists while subscribed.
   struct Active {
@@ -246,7 +241,7 @@ extension CollectByCountState where Group: RangeReplaceableCollection {
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
     self = .active(
-      Active(upstream: subscription, outlet: Outlet(downstream: downstream), group: Group())
+      Active(upstream: subscription, outlet: Outlet(downstream), group: Group())
     )
     return downstream
   }

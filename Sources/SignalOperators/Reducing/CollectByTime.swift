@@ -205,7 +205,7 @@ extension Publishers.CollectByTime {
 
     /// Delivers ready groups within demand, then the completion; runs on the scheduler.
     private func drain() {
-      TimedOutlet.drain(lock) { more in
+      DeliveryOutlet.drain(lock) { more in
         state.nextStep(adding: more)
       } forward: { more in
         guard let count else { return }
@@ -229,7 +229,7 @@ extension Publishers.CollectByTime {
 ///                                             completion go to the outlet)
 /// active / finishing --completion delivered / cancel()--> terminal
 /// ```
-enum CollectByTimeState<Downstream: Subscriber, Value>: TimedOutletState
+enum CollectByTimeState<Downstream: Subscriber, Value>: OutletState
 where Downstream.Input == [Value] {
   typealias Failure = Downstream.Failure
 
@@ -238,14 +238,14 @@ where Downstream.Input == [Value] {
   /// Subscribed.
   case active(Active)
   /// The completion is in the outlet's queue, after the groups still there.
-  case finishing(TimedOutlet<Downstream>)
+  case finishing(DeliveryOutlet<Downstream>)
   /// Completed or cancelled: everything is released.
   case terminal
 
   /// What exists while subscribed.
   struct Active {
     /// The subscriber's end; its queue holds the groups cut and not yet delivered.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The upstream's subscription.
     var upstream: any Subscription
     /// The interval timer, once started.
@@ -285,7 +285,7 @@ where Downstream.Input == [Value] {
     /// The group being collected.
     let group: [Value]
     /// The subscriber and the groups it had not yet received.
-    let outlet: TimedOutlet<Downstream>.Released
+    let outlet: DeliveryOutlet<Downstream>.Released
   }
 
   /// The upstream's subscription while active.
@@ -298,7 +298,7 @@ where Downstream.Input == [Value] {
   /// or `nil` when the subscription must be cancelled.
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
     return downstream
   }
 
@@ -366,7 +366,7 @@ where Downstream.Input == [Value] {
 
   /// Runs `body` on the outlet of the current case; `nil` when it has none.
   mutating func withOutlet<Result>(
-    _ body: (inout TimedOutlet<Downstream>) -> Result
+    _ body: (inout DeliveryOutlet<Downstream>) -> Result
   ) -> Result? {
     switch self {
     case .active(var active):

@@ -268,13 +268,8 @@ enum BufferState<Downstream: Subscriber> {
   /// Completed or cancelled: everything is released.
   case terminal
 
-  /// The subscriber and what waits for it.
-  struct Outlet {
-    /// Who receives the values.
-    let downstream: Downstream
-    /// The buffered values, the subscriber's demand and the completion.
-    var queue = DeliveryQueue<Value, Failure>(failureOrder: .afterQueuedValues)
-  }
+  /// The subscriber and the values waiting for its demand.
+  typealias Outlet = DeliveryOutlet<Downstream>
 
   /// What exists while subscribed.
   struct Active {
@@ -340,7 +335,7 @@ enum BufferState<Downstream: Subscriber> {
   /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(upstream: subscription, outlet: Outlet(downstream: downstream)))
+    self = .active(Active(upstream: subscription, outlet: Outlet(downstream)))
     return downstream
   }
 

@@ -170,7 +170,7 @@ extension Publishers.Sample {
     }
 
     private func drain() {
-      TimedOutlet.drain(lock) { more in state.nextStep(adding: more) }
+      DeliveryOutlet.drain(lock) { more in state.nextStep(adding: more) }
     }
   }
 }
@@ -186,7 +186,7 @@ extension Publishers.Sample {
 /// completing --finish(_:)--> finishing (the latest value, if demand allows, then the completion)
 /// active / completing / finishing --completion delivered / cancel()--> terminal
 /// ```
-enum SampleState<Downstream: Subscriber>: TimedOutletState {
+enum SampleState<Downstream: Subscriber>: OutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -197,14 +197,14 @@ enum SampleState<Downstream: Subscriber>: TimedOutletState {
   /// The upstream completed; the completion is scheduled.
   case completing(Completing)
   /// The completion is in the outlet's queue.
-  case finishing(TimedOutlet<Downstream>)
+  case finishing(DeliveryOutlet<Downstream>)
   /// Completed or cancelled: everything is released.
   case terminal
 
   /// What exists while subscribed.
   struct Active {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The upstream's subscription.
     var upstream: any Subscription
     /// The value the next tick samples.
@@ -216,7 +216,7 @@ enum SampleState<Downstream: Subscriber>: TimedOutletState {
   /// What exists between the upstream's completion and its scheduled delivery.
   struct Completing {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The value flushed before the completion.
     var latest: Value?
   }
@@ -248,7 +248,7 @@ enum SampleState<Downstream: Subscriber>: TimedOutletState {
     /// The latest value.
     let latest: Value?
     /// The subscriber and the values it had not yet received.
-    let outlet: TimedOutlet<Downstream>.Released
+    let outlet: DeliveryOutlet<Downstream>.Released
   }
 
   /// The upstream's subscription while active.
@@ -261,7 +261,7 @@ enum SampleState<Downstream: Subscriber>: TimedOutletState {
   /// or `nil` when the subscription must be cancelled.
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
     return downstream
   }
 
@@ -318,7 +318,7 @@ enum SampleState<Downstream: Subscriber>: TimedOutletState {
 
   /// Runs `body` on the outlet of the current case; `nil` when it has none.
   mutating func withOutlet<Result>(
-    _ body: (inout TimedOutlet<Downstream>) -> Result
+    _ body: (inout DeliveryOutlet<Downstream>) -> Result
   ) -> Result? {
     switch self {
     case .active(var active):
@@ -372,7 +372,7 @@ enum SampleState<Downstream: Subscriber>: TimedOutletState {
   /// `true`: the caller claimed the drain.
   private static func flush(
     _ latest: inout Value?,
-    to outlet: inout TimedOutlet<Downstream>
+    to outlet: inout DeliveryOutlet<Downstream>
   ) -> Bool {
     guard outlet.queue.demand > .max(outlet.queue.values.count), let value = latest.take() else {
       return false

@@ -166,7 +166,7 @@ extension Publishers.Debounce {
     }
 
     private func drain() {
-      TimedOutlet.drain(lock) { more in state.nextStep(adding: more) }
+      DeliveryOutlet.drain(lock) { more in state.nextStep(adding: more) }
     }
 
     var description: String { "Debounce" }
@@ -189,7 +189,7 @@ extension Publishers.Debounce {
 ///
 /// At most one value waits in the outlet's queue (for the draining thread): a newer due value
 /// replaces it, since only the latest one counts.
-enum DebounceState<Downstream: Subscriber>: TimedOutletState {
+enum DebounceState<Downstream: Subscriber>: OutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -198,14 +198,14 @@ enum DebounceState<Downstream: Subscriber>: TimedOutletState {
   /// Subscribed: values restart the timer.
   case active(Active)
   /// The upstream completed; the completion is scheduled, then queued after any due value.
-  case completing(TimedOutlet<Downstream>)
+  case completing(DeliveryOutlet<Downstream>)
   /// Completed or cancelled: everything is released.
   case terminal
 
   /// What exists while subscribed.
   struct Active {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The upstream's subscription.
     var upstream: any Subscription
     /// The latest value, waiting for the upstream to be quiet.
@@ -253,14 +253,14 @@ enum DebounceState<Downstream: Subscriber>: TimedOutletState {
     /// The pending value.
     let pending: Value?
     /// The subscriber and the values it had not yet received.
-    let outlet: TimedOutlet<Downstream>.Released
+    let outlet: DeliveryOutlet<Downstream>.Released
   }
 
   /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
   /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
     return downstream
   }
 
@@ -322,7 +322,7 @@ enum DebounceState<Downstream: Subscriber>: TimedOutletState {
 
   /// Runs `body` on the outlet of the current case; `nil` when it has none.
   mutating func withOutlet<Result>(
-    _ body: (inout TimedOutlet<Downstream>) -> Result
+    _ body: (inout DeliveryOutlet<Downstream>) -> Result
   ) -> Result? {
     switch self {
     case .active(var active):

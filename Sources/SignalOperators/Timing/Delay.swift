@@ -172,7 +172,7 @@ extension Publishers.Delay {
     /// Makes the oldest waiting event due and delivers what is due, unless another thread is.
     private func fire() {
       guard lock.withLock({ state.fire() }) else { return }
-      TimedOutlet.drain(lock) { _ in
+      DeliveryOutlet.drain(lock) { _ in
         state.nextStep(adding: .none)
       } forward: { more in
         lock.withLock { state.upstream }?.request(more)
@@ -198,7 +198,7 @@ extension Publishers.Delay {
 /// ```
 ///
 /// The outlet's demand is unlimited: requests go straight to the upstream, which keeps to them.
-enum DelayState<Downstream: Subscriber>: TimedOutletState {
+enum DelayState<Downstream: Subscriber>: OutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -209,14 +209,14 @@ enum DelayState<Downstream: Subscriber>: TimedOutletState {
   /// The upstream completed; its completion waits for the values before it.
   case completing(Completing)
   /// The completion is in the outlet's queue.
-  case finishing(TimedOutlet<Downstream>)
+  case finishing(DeliveryOutlet<Downstream>)
   /// Completed or cancelled: everything is released.
   case terminal
 
   /// What exists while subscribed.
   struct Active {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The upstream's subscription.
     var upstream: any Subscription
     /// Values whose scheduled action hasn't run yet, oldest first.
@@ -226,7 +226,7 @@ enum DelayState<Downstream: Subscriber>: TimedOutletState {
   /// What exists once the upstream completed.
   struct Completing {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// Values whose scheduled action hasn't run yet, oldest first.
     var waiting: RingBuffer<Value>
     /// The upstream's completion, due after `waiting`.
@@ -242,7 +242,7 @@ enum DelayState<Downstream: Subscriber>: TimedOutletState {
     /// The completion not yet due.
     let completion: Subscribers.Completion<Failure>?
     /// The subscriber and the due values it had not yet received.
-    let outlet: TimedOutlet<Downstream>.Released
+    let outlet: DeliveryOutlet<Downstream>.Released
   }
 
   /// The upstream's subscription while active.
@@ -256,7 +256,7 @@ enum DelayState<Downstream: Subscriber>: TimedOutletState {
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
     self = .active(
-      Active(outlet: TimedOutlet(downstream, demand: .unlimited), upstream: subscription)
+      Active(outlet: DeliveryOutlet(downstream, demand: .unlimited), upstream: subscription)
     )
     return downstream
   }
@@ -306,7 +306,7 @@ enum DelayState<Downstream: Subscriber>: TimedOutletState {
 
   /// Runs `body` on the outlet of the current case; `nil` when it has none.
   mutating func withOutlet<Result>(
-    _ body: (inout TimedOutlet<Downstream>) -> Result
+    _ body: (inout DeliveryOutlet<Downstream>) -> Result
   ) -> Result? {
     switch self {
     case .active(var active):

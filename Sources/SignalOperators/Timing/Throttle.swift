@@ -169,7 +169,7 @@ extension Publishers.Throttle {
     }
 
     private func drain() {
-      TimedOutlet.drain(lock) { more in state.nextStep(adding: more) }
+      DeliveryOutlet.drain(lock) { more in state.nextStep(adding: more) }
     }
 
     var description: String { "Throttle" }
@@ -194,7 +194,7 @@ extension Publishers.Throttle {
 /// A held value has its unit of demand reserved: a value is held only while the demand exceeds
 /// the values already in the outlet. At most one value waits in the outlet (for the draining
 /// thread); a newer emission replaces it and takes over its unit of demand.
-enum ThrottleState<Downstream: Subscriber, Time: Strideable>: TimedOutletState {
+enum ThrottleState<Downstream: Subscriber, Time: Strideable>: OutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -205,14 +205,14 @@ enum ThrottleState<Downstream: Subscriber, Time: Strideable>: TimedOutletState {
   /// The upstream completed; the scheduled emission sends the held value and the completion.
   case completing(Completing)
   /// The completion is in the outlet's queue, after any value still there.
-  case finishing(TimedOutlet<Downstream>)
+  case finishing(DeliveryOutlet<Downstream>)
   /// Completed or cancelled: everything is released.
   case terminal
 
   /// What exists while subscribed.
   struct Active {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The upstream's subscription.
     var upstream: any Subscription
     /// The value waiting for its scheduled emission; an emission is scheduled exactly when this
@@ -225,7 +225,7 @@ enum ThrottleState<Downstream: Subscriber, Time: Strideable>: TimedOutletState {
   /// What exists between the upstream's completion and the emission that sends it.
   struct Completing {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The value whose emission was scheduled before the completion arrived.
     var held: Value?
     /// The upstream's completion.
@@ -265,14 +265,14 @@ enum ThrottleState<Downstream: Subscriber, Time: Strideable>: TimedOutletState {
     /// The completion waiting for the scheduled emission.
     let completion: Subscribers.Completion<Failure>?
     /// The subscriber and the values it had not yet received.
-    let outlet: TimedOutlet<Downstream>.Released
+    let outlet: DeliveryOutlet<Downstream>.Released
   }
 
   /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
   /// or `nil` when the subscription must be cancelled.
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: TimedOutlet(downstream), upstream: subscription))
+    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
     return downstream
   }
 
@@ -331,7 +331,7 @@ enum ThrottleState<Downstream: Subscriber, Time: Strideable>: TimedOutletState {
 
   /// Runs `body` on the outlet of the current case; `nil` when it has none.
   mutating func withOutlet<Result>(
-    _ body: (inout TimedOutlet<Downstream>) -> Result
+    _ body: (inout DeliveryOutlet<Downstream>) -> Result
   ) -> Result? {
     switch self {
     case .active(var active):

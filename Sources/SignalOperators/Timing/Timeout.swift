@@ -192,7 +192,7 @@ extension Publishers.Timeout {
 
     /// Delivers the queued values, then the completion; runs on the scheduler.
     private func drain() {
-      TimedOutlet.drain(lock) { _ in
+      DeliveryOutlet.drain(lock) { _ in
         state.nextStep(adding: .none)
       } forward: { more in
         lock.withLock { state.upstream }?.request(more)
@@ -219,7 +219,7 @@ extension Publishers.Timeout {
 ///
 /// The outlet's demand is unlimited (requests go to the upstream); its drain, once claimed, runs
 /// on the scheduler.
-enum TimeoutState<Downstream: Subscriber>: TimedOutletState {
+enum TimeoutState<Downstream: Subscriber>: OutletState {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -228,14 +228,14 @@ enum TimeoutState<Downstream: Subscriber>: TimedOutletState {
   /// Subscribed.
   case active(Active)
   /// The upstream completed or timed out; the completion is (or is about to be) queued.
-  case completing(TimedOutlet<Downstream>)
+  case completing(DeliveryOutlet<Downstream>)
   /// Completed or cancelled: everything is released.
   case terminal
 
   /// What exists while subscribed.
   struct Active {
     /// The subscriber's end.
-    var outlet: TimedOutlet<Downstream>
+    var outlet: DeliveryOutlet<Downstream>
     /// The upstream's subscription.
     var upstream: any Subscription
     /// Makes the error to fail with on a timeout; `nil` finishes instead.
@@ -293,7 +293,7 @@ enum TimeoutState<Downstream: Subscriber>: TimedOutletState {
     /// Released after the lock.
     let customError: (() -> Failure)?
     /// The subscriber and the values it had not yet received.
-    let outlet: TimedOutlet<Downstream>.Released
+    let outlet: DeliveryOutlet<Downstream>.Released
   }
 
   /// The upstream's subscription while active.
@@ -308,7 +308,7 @@ enum TimeoutState<Downstream: Subscriber>: TimedOutletState {
     guard case .awaitingSubscription(let downstream, let customError) = self else { return nil }
     self = .active(
       Active(
-        outlet: TimedOutlet(downstream, demand: .unlimited),
+        outlet: DeliveryOutlet(downstream, demand: .unlimited),
         upstream: subscription,
         customError: customError
       )
@@ -400,7 +400,7 @@ enum TimeoutState<Downstream: Subscriber>: TimedOutletState {
 
   /// Runs `body` on the outlet of the current case; `nil` when it has none.
   mutating func withOutlet<Result>(
-    _ body: (inout TimedOutlet<Downstream>) -> Result
+    _ body: (inout DeliveryOutlet<Downstream>) -> Result
   ) -> Result? {
     switch self {
     case .active(var active):
