@@ -150,34 +150,34 @@ extension Publishers.Autoconnect {
     var description: String { upstreamDescription.withLock { $0 } ?? "Autoconnect" }
 
     func receive(subscription: any Subscription) {
-      guard let (downstream, _) = link.attach(subscription) else {
+      guard let delivery = link.attach(subscription) else {
         subscription.cancel()
         return
       }
       let text = String(describing: subscription)
       upstreamDescription.withLock { $0 = text }
-      downstream.receive(subscription: self)
+      delivery.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let (downstream, _) = link.delivery() else { return .none }
-      return downstream.receive(input)
+      guard let delivery = link.delivery() else { return .none }
+      return delivery.downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let (_, downstream, _) = link.finish() else { return }
-      downstream.receive(completion: completion)
+      guard let ended = link.finish() else { return }
+      ended.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      link.upstream()?.0.request(demand)
+      link.upstream()?.subscription.request(demand)
     }
 
     func cancel() {
-      guard let (upstream, _, parent) = link.cancel() else { return }
-      parent.release()
-      upstream?.cancel()
+      guard let ended = link.cancel() else { return }
+      ended.extra.release()
+      ended.upstream?.cancel()
     }
   }
 }
