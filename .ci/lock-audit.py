@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Lists `withLock` bodies in Sources/ that may release something whose deinit runs user code.
 
+The `next` closure of `SerialDrain.run(lock) { next } perform: { ... }` runs under the lock too,
+so it is checked as a `withLock` body.
+
 STYLE.md section 4: inside `withLock`, only read and write state; a closure, subscriber, value or
 subscription that a transition drops is returned out of the lock and dropped after it, because a
 deinit run under the (non-recursive) lock can re-enter it and trap. This script finds the
@@ -161,6 +164,14 @@ def lock_bodies(code):
         else:
             continue
         yield brace + 1, matching(code, brace, "{", "}")
+    # `SerialDrain.run(lock) { next } perform: { ... }` calls its first closure under the lock.
+    for m in re.finditer(r"\bSerialDrain\.run\s*\(", code):
+        close = matching(code, m.end() - 1, "(", ")")
+        k = close + 1
+        while k < len(code) and code[k] in " \t\n":
+            k += 1
+        if k < len(code) and code[k] == "{":
+            yield k + 1, matching(code, k, "{", "}")
 
 
 ASSIGN = re.compile(r"(?<![\w.$])((?:self\.)?[\w$]+(?:\.\w+)*)\s*=(?!=)\s*([^\n;]*)")

@@ -185,4 +185,53 @@ import Testing
     }
     #expect(weakRecorder == nil)
   }
+
+  @Test func cancelWhileTheEndingWaits_releasesTheUndeliveredFailure() {
+    let publisher = StreamPublisher<Int, TrackedStreamError>()
+    let stream = publisher.subscriber()
+    let subscriber = EndsThenCancels { publisher.publish($0) }
+    weak var weakError: TrackedStreamError?
+    do {
+      let error = TrackedStreamError()
+      weakError = error
+      subscriber.pending = error
+    }
+    // The error arrives while the subscribing thread still holds the drain, so the failure waits;
+    // the subscriber cancels before it goes, and keeps the subscription.
+    stream.valuePublisherFailingOnError.subscribe(subscriber)
+    #expect(subscriber.subscription != nil)
+    #expect(subscriber.completions == 0)
+    #expect(weakError == nil)
+  }
+}
+
+/// An error with identity, so a test can check (through a weak reference) that it was released.
+private final class TrackedStreamError: Error, Sendable {}
+
+/// On subscription: publishes its pending error, then cancels, keeping the subscription.
+// Sendable: used on the test's thread only.
+private final class EndsThenCancels: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = TrackedStreamError
+
+  var pending: TrackedStreamError?
+  private(set) var subscription: (any Subscription)?
+  private(set) var completions = 0
+  private let publish: (TrackedStreamError) -> Void
+
+  init(publish: @escaping (TrackedStreamError) -> Void) {
+    self.publish = publish
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    if let error = pending.take() { publish(error) }
+    subscription.cancel()
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<TrackedStreamError>) {
+    completions += 1
+  }
 }

@@ -193,41 +193,37 @@ public class StreamPublisher<T, E: Error>: @unchecked Sendable, StreamDebuggable
     if enqueued.drains { drain() }
   }
 
-  /// Delivers queued states one at a time until none is left.
+  /// Delivers queued states one at a time until none is left: `SerialDrain.run` over `backlog`.
   private func drain() {
-    // The closures return `Bool` and fill these, rather than returning a tuple, whose generic
-    // metadata the runtime would look up on every call.
-    var state: State?
+    // `next` returns the state and fills these, rather than returning a tuple or a struct,
+    // whose generic metadata the runtime would look up on every call.
     var targets: [StreamSubscriber<T, E>] = []
     var replaced: State?
-    while true {
-      _ = state.take()  // the state delivered last is released outside the lock
-      let delivers = lock.withLock { () -> Bool in
-        guard let next = backlog.popFirst() else {
-          delivery.release()
-          return false
-        }
-        if keepsState {
-          replaced = latestDelivered
-          latestDelivered = next
-        }
-        // `targets` keeps the strong references read here until after the lock (see `remove`).
-        targets = subscribers.compactMap { $0.value }
-        if targets.count < subscribers.count {
-          let alive = Set(targets.map(ObjectIdentifier.init))
-          subscribers.removeAll { !alive.contains($0.id) }
-        }
-        if case .cancelled = next { subscribers = [] }
-        state = next
-        return true
+    SerialDrain.run(lock) { () -> State? in
+      guard let next = backlog.popFirst() else {
+        delivery.release()
+        return nil
       }
+      if keepsState {
+        replaced = latestDelivered
+        latestDelivered = next
+      }
+      // `targets` keeps the strong references read here until after the lock (see `remove`).
+      targets = subscribers.compactMap { $0.value }
+      if targets.count < subscribers.count {
+        let alive = Set(targets.map(ObjectIdentifier.init))
+        subscribers.removeAll { !alive.contains($0.id) }
+      }
+      if case .cancelled = next { subscribers = [] }
+      return next
+    } perform: { state in
       _ = replaced.take()  // released after the lock
-      guard delivers, let state else { return }
       for subscriber in targets {
         subscriber.receive(state)
       }
       targets = []
-    }
+      return true
+    }  // the state delivered is released at the end of `perform`, outside the lock
   }
 
   /// Forgets the subscriber with identity `id`, without reading any weak reference.

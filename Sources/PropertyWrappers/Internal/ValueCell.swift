@@ -9,46 +9,19 @@ import StreamCore
 /// `settled` is the last one that has reached every subscriber (what `@Published` reads, so that
 /// subscribers see a new value before the property does).
 ///
-/// ```
-/// idle --admit(v)--> delivering      (this thread sends v: willChange, then the subject)
-/// delivering --admit(v)--> delivering (v queued; the delivering thread sends it next)
-/// delivering --queue empty--> idle
-/// ```
+/// The decisions are ``ValueCellState``'s transitions, made under `lock`; the thread whose
+/// admission claims the state's `SerialDrain` delivers, with `SerialDrain.run`.
 // Sendable: every mutable property is in `state`, guarded by `lock`; the subject, the
 // will-change publisher and released values are touched only after the lock is released.
 final class ValueCell<Value>: @unchecked Sendable {
-  private struct State {
-    var latest: Value
-    var settled: Value
-    /// Counts accepted values, so an optimistic `modify` can tell whether it raced.
-    var version: UInt64 = 0
-    /// Values waiting for the delivering thread, newest last.
-    var inbox: [Value] = []
-    /// `inbox` reversed, so the next value is popped from the end.
-    var outbox: [Value] = []
-    var isDelivering = false
-    /// The owner's `objectWillChange`, sent before each value (``Published`` only).
-    var willChange: ObservableObjectPublisher?
-    /// Set once every `@Published` property of the owner has `willChange`.
-    var willChangeIsShared = false
-    /// Subscriptions that live as long as this cell: `assign(to:)`, `bind(to:)`, `map`.
-    var retained: [any Cancellable] = []
-  }
-
-  private enum Admission {
-    case deliver(ObservableObjectPublisher?, released: Value)
-    case queued(released: Value)
-    case stale
-  }
-
   /// Publishes the values, in the order they were accepted.
   let subject: CurrentValueSubject<Value, Never>
   private let lock = Lock()
-  private var state: State
+  private var state: ValueCellState<Value>
 
   init(_ value: Value) {
     subject = CurrentValueSubject(value)
-    state = State(latest: value, settled: value)
+    state = ValueCellState(value)
   }
 
   deinit {
@@ -69,11 +42,11 @@ final class ValueCell<Value>: @unchecked Sendable {
 
   /// Accepts `value` and delivers it, or queues it behind the delivery under way.
   func set(_ value: Value) {
-    let admission = lock.withLock { admit(value) }
-    if case .deliver(let willChange, _) = admission {
-      deliver(value, willChange)
+    let admission = lock.withLock { state.admit(value) }
+    if case .deliver(let first, _) = admission {
+      deliver(first)
     }
-  }
+  }  // the replaced value is released here, after the lock
 
   /// Applies `body` to the latest value and accepts the result unless `isDuplicate` says it
   /// equals the value it was computed from; retries if another value was accepted meanwhile.
@@ -82,16 +55,16 @@ final class ValueCell<Value>: @unchecked Sendable {
     unless isDuplicate: ((Value, Value) -> Bool)?
   ) rethrows {
     while true {
-      let (current, version) = lock.withLock { (state.latest, state.version) }
-      var next = current
+      let snapshot = lock.withLock { state.snapshot }
+      var next = snapshot.value
       try body(&next)
-      if let isDuplicate, isDuplicate(current, next) { return }
-      let admission = lock.withLock { state.version == version ? admit(next) : .stale }
+      if let isDuplicate, isDuplicate(snapshot.value, next) { return }
+      let admission = lock.withLock { state.admit(next, ifVersion: snapshot.version) }
       switch admission {
       case .stale: continue
       case .queued: return
-      case .deliver(let willChange, _):
-        deliver(next, willChange)
+      case .deliver(let first, _):
+        deliver(first)
         return
       }
     }
@@ -111,58 +84,168 @@ final class ValueCell<Value>: @unchecked Sendable {
   ///
   /// - Returns: The publisher the cell now has.
   func installWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
-    lock.withLock {
-      if let installed = state.willChange { return installed }
-      state.willChange = candidate
-      return candidate
-    }
+    lock.withLock { state.installWillChange(candidate) }
   }
 
   /// The will-change publisher, once every `@Published` property of the owner shares it.
   var sharedWillChange: ObservableObjectPublisher? {
-    lock.withLock { state.willChangeIsShared ? state.willChange : nil }
+    lock.withLock { state.sharedWillChange }
   }
 
   /// Records that every `@Published` property of the owner has this cell's will-change publisher.
   func markWillChangeShared() {
-    lock.withLock { state.willChangeIsShared = true }
+    lock.withLock { state.markWillChangeShared() }
   }
 
-  /// Called with the lock held. The replaced value is handed out to be released after it.
-  private func admit(_ value: Value) -> Admission {
-    let released = state.latest
-    state.latest = value
-    state.version &+= 1
-    if state.isDelivering {
-      state.inbox.append(value)
+  /// Delivers `first`, then whatever other threads or subscribers queued meanwhile; runs on the
+  /// thread whose admission claimed the drain.
+  private func deliver(_ first: ValueCellState<Value>.Delivery) {
+    // The value delivered last; `nextDelivery(settling:)` swaps it with the settled value it
+    // replaces, which is released here, outside the lock, when the next delivery overwrites it.
+    var delivered: Value? = first.value
+    first.willChange?.send()
+    subject.send(first.value)
+    SerialDrain.run(lock) {
+      state.nextDelivery(settling: &delivered)
+    } perform: { delivery in
+      delivery.willChange?.send()
+      subject.send(delivery.value)
+      delivered = delivery.value
+      return true
+    }
+  }
+}
+
+/// The state of a ``ValueCell``, as data: each transition runs under the cell's lock and returns
+/// what to do after it.
+///
+/// ```
+/// idle --admit(v)--> delivering       (the admitting thread claims the drain and sends v)
+/// delivering --admit(v)--> delivering (v is queued; the delivering thread sends it next)
+/// delivering --nextDelivery, queue empty--> idle (the drain is released)
+/// ```
+struct ValueCellState<Value> {
+  /// The last value accepted.
+  var latest: Value
+  /// The last value that has reached every subscriber.
+  var settled: Value
+  /// Counts accepted values, so an optimistic `modify` can tell whether it raced.
+  var version: UInt64 = 0
+  /// Values accepted while a delivery was under way, oldest first.
+  var queue = RingBuffer<Value>()
+  /// Claimed by the thread that delivers.
+  var drain = SerialDrain()
+  /// The owner's `objectWillChange`, sent before each value (``Published`` only).
+  var willChange = WillChange.absent
+  /// Subscriptions that live as long as the cell: `assign(to:)`, `bind(to:)`, `map`.
+  var retained: [any Cancellable] = []
+
+  /// Whether the cell has a will-change publisher, and whether the owner's properties share it.
+  enum WillChange {
+    /// None yet.
+    case absent
+    /// Installed; not every `@Published` property of the owner has it yet.
+    case installed(ObservableObjectPublisher)
+    /// Every `@Published` property of the owner has it.
+    case shared(ObservableObjectPublisher)
+
+    /// The publisher, shared or not.
+    var publisher: ObservableObjectPublisher? {
+      switch self {
+      case .absent: nil
+      case .installed(let publisher), .shared(let publisher): publisher
+      }
+    }
+  }
+
+  /// The latest value and its version, read together.
+  struct Snapshot {
+    /// The latest value.
+    let value: Value
+    /// ``ValueCellState/version`` when it was read.
+    let version: UInt64
+  }
+
+  /// One value to send, after the lock: `willChange` first, then the subject.
+  struct Delivery {
+    /// The value.
+    let value: Value
+    /// The will-change publisher to send to first.
+    let willChange: ObservableObjectPublisher?
+  }
+
+  /// What accepting a value decided.
+  enum Admission {
+    /// The caller claimed the drain: it sends this delivery, then runs the drain. `released` is
+    /// the replaced latest value.
+    case deliver(Delivery, released: Value)
+    /// Another thread is delivering and will send the value; `released` is the replaced one.
+    case queued(released: Value)
+    /// Another value was accepted since the snapshot; nothing changed.
+    case stale
+  }
+
+  /// A cell holding `value`, with nothing to deliver.
+  init(_ value: Value) {
+    latest = value
+    settled = value
+  }
+
+  /// The latest value and its version.
+  var snapshot: Snapshot { Snapshot(value: latest, version: version) }
+
+  /// Accepts `value`: it becomes the latest, and goes out now (the caller claimed the drain) or
+  /// after the delivery under way.
+  mutating func admit(_ value: Value) -> Admission {
+    var released = value
+    swap(&released, &latest)
+    version &+= 1
+    guard drain.claim() else {
+      queue.append(value)
       return .queued(released: released)
     }
-    state.isDelivering = true
-    return .deliver(state.willChange, released: released)
+    return .deliver(Delivery(value: value, willChange: willChange.publisher), released: released)
   }
 
-  /// Delivers `first`, then whatever other threads or subscribers queued meanwhile.
-  private func deliver(_ first: Value, _ firstWillChange: ObservableObjectPublisher?) {
-    var value = first
-    var willChange = firstWillChange
-    while true {
-      willChange?.send()
-      subject.send(value)
-      let step = lock.withLock { () -> (next: (Value, ObservableObjectPublisher?)?, Value) in
-        let released = state.settled
-        state.settled = value
-        if state.outbox.isEmpty {
-          guard !state.inbox.isEmpty else {
-            state.isDelivering = false
-            return (nil, released)
-          }
-          state.outbox = state.inbox.reversed()
-          state.inbox.removeAll(keepingCapacity: true)
-        }
-        return ((state.outbox.removeLast(), state.willChange), released)
-      }
-      guard let next = step.next else { return }
-      (value, willChange) = next
+  /// Accepts `value` if no other value was accepted since `version` was read; otherwise `.stale`.
+  mutating func admit(_ value: Value, ifVersion expected: UInt64) -> Admission {
+    guard version == expected else { return .stale }
+    return admit(value)
+  }
+
+  /// The drain's next step. `delivered`, the value the drain sent last, becomes the settled
+  /// value, and `delivered` then holds the settled value it replaced, for the caller to release
+  /// after the lock. Returns the next queued value, or `nil` after releasing the drain.
+  mutating func nextDelivery(settling delivered: inout Value?) -> Delivery? {
+    if var value = delivered.take() {
+      swap(&value, &settled)
+      delivered = value
     }
+    guard let next = queue.popFirst() else {
+      drain.release()
+      return nil
+    }
+    return Delivery(value: next, willChange: willChange.publisher)
+  }
+
+  /// Makes `candidate` the will-change publisher unless there is one; returns the one kept.
+  mutating func installWillChange(
+    _ candidate: ObservableObjectPublisher
+  ) -> ObservableObjectPublisher {
+    if let installed = willChange.publisher { return installed }
+    willChange = .installed(candidate)
+    return candidate
+  }
+
+  /// The will-change publisher, once every `@Published` property of the owner shares it.
+  var sharedWillChange: ObservableObjectPublisher? {
+    guard case .shared(let publisher) = willChange else { return nil }
+    return publisher
+  }
+
+  /// Records that every `@Published` property of the owner has the installed publisher.
+  mutating func markWillChangeShared() {
+    guard case .installed(let publisher) = willChange else { return }
+    willChange = .shared(publisher)
   }
 }

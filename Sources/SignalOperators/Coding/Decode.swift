@@ -81,40 +81,40 @@ extension Publishers.Decode {
     var description: String { "Decode" }
 
     func receive(subscription: any Subscription) {
-      guard let (downstream, _) = link.attach(subscription) else {
+      guard let delivery = link.attach(subscription) else {
         subscription.cancel()
         return
       }
-      downstream.receive(subscription: self)
+      delivery.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let (downstream, decoder) = link.delivery() else { return .none }
+      guard let delivery = link.delivery() else { return .none }
       let decoded: Output
       do {
-        decoded = try decoder.decode(Output.self, from: input)
+        decoded = try delivery.extra.decode(Output.self, from: input)
       } catch {
-        guard let (upstream, downstream, _) = link.finish() else { return .none }
-        upstream?.cancel()
-        downstream.receive(completion: .failure(error))
+        guard let ended = link.finish() else { return .none }
+        ended.upstream?.cancel()
+        ended.downstream.receive(completion: .failure(error))
         return .none
       }
-      return downstream.receive(decoded)
+      return delivery.downstream.receive(decoded)
     }
 
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let (_, downstream, _) = link.finish() else { return }
+      guard let ended = link.finish() else { return }
       switch completion {
       case .finished:
-        downstream.receive(completion: .finished)
+        ended.downstream.receive(completion: .finished)
       case .failure(let error):
-        downstream.receive(completion: .failure(error))
+        ended.downstream.receive(completion: .failure(error))
       }
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      link.upstream()?.0.request(demand)
+      link.upstream()?.subscription.request(demand)
     }
 
     func cancel() {

@@ -12,37 +12,18 @@ struct AsyncValuesTransfer<Value>: @unchecked Sendable {
 /// The subscriber behind `AsyncPublisher` and `AsyncThrowingPublisher`: a queue between the
 /// publisher's calls and one awaiting task.
 ///
-/// ```
-/// idle --next() with nothing buffered--> waiting   (demand-driven: request(.max(1)))
-/// waiting --value / completion / cancel--> idle     (the continuation is resumed)
-/// any --completion--> ended (buffered values are still read, then the completion)
-/// any --cancel()--> cancelled (next() returns nil)
-/// ```
-// Sendable: all mutable state is guarded by `lock`; the subscription, the continuation and the
-// upstream are called after the lock is released.
+/// The decisions are ``AsyncValuesState``'s transitions, made under `lock`; the subscription,
+/// the continuation and the upstream are called after it.
+// Sendable: `state` is guarded by `lock`; the subscription, the continuation and the upstream
+// are called after the lock is released.
 final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, Subscriber,
   CustomStringConvertible
 {
   typealias Element = AsyncValuesTransfer<Result<Input, Failure>?>
-
-  private enum SubscriptionAction { case cancel, requestUnlimited, requestOne, none }
-
-  private enum NextAction {
-    case resume(Element)
-    case request(any Subscription)
-    case wait
-  }
+  typealias Waiter = CheckedContinuation<Element, Never>
 
   private let lock = Lock()
-  private var subscription: (any Subscription)?
-  /// A value is moved out of its slot (leaving `nil`) when it is read or dropped, so
-  /// compacting never releases a value under the lock.
-  private var buffer = RingBuffer<Input>()
-  private var completion: Subscribers.Completion<Failure>?
-  private var completionDelivered = false
-  private var waiter: CheckedContinuation<Element, Never>?
-  private var cancelled = false
-  private var demandRequested = false
+  private var state = AsyncValuesState<Input, Failure, Waiter>.awaitingSubscription(waiter: nil)
 
   /// `nil`: request one value per `next()`, as Combine does.
   private let policy: AsyncBufferingPolicy?
@@ -60,51 +41,26 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
   var description: String { policy == nil ? "AsyncPublisher" : "AsyncPublisher.Buffered" }
 
   func receive(subscription: any Subscription) {
-    let action = lock.withLock { () -> SubscriptionAction in
-      guard self.subscription == nil, completion == nil, !cancelled else { return .cancel }
-      self.subscription = subscription
-      if policy != nil { return .requestUnlimited }
-      if waiter != nil {
-        demandRequested = true
-        return .requestOne
-      }
-      return .none
-    }
+    let action = lock.withLock { state.receive(subscription: subscription, policy: policy) }
     switch action {
     case .cancel: subscription.cancel()
-    case .requestUnlimited: subscription.request(.unlimited)
-    case .requestOne: subscription.request(.max(1))
+    case .request(let demand): subscription.request(demand)
     case .none: break
     }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    var dropped: Input?  // a value the buffering policy drops, released after the lock
-    let resumed = lock.withLock { () -> CheckedContinuation<Element, Never>? in
-      guard subscription != nil, completion == nil else { return nil }
-      demandRequested = false
-      if let waiter = waiter.take() { return waiter }
-      dropped = append(input)
-      return nil
+    let received = lock.withLock { state.receive(input, policy: policy) }
+    if case .resume(let waiter) = received {
+      waiter.resume(returning: AsyncValuesTransfer(value: .success(input)))
     }
-    _ = dropped
-    resumed?.resume(returning: AsyncValuesTransfer(value: .success(input)))
     return .none
-  }
+  }  // a value the buffering policy dropped is released here, after the lock
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let (resumed, released) = lock.withLock {
-      () -> (CheckedContinuation<Element, Never>?, (any Subscription)?) in
-      guard self.completion == nil, !cancelled else { return (nil, nil) }
-      self.completion = completion
-      let released = subscription.take()
-      guard let waiter = waiter.take() else { return (nil, released) }
-      completionDelivered = true
-      return (waiter, released)
-    }
-    withExtendedLifetime(released) {}
-    resumed?.resume(returning: AsyncValuesTransfer(value: Self.result(of: completion)))
-  }
+    let completed = lock.withLock { state.receive(completion: completion) }
+    completed?.waiter?.resume(returning: AsyncValuesTransfer(value: completion.asResult()))
+  }  // the subscription is released here, after the lock
 
   /// The next value, `nil` at the end, or the failure once.
   func next(
@@ -112,24 +68,9 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
   ) async -> Result<Input, Failure>? {
     await withTaskCancellationHandler {
       await withCheckedContinuation(isolation: actor) { continuation in
-        let action = lock.withLock { () -> NextAction in
-          if cancelled { return .resume(AsyncValuesTransfer(value: nil)) }
-          if let value = popFirst() { return .resume(AsyncValuesTransfer(value: .success(value))) }
-          if let completion {
-            if completionDelivered { return .resume(AsyncValuesTransfer(value: nil)) }
-            completionDelivered = true
-            return .resume(AsyncValuesTransfer(value: Self.result(of: completion)))
-          }
-          precondition(waiter == nil, "AsyncPublisher: next() called while another is waiting")
-          waiter = continuation
-          if policy == nil, !demandRequested, let subscription {
-            demandRequested = true
-            return .request(subscription)
-          }
-          return .wait
-        }
+        let action = lock.withLock { state.next(continuation, policy: policy) }
         switch action {
-        case .resume(let element): continuation.resume(returning: element)
+        case .resume(let result): continuation.resume(returning: AsyncValuesTransfer(value: result))
         case .request(let subscription): subscription.request(.max(1))
         case .wait: break
         }
@@ -141,52 +82,216 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
 
   /// Stops: cancels the subscription, and the waiting `next()` returns `nil`.
   func cancel() {
-    var discarded = RingBuffer<Input>()  // the buffered values, released after the lock
-    let (resumed, released) = lock.withLock {
-      () -> (CheckedContinuation<Element, Never>?, (any Subscription)?) in
-      guard !cancelled else { return (nil, nil) }
-      cancelled = true
-      discarded = buffer.takeAll()
-      return (waiter.take(), subscription.take())
-    }
-    _ = discarded
-    released?.cancel()
-    resumed?.resume(returning: AsyncValuesTransfer(value: nil))
-  }
+    guard let cancelled = lock.withLock({ state.cancel() }) else { return }
+    cancelled.subscription?.cancel()
+    cancelled.waiter?.resume(returning: AsyncValuesTransfer(value: nil))
+  }  // the buffered values are released here, after the lock
+}
 
-  private static func result(
-    of completion: Subscribers.Completion<Failure>
-  ) -> Result<
-    Input, Failure
-  >? {
-    switch completion {
+extension Subscribers.Completion {
+  /// What `next()` returns for this completion: `nil` for `.finished`, the failure otherwise.
+  fileprivate func asResult<Input>() -> Result<Input, Failure>? {
+    switch self {
     case .finished: nil
     case .failure(let error): .failure(error)
     }
   }
+}
 
-  /// Buffers `input` by the policy. Call with the lock held.
-  ///
-  /// - Returns: The oldest value, if the policy dropped it for this one, to be released after
-  ///   the lock.
-  private func append(_ input: Input) -> Input? {
-    let count = buffer.count
-    var dropped: Input?
-    switch policy {
-    case .bufferingOldest(let limit) where count >= limit:
-      return nil
-    case .bufferingNewest(let limit) where count >= limit:
-      dropped = buffer.popFirst()
-    default:
-      break
-    }
-    buffer.append(input)
-    return dropped
+/// The state of an ``AsyncValuesSubscriber``, as data: each transition runs under its lock and
+/// returns what to do after it. `Waiter` is the awaiting task's continuation.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active
+/// active --next() with nothing buffered--> active with a waiter (demand-driven: request(.max(1)))
+/// active with a waiter --value--> active (the waiter is resumed)
+/// awaitingSubscription / active --completion--> ending (buffered values are still read), or
+///                                                terminal if a waiter takes the completion
+/// ending --next() with nothing buffered--> terminal (the completion is returned once)
+/// any --cancel()--> terminal (next() returns nil)
+/// ```
+///
+/// While subscribed in the demand-driven mode (no buffering policy), a request for one value is
+/// outstanding exactly while a waiter is there, so no separate flag records it.
+enum AsyncValuesState<Input, Failure: Error, Waiter> {
+  /// Before the subscription; a `next()` may already be waiting.
+  case awaitingSubscription(waiter: Waiter?)
+  /// Subscribed.
+  case active(Active)
+  /// The upstream completed: the buffered values, then the completion, are still to be read.
+  case ending(Ending)
+  /// The completion was read, or the iterator cancelled: `next()` returns `nil`.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The upstream's subscription.
+    let subscription: any Subscription
+    /// Values not read yet; never non-empty while a waiter waits.
+    var buffer = RingBuffer<Input>()
+    /// The task waiting in `next()`.
+    var waiter: Waiter?
   }
 
-  /// Removes and returns the oldest buffered value. Call with the lock held.
-  private func popFirst() -> Input? {
-    buffer.popFirst()
+  /// What exists once the upstream completed.
+  struct Ending {
+    /// Values not read yet.
+    var buffer: RingBuffer<Input>
+    /// Returned by `next()` once the buffer is empty.
+    let completion: Subscribers.Completion<Failure>
+  }
+
+  /// What to do with the subscription that arrived.
+  enum SubscriptionAction {
+    /// It came too late (a second one, or after completion or cancel): cancel it.
+    case cancel
+    /// Request this much.
+    case request(Subscribers.Demand)
+    /// Nothing yet: the first `next()` requests.
+    case none
+  }
+
+  /// What a value did.
+  enum Received {
+    /// Resume this waiter with the value.
+    case resume(Waiter)
+    /// Buffered; `dropped` is the oldest value the policy dropped for it, to release after the
+    /// lock.
+    case buffered(dropped: Input?)
+    /// Not subscribed (before the subscription, or after the end): ignored.
+    case ignored
+  }
+
+  /// What the upstream's completion lets go of, after the lock.
+  struct Completed {
+    /// The waiter to resume with the completion.
+    let waiter: Waiter?
+    /// The upstream's subscription (it completed).
+    let subscription: (any Subscription)?
+  }
+
+  /// What `next()` does.
+  enum NextAction {
+    /// Resume at once with this element (`nil`: the end).
+    case resume(Result<Input, Failure>?)
+    /// The waiter is stored; request one value from this subscription.
+    case request(any Subscription)
+    /// The waiter is stored; a value or the completion will resume it.
+    case wait
+  }
+
+  /// What `cancel()` lets go of, after the lock.
+  struct Cancelled {
+    /// The waiter to resume with `nil`.
+    let waiter: Waiter?
+    /// The subscription to cancel.
+    let subscription: (any Subscription)?
+    /// The values not read.
+    let buffer: RingBuffer<Input>
+  }
+
+  /// Stores the first subscription; with a buffering `policy` it asks for everything, otherwise
+  /// for one value if a `next()` is already waiting.
+  mutating func receive(
+    subscription: any Subscription,
+    policy: AsyncBufferingPolicy?
+  ) -> SubscriptionAction {
+    guard case .awaitingSubscription(let waiter) = self else { return .cancel }
+    self = .active(Active(subscription: subscription, waiter: waiter))
+    if policy != nil { return .request(.unlimited) }
+    return waiter == nil ? .none : .request(.max(1))
+  }
+
+  /// A value: it goes to the waiter, or into the buffer as `policy` says.
+  mutating func receive(_ input: Input, policy: AsyncBufferingPolicy?) -> Received {
+    guard case .active(var active) = self else { return .ignored }
+    self = .terminal
+    defer { self = .active(active) }
+    if let waiter = active.waiter.take() { return .resume(waiter) }
+    switch policy {
+    case .bufferingOldest(let limit) where active.buffer.count >= limit:
+      return .buffered(dropped: nil)  // the caller still holds `input`, which is dropped
+    case .bufferingNewest(let limit) where active.buffer.count >= limit:
+      let dropped = active.buffer.popFirst()
+      active.buffer.append(input)
+      return .buffered(dropped: dropped)
+    default:
+      active.buffer.append(input)
+      return .buffered(dropped: nil)
+    }
+  }
+
+  /// The upstream completed: a waiter takes the completion at once; otherwise it waits behind
+  /// the buffered values. `nil` when it came after the end.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
+    let waiter: Waiter?
+    let subscription: (any Subscription)?
+    var buffer = RingBuffer<Input>()
+    switch self {
+    case .awaitingSubscription(let pending):
+      waiter = pending
+      subscription = nil
+    case .active(let active):
+      waiter = active.waiter
+      subscription = active.subscription
+      buffer = active.buffer
+    case .ending, .terminal:
+      return nil
+    }
+    // A waiter only waits on an empty buffer, so it takes the completion.
+    self = waiter == nil ? .ending(Ending(buffer: buffer, completion: completion)) : .terminal
+    return Completed(waiter: waiter, subscription: subscription)
+  }
+
+  /// A `next()` call: a buffered value, the completion once, `nil` at the end, or `waiter` is
+  /// stored (asking for one value when there is no buffering `policy`).
+  mutating func next(_ waiter: Waiter, policy: AsyncBufferingPolicy?) -> NextAction {
+    switch self {
+    case .awaitingSubscription(let pending):
+      precondition(pending == nil, "AsyncPublisher: next() called while another is waiting")
+      self = .awaitingSubscription(waiter: waiter)
+      return .wait
+    case .active(var active):
+      self = .terminal
+      defer { self = .active(active) }
+      if let value = active.buffer.popFirst() { return .resume(.success(value)) }
+      precondition(active.waiter == nil, "AsyncPublisher: next() called while another is waiting")
+      active.waiter = waiter
+      return policy == nil ? .request(active.subscription) : .wait
+    case .ending(var ending):
+      self = .terminal
+      if let value = ending.buffer.popFirst() {
+        self = .ending(ending)
+        return .resume(.success(value))
+      }
+      switch ending.completion {
+      case .finished: return .resume(nil)
+      case .failure(let error): return .resume(.failure(error))
+      }
+    case .terminal:
+      return .resume(nil)
+    }
+  }
+
+  /// Ends everything; `nil` once terminal.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .awaitingSubscription(let waiter):
+      self = .terminal
+      return Cancelled(waiter: waiter, subscription: nil, buffer: RingBuffer())
+    case .active(let active):
+      self = .terminal
+      return Cancelled(
+        waiter: active.waiter,
+        subscription: active.subscription,
+        buffer: active.buffer
+      )
+    case .ending(let ending):
+      self = .terminal
+      return Cancelled(waiter: nil, subscription: nil, buffer: ending.buffer)
+    case .terminal:
+      return nil
+    }
   }
 }
 

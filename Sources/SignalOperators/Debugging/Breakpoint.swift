@@ -149,29 +149,31 @@ extension Publishers.Breakpoint {
     var description: String { "Breakpoint" }
 
     func receive(subscription: any Subscription) {
-      guard let (downstream, checks) = link.attach(subscription) else {
+      guard let delivery = link.attach(subscription) else {
         subscription.cancel()
         return
       }
-      if checks.subscription?(subscription) == true { Publishers.Breakpoint<Upstream>.trap() }
-      downstream.receive(subscription: self)
+      if delivery.extra.subscription?(subscription) == true {
+        Publishers.Breakpoint<Upstream>.trap()
+      }
+      delivery.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let (downstream, checks) = link.delivery() else { return .none }
-      if checks.output?(input) == true { Publishers.Breakpoint<Upstream>.trap() }
-      return downstream.receive(input)
+      guard let delivery = link.delivery() else { return .none }
+      if delivery.extra.output?(input) == true { Publishers.Breakpoint<Upstream>.trap() }
+      return delivery.downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let (_, downstream, checks) = link.finish() else { return }
-      if checks.completion?(completion) == true { Publishers.Breakpoint<Upstream>.trap() }
-      downstream.receive(completion: completion)
+      guard let ended = link.finish() else { return }
+      if ended.extra.completion?(completion) == true { Publishers.Breakpoint<Upstream>.trap() }
+      ended.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      link.upstream()?.0.request(demand)
+      link.upstream()?.subscription.request(demand)
     }
 
     func cancel() {

@@ -142,41 +142,41 @@ extension Publishers.HandleEvents {
     var description: String { "HandleEvents" }
 
     func receive(subscription: any Subscription) {
-      guard let (downstream, closures) = link.attach(subscription) else {
+      guard let delivery = link.attach(subscription) else {
         subscription.cancel()
         return
       }
-      closures.subscription?(subscription)
-      downstream.receive(subscription: self)
+      delivery.extra.subscription?(subscription)
+      delivery.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let (downstream, closures) = link.delivery() else { return .none }
-      closures.output?(input)
-      let more = downstream.receive(input)
-      if more > .none, let request = closures.request, !link.isTerminal {
+      guard let delivery = link.delivery() else { return .none }
+      delivery.extra.output?(input)
+      let more = delivery.downstream.receive(input)
+      if more > .none, let request = delivery.extra.request, !link.isTerminal {
         request(more)
       }
       return more
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let (_, downstream, closures) = link.finish() else { return }
-      closures.completion?(completion)
-      downstream.receive(completion: completion)
+      guard let ended = link.finish() else { return }
+      ended.extra.completion?(completion)
+      ended.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      guard let (upstream, closures) = link.upstream() else { return }
-      closures.request?(demand)
-      upstream.request(demand)
+      guard let upstream = link.upstream() else { return }
+      upstream.extra.request?(demand)
+      upstream.subscription.request(demand)
     }
 
     func cancel() {
-      guard let (upstream, _, closures) = link.cancel() else { return }
-      closures.cancel?()
-      upstream?.cancel()
+      guard let ended = link.cancel() else { return }
+      ended.extra.cancel?()
+      ended.upstream?.cancel()
     }
   }
 }

@@ -132,44 +132,44 @@ extension Publishers.Print {
     var description: String { "Print" }
 
     func receive(subscription: any Subscription) {
-      guard let (downstream, _) = link.attach(subscription) else {
+      guard let delivery = link.attach(subscription) else {
         subscription.cancel()
         return
       }
       log.write("receive subscription: (\(subscription))")
-      downstream.receive(subscription: self)
+      delivery.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let (downstream, _) = link.delivery() else { return .none }
+      guard let delivery = link.delivery() else { return .none }
       log.write("receive value: (\(input))")
-      let more = downstream.receive(input)
+      let more = delivery.downstream.receive(input)
       if more > .none { log.write(request: more, synchronous: true) }
       return more
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let (_, downstream, _) = link.finish() else { return }
+      guard let ended = link.finish() else { return }
       switch completion {
       case .finished:
         log.write("receive finished")
       case .failure(let error):
         log.write("receive error: (\(error))")
       }
-      downstream.receive(completion: completion)
+      ended.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      guard let (upstream, _) = link.upstream() else { return }
+      guard let upstream = link.upstream() else { return }
       log.write(request: demand)
-      upstream.request(demand)
+      upstream.subscription.request(demand)
     }
 
     func cancel() {
-      guard let (upstream, _, _) = link.cancel() else { return }
+      guard let ended = link.cancel() else { return }
       log.write("receive cancel")
-      upstream?.cancel()
+      ended.upstream?.cancel()
     }
   }
 }

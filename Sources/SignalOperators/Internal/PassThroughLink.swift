@@ -4,94 +4,130 @@ internal import StreamCore
 /// the downstream, and the operator's own `Extra` (closures, a coder), all released once the
 /// subscription ends.
 ///
-/// ```
-/// awaiting --attach--> active --finish / cancel--> terminal
-/// ```
-///
-/// Every method only reads and writes state under the lock and hands back what the caller
-/// needs, so the caller calls upstream, downstream and user closures after the lock. What
-/// `finish()` and `cancel()` hand back is the last reference the link had; the caller drops it
-/// outside the lock.
-// Sendable: every stored var is guarded by `lock`; nothing is called while it is held.
+/// Every method is one ``PassThroughState`` transition under the lock and hands back what the
+/// caller needs, so the caller calls upstream, downstream and user closures after the lock.
+/// What `finish()` and `cancel()` hand back is the last reference the link had; the caller drops
+/// it outside the lock.
+// Sendable: `state` is guarded by `lock`; nothing is called while it is held.
 final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable {
-  private enum Phase {
-    case awaiting
-    case active(any Subscription)
-    case terminal
-  }
+  typealias State = PassThroughState<Downstream, Extra>
 
   private let lock = Lock()
-  private var phase = Phase.awaiting
-  private var downstream: Downstream?
-  private var extra: Extra?
+  private var state: State
 
   init(downstream: Downstream, extra: Extra) {
-    self.downstream = downstream
-    self.extra = extra
+    state = .awaiting(State.Delivery(downstream: downstream, extra: extra))
   }
 
   /// Takes the first upstream subscription. Returns `nil` for any later one, or once the link
   /// has ended; the caller then cancels `subscription`.
-  func attach(_ subscription: any Subscription) -> (Downstream, Extra)? {
-    lock.withLock {
-      guard case .awaiting = phase, let downstream, let extra else { return nil }
-      phase = .active(subscription)
-      return (downstream, extra)
-    }
+  func attach(_ subscription: any Subscription) -> State.Delivery? {
+    lock.withLock { state.attach(subscription) }
   }
 
   /// The downstream and the extra while the link is active, for delivering a value.
-  func delivery() -> (Downstream, Extra)? {
-    lock.withLock {
-      guard case .active = phase, let downstream, let extra else { return nil }
-      return (downstream, extra)
-    }
+  func delivery() -> State.Delivery? {
+    lock.withLock { state.delivery }
   }
 
   /// The upstream subscription and the extra while the link is active, for a request.
-  func upstream() -> (any Subscription, Extra)? {
-    lock.withLock {
-      guard case .active(let subscription) = phase, let extra else { return nil }
-      return (subscription, extra)
-    }
+  func upstream() -> State.Upstream? {
+    lock.withLock { state.upstream }
   }
 
   /// Ends the link for a completion; returns what it held, or `nil` if it had already ended.
-  func finish() -> (upstream: (any Subscription)?, downstream: Downstream, extra: Extra)? {
-    lock.withLock { () -> ((any Subscription)?, Downstream, Extra)? in
-      guard let (upstream, downstream, extra) = takeAll() else { return nil }
-      return (upstream, downstream, extra)
-    }
+  func finish() -> State.Ended? {
+    lock.withLock { state.end() }
   }
 
   /// Ends the link for a cancel; returns what it held, or `nil` if it had already ended.
-  func cancel() -> (upstream: (any Subscription)?, downstream: Downstream, extra: Extra)? {
+  func cancel() -> State.Ended? {
     finish()
   }
 
   /// Whether the link has ended.
   var isTerminal: Bool {
-    lock.withLock {
-      if case .terminal = phase { return true }
-      return false
-    }
+    lock.withLock { state.isTerminal }
+  }
+}
+
+/// The state of a ``PassThroughLink``, as data: each transition runs under the link's lock and
+/// returns what the caller needs after it.
+///
+/// ```
+/// awaiting --attach--> active --end (finish / cancel)--> terminal
+/// awaiting --end (cancel)--> terminal
+/// ```
+enum PassThroughState<Downstream, Extra> {
+  /// Before the upstream's subscription arrives.
+  case awaiting(Delivery)
+  /// Subscribed to the upstream.
+  case active(any Subscription, Delivery)
+  /// Completed or cancelled: nothing is held.
+  case terminal
+
+  /// Where a value goes: the subscriber, and the operator's extra.
+  struct Delivery {
+    /// The subscriber.
+    let downstream: Downstream
+    /// The operator's own closures or coder.
+    let extra: Extra
   }
 
-  /// Call under `lock`.
-  private func takeAll() -> ((any Subscription)?, Downstream, Extra)? {
-    var upstream: (any Subscription)?
-    switch phase {
+  /// Where a request goes: the upstream's subscription, and the operator's extra.
+  struct Upstream {
+    /// The upstream's subscription.
+    let subscription: any Subscription
+    /// The operator's own closures or coder.
+    let extra: Extra
+  }
+
+  /// What ending the link lets go of, after the lock.
+  struct Ended {
+    /// The upstream's subscription, if it had arrived.
+    let upstream: (any Subscription)?
+    /// The subscriber.
+    let downstream: Downstream
+    /// The operator's own closures or coder.
+    let extra: Extra
+  }
+
+  /// Stores the first upstream subscription; `nil` for a later one or once ended.
+  mutating func attach(_ subscription: any Subscription) -> Delivery? {
+    guard case .awaiting(let delivery) = self else { return nil }
+    self = .active(subscription, delivery)
+    return delivery
+  }
+
+  /// The subscriber and the extra, while active.
+  var delivery: Delivery? {
+    guard case .active(_, let delivery) = self else { return nil }
+    return delivery
+  }
+
+  /// The upstream's subscription and the extra, while active.
+  var upstream: Upstream? {
+    guard case .active(let subscription, let delivery) = self else { return nil }
+    return Upstream(subscription: subscription, extra: delivery.extra)
+  }
+
+  /// Whether the link has ended.
+  var isTerminal: Bool {
+    if case .terminal = self { return true }
+    return false
+  }
+
+  /// Ends the link; returns what it held, or `nil` if it had already ended.
+  mutating func end() -> Ended? {
+    switch self {
+    case .awaiting(let delivery):
+      self = .terminal
+      return Ended(upstream: nil, downstream: delivery.downstream, extra: delivery.extra)
+    case .active(let subscription, let delivery):
+      self = .terminal
+      return Ended(upstream: subscription, downstream: delivery.downstream, extra: delivery.extra)
     case .terminal:
       return nil
-    case .active(let subscription):
-      upstream = subscription
-    case .awaiting:
-      break
     }
-    phase = .terminal
-    guard let downstream, let extra else { return nil }
-    self.downstream = nil
-    self.extra = nil
-    return (upstream, downstream, extra)
   }
 }

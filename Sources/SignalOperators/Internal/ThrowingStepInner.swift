@@ -54,6 +54,27 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     case terminal
   }
 
+  /// What ending the subscription takes out of it, to be released (or called) after the lock.
+  @usableFromInline
+  struct Released {
+    /// The upstream's subscription.
+    @usableFromInline
+    let upstream: any Subscription
+    /// The subscriber.
+    @usableFromInline
+    let downstream: Downstream?
+    /// The step and its closure.
+    @usableFromInline
+    let step: Step?
+
+    @inlinable
+    init(upstream: any Subscription, downstream: Downstream?, step: Step?) {
+      self.upstream = upstream
+      self.downstream = downstream
+      self.step = step
+    }
+  }
+
   @usableFromInline
   let lock = Lock()
 
@@ -125,12 +146,9 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    let released = lock.withLock { () -> (Downstream?, Step?, any Subscription)? in
-      guard case .active(let upstream) = status else { return nil }
-      status = .terminal
-      return (downstream.take(), step.take(), upstream)  // dropped after the lock
-    }
-    guard let downstream = released?.0 else { return }
+    guard let released = lock.withLock({ end() }), let downstream = released.downstream else {
+      return
+    }  // the upstream and the step are dropped after the lock
     switch completion {
     case .finished:
       downstream.receive(completion: .finished)
@@ -142,14 +160,17 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   /// Cancels the upstream and sends `error` downstream, unless the subscription already ended.
   @inlinable
   func fail(_ error: any Error) {
-    let released = lock.withLock { () -> (any Subscription, Downstream?, Step?)? in
-      guard case .active(let upstream) = status else { return nil }
-      status = .terminal
-      return (upstream, downstream.take(), step.take())
-    }
-    guard let (upstream, downstream, _) = released else { return }
-    upstream.cancel()
-    downstream?.receive(completion: .failure(error))
+    guard let released = lock.withLock({ end() }) else { return }
+    released.upstream.cancel()
+    released.downstream?.receive(completion: .failure(error))
+  }
+
+  /// Ends the subscription while active; call under `lock`.
+  @inlinable
+  func end() -> Released? {
+    guard case .active(let upstream) = status else { return nil }
+    status = .terminal
+    return Released(upstream: upstream, downstream: downstream.take(), step: step.take())
   }
 
   @inlinable
@@ -164,15 +185,14 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   @inlinable
   func cancel() {
-    let released = lock.withLock { () -> (any Subscription, Downstream?, Step?)? in
-      guard case .active(let upstream) = status else {
+    let released = lock.withLock { () -> Released? in
+      guard case .active = status else {
         status = .terminal
         return nil
       }
-      status = .terminal
-      return (upstream, downstream.take(), step.take())
+      return end()
     }
-    released?.0.cancel()
+    released?.upstream.cancel()
   }
 
   @usableFromInline

@@ -81,27 +81,16 @@ extension Publishers.SubscribeOn: Sendable
 where Upstream: Sendable, Context.SchedulerOptions: Sendable {}
 
 extension Publishers.SubscribeOn {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active
-  /// awaitingSubscription / active --completion / cancel()--> terminal
-  /// ```
-  // Sendable: mutable state is guarded by `lock`; the upstream publisher is moved out under the
-  // lock by the one scheduled action that subscribes; calls out happen outside the lock.
+  /// Decides under `lock`, in ``SubscribeOnState``, and acts after it.
+  // Sendable: `state` is guarded by `lock`; the upstream publisher is moved out under the lock
+  // by the one scheduled action that subscribes; calls out happen outside the lock.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private enum Phase {
-      case awaitingSubscription
-      case active(any Subscription)
-      case terminal
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var upstreamPublisher: Upstream?
-    private var downstream: Downstream?
+    private var state: SubscribeOnState<Upstream, Downstream>
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
@@ -111,27 +100,19 @@ extension Publishers.SubscribeOn {
       scheduler: Context,
       options: Context.SchedulerOptions?
     ) {
-      self.upstreamPublisher = upstream
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream, publisher: upstream)
       self.scheduler = scheduler
       self.options = options
     }
 
     /// Runs on the scheduler: subscribes this inner to the upstream publisher.
     func subscribeUpstream() {
-      guard let publisher = lock.withLock({ upstreamPublisher.take() }) else { return }
+      guard let publisher = lock.withLock({ state.takePublisher() }) else { return }
       publisher.subscribe(self)
     }
 
     func receive(subscription: any Subscription) {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase, let downstream = self.downstream else {
-          return nil
-        }
-        phase = .active(subscription)
-        return downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
         subscription.cancel()
         return
       }
@@ -139,44 +120,103 @@ extension Publishers.SubscribeOn {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .active = phase else { return nil }
-        return self.downstream
-      }
+      let downstream = lock.withLock { state.downstream }
       return downstream?.receive(input) ?? .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      // The upstream subscription is released after the lock.
-      let released = lock.withLock { () -> (Downstream?, any Subscription)? in
-        guard case .active(let upstream) = phase else { return nil }
-        phase = .terminal
-        return (self.downstream.take(), upstream)
-      }
-      released?.0?.receive(completion: completion)
-    }
+      let ended = lock.withLock { state.complete() }
+      ended?.downstream.receive(completion: completion)
+    }  // the upstream subscription is released here, after the lock
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let upstream = lock.withLock { () -> (any Subscription)? in
-        guard case .active(let upstream) = phase else { return nil }
-        return upstream
-      }
-      guard let upstream else { return }
+      guard let upstream = lock.withLock({ state.upstream }) else { return }
       scheduler.schedule(options: options) { upstream.request(demand) }
     }
 
     func cancel() {
-      let released = lock.withLock { () -> (Phase, Downstream?, Upstream?) in
-        defer { phase = .terminal }
-        return (phase, downstream.take(), upstreamPublisher.take())
-      }
-      guard case .active(let upstream) = released.0 else { return }
+      guard let upstream = lock.withLock({ state.cancel() })?.upstream else { return }
       scheduler.schedule(options: options) { upstream.cancel() }
-    }
+    }  // the subscriber and an unsubscribed upstream publisher are released after the lock
 
     var description: String { "SubscribeOn" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `subscribe(on:options:)` subscription, as data: each transition runs under
+/// the operator's lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription(publisher) --takePublisher (on the scheduler)--> awaitingSubscription(nil)
+/// awaitingSubscription --receive(subscription:)--> active --complete() / cancel()--> terminal
+/// awaitingSubscription --cancel()--> terminal (a publisher not yet subscribed is dropped)
+/// ```
+enum SubscribeOnState<Upstream, Downstream> {
+  /// Before the upstream's subscription arrives; `publisher` until the scheduler subscribes it.
+  case awaitingSubscription(Downstream, publisher: Upstream?)
+  /// Subscribed to the upstream.
+  case active(any Subscription, Downstream)
+  /// Completed or cancelled: nothing is held.
+  case terminal
+
+  /// What ending lets go of, after the lock.
+  struct Ended {
+    /// The upstream's subscription, if it had arrived (cancelled on the scheduler).
+    let upstream: (any Subscription)?
+    /// The subscriber.
+    let downstream: Downstream
+    /// The upstream publisher, if the scheduler had not subscribed to it yet.
+    let publisher: Upstream?
+  }
+
+  /// The upstream publisher, for the scheduler to subscribe to; `nil` after the first call or
+  /// once cancelled.
+  mutating func takePublisher() -> Upstream? {
+    guard case .awaitingSubscription(let downstream, let publisher?) = self else { return nil }
+    self = .awaitingSubscription(downstream, publisher: nil)
+    return publisher
+  }
+
+  /// Stores the first upstream subscription; returns the subscriber, or `nil` when
+  /// `subscription` must be cancelled.
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream, _) = self else { return nil }
+    self = .active(subscription, downstream)
+    return downstream
+  }
+
+  /// The subscriber, while subscribed.
+  var downstream: Downstream? {
+    guard case .active(_, let downstream) = self else { return nil }
+    return downstream
+  }
+
+  /// The upstream's subscription, while subscribed.
+  var upstream: (any Subscription)? {
+    guard case .active(let upstream, _) = self else { return nil }
+    return upstream
+  }
+
+  /// The upstream completed; `nil` unless subscribed.
+  mutating func complete() -> Ended? {
+    guard case .active(let upstream, let downstream) = self else { return nil }
+    self = .terminal
+    return Ended(upstream: upstream, downstream: downstream, publisher: nil)
+  }
+
+  /// Ends everything; `nil` once terminal.
+  mutating func cancel() -> Ended? {
+    switch self {
+    case .awaitingSubscription(let downstream, let publisher):
+      self = .terminal
+      return Ended(upstream: nil, downstream: downstream, publisher: publisher)
+    case .active:
+      return complete()
+    case .terminal:
+      return nil
+    }
   }
 }

@@ -37,34 +37,11 @@ extension Publishers {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
 
-    /// ```
-    /// disconnected --first subscriber--> connecting
-    /// connecting --connect() returned--> connected, or disconnecting if no subscriber is left
-    /// connected --last subscriber cancelled--> disconnecting
-    /// disconnecting --cancel() returned--> disconnected, or connecting if a subscriber came
-    /// ```
-    ///
-    /// The thread that moves to `connecting` or `disconnecting` calls the upstream and then
-    /// settles the state; subscribers arriving or leaving meanwhile only change the count, so
-    /// connecting and disconnecting never overlap.
-    private enum Phase {
-      case disconnected
-      case connecting
-      case connected(any Cancellable)
-      case disconnecting
-    }
-
-    private enum Step {
-      case connect
-      case disconnect(any Cancellable)
-    }
-
     /// The connectable publisher to connect and disconnect.
     public final let upstream: Upstream
 
     private let lock = Lock()
-    private var phase = Phase.disconnected
-    private var subscribers = 0
+    private var state = AutoconnectState.disconnected
 
     /// Creates a publisher that connects `upstream` on demand.
     ///
@@ -75,59 +52,151 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let shouldConnect = lock.withLock { () -> Bool in
-        subscribers += 1
-        guard case .disconnected = phase else { return false }
-        phase = .connecting
-        return true
-      }
+      let step = lock.withLock { state.subscribe() }
       upstream.subscribe(Inner(parent: self, downstream: subscriber))
-      if shouldConnect { settle(from: .connect) }
+      if let step { settle(from: step) }
     }
 
     /// One subscriber cancelled; disconnects if it was the last.
     fileprivate func release() {
-      let step = lock.withLock { () -> Step? in
-        subscribers -= 1
-        guard subscribers == 0, case .connected(let connection) = phase else { return nil }
-        phase = .disconnecting
-        return .disconnect(connection)
-      }
+      let step = lock.withLock { state.release() }
       if let step { settle(from: step) }
     }
 
     /// Connects or disconnects, then repeats while the subscriber count asks for the opposite.
-    private func settle(from first: Step) {
-      var step: Step? = first
-      while let current = step {
-        switch current {
-        case .connect:
-          let connection = upstream.connect()
-          step = lock.withLock { () -> Step? in
-            guard subscribers > 0 else {
-              phase = .disconnecting
-              return .disconnect(connection)
-            }
-            phase = .connected(connection)
-            return nil
-          }
-        case .disconnect(let connection):
-          connection.cancel()
-          step = lock.withLock { () -> Step? in
-            guard subscribers > 0 else {
-              phase = .disconnected
-              return nil
-            }
-            phase = .connecting
-            return .connect
-          }
-        }
+    ///
+    /// The thread that moved the state to connecting or disconnecting runs this; the phase is
+    /// its claim, so `SerialDrain.run` drives the loop without a `SerialDrain` of its own.
+    private func settle(from first: AutoconnectState.Step) {
+      var settled = perform(first)
+      SerialDrain.run(lock) {
+        state.settle(settled)
+      } perform: { step in
+        settled = perform(step)
+        return true
+      }
+    }
+
+    /// Calls the upstream for `step`, outside the lock.
+    private func perform(_ step: AutoconnectState.Step) -> AutoconnectState.Settled {
+      switch step {
+      case .connect:
+        return .connected(upstream.connect())
+      case .disconnect(let connection):
+        connection.cancel()
+        return .disconnected
       }
     }
   }
 }
 
-// Sendable: `phase` and `subscribers` are guarded by `lock`; the upstream and the connection are
+/// The state of an `autoconnect()` publisher, as data: each transition runs under its lock and
+/// returns what to do after it.
+///
+/// ```
+/// disconnected --first subscriber--> connecting
+/// connecting --connect() returned--> connected, or disconnecting if no subscriber is left
+/// connected --last subscriber cancelled--> disconnecting
+/// disconnecting --cancel() returned--> disconnected, or connecting if a subscriber came
+/// ```
+///
+/// The thread that moves to `connecting` or `disconnecting` calls the upstream and then
+/// settles the state; subscribers arriving or leaving meanwhile only change the count, so
+/// connecting and disconnecting never overlap.
+enum AutoconnectState {
+  /// No connection and no subscriber.
+  case disconnected
+  /// A thread is calling `connect()`.
+  case connecting(subscribers: Int)
+  /// Connected through `connection`.
+  case connected(any Cancellable, subscribers: Int)
+  /// A thread is cancelling the connection.
+  case disconnecting(subscribers: Int)
+
+  /// What the thread that moved the state must do, after the lock.
+  enum Step {
+    /// Call the upstream's `connect()`.
+    case connect
+    /// Cancel the connection.
+    case disconnect(any Cancellable)
+  }
+
+  /// What a step did, for ``AutoconnectState/settle(_:)``.
+  enum Settled {
+    /// `connect()` returned this connection.
+    case connected(any Cancellable)
+    /// The connection was cancelled.
+    case disconnected
+  }
+
+  /// The subscribers counted.
+  var subscribers: Int {
+    switch self {
+    case .disconnected: 0
+    case .connecting(let count), .connected(_, let count), .disconnecting(let count): count
+    }
+  }
+
+  /// A subscriber arrived; the first one while disconnected connects.
+  mutating func subscribe() -> Step? {
+    switch self {
+    case .disconnected:
+      self = .connecting(subscribers: 1)
+      return .connect
+    case .connecting(let count):
+      self = .connecting(subscribers: count + 1)
+    case .connected(let connection, let count):
+      self = .connected(connection, subscribers: count + 1)
+    case .disconnecting(let count):
+      self = .disconnecting(subscribers: count + 1)
+    }
+    return nil
+  }
+
+  /// A subscriber cancelled; the last one while connected disconnects.
+  mutating func release() -> Step? {
+    switch self {
+    case .disconnected:
+      return nil
+    case .connecting(let count):
+      self = .connecting(subscribers: count - 1)
+    case .connected(let connection, let count):
+      guard count == 1 else {
+        self = .connected(connection, subscribers: count - 1)
+        return nil
+      }
+      self = .disconnecting(subscribers: 0)
+      return .disconnect(connection)
+    case .disconnecting(let count):
+      self = .disconnecting(subscribers: count - 1)
+    }
+    return nil
+  }
+
+  /// Records what the settling thread's step did; returns the opposite step if the subscribers
+  /// changed their minds meanwhile, or `nil` once the state is settled.
+  mutating func settle(_ settled: Settled) -> Step? {
+    let count = subscribers
+    switch settled {
+    case .connected(let connection):
+      guard count > 0 else {
+        self = .disconnecting(subscribers: 0)
+        return .disconnect(connection)
+      }
+      self = .connected(connection, subscribers: count)
+      return nil
+    case .disconnected:
+      guard count > 0 else {
+        self = .disconnected
+        return nil
+      }
+      self = .connecting(subscribers: count)
+      return .connect
+    }
+  }
+}
+
+// Sendable: `state` is guarded by `lock`; the upstream and the connection are
 // called outside it.
 extension Publishers.Autoconnect: @unchecked Sendable where Upstream: Sendable {}
 
@@ -150,34 +219,34 @@ extension Publishers.Autoconnect {
     var description: String { upstreamDescription.withLock { $0 } ?? "Autoconnect" }
 
     func receive(subscription: any Subscription) {
-      guard let (downstream, _) = link.attach(subscription) else {
+      guard let delivery = link.attach(subscription) else {
         subscription.cancel()
         return
       }
       let text = String(describing: subscription)
       upstreamDescription.withLock { $0 = text }
-      downstream.receive(subscription: self)
+      delivery.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let (downstream, _) = link.delivery() else { return .none }
-      return downstream.receive(input)
+      guard let delivery = link.delivery() else { return .none }
+      return delivery.downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let (_, downstream, _) = link.finish() else { return }
-      downstream.receive(completion: completion)
+      guard let ended = link.finish() else { return }
+      ended.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      link.upstream()?.0.request(demand)
+      link.upstream()?.subscription.request(demand)
     }
 
     func cancel() {
-      guard let (upstream, _, parent) = link.cancel() else { return }
-      parent.release()
-      upstream?.cancel()
+      guard let ended = link.cancel() else { return }
+      ended.extra.release()
+      ended.upstream?.cancel()
     }
   }
 }

@@ -69,7 +69,7 @@ extension Publishers {
 
     private let subject: SubjectType
     private let lock = Lock()
-    private var connection: Connection?
+    private var state = MulticastState<Connection>.disconnected
 
     /// Creates a multicast publisher and its subject.
     ///
@@ -97,32 +97,26 @@ extension Publishers {
     ///
     /// - Returns: The connection; cancel it to disconnect from the upstream.
     public func connect() -> any Cancellable {
-      let (current, isNew) = lock.withLock { () -> (Connection, Bool) in
-        if let connection = self.connection { return (connection, false) }
-        let fresh = Connection(parent: self)
-        self.connection = fresh
-        return (fresh, true)
-      }
-      if isNew {
+      let connecting = lock.withLock { state.connect { Connection(parent: self) } }
+      switch connecting {
+      case .existing(let current):
+        return current
+      case .fresh(let current):
         current.attach(upstream.subscribe(subject))
+        return current
       }
-      return current
     }
 
     /// Forgets `connection` if it is the current one, so that the next ``connect()`` subscribes
     /// again.
     fileprivate func disconnected(_ connection: Connection) {
-      let released = lock.withLock { () -> Connection? in
-        guard self.connection === connection else { return nil }
-        defer { self.connection = nil }
-        return self.connection
-      }
-      _ = released
+      let released = lock.withLock { state.disconnect(connection) }
+      _ = released  // released after the lock
     }
   }
 }
 
-// Sendable: `connection` is guarded by `lock`; `subject` and `upstream` are only called outside
+// Sendable: `state` is guarded by `lock`; `subject` and `upstream` are only called outside
 // it, and `createSubject` runs once, in `init`.
 extension Publishers.Multicast: @unchecked Sendable
 where Upstream: Sendable, SubjectType: Sendable {}
@@ -131,14 +125,8 @@ extension Publishers.Multicast {
   /// One connection of the subject to the upstream.
   // Sendable: `state` is guarded by `lock`; the upstream cancellable is cancelled outside it.
   fileprivate final class Connection: @unchecked Sendable, Cancellable {
-    private enum State {
-      case connecting
-      case connected(AnyCancellable)
-      case cancelled
-    }
-
     private let lock = Lock()
-    private var state = State.connecting
+    private var state = MulticastConnectionState.connecting
     private weak var parent: Publishers.Multicast<Upstream, SubjectType>?
 
     init(parent: Publishers.Multicast<Upstream, SubjectType>) {
@@ -147,25 +135,14 @@ extension Publishers.Multicast {
 
     /// Keeps the upstream subscription, or cancels it if the connection was cancelled first.
     func attach(_ cancellable: AnyCancellable) {
-      let stale = lock.withLock { () -> AnyCancellable? in
-        guard case .connecting = state else { return cancellable }
-        state = .connected(cancellable)
-        return nil
-      }
+      let stale = lock.withLock { state.attach(cancellable) }
       stale?.cancel()
     }
 
     func cancel() {
-      let (taken, parent) = lock.withLock {
-        () -> (State, Publishers.Multicast<Upstream, SubjectType>?) in
-        defer { state = .cancelled }
-        return (state, self.parent)
-      }
-      if case .cancelled = taken { return }
+      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
       parent?.disconnected(self)
-      if case .connected(let cancellable) = taken {
-        cancellable.cancel()
-      }
+      cancelled.upstream?.cancel()
     }
   }
 
@@ -185,30 +162,105 @@ extension Publishers.Multicast {
     var description: String { "Multicast" }
 
     func receive(subscription: any Subscription) {
-      guard let (downstream, _) = link.attach(subscription) else {
+      guard let delivery = link.attach(subscription) else {
         subscription.cancel()
         return
       }
-      downstream.receive(subscription: self)
+      delivery.downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let (downstream, _) = link.delivery() else { return .none }
-      return downstream.receive(input)
+      guard let delivery = link.delivery() else { return .none }
+      return delivery.downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let (_, downstream, _) = link.finish() else { return }
-      downstream.receive(completion: completion)
+      guard let ended = link.finish() else { return }
+      ended.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      link.upstream()?.0.request(demand)
+      link.upstream()?.subscription.request(demand)
     }
 
     func cancel() {
       link.cancel()?.upstream?.cancel()
+    }
+  }
+}
+
+/// Which connection a `multicast` publisher has, as data: each transition runs under its lock.
+enum MulticastState<Connection: AnyObject> {
+  /// Not connected: the next `connect()` subscribes the subject.
+  case disconnected
+  /// Connected through `Connection` until it is cancelled.
+  case connected(Connection)
+
+  /// What `connect()` decided.
+  enum Connecting {
+    /// Already connected: return this connection.
+    case existing(Connection)
+    /// A new connection: subscribe the subject to the upstream, then return it.
+    case fresh(Connection)
+  }
+
+  /// Returns the current connection, or one made by `make` and stored.
+  mutating func connect(_ make: () -> Connection) -> Connecting {
+    if case .connected(let current) = self { return .existing(current) }
+    let fresh = make()
+    self = .connected(fresh)
+    return .fresh(fresh)
+  }
+
+  /// Forgets `connection` if it is the current one; returns it, to be released after the lock.
+  mutating func disconnect(_ connection: Connection) -> Connection? {
+    guard case .connected(let current) = self, current === connection else { return nil }
+    self = .disconnected
+    return current
+  }
+}
+
+/// The state of one `multicast` connection, as data: each transition runs under its lock and
+/// returns what to cancel after it.
+///
+/// ```
+/// connecting --attach--> connected --cancel()--> cancelled
+/// connecting --cancel()--> cancelled (a later attach hands its subscription back to cancel)
+/// ```
+enum MulticastConnectionState {
+  /// `connect()` is subscribing the subject.
+  case connecting
+  /// The subject's subscription to the upstream.
+  case connected(AnyCancellable)
+  /// Cancelled: nothing is held.
+  case cancelled
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    /// The subject's subscription to cancel, once it was attached.
+    let upstream: AnyCancellable?
+  }
+
+  /// Keeps the subject's subscription; returns it if the connection was cancelled first, for the
+  /// caller to cancel.
+  mutating func attach(_ cancellable: AnyCancellable) -> AnyCancellable? {
+    guard case .connecting = self else { return cancellable }
+    self = .connected(cancellable)
+    return nil
+  }
+
+  /// Ends the connection; `nil` when it was already cancelled.
+  mutating func cancel() -> Cancelled? {
+    switch self {
+    case .connecting:
+      self = .cancelled
+      return Cancelled(upstream: nil)
+    case .connected(let upstream):
+      self = .cancelled
+      return Cancelled(upstream: upstream)
+    case .cancelled:
+      return nil
     }
   }
 }

@@ -69,45 +69,27 @@ extension Publishers {
 extension Publishers.MeasureInterval: Sendable where Upstream: Sendable {}
 
 extension Publishers.MeasureInterval {
-  /// ```
-  /// awaitingSubscription --receive(subscription:)--> active (clock read)
-  /// active --receive(_:)--> active (stride sent, clock read)
-  /// any --completion / cancel()--> terminal
-  /// ```
-  // Sendable: mutable state is guarded by `lock`; the downstream and upstream are called
-  // outside it.
+  /// Decides under `lock`, in ``MeasureIntervalState``, and acts after it.
+  // Sendable: `state` is guarded by `lock`; the downstream and upstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Time = Context.SchedulerTimeType
 
-    private enum Phase {
-      case awaitingSubscription
-      case active(any Subscription, last: Time)
-      case terminal
-    }
-
     private let lock = Lock()
-    private var phase = Phase.awaitingSubscription
-    private var downstream: Downstream?
+    private var state: MeasureIntervalState<Downstream, Time>
     private let scheduler: Context
 
     init(downstream: Downstream, scheduler: Context) {
-      self.downstream = downstream
+      state = .awaitingSubscription(downstream)
       self.scheduler = scheduler
     }
 
     func receive(subscription: any Subscription) {
       let now = scheduler.now
-      let downstream = lock.withLock { () -> Downstream? in
-        guard case .awaitingSubscription = phase, let downstream = self.downstream else {
-          return nil
-        }
-        phase = .active(subscription, last: now)
-        return downstream
-      }
-      guard let downstream else {
+      guard let downstream = lock.withLock({ state.receive(subscription: subscription, at: now) })
+      else {
         subscription.cancel()
         return
       }
@@ -116,45 +98,114 @@ extension Publishers.MeasureInterval {
 
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let now = scheduler.now
-      let found = lock.withLock { () -> (Downstream, Time)? in
-        guard case .active(let upstream, let last) = phase, let downstream else { return nil }
-        phase = .active(upstream, last: now)
-        return (downstream, last)
-      }
-      guard let (downstream, last) = found else { return .none }
-      return downstream.receive(last.distance(to: now))
+      guard let measured = lock.withLock({ state.receive(at: now) }) else { return .none }
+      return measured.downstream.receive(measured.last.distance(to: now))
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      // The upstream subscription is released after the lock.
-      let released = lock.withLock { () -> (Downstream?, any Subscription)? in
-        guard case .active(let upstream, _) = phase else { return nil }
-        phase = .terminal
-        return (self.downstream.take(), upstream)
-      }
-      released?.0?.receive(completion: completion)
-    }
+      let ended = lock.withLock { state.complete() }
+      ended?.downstream.receive(completion: completion)
+    }  // the upstream subscription is released here, after the lock
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let upstream = lock.withLock { () -> (any Subscription)? in
-        guard case .active(let upstream, _) = phase else { return nil }
-        return upstream
-      }
-      upstream?.request(demand)
+      lock.withLock { state.upstream }?.request(demand)
     }
 
     func cancel() {
-      let released = lock.withLock { () -> (Phase, Downstream?) in
-        defer { phase = .terminal }
-        return (phase, downstream.take())
-      }
-      guard case .active(let upstream, _) = released.0 else { return }
-      upstream.cancel()
-    }
+      let ended = lock.withLock { state.cancel() }
+      ended?.upstream?.cancel()
+    }  // the subscriber is released here, after the lock
 
     var description: String { "MeasureInterval" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+/// The state of a `measureInterval(using:options:)` subscription, as data: each transition runs
+/// under the operator's lock and returns what to do after it.
+///
+/// ```
+/// awaitingSubscription --receive(subscription:)--> active (clock read)
+/// active --receive(at:)--> active (the interval goes downstream, clock read)
+/// active --complete()--> terminal;  any --cancel()--> terminal
+/// ```
+enum MeasureIntervalState<Downstream, Time> {
+  /// Before the upstream's subscription arrives.
+  case awaitingSubscription(Downstream)
+  /// Subscribed: the time of the subscription or of the last value is kept.
+  case active(Active)
+  /// Completed or cancelled: nothing is held.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Active {
+    /// The upstream's subscription.
+    let upstream: any Subscription
+    /// Who receives the intervals.
+    let downstream: Downstream
+    /// When the subscription or the last value arrived.
+    var last: Time
+  }
+
+  /// A value arrived: send `downstream` the time since `last`.
+  struct Measured {
+    /// Who receives the interval.
+    let downstream: Downstream
+    /// When the subscription or the previous value arrived.
+    let last: Time
+  }
+
+  /// What ending lets go of, after the lock.
+  struct Ended {
+    /// The upstream's subscription, if it had arrived.
+    let upstream: (any Subscription)?
+    /// The subscriber.
+    let downstream: Downstream
+  }
+
+  /// Stores the first upstream subscription and starts the clock at `now`; returns the
+  /// subscriber, or `nil` when `subscription` must be cancelled.
+  mutating func receive(subscription: any Subscription, at now: Time) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = self else { return nil }
+    self = .active(Active(upstream: subscription, downstream: downstream, last: now))
+    return downstream
+  }
+
+  /// A value arrived at `now`: returns the subscriber and the previous time, and keeps `now`.
+  mutating func receive(at now: Time) -> Measured? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    let measured = Measured(downstream: active.downstream, last: active.last)
+    active.last = now
+    return measured
+  }
+
+  /// The upstream's subscription, while subscribed.
+  var upstream: (any Subscription)? {
+    guard case .active(let active) = self else { return nil }
+    return active.upstream
+  }
+
+  /// The upstream completed; `nil` unless subscribed.
+  mutating func complete() -> Ended? {
+    guard case .active(let active) = self else { return nil }
+    self = .terminal
+    return Ended(upstream: active.upstream, downstream: active.downstream)
+  }
+
+  /// Ends everything; `nil` once terminal.
+  mutating func cancel() -> Ended? {
+    switch self {
+    case .awaitingSubscription(let downstream):
+      self = .terminal
+      return Ended(upstream: nil, downstream: downstream)
+    case .active:
+      return complete()
+    case .terminal:
+      return nil
+    }
   }
 }

@@ -19,48 +19,25 @@ enum StreamViewStep<Output, Failure: Error> {
 ///   stateful streams (`keepsLatest`), which keep the latest and deliver it on the next request,
 ///   as `CurrentValueSubject` does; so a new subscriber gets the replayed state on its first
 ///   demand.
-/// - One thread delivers at a time (`delivering`). The subscribing thread owns the subscription
-///   until `receive(subscription:)` has returned, so nothing overtakes it. A value offered
-///   while another delivery is under way takes its demand at once and waits in `queue`; a
-///   request made meanwhile only adds demand, and the delivering thread loops. So `request`
-///   from inside `receive(_:)` never recurses.
+/// - One thread delivers at a time: the one holding the state's `SerialDrain`, which runs
+///   `SerialDrain.run`. The subscribing thread holds it from the start until
+///   `receive(subscription:)` has returned, so nothing overtakes it. A value offered while
+///   another delivery is under way takes its demand at once and waits in the queue; a request
+///   made meanwhile only adds demand, and the delivering thread loops. So `request` from inside
+///   `receive(_:)` never recurses.
 ///
-/// ```
-/// subscribing --start--> idle <--> delivering --end delivered / cancel()--> terminal
-/// ```
-// Sendable: every mutable property is guarded by `lock`; downstream and the stream are called
-// after it.
+/// The decisions are ``StreamViewState``'s transitions, made under `lock`.
+// Sendable: every mutable property is in `state`, guarded by `lock`; downstream and the stream
+// are called after it.
 final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscription,
   @unchecked Sendable, CustomStringConvertible
 {
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure
-
-  private enum Action {
-    case deliver(Output)
-    case complete(Subscribers.Completion<Failure>)
-    case stop
-  }
-
-  /// What `terminate()` takes out, to be released after the lock.
-  private struct Released {
-    var downstream: Downstream?
-    var source: StreamSubscriber<T, E>?
-    var callback: StreamCallback<T, E>?
-    var queue: RingBuffer<Output>
-    var latest: Output?
-  }
+  typealias State = StreamViewState<T, E, Downstream>
 
   private let lock = Lock()
-  private var downstream: Downstream?
-  /// The stream, kept alive while the subscription lasts.
-  private var source: StreamSubscriber<T, E>?
-  private var callback: StreamCallback<T, E>?
-  private var demand = Subscribers.Demand.none
-  private var delivering = true
-  private var queue = RingBuffer<Output>()
-  private var latest: Output?
-  private var ending: (last: Output?, completion: Subscribers.Completion<Failure>)?
+  private var state: State
   private let keepsLatest: Bool
   private let step: (StreamState<T, E>) -> StreamViewStep<Output, Failure>
 
@@ -69,8 +46,7 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
     source: StreamSubscriber<T, E>,
     step: @escaping (StreamState<T, E>) -> StreamViewStep<Output, Failure>
   ) {
-    self.downstream = downstream
-    self.source = source
+    state = State(downstream: downstream, source: source)
     self.keepsLatest = source.keepsState
     self.step = step
   }
@@ -85,152 +61,287 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
     let callback = source.addCallback(queue: nil) { [weak subscription] state in
       subscription?.offer(state)
     }
-    let stale = subscription.lock.withLock { () -> StreamCallback<T, E>? in
-      guard subscription.source != nil else { return callback }
-      subscription.callback = callback
-      return nil
-    }
+    let stale = subscription.lock.withLock { subscription.state.install(callback) }
     if let stale { source.removeCallback(stale) }
     downstream.receive(subscription: subscription)
     subscription.drain(downstream, adding: .none)
   }
 
   private func offer(_ state: StreamState<T, E>) {
-    let target: Downstream?
-    // A superseded latest value is released after the lock.
-    var superseded: Output?
     switch step(state) {
     case .skip:
       return
     case .send(let value):
-      target = lock.withLock { () -> Downstream? in
-        guard let downstream, ending == nil else { return nil }
-        guard demand > .none else {
-          if keepsLatest {
-            superseded = latest.take()
-            latest = value
-          }
-          return nil
-        }
-        demand -= 1
-        if delivering {
-          queue.append(value)
-          return nil
-        }
-        delivering = true
-        superseded = latest.take()
-        queue.append(value)
-        return downstream
-      }
+      let offered = lock.withLock { self.state.offer(value, keepsLatest: keepsLatest) }
+      if case .drain(let downstream, _) = offered {
+        drain(downstream, adding: .none)
+      }  // a superseded latest value is released here, after the lock
     case .end(let last, let completion):
-      target = lock.withLock { () -> Downstream? in
-        guard let downstream, ending == nil else { return nil }
-        ending = (last, completion)
-        if delivering { return nil }
-        delivering = true
-        return downstream
-      }
+      let downstream = lock.withLock { self.state.end(last: last, completion) }
+      if let downstream { drain(downstream, adding: .none) }
     }
-    _ = superseded
-    if let target { drain(target, adding: .none) }
   }
 
-  /// Delivers while this thread owns the subscription: queued values, then the ending, then the
+  /// Delivers while this thread holds the drain: queued values, then the ending, then the
   /// latest value if there is demand; lets go when nothing is left.
   private func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
     var more = initial
-    while true {
-      var released: Released?
-      let action = lock.withLock { () -> Action in
-        guard self.downstream != nil else {
-          delivering = false
-          return .stop
-        }
-        demand += more
-        if let value = queue.popFirst() {
-          return .deliver(value)
-        }
-        if let ending {
-          if let last = ending.last, demand > .none {
-            demand -= 1
-            self.ending = (nil, ending.completion)
-            return .deliver(last)
-          }
-          released = terminate()
-          return .complete(ending.completion)
-        }
-        if demand > .none, let value = latest {
-          latest = nil
-          demand -= 1
-          return .deliver(value)
-        }
-        delivering = false
-        return .stop
-      }
-      switch action {
-      case .deliver(let value):
+    SerialDrain.run(lock) {
+      state.nextStep(adding: more)
+    } perform: { step in
+      switch consume step {
+      case .value(let value):
         more = downstream.receive(value)
-      case .complete(let completion):
+        return true
+      case .completion(let completion, let released):
         downstream.receive(completion: completion)
         release(released)
-        return
-      case .stop:
-        return
+        return false
       }
     }
   }
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let target = lock.withLock { () -> Downstream? in
-      guard let downstream else { return nil }
-      if delivering {
-        self.demand += demand
-        return nil
-      }
-      guard latest != nil else {
-        self.demand += demand
-        return nil
-      }
-      delivering = true
-      return downstream
-    }
-    if let target { drain(target, adding: demand) }
+    let downstream = lock.withLock { state.request(demand) }
+    if let downstream { drain(downstream, adding: demand) }
   }
 
   func cancel() {
-    let released = lock.withLock { () -> Released? in
-      guard downstream != nil else { return nil }
-      return terminate()
-    }
-    release(released)
-  }
-
-  /// Ends the subscription; must run under the lock.
-  private func terminate() -> Released {
-    defer {
-      downstream = nil
-      source = nil
-      callback = nil
-      queue = RingBuffer()
-      latest = nil
-    }
-    return Released(
-      downstream: downstream,
-      source: source,
-      callback: callback,
-      queue: queue,
-      latest: latest
-    )
+    let released = lock.withLock { state.cancel() }
+    if let released { release(released) }
   }
 
   /// Unregisters from the stream and lets go of it, outside the lock.
-  private func release(_ released: Released?) {
-    guard let released, let source = released.source else { return }
-    if let callback = released.callback { source.removeCallback(callback) }
+  private func release(_ released: State.Released) {
+    if let callback = released.callback { released.source.removeCallback(callback) }
   }
 
   var description: String {
     "StreamSubscriber"
+  }
+}
+
+/// The state of a ``StreamViewSubscription``, as data: each transition runs under the
+/// subscription's lock and returns what to do after it.
+///
+/// ```
+/// active (the subscribing thread holds the drain) --end(last:_:)--> ending
+/// active / ending --request, offer: the drain is claimed--> the claiming thread delivers
+/// ending --completion delivered / cancel()--> terminal;  active --cancel()--> terminal
+/// ```
+enum StreamViewState<T, E: Error, Downstream: Subscriber> {
+  typealias Output = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  /// Subscribed: values flow.
+  case active(Outlet)
+  /// The stream ended: the queued values, then `last` if there is demand for it, then the
+  /// completion are still to go.
+  case ending(Ending)
+  /// Completed or cancelled: nothing is held.
+  case terminal
+
+  /// What exists while subscribed.
+  struct Outlet {
+    /// Who receives the values.
+    let downstream: Downstream
+    /// The stream, kept alive while the subscription lasts.
+    let source: StreamSubscriber<T, E>
+    /// The callback registered on `source`, once registered.
+    var callback: StreamCallback<T, E>?
+    /// The subscriber's outstanding demand; a queued value has already taken its share.
+    var demand = Subscribers.Demand.none
+    /// Claimed by the delivering thread; the subscribing thread holds it from the start.
+    var drain = SerialDrain()
+    /// Values offered while another thread was delivering, oldest first.
+    var queue = RingBuffer<Output>()
+    /// A stateful stream's latest value that arrived without demand.
+    var latest: Output?
+
+    /// A subscribed outlet whose drain the subscribing thread holds.
+    init(downstream: Downstream, source: StreamSubscriber<T, E>) {
+      self.downstream = downstream
+      self.source = source
+      _ = drain.claim()
+    }
+  }
+
+  /// What exists once the stream ended.
+  struct Ending {
+    /// The subscriber's end.
+    var outlet: Outlet
+    /// A last value, delivered after the queued ones if there is demand for it.
+    var last: Output?
+    /// The completion, delivered last.
+    let completion: Subscribers.Completion<Failure>
+  }
+
+  /// What an offered value decided.
+  enum Offered {
+    /// Nothing more to do. `released` is a superseded latest value, to let go of after the lock.
+    case done(released: Output?)
+    /// The caller claimed the drain and must run it for `Downstream`; `released` is the latest
+    /// value this newer one supersedes.
+    case drain(Downstream, released: Output?)
+  }
+
+  /// What the subscription lets go of when it ends, after the lock.
+  struct Released {
+    /// The subscriber.
+    let downstream: Downstream
+    /// The stream, to unregister `callback` from.
+    let source: StreamSubscriber<T, E>
+    /// The callback to unregister.
+    let callback: StreamCallback<T, E>?
+    /// Values not delivered.
+    let queue: RingBuffer<Output>
+    /// A kept latest value, not delivered.
+    let latest: Output?
+    /// The ending's last value, not delivered.
+    let last: Output?
+    /// A completion not delivered (cancelled while ending).
+    let completion: Subscribers.Completion<Failure>?
+
+    /// What `outlet` holds, with an ending's undelivered `last` value and `completion`.
+    init(_ outlet: Outlet, last: Output? = nil, completion: Subscribers.Completion<Failure>? = nil)
+    {
+      downstream = outlet.downstream
+      source = outlet.source
+      callback = outlet.callback
+      queue = outlet.queue
+      latest = outlet.latest
+      self.last = last
+      self.completion = completion
+    }
+  }
+
+  /// One delivery of the drain, performed outside the lock.
+  enum Step {
+    /// Deliver a value.
+    case value(Output)
+    /// Deliver the completion, then let go of `Released`; the state is terminal.
+    case completion(Subscribers.Completion<Failure>, Released)
+  }
+
+  /// A subscribed state whose drain the subscribing thread holds.
+  init(downstream: Downstream, source: StreamSubscriber<T, E>) {
+    self = .active(Outlet(downstream: downstream, source: source))
+  }
+
+  /// Changes the outlet in place, in either live state; `nil` once terminal.
+  private mutating func withOutlet<Result>(_ body: (inout Outlet) -> Result) -> Result? {
+    switch self {
+    case .active(var outlet):
+      self = .terminal
+      defer { self = .active(outlet) }
+      return body(&outlet)
+    case .ending(var ending):
+      self = .terminal
+      defer { self = .ending(ending) }
+      return body(&ending.outlet)
+    case .terminal:
+      return nil
+    }
+  }
+
+  /// Stores the callback registered on the stream; returns it if the subscription ended
+  /// meanwhile, for the caller to unregister.
+  mutating func install(_ callback: StreamCallback<T, E>) -> StreamCallback<T, E>? {
+    let installed: Void? = withOutlet { $0.callback = callback }
+    return installed == nil ? callback : nil
+  }
+
+  /// A value for the subscriber: it takes a unit of demand and goes now (the caller claimed the
+  /// drain) or after the delivery under way; without demand a stateful stream (`keepsLatest`)
+  /// keeps it as the latest, a plain one drops it.
+  mutating func offer(_ value: Output, keepsLatest: Bool) -> Offered {
+    guard case .active(var outlet) = self else { return .done(released: nil) }
+    self = .terminal
+    defer { self = .active(outlet) }
+    guard outlet.demand > .none else {
+      guard keepsLatest else { return .done(released: nil) }
+      let superseded = outlet.latest.take()
+      outlet.latest = value
+      return .done(released: superseded)
+    }
+    outlet.demand -= 1
+    outlet.queue.append(value)
+    guard outlet.drain.claim() else { return .done(released: nil) }
+    return .drain(outlet.downstream, released: outlet.latest.take())
+  }
+
+  /// The stream ended: `last` (if there is demand for it) and the completion go after the
+  /// queued values. Returns the subscriber if the caller claimed the drain.
+  mutating func end(
+    last: Output?,
+    _ completion: Subscribers.Completion<Failure>
+  ) -> Downstream? {
+    guard case .active(var outlet) = self else { return nil }
+    let claimed = outlet.drain.claim()
+    self = .ending(Ending(outlet: outlet, last: last, completion: completion))
+    return claimed ? outlet.downstream : nil
+  }
+
+  /// Adds the subscriber's demand, or, when a kept latest value can now go and nobody is
+  /// delivering, claims the drain and returns the subscriber; the drain then adds the demand.
+  mutating func request(_ demand: Subscribers.Demand) -> Downstream? {
+    withOutlet { outlet -> Downstream? in
+      guard !outlet.drain.isClaimed, outlet.latest != nil, outlet.drain.claim() else {
+        outlet.demand += demand
+        return nil
+      }
+      return outlet.downstream
+    } ?? nil
+  }
+
+  /// The drain's next step, after adding `more`, the demand the previous value returned: a
+  /// queued value, then (ending) the last value if there is demand and the completion, or
+  /// (active) the kept latest value if there is demand. `nil` after releasing the drain, or
+  /// once terminal.
+  mutating func nextStep(adding more: Subscribers.Demand) -> Step? {
+    switch self {
+    case .active(var outlet):
+      self = .terminal
+      defer { self = .active(outlet) }
+      outlet.demand += more
+      if let value = outlet.queue.popFirst() { return .value(value) }
+      if outlet.demand > .none, let value = outlet.latest.take() {
+        outlet.demand -= 1
+        return .value(value)
+      }
+      outlet.drain.release()
+      return nil
+    case .ending(var ending):
+      self = .terminal
+      ending.outlet.demand += more
+      if let value = ending.outlet.queue.popFirst() {
+        self = .ending(ending)
+        return .value(value)
+      }
+      if ending.outlet.demand > .none, let last = ending.last.take() {
+        ending.outlet.demand -= 1
+        self = .ending(ending)
+        return .value(last)
+      }
+      // A last value without demand for it is dropped, after the lock.
+      return .completion(ending.completion, Released(ending.outlet, last: ending.last))
+    case .terminal:
+      return nil
+    }
+  }
+
+  /// Ends everything; `nil` when already terminal.
+  mutating func cancel() -> Released? {
+    switch self {
+    case .active(let outlet):
+      self = .terminal
+      return Released(outlet)
+    case .ending(let ending):
+      self = .terminal
+      return Released(ending.outlet, last: ending.last, completion: ending.completion)
+    case .terminal:
+      return nil
+    }
   }
 }
