@@ -135,61 +135,21 @@ private func subscribed(_ left: Probe, _ right: Probe) -> State {
     #expect(drainAll(&state) == [])
   }
 
-  // MARK: The serial drain
-
-  @Test func valueCompletingATuple_claimsTheDrain_othersLeaveItForTheClaimer() {
-    var state = subscribed(Probe(), Probe())
-    _ = state.add(.max(5), except: nil)
-    let first = state.receive(1, slot: Left.self)
-    #expect(first == nil)  // no tuple yet
-    let paired = state.receive("a", slot: Right.self)
-    #expect(paired.map { "\($0.0)\($0.1)" } == "1a")
-    #expect(state.drain.isClaimed)
-    // While the claim is held, a completed tuple stays queued for the claimer.
-    _ = state.receive(2, slot: Left.self)
-    let waiting = state.receive("b", slot: Right.self)
-    #expect(waiting == nil)
-    let step = state.nextClaimedStep()
-    guard case .value(let output)? = step else {
-      Issue.record("expected a tuple, got \(String(describing: step))")
-      return
-    }
-    #expect(output.0 == 2 && output.1 == "b")
-    // Nothing left: the claim is released in the same call.
-    let done = state.nextClaimedStep()
-    #expect(done == nil)
-    #expect(!state.drain.isClaimed)
-  }
-
-  @Test func request_claimsTheDrainOnlyWhenATupleIsReady() {
-    var state = subscribed(Probe(), Probe())
+  @Test func request_forwardsToEveryUpstream_andSaysWhetherATupleIsReady() {
+    let left = Probe()
+    let right = Probe()
+    var state = subscribed(left, right)
     let idle = state.request(.max(1))
-    #expect(idle?.claimed == false)
+    idle?.calls.request(.max(1))
+    #expect(idle?.ready == false)
+    #expect(left.requested == [.max(1)] && right.requested == [.max(1)])
     _ = state.put(1, slot: Left.self)
     _ = state.put("a", slot: Right.self)
     let ready = state.request(.max(1))
-    #expect(ready?.claimed == true)
-    let again = state.request(.max(1))
-    #expect(again?.claimed == false)  // already claimed
+    #expect(ready?.ready == true)
     #expect(drainAll(&state) == ["1a"])
-  }
-
-  @Test func completion_claimsTheDrainUnlessAThreadDelivers() {
-    var state = subscribed(Probe(), Probe())
-    _ = state.add(.max(5), except: nil)
-    _ = state.put(1, slot: Left.self)
-    let delivering = state.receive("a", slot: Right.self)
-    #expect(delivering != nil)
-    let failing = state.complete(.failure(Boom()), at: 0)
-    #expect(failing.ending)
-    #expect(!failing.claimed)  // the delivering thread finds the completion
-    let step = state.nextClaimedStep()
-    guard case .completion(let completion, _, _)? = step else {
-      Issue.record("expected the completion, got \(String(describing: step))")
-      return
-    }
-    #expect(name(completion) == "failure")
-    let after = state.nextClaimedStep()
-    #expect(after == nil)
+    _ = state.cancel()
+    let ended = state.request(.max(1))
+    #expect(ended == nil)
   }
 }

@@ -93,12 +93,12 @@ struct CombineLatestValues4<Value0, Value1, Value2, Value3>: CombineLatestValues
 /// is asked again after that tuple is delivered, so the queue holds at most one entry per
 /// upstream.
 ///
-/// Delivery: the engine's serial drain, claimed under the lock (``CombineLatestState/drain``).
-/// The uncontended path stores the value, builds the tuple and claims the drain in one critical
-/// section, delivers, and lets go in the drain's next critical section, which finds nothing
-/// queued; other threads queue their tuple and leave.
-// Sendable: mutable state is guarded by `lock`; downstream and upstream calls happen outside
-// the lock, downstream calls only by the thread holding the drain claim.
+/// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`). The uncontended path
+/// takes the lock once per value: the value is stored, the tuple built and the drain claimed in
+/// one critical section, and the claim is given back with one atomic subtraction; other
+/// threads queue their tuple, signal, and leave.
+// Sendable: mutable state is guarded by `lock`; `drain` is atomic; downstream and upstream
+// calls happen outside the lock, downstream calls only by the thread holding the drain claim.
 @usableFromInline
 final class CombineLatestInner<
   Storage: CombineLatestValues,
@@ -112,6 +112,8 @@ where Downstream.Input == Storage.Output {
   @usableFromInline typealias State = CombineLatestState<Storage, Downstream>
 
   @usableFromInline let lock = Lock()
+  /// Who delivers.
+  @usableFromInline let drain = AtomicDrain()
   @exclusivity(unchecked) @usableFromInline var state: State
 
   @inlinable
@@ -146,11 +148,16 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func receive<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
-    let received = lock.withLock { state.receive(value, slot: slot) }
-    let action = received.action
-    _ = consume received  // the value the new one replaced is released here, after the lock
-    switch action {
-    case .ignore, .queued:
+    var replaced: Slot.Value?
+    let action = lock.withLock {
+      state.receive(value, slot: slot, replaced: &replaced) { drain.claim() }
+    }
+    _ = consume replaced  // the value the new one replaced is released here, after the lock
+    switch consume action {
+    case .ignore:
+      return .none
+    case .queued:
+      drain.signal { drainAvailable() }
       return .none
     case .requestMore:
       return .max(1)
@@ -162,7 +169,7 @@ where Downstream.Input == Storage.Output {
         replenished = requests.map { $0.returning || replenish } ?? false
         requests?.calls.request(.max(1))
       }
-      drain()
+      drain.release { drainAvailable() }
       return replenished ? .max(1) : .none
     }
   }
@@ -171,7 +178,7 @@ where Downstream.Input == Storage.Output {
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     let action = lock.withLock { state.complete(completion, at: index) }
     action.cancels.cancel()
-    if action.claimed { drain() }
+    if action.ending { drain.signal { drainAvailable() } }
   }  // the completed upstream's subscription is released here
 
   // MARK: Downstream calls
@@ -191,24 +198,21 @@ where Downstream.Input == Storage.Output {
 
   // MARK: Delivery
 
-  /// The serial drain, run by the thread that claimed it: queued tuples, then a pending
-  /// completion. Each upstream whose tuple went down is asked for another while the claim is
+  /// Delivers queued tuples, then a pending completion. Only the thread holding the drain
+  /// claim runs it. Each upstream whose tuple went down is asked for another while the claim is
   /// held, so a synchronous upstream's answer is queued rather than delivered recursively.
   @inlinable
-  func drain() {
-    SerialDrain.run(lock) {
-      state.nextStep()
-    } perform: { step in
+  func drainAvailable() {
+    while let step = lock.withLock({ state.nextStep() }) {
       switch consume step {
       case .value(let output, let index, let downstream):
         let more = downstream.receive(output)
         let calls = lock.withLock { state.delivered(from: index, more: more) }
         calls.request(.max(1))
-        return true
       case .completion(let completion, let downstream, let released):
         _ = consume released
         downstream.receive(completion: completion)
-        return false
+        return
       }
     }
   }

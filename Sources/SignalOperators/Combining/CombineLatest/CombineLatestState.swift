@@ -18,11 +18,10 @@ public import StreamCore
 /// is kept inline beside it, so the per-value transition changes it in place: moving an enum
 /// payload out and back would copy it once per value.
 ///
-/// Delivery is the engine's serial drain (``drain``): a transition that makes a tuple or the
-/// completion deliverable claims it under the lock, and the claiming thread runs
-/// `SerialDrain.run` over ``nextStep()``, which lets go in the critical section that finds
-/// nothing left. The queue holds the tuples completed while another thread delivers, at most
-/// one per upstream.
+/// Delivery: the claim is ``CombineLatestInner``'s ``AtomicDrain``, which the value transition
+/// tries under the lock (its `claim` argument); the claiming thread, or the one a signal finds
+/// idle, drains ``nextStep()``. The queue holds the tuples completed while another thread
+/// delivers, at most one per upstream.
 @usableFromInline
 struct CombineLatestState<Storage: CombineLatestValues, Downstream: Subscriber>
 where Downstream.Input == Storage.Output {
@@ -75,25 +74,10 @@ where Downstream.Input == Storage.Output {
     case requestMore
     /// The tuple was queued for the thread delivering.
     case queued
-    /// The caller claimed the drain: deliver the tuple, then run the drain. `replenish`: the
+    /// The caller claimed the drain: deliver the tuple, then release it. `replenish`: the
     /// sender is asked for one more (demand remains); `unlimited`: the demand the subscriber
     /// returns needs no accounting.
     case deliver(Storage.Output, Downstream, replenish: Bool, unlimited: Bool)
-  }
-
-  /// What an upstream's value leads to, and the latest value it replaced.
-  @usableFromInline
-  struct Received<Value> {
-    /// What to do after the lock.
-    @usableFromInline let action: ValueAction
-    /// The value the new one replaced, released after the lock.
-    @usableFromInline let replaced: Value?
-
-    @inlinable
-    init(_ action: ValueAction, replaced: Value? = nil) {
-      self.action = action
-      self.replaced = replaced
-    }
   }
 
   /// Upstreams to ask for one value each after the lock.
@@ -115,8 +99,8 @@ where Downstream.Input == Storage.Output {
     @usableFromInline var released: (any Subscription)?
     /// The other upstreams, to cancel.
     @usableFromInline var cancels = CombiningCalls()
-    /// The caller claimed the drain and runs it (the subscription started ending).
-    @usableFromInline var claimed = false
+    /// The subscription started ending: the caller asks for a drain.
+    @usableFromInline var ending = false
 
     @inlinable
     init() {}
@@ -153,8 +137,6 @@ where Downstream.Input == Storage.Output {
   }
 
   @usableFromInline var phase: Phase
-  /// Whether a thread is delivering; claimed and released under the lock.
-  @usableFromInline var drain = SerialDrain()
   /// The latest value of each upstream.
   @usableFromInline var storage = Storage()
   /// Requested by the subscriber and not yet used by a tuple.
@@ -209,37 +191,41 @@ where Downstream.Input == Storage.Output {
 
   /// Upstream `Slot` sent `value`: it replaces the slot's latest value and, when every upstream
   /// has one and there is demand, makes a tuple, which goes down at once if no thread is
-  /// delivering (the caller claims the drain) or is queued for that thread.
-  @inlinable
+  /// delivering (`claim`, called under the lock, returns `true`) or is queued for that thread.
+  ///
+  /// The value it replaces is handed out in `replaced`, for the caller to release after the
+  /// lock. (An `inout` rather than a field of the action: a generic action struct made the
+  /// optimiser destroy it through runtime metadata, 90 instructions per value.)
+  // Always inlined: the per-value path, folded into the caller's critical section.
+  @inlinable @inline(__always)
   mutating func receive<Slot: CombiningSlot>(
     _ value: Slot.Value,
-    slot: Slot.Type
-  ) -> Received<Slot.Value> where Slot.Storage == Storage {
+    slot: Slot.Type,
+    replaced: inout Slot.Value?,
+    claim: () -> Bool
+  ) -> ValueAction where Slot.Storage == Storage {
     let bit: UInt8 = 1 << Slot.index
-    guard isActive, finished & bit == 0 else { return Received(.ignore) }
-    let replaced = Slot.put(value, into: &storage)
+    guard isActive, finished & bit == 0 else { return .ignore }
+    replaced = Slot.put(value, into: &storage)
     hasValue |= bit
     guard demand > .none else {
       inFlight &= ~bit  // the stored value stands in for it; nothing is delivered later
-      return Received(.ignore, replaced: replaced)
+      return .ignore
     }
-    guard hasValue == Self.allSides else { return Received(.requestMore, replaced: replaced) }
+    guard hasValue == Self.allSides else { return .requestMore }
     demand -= 1
     let output = storage.output()
-    // Claimed only when no thread delivers, so the queue is empty: tuples stay in order.
-    guard drain.claim() else {
+    // Tuples stay in order: one goes down at once only when none is queued.
+    guard queue.isEmpty, claim() else {
       queue.append(Queued(output: output, index: Slot.index))  // stays in flight until delivered
-      return Received(.queued, replaced: replaced)
+      return .queued
     }
     guard case .active(let downstream) = phase else {
       preconditionFailure("CombineLatest: a tuple after the end")
     }
     let replenish = demand > .none
     if !replenish { inFlight &= ~bit }
-    return Received(
-      .deliver(output, downstream, replenish: replenish, unlimited: demand == .unlimited),
-      replaced: replaced
-    )
+    return .deliver(output, downstream, replenish: replenish, unlimited: demand == .unlimited)
   }
 
   /// The subscriber asked for `more` (or returned it from a delivery): returns the idle,
@@ -279,7 +265,7 @@ where Downstream.Input == Storage.Output {
     }
     phase = .ending(downstream, completion)
     action.cancels = takeSubscriptions()
-    action.claimed = drain.claim()
+    action.ending = true
     return action
   }
 
@@ -305,17 +291,14 @@ where Downstream.Input == Storage.Output {
   }
 
   /// The drain's next step, for the thread holding the claim: the queued tuples, then the
-  /// completion once ending. `nil` when there is nothing to deliver now, after releasing the
-  /// claim in the same call (or once terminal, when no claim matters any more).
+  /// completion once ending; `nil` when there is nothing to deliver now.
   @inlinable
   mutating func nextStep() -> Step? {
+    if queue.isEmpty, isActive { return nil }  // the common case, without copying the subscriber
     switch phase {
     case .active(let downstream):
-      if let queued = queue.popFirst() {
-        return .value(queued.output, index: queued.index, downstream)
-      }
-      drain.release()
-      return nil
+      guard let queued = queue.popFirst() else { return nil }
+      return .value(queued.output, index: queued.index, downstream)
     case .ending(let downstream, let completion):
       if let queued = queue.popFirst() {
         return .value(queued.output, index: queued.index, downstream)

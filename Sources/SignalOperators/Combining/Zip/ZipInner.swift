@@ -9,13 +9,12 @@ public import StreamCore
 /// return value of its `receive(_:)`. Values wait in their upstream's queue until every queue
 /// has one and there is demand.
 ///
-/// Delivery: the engine's serial drain, claimed under the lock (``ZipState/drain``). A value
-/// that completes a tuple while no thread delivers claims it in the critical section that
-/// stores the value, goes down, and the thread then runs `SerialDrain.run`, which lets go in the
-/// critical section that finds nothing left; a tuple completed while another thread delivers is
-/// left in its queues for that thread.
-// Sendable: mutable state is guarded by `lock`; downstream and upstream calls happen outside
-// the lock, downstream calls only by the thread holding the drain claim.
+/// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`): a value that completes a
+/// tuple claims the drain in the critical section that stores it and goes down; one that
+/// completes a tuple while another thread delivers is left in its queue for that thread. The
+/// uncontended path takes the lock once per value.
+// Sendable: mutable state is guarded by `lock`; `drain` is atomic; downstream and upstream
+// calls happen outside the lock, downstream calls only by the thread holding the drain claim.
 @usableFromInline
 final class ZipInner<Storage: ZipQueues, Downstream: Subscriber>:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
@@ -28,7 +27,8 @@ where Downstream.Input == Storage.Output {
   @usableFromInline
   enum ValueAction {
     case ignore
-    case deliver(Storage.Output, Downstream, unlimited: Bool)
+    case deliver(Storage.Output, Downstream, unlimited: Bool, ending: Bool)
+    case signal
   }
 
   @usableFromInline
@@ -40,9 +40,13 @@ where Downstream.Input == Storage.Output {
       cancels: CombiningCalls,
       released: Storage
     )
+    case stop
   }
 
   @usableFromInline let lock = Lock()
+
+  /// Who delivers.
+  @usableFromInline let drain = AtomicDrain()
 
   /// `nil` once the state has ended.
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
@@ -79,30 +83,40 @@ where Downstream.Input == Storage.Output {
   func receive<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
     let action = lock.withLock { () -> ValueAction in
-      // `downstream` is `nil` only once the state has ended, when no value is accepted.
-      guard let output = state.receive(value, slot: slot) else { return .ignore }
-      guard let downstream else { preconditionFailure("Zip: a tuple after the end") }
-      return .deliver(output, downstream, unlimited: state.demand == .unlimited)
+      guard state.put(value, slot: slot), state.canDeliver, let downstream else { return .ignore }
+      guard drain.claim() else { return .signal }
+      let (output, ending) = state.takeTuple()
+      return .deliver(output, downstream, unlimited: state.demand == .unlimited, ending: ending)
     }
-    guard case .deliver(let output, let downstream, let unlimited) = action else { return .none }
-    let more = downstream.receive(output)
-    var returned = Subscribers.Demand.none
-    if !unlimited, more > .none {
-      let calls = lock.withLock { state.add(more, except: Slot.index) }
-      if let calls {
-        returned = more
-        calls.request(more)
+    switch action {
+    case .ignore:
+      return .none
+    case .signal:
+      drain.signal { drainAvailable() }
+      return .none
+    case .deliver(let output, let downstream, let unlimited, let ending):
+      let more = downstream.receive(output)
+      var returned = Subscribers.Demand.none
+      if !unlimited, more > .none {
+        let calls = lock.withLock { state.add(more, except: Slot.index) }
+        if let calls {
+          returned = more
+          calls.request(more)
+        }
+        drainAvailable()
+      } else if ending {
+        drainAvailable()
       }
+      drain.release { drainAvailable() }
+      return returned
     }
-    drain()
-    return returned
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     let action = lock.withLock { state.complete(completion, at: index) }
     action.cancels.cancel()
-    if action.claimed { drain() }
+    if action.ending { drain.signal { drainAvailable() } }
   }
 
   // MARK: Downstream calls
@@ -112,7 +126,7 @@ where Downstream.Input == Storage.Output {
     demand.assertPositive()
     guard let requested = lock.withLock({ state.request(demand) }) else { return }
     requested.calls.request(demand)
-    if requested.claimed { drain() }
+    if requested.ready { drain.signal { drainAvailable() } }
   }
 
   @inlinable
@@ -138,39 +152,41 @@ where Downstream.Input == Storage.Output {
 
   // MARK: Delivery
 
-  /// The serial drain, run by the thread that claimed it: tuples while there is demand, then a
-  /// pending completion.
+  /// Delivers tuples while there is demand, then a pending completion. Only the thread holding
+  /// the drain claim runs it.
   @inlinable
-  func drain() {
-    SerialDrain.run(lock) { () -> DrainStep? in
-      // `downstream` is `nil` only once the state has ended, when there is no next step.
-      switch state.nextClaimedStep() {
-      case nil, .stop?:
-        return nil
-      case .value(let output)?:
-        guard let downstream else { preconditionFailure("Zip: a tuple after the end") }
-        return .value(output, downstream)
-      case .completion(let completion, let cancels, let released)?:
-        guard let downstream = downstream.take() else {
-          preconditionFailure("Zip: a completion after the end")
+  func drainAvailable() {
+    while true {
+      let step = lock.withLock { () -> DrainStep in
+        // `downstream` is `nil` only once the state has ended, when there is no next step.
+        switch state.nextStep() {
+        case .value(let output):
+          guard let downstream else { preconditionFailure("Zip: a tuple after the end") }
+          return .value(output, downstream)
+        case .completion(let completion, let cancels, let released):
+          guard let downstream = downstream.take() else {
+            preconditionFailure("Zip: a completion after the end")
+          }
+          return .completion(completion, downstream, cancels: cancels, released: released)
+        case .stop:
+          return .stop
         }
-        return .completion(completion, downstream, cancels: cancels, released: released)
       }
-    } perform: { step in
-      switch consume step {
+      switch step {
       case .value(let output, let downstream):
         let more = downstream.receive(output)
-        guard more > .none else { return true }
+        guard more > .none else { continue }
         let calls = lock.withLock { () -> CombiningCalls? in
           state.demand == .unlimited ? nil : state.add(more, except: nil)
         }
         calls?.request(more)
-        return true
       case .completion(let completion, let downstream, let cancels, let released):
         cancels.cancel()
-        _ = consume released
+        _ = released
         downstream.receive(completion: completion)
-        return false
+        return
+      case .stop:
+        return
       }
     }
   }

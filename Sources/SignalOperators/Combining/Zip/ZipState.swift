@@ -12,11 +12,6 @@ public import StreamCore
 /// ending --nextStep() hands out the completion--> ended
 /// active / ending --cancel()--> ended (everything released, nothing delivered)
 /// ```
-///
-/// Delivery is the engine's serial drain (``drain``): a transition that finds a tuple or the
-/// completion deliverable claims it under the lock, and the claiming thread runs
-/// `SerialDrain.run` over ``nextClaimedStep()``, which lets go in the critical section that finds
-/// nothing left.
 @usableFromInline
 struct ZipState<Storage: ZipQueues, Failure: Error> {
   /// Where the subscription is in its life.
@@ -37,11 +32,8 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
     @usableFromInline var released: (any Subscription)?
     /// The other upstreams, to cancel.
     @usableFromInline var cancels = CombiningCalls()
-    /// The subscription started ending.
+    /// The subscription started ending: the caller runs the drain.
     @usableFromInline var ending = false
-    /// The caller claimed the drain and runs it after the lock (to deliver the completion, or the
-    /// tuples before a failure).
-    @usableFromInline var claimed = false
 
     @inlinable
     init() {}
@@ -74,24 +66,22 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
     case stop
   }
 
-  /// What the downstream asked for, beyond what it asked before.
+  /// What the downstream's `request(_:)` leads to, performed after the lock.
   @usableFromInline
   struct Requested {
     /// The upstreams to forward the demand to.
     @usableFromInline var calls: CombiningCalls
-    /// The caller claimed the drain (a tuple is ready) and runs it after the lock.
-    @usableFromInline var claimed: Bool
+    /// A tuple is ready: the caller asks for a drain.
+    @usableFromInline var ready: Bool
 
     @inlinable
-    init(calls: CombiningCalls, claimed: Bool) {
+    init(calls: CombiningCalls, ready: Bool) {
       self.calls = calls
-      self.claimed = claimed
+      self.ready = ready
     }
   }
 
   @usableFromInline var phase = Phase.active
-  /// Whether a thread is delivering; claimed and released under the lock.
-  @usableFromInline var drain = SerialDrain()
   /// One queue of unpaired values per upstream.
   @usableFromInline var storage = Storage()
   /// Requested by the downstream and not yet delivered.
@@ -146,20 +136,6 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
     return true
   }
 
-  /// Upstream `Slot` sent `value`: queues it and, when it completes a tuple the downstream has
-  /// demand for and no thread is delivering, claims the drain and returns the tuple, which the
-  /// caller delivers and then runs the drain. `nil`: nothing to deliver now, or the thread
-  /// delivering will find the tuple.
-  @inlinable
-  mutating func receive<Slot: CombiningSlot>(
-    _ value: Slot.Value,
-    slot: Slot.Type
-  ) -> Storage.Output?
-  where Slot.Storage == Storage {
-    guard put(value, slot: slot), canDeliver, drain.claim() else { return nil }
-    return takeTuple().0
-  }
-
   /// Takes the next tuple, for one unit of demand; only when ``canDeliver``. Returns whether
   /// the subscription started ending because of it (an upstream that had finished ran dry).
   @inlinable
@@ -191,7 +167,6 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
     }
     action.cancels = takeSubscriptions()
     action.ending = true
-    action.claimed = drain.claim()
     return action
   }
 
@@ -210,11 +185,11 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
   }
 
   /// The downstream called `request(_:)`: returns the upstreams to forward it to and whether
-  /// the caller claimed the drain to deliver what it made deliverable, or `nil` once ended.
+  /// a tuple is ready, or `nil` once ended.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> Requested? {
     guard let calls = add(more, except: nil) else { return nil }
-    return Requested(calls: calls, claimed: canDeliver && drain.claim())
+    return Requested(calls: calls, ready: storage.isReady)
   }
 
   /// The downstream cancelled.
@@ -240,20 +215,6 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
       cancels: takeSubscriptions(),
       released: combiningExchange(&storage, with: Storage())
     )
-  }
-
-  /// ``nextStep()`` for the thread holding the drain claim: `nil` when there is nothing to
-  /// deliver now, after releasing the claim in the same call (or once ended, when no claim
-  /// matters any more).
-  @inlinable
-  mutating func nextClaimedStep() -> Step? {
-    if isEnded { return nil }
-    let step = nextStep()
-    if case .stop = step {
-      drain.release()
-      return nil
-    }
-    return step
   }
 
   // MARK: Helpers

@@ -26,6 +26,18 @@ private func name(_ action: State.ValueAction) -> String {
   }
 }
 
+/// `state.receive(value, slot:)`, dropping the replaced value; `claims`: whether the drain is
+/// idle, so that a claim would succeed.
+private func receive<Slot: CombiningSlot>(
+  _ value: Slot.Value,
+  _ slot: Slot.Type,
+  into state: inout State,
+  claims: Bool = true
+) -> State.ValueAction where Slot.Storage == Values {
+  var replaced: Slot.Value?
+  return state.receive(value, slot: slot, replaced: &replaced) { claims }
+}
+
 /// Drains `state` as the claiming thread would, the subscriber returning `.none`; the log names
 /// each step.
 private func drainAll(_ state: inout State) -> [String] {
@@ -83,45 +95,44 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
   @Test func firstValues_askForMore_thenTheTupleGoesDownWithTheDrainClaimed() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
     _ = state.add(.max(2), returning: nil)
-    let first = state.receive(1, slot: Left.self)
-    #expect(name(first.action) == "requestMore")
-    let second = state.receive("a", slot: Right.self)
-    #expect(name(second.action) == "deliver 1a replenish")
-    #expect(state.drain.isClaimed)
+    let first = receive(1, Left.self, into: &state)
+    #expect(name(first) == "requestMore")
+    let second = receive("a", Right.self, into: &state)
+    #expect(name(second) == "deliver 1a replenish")
     let done = state.nextStep()
-    #expect(done == nil)
-    #expect(!state.drain.isClaimed)  // released in the call that found nothing
+    #expect(done == nil)  // nothing queued
   }
 
   @Test func valueWithoutDemand_replacesTheLatest_andHandsOutTheOldOne() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
-    _ = state.receive(1, slot: Left.self)
-    let newer = state.receive(2, slot: Left.self)
-    #expect(name(newer.action) == "ignore")
-    #expect(newer.replaced == 1)
+    _ = receive(1, Left.self, into: &state)
+    var replaced: Int?
+    let newer = state.receive(2, slot: Left.self, replaced: &replaced) { true }
+    #expect(name(newer) == "ignore")
+    #expect(replaced == 1)
     #expect(state.inFlight == 0)
   }
 
   @Test func unlimitedDemand_isReportedSoNoAccountingIsNeeded() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
     _ = state.add(.unlimited, returning: nil)
-    _ = state.receive(1, slot: Left.self)
-    let paired = state.receive("a", slot: Right.self)
-    #expect(name(paired.action) == "deliver 1a replenish unlimited")
+    _ = receive(1, Left.self, into: &state)
+    let paired = receive("a", Right.self, into: &state)
+    #expect(name(paired) == "deliver 1a replenish unlimited")
   }
 
   @Test func tupleWhileClaimed_isQueuedForTheClaimer_inOrder() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
     _ = state.add(.max(5), returning: nil)
-    _ = state.receive(1, slot: Left.self)
-    let delivering = state.receive("a", slot: Right.self)
-    #expect(name(delivering.action) == "deliver 1a replenish")
-    let left = state.receive(2, slot: Left.self)
-    #expect(name(left.action) == "queued")
-    let right = state.receive("b", slot: Right.self)
-    #expect(name(right.action) == "queued")
+    _ = receive(1, Left.self, into: &state)
+    let delivering = receive("a", Right.self, into: &state)
+    #expect(name(delivering) == "deliver 1a replenish")
+    let left = receive(2, Left.self, into: &state, claims: false)
+    #expect(name(left) == "queued")
+    // Queued behind the first even once the drain is idle: tuples stay in order.
+    let right = receive("b", Right.self, into: &state, claims: true)
+    #expect(name(right) == "queued")
     #expect(drainAll(&state) == ["2a from 0", "2b from 1"])
-    #expect(!state.drain.isClaimed)
   }
 
   @Test func deliveredQueuedTuple_asksItsUpstreamAgain() {
@@ -129,9 +140,9 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
     _ = state.add(.max(5), returning: nil)
-    _ = state.receive(1, slot: Left.self)
-    _ = state.receive("a", slot: Right.self)
-    _ = state.receive(2, slot: Left.self)  // queued: left stays in flight
+    _ = receive(1, Left.self, into: &state)
+    _ = receive("a", Right.self, into: &state)
+    _ = receive(2, Left.self, into: &state, claims: false)  // queued: left stays in flight
     let step = state.nextStep()
     guard case .value(_, let index, _)? = step else {
       Issue.record("expected a tuple, got \(String(describing: step))")
@@ -147,14 +158,14 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
     let left = SubscriptionProbe()
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
-    _ = state.receive(1, slot: Left.self)
+    _ = receive(1, Left.self, into: &state)
     let leftDone = state.complete(.finished, at: 0)
-    #expect(!leftDone.claimed)
+    #expect(!leftDone.ending)
     #expect(leftDone.released as? SubscriptionProbe === left)
     #expect(leftDone.cancels.isEmpty)
     #expect(state.isActive)
     let rightDone = state.complete(.finished, at: 1)  // never sent a value
-    #expect(rightDone.claimed)
+    #expect(rightDone.ending)
     #expect(drainAll(&state) == ["finished released Optional(1) nil"])
     #expect(state.isTerminal)
   }
@@ -164,16 +175,16 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
     _ = state.add(.max(5), returning: nil)
-    _ = state.receive(1, slot: Left.self)
-    _ = state.receive("a", slot: Right.self)  // claims the drain
-    _ = state.receive(2, slot: Left.self)  // queued
+    _ = receive(1, Left.self, into: &state)
+    _ = receive("a", Right.self, into: &state)  // claims the drain
+    _ = receive(2, Left.self, into: &state, claims: false)  // queued
     let failing = state.complete(.failure(TestError()), at: 1)
-    #expect(!failing.claimed)  // the delivering thread finds it
+    #expect(failing.ending)
     failing.cancels.cancel()
     #expect(left.cancelled)
     #expect(!right.cancelled)  // the failing upstream is released, not cancelled
-    let late = state.receive(3, slot: Left.self)
-    #expect(name(late.action) == "ignore")
+    let late = receive(3, Left.self, into: &state)
+    #expect(name(late) == "ignore")
     #expect(drainAll(&state) == ["2a from 0", "failure released Optional(2) Optional(\"a\")"])
   }
 
@@ -182,9 +193,9 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
     _ = state.add(.max(5), returning: nil)
-    _ = state.receive(1, slot: Left.self)
-    _ = state.receive("a", slot: Right.self)  // claims the drain
-    _ = state.receive(2, slot: Left.self)  // queued
+    _ = receive(1, Left.self, into: &state)
+    _ = receive("a", Right.self, into: &state)  // claims the drain
+    _ = receive(2, Left.self, into: &state, claims: false)  // queued
     let cancelled = state.cancel()
     cancelled.cancels.cancel()
     #expect(left.cancelled && right.cancelled)
@@ -202,8 +213,8 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
   @Test func cancel_whileEnding_handsOutThePendingCompletion() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
     _ = state.add(.max(5), returning: nil)
-    _ = state.receive(1, slot: Left.self)
-    _ = state.receive("a", slot: Right.self)  // claims the drain
+    _ = receive(1, Left.self, into: &state)
+    _ = receive("a", Right.self, into: &state)  // claims the drain
     _ = state.complete(.failure(TestError()), at: 0)
     let cancelled = state.cancel()
     #expect(cancelled.completion == .failure(TestError()))
