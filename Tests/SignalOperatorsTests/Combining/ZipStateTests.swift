@@ -16,13 +16,7 @@ private typealias State = ZipState<Queues, Boom>
 private typealias Left = CombiningSlot0<Queues>
 private typealias Right = CombiningSlot1<Queues>
 
-/// A subscription that only records what it was asked.
-private final class Probe: Subscription, @unchecked Sendable {
-  var requested: [Subscribers.Demand] = []
-  var cancelled = false
-  func request(_ demand: Subscribers.Demand) { requested.append(demand) }
-  func cancel() { cancelled = true }
-}
+private typealias Probe = SubscriptionProbe
 
 /// Drains `state` as the drain owner would; the log names each step.
 private func drainAll(_ state: inout State) -> [String] {
@@ -139,5 +133,23 @@ private func subscribed(_ left: Probe, _ right: Probe) -> State {
     let result8 = state.add(.max(1), except: nil)
     #expect(result8?.isEmpty == nil)
     #expect(drainAll(&state) == [])
+  }
+
+  @Test func request_forwardsToEveryUpstream_andSaysWhetherATupleIsReady() {
+    let left = Probe()
+    let right = Probe()
+    var state = subscribed(left, right)
+    let idle = state.request(.max(1))
+    idle?.calls.request(.max(1))
+    #expect(idle?.ready == false)
+    #expect(left.requested == [.max(1)] && right.requested == [.max(1)])
+    _ = state.put(1, slot: Left.self)
+    _ = state.put("a", slot: Right.self)
+    let ready = state.request(.max(1))
+    #expect(ready?.ready == true)
+    #expect(drainAll(&state) == ["1a"])
+    _ = state.cancel()
+    let ended = state.request(.max(1))
+    #expect(ended == nil)
   }
 }

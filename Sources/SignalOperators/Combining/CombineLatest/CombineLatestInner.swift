@@ -1,5 +1,4 @@
 public import StreamCore
-public import Synchronization
 
 /// The latest value of each upstream, for `combineLatest`.
 @usableFromInline
@@ -83,14 +82,9 @@ struct CombineLatestValues4<Value0, Value1, Value2, Value3>: CombineLatestValues
   }
 }
 
-/// The subscription of `CombineLatest`, `CombineLatest3` and `CombineLatest4`: one state machine
-/// for every arity.
-///
-/// ```
-/// active --upstream value, all have one, demand > 0--> deliver (at once, or queued)
-/// active --failure / last finish / finish without a value--> ending (queue, then completion)
-/// active / ending --completion delivered / cancel()--> terminal (downstream == nil)
-/// ```
+/// The subscription of `CombineLatest`, `CombineLatest3` and `CombineLatest4`: one state
+/// machine for every arity, whose states and transitions are ``CombineLatestState``'s; this
+/// class takes the lock, performs what the transitions decide after it, and delivers.
 ///
 /// Demand: each upstream has at most one value requested at a time (`inFlight`), `.max(1)`, and
 /// is asked again only while downstream demand remains, so a value that arrives without demand
@@ -99,11 +93,11 @@ struct CombineLatestValues4<Value0, Value1, Value2, Value3>: CombineLatestValues
 /// is asked again after that tuple is delivered, so the queue holds at most one entry per
 /// upstream.
 ///
-/// Delivery: the thread that moves `drainers` from 0 to 1 delivers; others queue and leave. The
-/// uncontended path takes the lock once per value: the value is stored, the tuple built and
-/// delivery claimed in one critical section, and the claim is given back with one atomic
-/// subtraction.
-// Sendable: mutable state is guarded by `lock`; `drainers` is atomic; downstream and upstream
+/// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`). The uncontended path
+/// takes the lock once per value: the value is stored, the tuple built and the drain claimed in
+/// one critical section, and the claim is given back with one atomic subtraction; other
+/// threads queue their tuple, signal, and leave.
+// Sendable: mutable state is guarded by `lock`; `drain` is atomic; downstream and upstream
 // calls happen outside the lock, downstream calls only by the thread holding the drain claim.
 @usableFromInline
 final class CombineLatestInner<
@@ -115,53 +109,17 @@ final class CombineLatestInner<
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Storage.Output {
   @usableFromInline typealias Failure = Downstream.Failure
-
-  @usableFromInline
-  enum ValueAction {
-    case ignore
-    case requestMore
-    case deliver(Storage.Output, Downstream, replenish: Bool, unlimited: Bool)
-    case signal
-  }
-
-  @usableFromInline
-  enum DrainStep {
-    case value(Storage.Output, index: Int, Downstream)
-    case completion(Subscribers.Completion<Failure>, Downstream, released: Storage)
-    case stop
-  }
+  @usableFromInline typealias State = CombineLatestState<Storage, Downstream>
 
   @usableFromInline let lock = Lock()
-
-  /// Number of pending drain requests; the thread that raises it from 0 delivers.
-  ///
-  /// Kept rather than a `SerialDrain`: the uncontended path claims delivery inside the one
-  /// critical section it already takes and gives the claim back with one atomic subtraction,
-  /// where a `SerialDrain` would take the lock a second time per value to let go.
-  @usableFromInline let drainers = Atomic<Int>(0)
-
-  /// `nil` once terminal.
-  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
-  @exclusivity(unchecked) @usableFromInline var storage = Storage()
-  @exclusivity(unchecked) @usableFromInline var demand = Subscribers.Demand.none
-  /// Bit `i`: upstream `i` has sent a value.
-  @exclusivity(unchecked) @usableFromInline var hasValue: UInt8 = 0
-  /// Bit `i`: upstream `i` has a value requested, or a value queued for delivery.
-  @exclusivity(unchecked) @usableFromInline var inFlight: UInt8 = 0
-  /// Bit `i`: upstream `i` has completed.
-  @exclusivity(unchecked) @usableFromInline var finished: UInt8 = 0
-  @exclusivity(unchecked) @usableFromInline var queue = RingBuffer<(Storage.Output, Int)>()
-  @exclusivity(unchecked) @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
-  @exclusivity(unchecked) @usableFromInline var pendingCompletion: Subscribers.Completion<Failure>?
+  /// Who delivers.
+  @usableFromInline let drain = AtomicDrain()
+  @exclusivity(unchecked) @usableFromInline var state: State
 
   @inlinable
   init(downstream: Downstream) {
-    self.downstream = downstream
-    subscriptions = ContiguousArray(repeating: nil, count: Storage.arity)
+    state = State(downstream: downstream)
   }
-
-  @inlinable
-  static var allSides: UInt8 { UInt8(truncatingIfNeeded: (1 << Storage.arity) - 1) }
 
   @usableFromInline
   var description: String { "CombineLatest" }
@@ -171,27 +129,18 @@ where Downstream.Input == Storage.Output {
 
   /// Whether the subscription is neither completed nor cancelled.
   @inlinable
-  var isActive: Bool { lock.withLock { downstream != nil } }
+  var isActive: Bool { lock.withLock { !state.isTerminal } }
 
   // MARK: Upstream events
 
   @inlinable
   func receive(subscription: any Subscription, at index: Int) {
-    let bit: UInt8 = 1 << index
-    let (accepted, request) = lock.withLock { () -> (Bool, Bool) in
-      guard downstream != nil, pendingCompletion == nil, subscriptions[index] == nil,
-        finished & bit == 0
-      else {
-        return (false, false)
-      }
-      subscriptions[index] = subscription
-      guard demand > .none, inFlight & bit == 0 else { return (true, false) }
-      inFlight |= bit
-      return (true, true)
-    }
-    if !accepted {
+    switch lock.withLock({ state.subscribed(subscription, at: index) }) {
+    case .cancel:
       subscription.cancel()
-    } else if request {
+    case .keep:
+      break
+    case .request:
       subscription.request(.max(1))
     }
   }
@@ -199,197 +148,70 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func receive<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
-    let bit: UInt8 = 1 << Slot.index
-    var replaced: Slot.Value?  // the previous latest value, released after the lock
-    let action = lock.withLock { () -> ValueAction in
-      guard downstream != nil, pendingCompletion == nil, finished & bit == 0 else { return .ignore }
-      replaced = Slot.put(value, into: &storage)
-      hasValue |= bit
-      guard demand > .none else {
-        inFlight &= ~bit  // the stored value stands in for it; nothing is delivered later
-        return .ignore
-      }
-      guard hasValue == Self.allSides else { return .requestMore }  // still in flight
-      demand -= 1
-      let output = storage.output()
-      guard queue.isEmpty,
-        drainers.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)
-          .exchanged
-      else {
-        queue.append((output, Slot.index))  // stays in flight until delivered
-        return .signal
-      }
-      let replenish = demand > .none
-      if !replenish { inFlight &= ~bit }
-      return .deliver(output, downstream!, replenish: replenish, unlimited: demand == .unlimited)
+    var replaced: Slot.Value?
+    let action = lock.withLock {
+      state.receive(value, slot: slot, replaced: &replaced) { drain.claim() }
     }
-    _ = replaced
-    switch action {
+    _ = consume replaced  // the value the new one replaced is released here, after the lock
+    switch consume action {
     case .ignore:
+      return .none
+    case .queued:
+      drain.signal { drainAvailable() }
       return .none
     case .requestMore:
       return .max(1)
-    case .signal:
-      signal()
-      return .none
     case .deliver(let output, let downstream, let replenish, let unlimited):
       let more = downstream.receive(output)
       var replenished = replenish
       if !unlimited, more > .none {
-        var calls = CombiningCalls()
-        replenished = lock.withLock { () -> Bool in
-          guard self.downstream != nil else { return false }
-          demand += more
-          return collectRequests(into: &calls, returning: Slot.index) || replenish
-        }
-        calls.request(.max(1))
+        let requests = lock.withLock { state.add(more, returning: Slot.index) }
+        replenished = requests.map { $0.returning || replenish } ?? false
+        requests?.calls.request(.max(1))
       }
-      release()
+      drain.release { drainAvailable() }
       return replenished ? .max(1) : .none
     }
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
-    let bit: UInt8 = 1 << index
-    var calls = CombiningCalls()
-    let (ending, released) = lock.withLock { () -> (Bool, (any Subscription)?) in
-      guard downstream != nil, pendingCompletion == nil, finished & bit == 0 else {
-        return (false, nil)
-      }
-      finished |= bit
-      inFlight &= ~bit
-      let released = subscriptions[index].take()
-      switch completion {
-      case .failure:
-        pendingCompletion = completion
-      case .finished:
-        guard hasValue & bit == 0 || finished == Self.allSides else { return (false, released) }
-        pendingCompletion = .finished
-      }
-      for other in subscriptions.indices {
-        if let subscription = subscriptions[other].take() { calls.append(subscription) }
-      }
-      return (true, released)
-    }
-    _ = released
-    calls.cancel()
-    if ending { signal() }
-  }
+    let action = lock.withLock { state.complete(completion, at: index) }
+    action.cancels.cancel()
+    if action.ending { drain.signal { drainAvailable() } }
+  }  // the completed upstream's subscription is released here
 
   // MARK: Downstream calls
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    var calls = CombiningCalls()
-    lock.withLock {
-      guard downstream != nil else { return }
-      self.demand += demand
-      _ = collectRequests(into: &calls, returning: nil)
-    }
-    calls.request(.max(1))
+    let requests = lock.withLock { state.add(demand, returning: nil) }
+    requests?.calls.request(.max(1))
   }
 
   @inlinable
   func cancel() {
-    var calls = CombiningCalls()
-    let released = lock.withLock {
-      () -> (
-        Downstream?, Storage, RingBuffer<(Storage.Output, Int)>,
-        Subscribers.Completion<Failure>?
-      ) in
-      for index in subscriptions.indices {
-        if let subscription = subscriptions[index].take() { calls.append(subscription) }
-      }
-      return (
-        downstream.take(), combiningExchange(&storage, with: Storage()),
-        queue.takeAll(), pendingCompletion.take()
-      )
-    }
-    calls.cancel()
-    _ = released
-  }
+    let cancelled = lock.withLock { state.cancel() }
+    cancelled.cancels.cancel()
+  }  // the subscriber, the latest values, queued tuples and a completion are released here
 
   // MARK: Delivery
 
-  /// Marks upstreams that are idle, unfinished and subscribed as in flight, while there is
-  /// demand, and adds them to `calls`, except `index`, for which it returns whether it was
-  /// marked. Call it under `lock`.
-  @inlinable
-  func collectRequests(into calls: inout CombiningCalls, returning index: Int?) -> Bool {
-    guard demand > .none else { return false }
-    var marked = false
-    for side in 0..<Storage.arity {
-      let bit: UInt8 = 1 << side
-      guard inFlight & bit == 0, finished & bit == 0, let subscription = subscriptions[side] else {
-        continue
-      }
-      inFlight |= bit
-      if side == index {
-        marked = true
-      } else {
-        calls.append(subscription)
-      }
-    }
-    return marked
-  }
-
-  /// Asks for a drain; the thread that finds no drain under way runs it.
-  @inlinable
-  func signal() {
-    guard drainers.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue == 0 else { return }
-    var missed = 1
-    repeat {
-      drainAvailable()
-      missed = drainers.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
-    } while missed != 0
-  }
-
-  /// Gives back the drain claim taken in `receive(_:slot:)`, draining what others queued.
-  @inlinable
-  func release() {
-    var missed = drainers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-    while missed != 0 {
-      drainAvailable()
-      missed = drainers.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
-    }
-  }
-
-  /// Delivers queued tuples, then a pending completion. Only the drain claim holder runs it.
+  /// Delivers queued tuples, then a pending completion. Only the thread holding the drain
+  /// claim runs it. Each upstream whose tuple went down is asked for another while the claim is
+  /// held, so a synchronous upstream's answer is queued rather than delivered recursively.
   @inlinable
   func drainAvailable() {
-    while true {
-      let step = lock.withLock { () -> DrainStep in
-        guard let downstream else { return .stop }
-        if let (output, index) = queue.popFirst() {
-          return .value(output, index: index, downstream)
-        }
-        guard let completion = pendingCompletion else { return .stop }
-        pendingCompletion = nil
-        self.downstream = nil
-        return .completion(
-          completion,
-          downstream,
-          released: combiningExchange(&storage, with: Storage())
-        )
-      }
-      switch step {
+    while let step = lock.withLock({ state.nextStep() }) {
+      switch consume step {
       case .value(let output, let index, let downstream):
         let more = downstream.receive(output)
-        var calls = CombiningCalls()
-        lock.withLock {
-          guard self.downstream != nil else { return }
-          demand += more
-          inFlight &= ~(1 << index)
-          _ = collectRequests(into: &calls, returning: nil)
-        }
+        let calls = lock.withLock { state.delivered(from: index, more: more) }
         calls.request(.max(1))
       case .completion(let completion, let downstream, let released):
-        _ = released
+        _ = consume released
         downstream.receive(completion: completion)
-        return
-      case .stop:
         return
       }
     }

@@ -1,5 +1,4 @@
 public import StreamCore
-public import Synchronization
 
 /// The subscription of `Zip`, `Zip3` and `Zip4`: one state machine for every arity, whose
 /// states and transitions are ``ZipState``'s; this class takes the lock, performs what the
@@ -10,11 +9,11 @@ public import Synchronization
 /// return value of its `receive(_:)`. Values wait in their upstream's queue until every queue
 /// has one and there is demand.
 ///
-/// Delivery: the thread that moves `drainers` from 0 to 1 delivers; a value that completes a
-/// tuple while another thread delivers is left in its queue for that thread. The uncontended
-/// path takes the lock once per value and gives the drain claim back with one atomic
-/// subtraction.
-// Sendable: mutable state is guarded by `lock`; `drainers` is atomic; downstream and upstream
+/// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`): a value that completes a
+/// tuple claims the drain in the critical section that stores it and goes down; one that
+/// completes a tuple while another thread delivers is left in its queue for that thread. The
+/// uncontended path takes the lock once per value.
+// Sendable: mutable state is guarded by `lock`; `drain` is atomic; downstream and upstream
 // calls happen outside the lock, downstream calls only by the thread holding the drain claim.
 @usableFromInline
 final class ZipInner<Storage: ZipQueues, Downstream: Subscriber>:
@@ -46,12 +45,8 @@ where Downstream.Input == Storage.Output {
 
   @usableFromInline let lock = Lock()
 
-  /// Number of pending drain requests; the thread that raises it from 0 delivers.
-  ///
-  /// Kept rather than a `SerialDrain`: the uncontended path claims delivery inside the one
-  /// critical section it already takes and gives the claim back with one atomic subtraction,
-  /// where a `SerialDrain` would take the lock a second time per value to let go.
-  @usableFromInline let drainers = Atomic<Int>(0)
+  /// Who delivers.
+  @usableFromInline let drain = AtomicDrain()
 
   /// `nil` once the state has ended.
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
@@ -89,10 +84,7 @@ where Downstream.Input == Storage.Output {
   where Slot.Storage == Storage {
     let action = lock.withLock { () -> ValueAction in
       guard state.put(value, slot: slot), state.canDeliver, let downstream else { return .ignore }
-      guard
-        drainers.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent)
-          .exchanged
-      else { return .signal }
+      guard drain.claim() else { return .signal }
       let (output, ending) = state.takeTuple()
       return .deliver(output, downstream, unlimited: state.demand == .unlimited, ending: ending)
     }
@@ -100,7 +92,7 @@ where Downstream.Input == Storage.Output {
     case .ignore:
       return .none
     case .signal:
-      signal()
+      drain.signal { drainAvailable() }
       return .none
     case .deliver(let output, let downstream, let unlimited, let ending):
       let more = downstream.receive(output)
@@ -115,7 +107,7 @@ where Downstream.Input == Storage.Output {
       } else if ending {
         drainAvailable()
       }
-      release()
+      drain.release { drainAvailable() }
       return returned
     }
   }
@@ -124,7 +116,7 @@ where Downstream.Input == Storage.Output {
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     let action = lock.withLock { state.complete(completion, at: index) }
     action.cancels.cancel()
-    if action.ending { signal() }
+    if action.ending { drain.signal { drainAvailable() } }
   }
 
   // MARK: Downstream calls
@@ -132,46 +124,36 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let (calls, ready) = lock.withLock { () -> (CombiningCalls?, Bool) in
-      (state.add(demand, except: nil), state.storage.isReady)
-    }
-    guard let calls else { return }
-    calls.request(demand)
-    if ready { signal() }
+    guard let requested = lock.withLock({ state.request(demand) }) else { return }
+    requested.calls.request(demand)
+    if requested.ready { drain.signal { drainAvailable() } }
   }
 
   @inlinable
   func cancel() {
-    let (released, downstream) = lock.withLock { (state.cancel(), self.downstream.take()) }
-    released.cancels.cancel()
-    _ = downstream
+    let released = lock.withLock { Cancelled(state: state.cancel(), downstream: downstream.take()) }
+    released.state.cancels.cancel()
+  }  // the unpaired values, a pending completion and the subscriber are released here
+
+  /// What `cancel()` takes out of the subscription, released after the lock.
+  @usableFromInline
+  struct Cancelled {
+    /// What the state let go of.
+    @usableFromInline let state: State.Released
+    /// The subscriber, `nil` once ended.
+    @usableFromInline let downstream: Downstream?
+
+    @inlinable
+    init(state: State.Released, downstream: Downstream?) {
+      self.state = state
+      self.downstream = downstream
+    }
   }
 
   // MARK: Delivery
 
-  /// Asks for a drain; the thread that finds no drain under way runs it.
-  @inlinable
-  func signal() {
-    guard drainers.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue == 0 else { return }
-    var missed = 1
-    repeat {
-      drainAvailable()
-      missed = drainers.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
-    } while missed != 0
-  }
-
-  /// Gives back the drain claim taken in `receive(_:slot:)`, draining what became deliverable.
-  @inlinable
-  func release() {
-    var missed = drainers.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-    while missed != 0 {
-      drainAvailable()
-      missed = drainers.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
-    }
-  }
-
-  /// Delivers tuples while there is demand, then a pending completion. Only the drain claim
-  /// holder runs it.
+  /// Delivers tuples while there is demand, then a pending completion. Only the thread holding
+  /// the drain claim runs it.
   @inlinable
   func drainAvailable() {
     while true {

@@ -66,6 +66,21 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
     case stop
   }
 
+  /// What the downstream's `request(_:)` leads to, performed after the lock.
+  @usableFromInline
+  struct Requested {
+    /// The upstreams to forward the demand to.
+    @usableFromInline var calls: CombiningCalls
+    /// A tuple is ready: the caller asks for a drain.
+    @usableFromInline var ready: Bool
+
+    @inlinable
+    init(calls: CombiningCalls, ready: Bool) {
+      self.calls = calls
+      self.ready = ready
+    }
+  }
+
   @usableFromInline var phase = Phase.active
   /// One queue of unpaired values per upstream.
   @usableFromInline var storage = Storage()
@@ -167,6 +182,14 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
       if let subscription = subscriptions[side] { calls.append(subscription) }
     }
     return calls
+  }
+
+  /// The downstream called `request(_:)`: returns the upstreams to forward it to and whether
+  /// a tuple is ready, or `nil` once ended.
+  @inlinable
+  mutating func request(_ more: Subscribers.Demand) -> Requested? {
+    guard let calls = add(more, except: nil) else { return nil }
+    return Requested(calls: calls, ready: storage.isReady)
   }
 
   /// The downstream cancelled.
