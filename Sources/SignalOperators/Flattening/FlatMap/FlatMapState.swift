@@ -42,8 +42,12 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   }
 
   /// What exists while the subscription is active (the child slots are in `children`).
+  ///
+  /// A class, so that `phase` is one reference: checking for `.active` or reading the transform
+  /// on a value's path copies no payload. With the upstream's existential inline, `Phase` was
+  /// address-only and each such check copied it (about 600 instructions per value).
   @usableFromInline
-  struct Active {
+  final class Active {
     /// The upstream's life.
     @usableFromInline var upstream: Upstream
     /// Makes the child publishers.
@@ -182,11 +186,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// end).
   @inlinable
   mutating func receive(subscription: any Subscription) -> Bool {
-    guard case .active(var active) = phase, case .awaitingSubscription = active.upstream else {
+    guard case .active(let active) = phase, case .awaitingSubscription = active.upstream else {
       return false
     }
     active.upstream = .subscribed(subscription)
-    phase = .active(active)
     return true
   }
 
@@ -201,10 +204,9 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   @inlinable
   mutating func upstreamFinished() -> Finished {
     var finished = Finished()
-    guard case .active(var active) = phase else { return finished }
+    guard case .active(let active) = phase else { return finished }
     if case .subscribed(let upstream) = active.upstream { finished.released = upstream }
     active.upstream = .finished
-    phase = .active(active)
     finishIfIdle(&finished)
     return finished
   }
