@@ -21,9 +21,9 @@ public import StreamCore
 /// child's own among them), so they go first, as they would have if each send had completed
 /// its delivery.
 ///
-/// `children`, `phase` and the queue's drain and demand have layouts that don't depend on the
-/// generic parameters, and come first: a child's value, often handled by unspecialised code,
-/// reads and claims them without generic metadata.
+/// `children` is not generic and comes first, so a child's value reads its slot at a fixed
+/// offset. Unspecialised code (a child publisher whose code is not inlinable) still looks up
+/// this state's generic metadata on a child's value; see `Docs/Internals.md`.
 @usableFromInline
 struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// Makes a child publisher from an upstream value.
@@ -263,8 +263,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     guard case .active = phase else { return .ignored }
     let fromJust = child.slot < 0
     if !fromJust, !children.isCurrent(child) { return .ignored }
-    // The common case, without the queue: as `enqueue` then `nextStep` would do it.
-    if queue.values.isEmpty, queue.demand > .none, queue.drain.claim() {
+    // The common case, without the queue: as `enqueue` then `nextStep` would do it. (`count`,
+    // a stored property, rather than `isEmpty`: unspecialised code would call `isEmpty` with
+    // the generic metadata of `Pending`, a lookup per value.)
+    if queue.values.count == 0, queue.demand > .none, queue.drain.claim() {
       queue.demand -= 1
       return .deliver(unlimited: !fromJust && children.slots[child.slot].unlimited)
     }
@@ -337,7 +339,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   mutating func releaseDrainIfIdle(adding more: Subscribers.Demand) -> Bool {
     queue.demand += more
     // While active the queue holds no completion, so an empty queue is all there is to check.
-    guard case .active = phase, queue.values.isEmpty else { return false }
+    guard case .active = phase, queue.values.count == 0 else { return false }
     queue.drain.release()
     return true
   }
