@@ -30,9 +30,6 @@ package struct DeliveryQueue<Value, Failure: Error> {
   /// What the downstream asked for and has not yet received.
   @usableFromInline
   package var demand = Subscribers.Demand.none
-  /// The completion waiting for the queued values.
-  @usableFromInline
-  package private(set) var completion: Subscribers.Completion<Failure>?
   /// Whether the completion has been handed out.
   @usableFromInline
   package private(set) var ended = false
@@ -41,6 +38,11 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package var drain = SerialDrain()
   @usableFromInline
   let failureOrder: FailureOrder
+  /// The completion waiting for the queued values. Declared last: its layout depends on
+  /// `Failure`, and the fields before it then keep fixed offsets, which unspecialised code (a
+  /// `flatMap` child's path) reads without generic metadata.
+  @usableFromInline
+  package private(set) var completion: Subscribers.Completion<Failure>?
 
   @inlinable
   package init(failureOrder: FailureOrder) {

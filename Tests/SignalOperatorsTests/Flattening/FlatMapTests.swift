@@ -186,6 +186,16 @@ import Testing
     #expect(recorder.events == [.subscription, .value(7), .completion(.finished)])
   }
 
+  /// An upstream that breaks the protocol with a failure after `.finished` can't turn the
+  /// finish into a failure: it used to, dropping the values still waiting for demand.
+  @Test func failureAfterUpstreamFinished_isIgnored() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    FinishThenFailPublisher().flatMap { Just($0) }.subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(7), .completion(.finished)])
+  }
+
   @Test func upstreamFailsWithActiveChildren_cancelsThemAndFails() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened().subscribe(recorder)
@@ -573,5 +583,18 @@ extension Just {
   /// `setFailureType`).
   fileprivate func setFailureForFlatMapTests() -> AnyPublisher<Output, TestError> {
     Publishers.Sequence<[Output], TestError>(sequence: [output]).eraseToAnyPublisher()
+  }
+}
+
+/// Sends 7, `.finished` and then, against the protocol, a failure.
+private struct FinishThenFailPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = TestError
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+    subscriber.receive(subscription: IgnoredSubscription())
+    _ = subscriber.receive(7)
+    subscriber.receive(completion: .finished)
+    subscriber.receive(completion: .failure(TestError()))
   }
 }

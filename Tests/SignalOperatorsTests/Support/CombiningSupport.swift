@@ -243,15 +243,3 @@ final class CombiningBox<Value>: @unchecked Sendable {
     set { lock.withLock { stored = newValue } }
   }
 }
-
-/// A subscription that only records what it was asked, for the thread-free state tests.
-// Sendable: only the single test thread touches it.
-final class SubscriptionProbe: Subscription, @unchecked Sendable {
-  /// Every `request(_:)`, in order.
-  var requested: [Subscribers.Demand] = []
-  /// Whether `cancel()` was called.
-  var cancelled = false
-
-  func request(_ demand: Subscribers.Demand) { requested.append(demand) }
-  func cancel() { cancelled = true }
-}

@@ -1,0 +1,380 @@
+public import StreamCore
+
+/// The state of `flatMap`'s subscription, as data: each transition is a `mutating` function
+/// called under the subscription's lock that returns what to do after it, so every transition
+/// can be tested without threads.
+///
+/// ```
+/// active --upstream value--> active (a child slot claimed; the caller subscribes the child)
+/// active --child value--> active (delivered now by the caller if nobody is delivering and there
+///   is demand, else queued)
+/// active --upstream finished + no live child / last child finished after the upstream-->
+///   completing (.finished goes after every queued value)
+/// active --any failure--> completing (the upstream and the other children cancelled; queued
+///   values go first while there is demand, then the failure; the rest are dropped)
+/// completing --the drain hands out the completion--> terminal
+/// any --cancel()--> terminal (everything handed out, nothing more delivered)
+/// ```
+///
+/// Values and the completion wait in a ``DeliveryQueue`` (`.afterDemandedValues`), whose
+/// ``SerialDrain`` says who delivers. Queued values were sent before a failure (the failing
+/// child's own among them), so they go first, as they would have if each send had completed
+/// its delivery.
+///
+/// `children` is not generic and comes first, so a child's value reads its slot at a fixed
+/// offset. Unspecialised code (a child publisher whose code is not inlinable) still looks up
+/// this state's generic metadata on a child's value; see `Docs/Internals.md`.
+@usableFromInline
+struct FlatMapState<Input, Value, Failure: Error, Child> {
+  /// Makes a child publisher from an upstream value.
+  @usableFromInline typealias Transform = (Input) -> Child
+
+  /// Where the subscription is in its life.
+  @usableFromInline
+  enum Phase {
+    /// Upstream values and children's values are accepted; see ``Active``.
+    case active(Active)
+    /// Nothing more is accepted; the completion is in `queue`, behind the values queued before
+    /// it.
+    case completing
+    /// The completion was handed to the drain, or the downstream cancelled: nothing is held.
+    case terminal
+  }
+
+  /// What exists while the subscription is active (the child slots are in `children`).
+  ///
+  /// A class, so that `phase` is one reference: checking for `.active` or reading the transform
+  /// on a value's path copies no payload. With the upstream's existential inline, `Phase` was
+  /// address-only and each such check copied it (about 600 instructions per value).
+  @usableFromInline
+  final class Active {
+    /// The upstream's life.
+    @usableFromInline var upstream: Upstream
+    /// Makes the child publishers.
+    @usableFromInline let transform: Transform
+
+    @inlinable
+    init(upstream: Upstream, transform: @escaping Transform) {
+      self.upstream = upstream
+      self.transform = transform
+    }
+  }
+
+  /// The upstream's life while active.
+  @usableFromInline
+  enum Upstream {
+    case awaitingSubscription
+    case subscribed(any Subscription)
+    case finished
+  }
+
+  /// A value waiting for demand or for the thread delivering, with the child that sent it.
+  @usableFromInline
+  struct Pending {
+    @usableFromInline let value: Value
+    /// Whose top-up the value's delivery triggers; ``FlatMapChildTag/just`` needs none.
+    @usableFromInline let tag: FlatMapChildTag
+
+    @inlinable
+    init(value: Value, tag: FlatMapChildTag) {
+      self.value = value
+      self.tag = tag
+    }
+  }
+
+  /// A child claimed for an upstream value: subscribe `transform(value)` with `tag`.
+  @usableFromInline
+  struct Claim {
+    @usableFromInline let tag: FlatMapChildTag
+    @usableFromInline let transform: Transform
+
+    @inlinable
+    init(tag: FlatMapChildTag, transform: @escaping Transform) {
+      self.tag = tag
+      self.transform = transform
+    }
+  }
+
+  /// What the upstream's or a child's `.finished` hands out, to act on after the lock.
+  @usableFromInline
+  struct Finished {
+    /// The finished side's subscription, released after the lock.
+    @usableFromInline var released: (any Subscription)?
+    /// The upstream, to ask for one more publisher (a child finished and `maxPublishers` is
+    /// limited).
+    @usableFromInline var requestOneMore: (any Subscription)?
+    /// The transform, released after the lock when the stream finished.
+    @usableFromInline var transform: Transform?
+    /// Whether the caller claimed the drain (to deliver `.finished`).
+    @usableFromInline var claimed = false
+
+    @inlinable
+    init() {}
+  }
+
+  /// What a failure hands out, to act on after the lock.
+  @usableFromInline
+  struct Failed {
+    /// Subscriptions to cancel: the upstream's unless it failed, every child's but the failing
+    /// one's.
+    @usableFromInline var cancel: [any Subscription] = []
+    /// The failing side's subscription, released after the lock.
+    @usableFromInline var released: (any Subscription)?
+    /// The transform, released after the lock.
+    @usableFromInline var transform: Transform?
+    /// Whether the caller claimed the drain (to deliver the failure).
+    @usableFromInline var claimed = false
+
+    @inlinable
+    init() {}
+  }
+
+  /// What `cancel()` hands out: subscriptions to cancel, the rest to release after the lock.
+  @usableFromInline
+  struct Cancelled {
+    /// Subscriptions to cancel: the upstream's and every child's.
+    @usableFromInline var cancel: [any Subscription] = []
+    /// The transform.
+    @usableFromInline var transform: Transform?
+    /// The values and the completion not delivered.
+    @usableFromInline var remains: DeliveryQueueRemains<Pending, Failure>?
+
+    @inlinable
+    init() {}
+  }
+
+  /// One step of the drain, performed outside the lock.
+  @usableFromInline
+  enum Step {
+    /// Deliver a queued value, then ask `topUp` (its child, if still current and not
+    /// unlimited) for one more.
+    case value(Value, topUp: (any Subscription)?)
+    /// Deliver the completion; `dropped` holds the values a failure overtook, released after it.
+    case completion(Subscribers.Completion<Failure>, dropped: RingBuffer<Pending>)
+  }
+
+  /// The child slots; empty unless active. Kept beside `phase` rather than in ``Active`` so
+  /// that a child's value reads its slot in place, without copying the payload out; every
+  /// transition out of `.active` empties it.
+  @usableFromInline var children = FlatMapChildren()
+  @usableFromInline var phase: Phase
+  @usableFromInline var queue = DeliveryQueue<Pending, Failure>(failureOrder: .afterDemandedValues)
+
+  /// An active state, awaiting the upstream's subscription.
+  @inlinable
+  init(transform: @escaping Transform) {
+    phase = .active(Active(upstream: .awaitingSubscription, transform: transform))
+  }
+
+  /// Whether upstream and child values are still accepted.
+  @inlinable
+  var isActive: Bool {
+    if case .active = phase { return true }
+    return false
+  }
+
+  /// The transform while active.
+  @inlinable
+  var transform: Transform? {
+    if case .active(let active) = phase { return active.transform }
+    return nil
+  }
+
+  // MARK: Upstream
+
+  /// The upstream's subscription arrived; `false`: cancel it (a second one, or one after the
+  /// end).
+  @inlinable
+  mutating func receive(subscription: any Subscription) -> Bool {
+    guard case .active(let active) = phase, case .awaitingSubscription = active.upstream else {
+      return false
+    }
+    active.upstream = .subscribed(subscription)
+    return true
+  }
+
+  /// The upstream sent a value: claims a child slot, or `nil` after the end.
+  @inlinable
+  mutating func claimChild() -> Claim? {
+    guard case .active(let active) = phase else { return nil }
+    return Claim(tag: children.claim(), transform: active.transform)
+  }
+
+  /// The upstream finished: `.finished` is queued once no child is live.
+  @inlinable
+  mutating func upstreamFinished() -> Finished {
+    var finished = Finished()
+    guard case .active(let active) = phase else { return finished }
+    if case .subscribed(let upstream) = active.upstream { finished.released = upstream }
+    active.upstream = .finished
+    finishIfIdle(&finished)
+    return finished
+  }
+
+  /// The upstream (`child == nil`) or the current child `child` failed: everything else is
+  /// cancelled and the failure queued; a stale child's failure, or one after the end, is
+  /// ignored (`nil`).
+  @inlinable
+  mutating func fail(_ error: Failure, from child: FlatMapChildTag?) -> Failed? {
+    guard case .active(let active) = phase else { return nil }
+    if let child, !children.isCurrent(child) { return nil }
+    phase = .completing
+    var failed = Failed()
+    failed.transform = active.transform
+    if case .subscribed(let upstream) = active.upstream {
+      if child == nil { failed.released = upstream } else { failed.cancel.append(upstream) }
+    }
+    for (slot, occupant) in children.takeAll().enumerated() {
+      guard let subscription = occupant.subscription else { continue }
+      if slot == child?.slot {
+        failed.released = subscription
+      } else {
+        failed.cancel.append(subscription)
+      }
+    }
+    failed.claimed = queue.finish(.failure(error))
+    return failed
+  }
+
+  // MARK: Children
+
+  /// The child `child` sent its subscription: ask it for the returned demand (`.unlimited`
+  /// while the downstream's demand is, else one value at a time), or cancel it (`nil`: stale,
+  /// a second subscription, or after the end).
+  @inlinable
+  mutating func childSubscribed(
+    _ child: FlatMapChildTag,
+    _ subscription: any Subscription
+  ) -> Subscribers.Demand? {
+    guard case .active = phase, children.isCurrent(child),
+      children.slots[child.slot].subscription == nil
+    else { return nil }
+    let unlimited = queue.demand == .unlimited
+    children.slots[child.slot].subscription = subscription
+    children.slots[child.slot].unlimited = unlimited
+    return unlimited ? .unlimited : .max(1)
+  }
+
+  /// A child (``FlatMapChildTag/just`` for a `Just`'s value, taken without subscribing) sent
+  /// `value`. When nobody is delivering, nothing is queued and there is demand, the caller
+  /// claims the drain and delivers `value` itself; otherwise it is queued.
+  @inlinable
+  mutating func receive(_ value: Value, from child: FlatMapChildTag) -> FlatMapValueOutcome {
+    guard case .active = phase else { return .ignored }
+    let fromJust = child.slot < 0
+    if !fromJust, !children.isCurrent(child) { return .ignored }
+    // The common case, without the queue: as `enqueue` then `nextStep` would do it. (`count`,
+    // a stored property, rather than `isEmpty`: unspecialised code would call `isEmpty` with
+    // the generic metadata of `Pending`, a lookup per value.)
+    if queue.values.count == 0, queue.demand > .none, queue.drain.claim() {
+      queue.demand -= 1
+      return .deliver(unlimited: !fromJust && children.slots[child.slot].unlimited)
+    }
+    return queue.enqueue(Pending(value: value, tag: child)) ? .drain : .queued
+  }
+
+  /// The current child `child` finished: its slot is freed, the upstream asked for one more
+  /// publisher if `maxPublishers` is limited, and `.finished` queued if the upstream finished
+  /// and no child is live.
+  @inlinable
+  mutating func childFinished(
+    _ child: FlatMapChildTag,
+    maxPublishers: Subscribers.Demand
+  ) -> Finished {
+    var finished = Finished()
+    guard case .active(let active) = phase, children.isCurrent(child) else { return finished }
+    finished.released = children.finish(child)
+    if maxPublishers != .unlimited, case .subscribed(let upstream) = active.upstream {
+      finished.requestOneMore = upstream
+    }
+    finishIfIdle(&finished)
+    return finished
+  }
+
+  /// Queues `.finished` if the upstream finished and no child is live.
+  @inlinable
+  mutating func finishIfIdle(_ finished: inout Finished) {
+    guard case .active(let active) = phase, case .finished = active.upstream, children.live == 0
+    else { return }
+    phase = .completing
+    _ = children.takeAll()  // every slot is free: no subscription in them
+    finished.transform = active.transform
+    finished.claimed = queue.finish(.finished)
+  }
+
+  // MARK: Downstream
+
+  /// The downstream asked for more; `true`: the caller claimed the drain.
+  @inlinable
+  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+    queue.request(demand)
+  }
+
+  /// The downstream cancelled: everything is handed out, nothing more is delivered. `nil` once
+  /// terminal.
+  @inlinable
+  mutating func cancel() -> Cancelled? {
+    var cancelled = Cancelled()
+    switch phase {
+    case .terminal:
+      return nil
+    case .completing:
+      break
+    case .active(let active):
+      cancelled.transform = active.transform
+      if case .subscribed(let upstream) = active.upstream { cancelled.cancel.append(upstream) }
+      for child in children.takeAll() {
+        if let subscription = child.subscription { cancelled.cancel.append(subscription) }
+      }
+    }
+    phase = .terminal
+    cancelled.remains = queue.cancel()
+    return cancelled
+  }
+
+  /// After a value the caller delivered: adds `more`, the demand it returned, and releases the
+  /// drain if nothing is queued while active (the common case, without building a ``Step``).
+  /// `false`: the caller still holds the drain and runs it with ``nextStep(adding:)``.
+  @inlinable
+  mutating func releaseDrainIfIdle(adding more: Subscribers.Demand) -> Bool {
+    queue.demand += more
+    // While active the queue holds no completion, so an empty queue is all there is to check.
+    guard case .active = phase, queue.values.count == 0 else { return false }
+    queue.drain.release()
+    return true
+  }
+
+  /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain.
+  /// `more` is the demand the previous delivery returned.
+  @inlinable
+  mutating func nextStep(adding more: Subscribers.Demand) -> Step? {
+    switch queue.nextStep(adding: more) {
+    case .none:
+      return nil
+    case .value(let pending):
+      let tag = pending.tag
+      var topUp: (any Subscription)?
+      if case .active = phase, children.isCurrent(tag), !children.slots[tag.slot].unlimited {
+        topUp = children.slots[tag.slot].subscription
+      }
+      return .value(pending.value, topUp: topUp)
+    case .completion(let completion, let dropped):
+      phase = .terminal
+      return .completion(completion, dropped: dropped)
+    }
+  }
+}
+
+/// What a child's value leads to (not generic: it crosses the lock on the child's path).
+@usableFromInline
+enum FlatMapValueOutcome: Equatable {
+  /// The stream ended or the child was replaced: the value is dropped.
+  case ignored
+  /// Queued, for demand or for the thread delivering.
+  case queued
+  /// Queued, and the caller claimed the drain: run it.
+  case drain
+  /// The caller claimed the drain and took one demand: deliver the value now, then release the
+  /// drain. `unlimited`: the child was asked for unlimited values, so it needs no top-up.
+  case deliver(unlimited: Bool)
+}
