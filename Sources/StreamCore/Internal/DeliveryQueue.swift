@@ -38,9 +38,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package var drain = SerialDrain()
   @usableFromInline
   let failureOrder: FailureOrder
-  /// The completion waiting for the queued values. Declared last: its layout depends on
-  /// `Failure`, and the fields before it then keep fixed offsets, which unspecialised code (a
-  /// `flatMap` child's path) reads without generic metadata.
+  /// The completion waiting for the queued values.
   @usableFromInline
   package private(set) var completion: Subscribers.Completion<Failure>?
 
