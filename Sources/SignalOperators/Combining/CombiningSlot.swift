@@ -198,3 +198,17 @@ func combiningExchange<Value>(_ value: inout Value, with replacement: Value) -> 
   value = replacement
   return old
 }
+
+/// What an upstream's completion leads to in `zip` or `combineLatest`, performed after the lock.
+@usableFromInline
+struct CombiningCompletionAction {
+  /// The completed upstream's subscription, released without a call.
+  @usableFromInline var released: (any Subscription)?
+  /// The other upstreams, to cancel.
+  @usableFromInline var cancels = CombiningCalls()
+  /// The subscription started ending: the caller runs the drain.
+  @usableFromInline var ending = false
+
+  @inlinable
+  init() {}
+}

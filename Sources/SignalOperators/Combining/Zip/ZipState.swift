@@ -26,18 +26,7 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
   }
 
   /// What an upstream's completion leads to, performed after the lock.
-  @usableFromInline
-  struct CompletionAction {
-    /// The completed upstream's subscription, released without a call.
-    @usableFromInline var released: (any Subscription)?
-    /// The other upstreams, to cancel.
-    @usableFromInline var cancels = CombiningCalls()
-    /// The subscription started ending: the caller runs the drain.
-    @usableFromInline var ending = false
-
-    @inlinable
-    init() {}
-  }
+  @usableFromInline typealias CompletionAction = CombiningCompletionAction
 
   /// What `cancel()` took out of the state, to cancel or release after the lock.
   @usableFromInline
