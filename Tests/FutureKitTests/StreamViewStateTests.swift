@@ -96,6 +96,21 @@ private func released(_ offered: State.Offered) -> Int? {
     #expect(drained(&state, adding: .max(1)).values == [2])
   }
 
+  @Test func keepsLatest_aNewerValueWhileAnotherThreadDelivers_dropsTheKeptOne() {
+    let source = Source()
+    var state = subscribed(source)  // the drain is held, as by another thread
+    let kept = state.offer(0, keepsLatest: true)  // no demand: kept
+    #expect(released(kept) == nil)
+    let requested = state.request(.max(1))
+    #expect(requested == nil)  // only adds demand: the drain is held
+    let newer = state.offer(1, keepsLatest: true)
+    #expect(!claims(newer))
+    #expect(released(newer) == 0)
+    #expect(drained(&state).values == [1])
+    let later = state.request(.max(1))
+    #expect(later == nil)  // nothing kept: the older value doesn't follow the newer one
+  }
+
   @Test func request_withoutAKeptValue_onlyAddsDemand() {
     let source = Source()
     var state = subscribed(source)

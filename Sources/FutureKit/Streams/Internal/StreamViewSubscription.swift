@@ -267,8 +267,10 @@ enum StreamViewState<T, E: Error, Downstream: Subscriber> {
     }
     outlet.demand -= 1
     outlet.queue.append(value)
-    guard outlet.drain.claim() else { return .done(released: nil) }
-    return .drain(outlet.downstream, released: outlet.latest.take())
+    // A kept value is older than this one: it must not follow it, whoever delivers.
+    let superseded = outlet.latest.take()
+    guard outlet.drain.claim() else { return .done(released: superseded) }
+    return .drain(outlet.downstream, released: superseded)
   }
 
   /// The stream ended: `last` (if there is demand for it) and the completion go after the

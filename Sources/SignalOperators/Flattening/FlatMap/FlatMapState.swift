@@ -212,12 +212,15 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   }
 
   /// The upstream (`child == nil`) or the current child `child` failed: everything else is
-  /// cancelled and the failure queued; a stale child's failure, or one after the end, is
-  /// ignored (`nil`).
+  /// cancelled and the failure queued; a stale child's failure, one after the end, or the
+  /// upstream's after its `.finished`, is ignored (`nil`).
   @inlinable
   mutating func fail(_ error: Failure, from child: FlatMapChildTag?) -> Failed? {
     guard case .active(let active) = phase else { return nil }
     if let child, !children.isCurrent(child) { return nil }
+    // A failure from an upstream that already finished breaks the protocol; the children it
+    // started still run to the end.
+    if child == nil, case .finished = active.upstream { return nil }
     phase = .completing
     var failed = Failed()
     failed.transform = active.transform

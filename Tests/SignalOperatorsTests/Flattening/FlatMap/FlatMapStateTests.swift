@@ -233,6 +233,24 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> F
     #expect(drainAll(&state) == ["value 1", "finished dropped []"])
   }
 
+  @Test func failureAfterTheUpstreamFinished_whileAChildRuns_isIgnored() {
+    var state = subscribed(SubscriptionProbe())
+    let probe = SubscriptionProbe()
+    let tag = child(&state, probe)
+    _ = state.upstreamFinished()
+    let failed = state.fail(TestError(), from: nil)
+    #expect(failed == nil)
+    #expect(!probe.cancelled)
+    _ = state.request(.max(1))
+    let delivered = state.receive(3, from: tag)
+    #expect(delivered == .deliver(unlimited: false))
+    let released = state.releaseDrainIfIdle(adding: .none)
+    #expect(released)
+    let last = state.childFinished(tag, maxPublishers: .unlimited)
+    #expect(last.claimed)
+    #expect(drainAll(&state) == ["finished dropped []"])
+  }
+
   @Test func cancel_handsOutEverything_laterEventsAreIgnored() {
     let upstream = SubscriptionProbe()
     var state = subscribed(upstream)
