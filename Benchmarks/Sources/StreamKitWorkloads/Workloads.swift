@@ -39,6 +39,9 @@ public enum Workloads {
     WorkloadInfo(name: "merge8", unit: "send", defaultN: 1_000_000),
     WorkloadInfo(name: "flatMapJust", unit: "value", defaultN: 200_000),
     WorkloadInfo(name: "receiveOn", unit: "value", defaultN: 200_000),
+    WorkloadInfo(name: "flatMapSubjects8", unit: "send", defaultN: 500_000),
+    WorkloadInfo(name: "flatMapErased", unit: "value", defaultN: 100_000),
+    WorkloadInfo(name: "flatMapFuture", unit: "value", defaultN: 100_000),
   ]
 
   public static func info(_ name: String) -> WorkloadInfo? {
@@ -72,6 +75,9 @@ public enum Workloads {
     case "merge8": return merge8(n: n, measure: measure)
     case "flatMapJust": return flatMapJust(n: n, measure: measure)
     case "receiveOn": return receiveOn(n: n, measure: measure)
+    case "flatMapSubjects8": return flatMapSubjects8(n: n, measure: measure)
+    case "flatMapErased": return flatMapErased(n: n, measure: measure)
+    case "flatMapFuture": return flatMapFuture(n: n, measure: measure)
     default: return nil
     }
   }
@@ -340,6 +346,51 @@ private func receiveOn(n: Int, measure: (() -> Void) -> Void) -> Int {
     cancellable = (0..<n).publisher.receive(on: scheduler)
       .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { value in acc.add(value) })
     done.wait()
+  }
+  cancellable?.cancel()
+  return acc.checksum
+}
+
+/// 15. Eight `PassthroughSubject`s flattened with `subjects.publisher.flatMap { $0 }` into a sink,
+/// sent `n` values round-robin (op = one send). The same code on both sides: the children are
+/// subjects, not `Just`s, as with network calls or other live sources.
+private func flatMapSubjects8(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let subjects = (0..<8).map { _ in PassthroughSubject<Int, Never>() }
+  let cancellable = subjects.publisher.flatMap { $0 }.sink { value in acc.add(value) }
+  measure {
+    for i in 0..<n {
+      subjects[i & 7].send(i)
+    }
+  }
+  cancellable.cancel()
+  return acc.checksum
+}
+
+/// 16. `(0..<n).publisher.flatMap { Just($0).eraseToAnyPublisher() }` into a summing sink (op =
+/// one value, which subscribes to one type-erased child). The child's code is reached through
+/// `AnyPublisher`, so the child-side paths of `flatMap` run as they do for any child type the
+/// optimiser can't see through.
+private func flatMapErased(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  var cancellable: AnyCancellable?
+  measure {
+    cancellable = (0..<n).publisher.flatMap { Just($0).eraseToAnyPublisher() }
+      .sink { value in acc.add(value) }
+  }
+  cancellable?.cancel()
+  return acc.checksum
+}
+
+/// 17. `(0..<n).publisher.flatMap { v in Future { $0(.success(v)) } }` into a summing sink (op =
+/// one value: a future made, resolved, subscribed to and finished).
+private func flatMapFuture(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  var cancellable: AnyCancellable?
+  measure {
+    cancellable = (0..<n).publisher
+      .flatMap { value in Future<Int, Never> { promise in promise(.success(value)) } }
+      .sink { value in acc.add(value) }
   }
   cancellable?.cancel()
   return acc.checksum

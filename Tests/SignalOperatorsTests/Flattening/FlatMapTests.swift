@@ -89,6 +89,47 @@ import Testing
     #expect(recorder.values == [10, 0, 11])
   }
 
+  /// Subject children, the shape of `subjects.publisher.flatMap { $0 }`: the children's
+  /// subscriptions are made in the operator's specialised code, and their values, one
+  /// child's completion and the last completion all go through.
+  @Test func subjectChildren_deliverAsTheySendAndFinishAfterTheLast() {
+    let subjects = (0..<3).map { _ in PassthroughSubject<Int, Never>() }
+    var values: [Int] = []
+    var finished = false
+    let cancellable = subjects.publisher.flatMap { $0 }
+      .sink(receiveCompletion: { _ in finished = true }, receiveValue: { values.append($0) })
+    for round in 0..<3 {
+      for (index, subject) in subjects.enumerated() { subject.send(round * 10 + index) }
+    }
+    subjects[1].send(completion: .finished)
+    subjects[0].send(99)
+    subjects[1].send(98)  // after its completion: not delivered
+    subjects[0].send(completion: .finished)
+    #expect(!finished)
+    subjects[2].send(completion: .finished)
+    #expect(values == [0, 1, 2, 10, 11, 12, 20, 21, 22, 99])
+    #expect(finished)
+    cancellable.cancel()
+  }
+
+  /// Type-erased children, whose code calls the operator from unspecialised code: values, a
+  /// child's finish and a child's failure each reach the operator.
+  @Test func erasedChildren_valuesFinishesAndFailureArrive() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let children = self.children
+    upstream.flatMap { children[$0].eraseToAnyPublisher() }.subscribe(recorder)
+    upstream.send(0)
+    upstream.send(1)
+    children[0].send(1)
+    children[1].send(2)
+    children[0].send(completion: .finished)
+    children[1].send(3)
+    children[1].send(completion: .failure(Boom(code: 7)))
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .failure(Boom(code: 7)))
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
   @Test func upstreamRequests_maxPublishersThenOnePerFinishedChild() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened(maxPublishers: .max(2)).subscribe(recorder)

@@ -11,8 +11,9 @@ extension Publishers.FlatMap {
   // Sendable: all mutable state is guarded by `lock`; the downstream is called only by the
   // thread that claimed the drain, and the upstream, children and transform outside the lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+  final class Inner<Downstream: Subscriber>: FlatMapChildEntries<Output, Failure>,
+    @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+    CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Upstream.Output
 
@@ -56,6 +57,21 @@ extension Publishers.FlatMap {
       self.box = Box(downstream)
       self.maxPublishers = maxPublishers
       self.state = State(transform: transform)
+      super.init(
+        subscribedEntry: { entries, child, subscription in
+          unsafeDowncast(entries, to: Inner.self).childSubscribed(child, subscription)
+        },
+        valueEntry: { entries, child, value in
+          unsafeDowncast(entries, to: Inner.self).offer(value, from: child)
+        },
+        completionEntry: { entries, child, completion in
+          let inner = unsafeDowncast(entries, to: Inner.self)
+          switch completion {
+          case .finished: inner.childFinished(child)
+          case .failure(let error): inner.childFailed(child, error)
+          }
+        }
+      )
     }
 
     // MARK: Upstream
@@ -73,7 +89,7 @@ extension Publishers.FlatMap {
       // Folded away once specialised: a `Just` child takes the shortcut below.
       if NewPublisher.self == Just<Output>.self { return receiveJust(input) }
       guard let claim = lock.withLock({ state.claimChild() }) else { return .none }
-      claim.transform(input).subscribe(Side(inner: self, tag: claim.tag))
+      claim.transform(input).receive(subscriber: Side(inner: self, tag: claim.tag))
       return .none
     }
 
@@ -106,11 +122,6 @@ extension Publishers.FlatMap {
         return subscription.cancel()
       }
       subscription.request(demand)
-    }
-
-    @inlinable
-    func childValue(_ child: FlatMapChildTag, _ value: Output) -> Subscribers.Demand {
-      offer(value, from: child)
     }
 
     @inlinable

@@ -1,7 +1,9 @@
 public import StreamCore
 
 extension Publishers.FlatMap.Inner {
-  /// The subscriber of one child: tags its events with the child's slot and generation.
+  /// The subscriber of one child: tags its events with the child's slot and generation, and
+  /// passes them on through the subscription's ``FlatMapChildEntries``, so that they reach
+  /// specialised code even when the child calls this subscriber from unspecialised code.
   @usableFromInline
   struct Side: Subscriber, CustomStringConvertible {
     @usableFromInline typealias Input = Downstream.Input
@@ -25,20 +27,17 @@ extension Publishers.FlatMap.Inner {
 
     @inlinable
     func receive(subscription: any Subscription) {
-      inner.childSubscribed(tag, subscription)
+      inner.subscribedEntry(inner, tag, subscription)
     }
 
     @inlinable
     func receive(_ input: Downstream.Input) -> Subscribers.Demand {
-      inner.childValue(tag, input)
+      inner.valueEntry(inner, tag, input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-      switch completion {
-      case .finished: inner.childFinished(tag)
-      case .failure(let error): inner.childFailed(tag, error)
-      }
+      inner.completionEntry(inner, tag, completion)
     }
   }
 }
