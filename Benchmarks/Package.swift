@@ -25,6 +25,7 @@ let package = Package(
       dependencies: [
         .product(name: "StreamCore", package: "StreamKit"),
         .product(name: "FutureKit", package: "StreamKit"),
+        .product(name: "PropertyWrappers", package: "StreamKit"),
         .product(name: "SignalOperators", package: "StreamKit"),
       ]
     ),

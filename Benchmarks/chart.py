@@ -39,8 +39,12 @@ def rows() -> list[tuple[str, int, int]]:
             continue
         if set(cells[0]) <= set("-: ") or cells[0] in CONTROLS:
             continue
-        ours = int(cells[header.index("StreamKit instr/op")].replace(",", ""))
-        theirs = int(cells[header.index("OpenCombine instr/op")].replace(",", ""))
+        ours_cell = cells[header.index("StreamKit instr/op")]
+        theirs_cell = cells[header.index("OpenCombine instr/op")]
+        if "n/a" in (ours_cell, theirs_cell):
+            continue  # measured in time only
+        ours = int(ours_cell.replace(",", ""))
+        theirs = int(theirs_cell.replace(",", ""))
         found.append((cells[header.index("workload")], ours, theirs))
     return found
 

@@ -37,6 +37,7 @@ public import StreamCore
 /// > its delivery is done, a queued value is not yet what the property reads.
 @propertyWrapper
 public struct Published<Value> {
+  @usableFromInline
   let cell: ValueCell<Value>
 
   /// Creates the published instance with an initial wrapped value.
@@ -108,6 +109,7 @@ extension Published {
     public typealias Output = Value
     public typealias Failure = Never
 
+    @usableFromInline
     let cell: ValueCell<Value>
 
     /// Attaches a subscriber, which receives the current value first.

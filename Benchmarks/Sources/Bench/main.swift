@@ -2,8 +2,9 @@
 //
 //   Bench [--rounds R] [--only WORKLOAD] [--scale S] [--json]
 //       Every workload (or just one) for both implementations, interleaved in this process,
-//       R rounds (default 7). Prints ns/op of the best round, heap allocations/op in the steady
-//       state, and the StreamKit/OpenCombine ratio. --json prints one JSON object per line instead.
+//       R rounds (default 7), alternating which implementation goes first. Prints ns/op of the
+//       median round (and of the best one), heap allocations/op in the steady state, and the
+//       StreamKit/OpenCombine ratio of the medians. --json prints one JSON object per line instead.
 //   Bench --impl streamkit|opencombine --workload NAME [--n N]
 //       Runs exactly one workload once (N defaults to the workload's default size); for callgrind.
 //   Bench --check-malloc-counter
@@ -153,7 +154,13 @@ if let implName = options["--impl"] {
 // MARK: - Comparison mode
 
 struct Sample {
-  var bestNanos = UInt64.max
+  var nanos: [UInt64] = []
+  var bestNanos: UInt64 { nanos.min() ?? 0 }
+  /// The median round (the lower middle one for an even count).
+  var medianNanos: UInt64 {
+    let sorted = nanos.sorted()
+    return sorted.isEmpty ? 0 : sorted[(sorted.count - 1) / 2]
+  }
   var minAllocations = UInt64.max
   var checksum: Int?
 }
@@ -175,7 +182,10 @@ if let only = options["--only"] {
 
 if !json {
   _ = checkMallocCounter()
-  print("\(rounds) rounds, best round reported; allocations are per op, over the hot loop only\n")
+  print(
+    "\(rounds) rounds, interleaved; median round reported (best in brackets); allocations are per"
+      + " op, over the hot loop only\n"
+  )
 }
 
 var samples: [String: Sample] = [:]  // key: "impl/workload"
@@ -197,7 +207,7 @@ for round in 0..<rounds {
       }
       let key = "\(impl.name)/\(info.name)"
       var sample = samples[key] ?? Sample()
-      sample.bestNanos = min(sample.bestNanos, nanos)
+      sample.nanos.append(nanos)
       sample.minAllocations = min(sample.minAllocations, allocations)
       if let previous = sample.checksum, previous != checksum {
         fail(
@@ -232,8 +242,8 @@ func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
 if !json {
   print(
     pad("workload", 16, left: true),
-    pad("SK ns/op", 10),
-    pad("OC ns/op", 10),
+    pad("SK ns/op [best]", 20, left: true),
+    pad("OC ns/op [best]", 20, left: true),
     pad("ratio", 7),
     pad("SK allocs/op", 13),
     pad("OC allocs/op", 13),
@@ -245,25 +255,29 @@ for info in workloads {
   let n = info.defaultN * scale
   let sk = samples["streamkit/\(info.name)"]!
   let oc = samples["opencombine/\(info.name)"]!
-  let skNs = Double(sk.bestNanos) / Double(n)
-  let ocNs = Double(oc.bestNanos) / Double(n)
+  let skNs = Double(sk.medianNanos) / Double(n)
+  let ocNs = Double(oc.medianNanos) / Double(n)
+  let skBest = Double(sk.bestNanos) / Double(n)
+  let ocBest = Double(oc.bestNanos) / Double(n)
   let skAllocs = Double(sk.minAllocations) / Double(n)
   let ocAllocs = Double(oc.minAllocations) / Double(n)
   let match = sk.checksum == oc.checksum
   if json {
-    for (impl, ns, allocs, checksum) in [
-      ("streamkit", skNs, skAllocs, sk.checksum), ("opencombine", ocNs, ocAllocs, oc.checksum),
+    for (impl, ns, best, allocs, checksum) in [
+      ("streamkit", skNs, skBest, skAllocs, sk.checksum),
+      ("opencombine", ocNs, ocBest, ocAllocs, oc.checksum),
     ] {
       print(
         "{\"impl\":\"\(impl)\",\"workload\":\"\(info.name)\",\"n\":\(n),\"rounds\":\(rounds),"
-          + "\"ns_per_op\":\(ns),\"allocs_per_op\":\(allocs),\"checksum\":\(checksum.map(String.init) ?? "null")}"
+          + "\"ns_per_op\":\(ns),\"best_ns_per_op\":\(best),\"allocs_per_op\":\(allocs),"
+          + "\"checksum\":\(checksum.map(String.init) ?? "null")}"
       )
     }
   } else {
     print(
       pad(info.name, 16, left: true),
-      pad(format(skNs, 2), 10),
-      pad(format(ocNs, 2), 10),
+      pad(format(skNs, 2) + " [\(format(skBest, 2))]", 20, left: true),
+      pad(format(ocNs, 2) + " [\(format(ocBest, 2))]", 20, left: true),
       pad(format(skNs / ocNs, 2), 7),
       pad(format(skAllocs, 3), 13),
       pad(format(ocAllocs, 3), 13),

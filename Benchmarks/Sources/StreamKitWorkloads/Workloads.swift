@@ -11,6 +11,7 @@ import OpenCombine
 import OpenCombineDispatch
 #else
 import FutureKit
+import PropertyWrappers
 import SignalOperators
 import StreamCore
 #endif
@@ -42,6 +43,10 @@ public enum Workloads {
     WorkloadInfo(name: "flatMapSubjects8", unit: "send", defaultN: 500_000),
     WorkloadInfo(name: "flatMapErased", unit: "value", defaultN: 100_000),
     WorkloadInfo(name: "flatMapFuture", unit: "value", defaultN: 100_000),
+    WorkloadInfo(name: "currentValue10", unit: "set (10 deliveries)", defaultN: 200_000),
+    WorkloadInfo(name: "published1", unit: "set", defaultN: 1_000_000),
+    WorkloadInfo(name: "receiveOnSubject", unit: "send", defaultN: 200_000),
+    WorkloadInfo(name: "contended4x2", unit: "send (2 deliveries)", defaultN: 400_000),
   ]
 
   public static func info(_ name: String) -> WorkloadInfo? {
@@ -78,6 +83,10 @@ public enum Workloads {
     case "flatMapSubjects8": return flatMapSubjects8(n: n, measure: measure)
     case "flatMapErased": return flatMapErased(n: n, measure: measure)
     case "flatMapFuture": return flatMapFuture(n: n, measure: measure)
+    case "currentValue10": return currentValue10(n: n, measure: measure)
+    case "published1": return published1(n: n, measure: measure)
+    case "receiveOnSubject": return receiveOnSubject(n: n, measure: measure)
+    case "contended4x2": return contended4x2(n: n, measure: measure)
     default: return nil
     }
   }
@@ -394,4 +403,99 @@ private func flatMapFuture(n: Int, measure: (() -> Void) -> Void) -> Int {
   }
   cancellable?.cancel()
   return acc.checksum
+}
+
+/// 18. A `CurrentValueSubject` with ten sinks, its value set `n` times (op = one set, ten
+/// deliveries).
+private func currentValue10(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let subject = CurrentValueSubject<Int, Never>(-1)
+  let cancellables = (0..<10).map { _ in subject.sink { value in acc.add(value) } }
+  measure {
+    for i in 0..<n {
+      subject.value = i
+    }
+  }
+  for cancellable in cancellables { cancellable.cancel() }
+  return acc.checksum
+}
+
+/// A model with one `@Published` property, the shape of a SwiftUI view model.
+private final class PublishedModel {
+  @Published var value = 0
+}
+
+/// 19. A `@Published` property with one sink, set `n` times (op = one set).
+private func published1(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let model = PublishedModel()
+  let cancellable = model.$value.sink { value in acc.add(value) }
+  measure {
+    for i in 0..<n {
+      model.value = i
+    }
+  }
+  cancellable.cancel()
+  return acc.checksum
+}
+
+/// 20. A `PassthroughSubject` sent `n` values on this thread, received on a serial
+/// `DispatchQueue`, mapped and summed there; waits for the completion (op = one send). The shape
+/// of a UI update: work finishes on one thread, the result is shown on another.
+private func receiveOnSubject(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let queue = DispatchQueue(label: "bench.receiveOnSubject")
+  let done = DispatchSemaphore(value: 0)
+  let subject = PassthroughSubject<Int, Never>()
+  #if OPENCOMBINE
+  let scheduler = queue.ocombine
+  #else
+  let scheduler = queue
+  #endif
+  let cancellable = subject.receive(on: scheduler).map { $0 &* 2 }
+    .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { value in acc.add(value) })
+  measure {
+    for i in 0..<n {
+      subject.send(i)
+    }
+    subject.send(completion: .finished)
+    done.wait()
+  }
+  cancellable.cancel()
+  return acc.checksum
+}
+
+/// Lets threads share what the workload's own synchronisation already protects.
+private final class Shared<Value>: @unchecked Sendable {
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+}
+
+/// 21. Four threads sending `n` values in all into one `PassthroughSubject` with two sinks (op =
+/// one send, two deliveries). Time only: callgrind runs threads one at a time, so instruction
+/// counts say nothing about contention. Each sink sums into its own accumulator; a library calls
+/// one subscriber from one thread at a time, so nothing is lost if the checksum matches.
+private func contended4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let first = Accumulator()
+  let second = Accumulator()
+  let subject = PassthroughSubject<Int, Never>()
+  let cancellables = [
+    subject.sink { value in first.add(value) },
+    subject.sink { value in second.add(value) },
+  ]
+  let shared = Shared(subject)
+  let perThread = n / 4
+  measure {
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      let subject = shared.value
+      for i in 0..<perThread {
+        subject.send(thread &* perThread &+ i)
+      }
+    }
+  }
+  for cancellable in cancellables { cancellable.cancel() }
+  return first.checksum &+ second.checksum
 }

@@ -1,4 +1,4 @@
-import StreamCore
+public import StreamCore
 
 /// The value, the delivery queue and the subject behind ``Variable``, ``Unique``, ``Property`` and
 /// ``Published``.
@@ -13,11 +13,15 @@ import StreamCore
 /// admission claims the state's `SerialDrain` delivers, with `SerialDrain.run`.
 // Sendable: every mutable property is in `state`, guarded by `lock`; the subject, the
 // will-change publisher and released values are touched only after the lock is released.
+@usableFromInline
 final class ValueCell<Value>: @unchecked Sendable {
   /// Publishes the values, in the order they were accepted.
+  @usableFromInline
   let subject: CurrentValueSubject<Value, Never>
-  private let lock = Lock()
-  private var state: ValueCellState<Value>
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked) var state: ValueCellState<Value>
 
   init(_ value: Value) {
     subject = CurrentValueSubject(value)
@@ -36,11 +40,13 @@ final class ValueCell<Value>: @unchecked Sendable {
   }
 
   /// The last value that has reached every subscriber.
+  @inlinable
   var settled: Value {
     lock.withLock { state.settled }
   }
 
   /// Accepts `value` and delivers it, or queues it behind the delivery under way.
+  @inlinable
   func set(_ value: Value) {
     let admission = lock.withLock { state.admit(value) }
     if case .deliver(let first, _) = admission {
@@ -99,7 +105,8 @@ final class ValueCell<Value>: @unchecked Sendable {
 
   /// Delivers `first`, then whatever other threads or subscribers queued meanwhile; runs on the
   /// thread whose admission claimed the drain.
-  private func deliver(_ first: ValueCellState<Value>.Delivery) {
+  @inlinable
+  func deliver(_ first: ValueCellState<Value>.Delivery) {
     // The value delivered last; `nextDelivery(settling:)` swaps it with the settled value it
     // replaces, which is released here, outside the lock, when the next delivery overwrites it.
     var delivered: Value? = first.value
@@ -124,23 +131,32 @@ final class ValueCell<Value>: @unchecked Sendable {
 /// delivering --admit(v)--> delivering (v is queued; the delivering thread sends it next)
 /// delivering --nextDelivery, queue empty--> idle (the drain is released)
 /// ```
+@usableFromInline
 struct ValueCellState<Value> {
   /// The last value accepted.
+  @usableFromInline
   var latest: Value
   /// The last value that has reached every subscriber.
+  @usableFromInline
   var settled: Value
   /// Counts accepted values, so an optimistic `modify` can tell whether it raced.
+  @usableFromInline
   var version: UInt64 = 0
   /// Values accepted while a delivery was under way, oldest first.
+  @usableFromInline
   var queue = RingBuffer<Value>()
   /// Claimed by the thread that delivers.
+  @usableFromInline
   var drain = SerialDrain()
   /// The owner's `objectWillChange`, sent before each value (``Published`` only).
+  @usableFromInline
   var willChange = WillChange.absent
   /// Subscriptions that live as long as the cell: `assign(to:)`, `bind(to:)`, `map`.
+  @usableFromInline
   var retained: [any Cancellable] = []
 
   /// Whether the cell has a will-change publisher, and whether the owner's properties share it.
+  @usableFromInline
   enum WillChange {
     /// None yet.
     case absent
@@ -150,6 +166,7 @@ struct ValueCellState<Value> {
     case shared(ObservableObjectPublisher)
 
     /// The publisher, shared or not.
+    @inlinable
     var publisher: ObservableObjectPublisher? {
       switch self {
       case .absent: nil
@@ -167,14 +184,24 @@ struct ValueCellState<Value> {
   }
 
   /// One value to send, after the lock: `willChange` first, then the subject.
+  @usableFromInline
   struct Delivery {
     /// The value.
+    @usableFromInline
     let value: Value
     /// The will-change publisher to send to first.
+    @usableFromInline
     let willChange: ObservableObjectPublisher?
+
+    @inlinable
+    init(value: Value, willChange: ObservableObjectPublisher?) {
+      self.value = value
+      self.willChange = willChange
+    }
   }
 
   /// What accepting a value decided.
+  @usableFromInline
   enum Admission {
     /// The caller claimed the drain: it sends this delivery, then runs the drain. `released` is
     /// the replaced latest value.
@@ -196,6 +223,7 @@ struct ValueCellState<Value> {
 
   /// Accepts `value`: it becomes the latest, and goes out now (the caller claimed the drain) or
   /// after the delivery under way.
+  @inlinable
   mutating func admit(_ value: Value) -> Admission {
     var released = value
     swap(&released, &latest)
@@ -216,6 +244,7 @@ struct ValueCellState<Value> {
   /// The drain's next step. `delivered`, the value the drain sent last, becomes the settled
   /// value, and `delivered` then holds the settled value it replaced, for the caller to release
   /// after the lock. Returns the next queued value, or `nil` after releasing the drain.
+  @inlinable
   mutating func nextDelivery(settling delivered: inout Value?) -> Delivery? {
     if var value = delivered.take() {
       swap(&value, &settled)
