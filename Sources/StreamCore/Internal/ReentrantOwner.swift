@@ -97,24 +97,18 @@ package struct ReentrantOwner: Sendable {
     owner = nil
   }
 
-  /// The owner's drain loop, run after an ``Claim/outer`` delivery (or after handing over the
-  /// subscription) by the owning thread.
-  ///
-  /// - Parameters:
-  ///   - lock: The lock that guards the state `next` reads.
-  ///   - next: Called under `lock`. Returns the next step (a queued value, then a pending
-  ///     completion), or `nil` after calling ``release()`` (or after the state became terminal)
-  ///     in the same call.
-  ///   - perform: Called outside the lock with each step; returns `false` when the step ended the
-  ///     deliveries for good (a completion was delivered).
+  /// The owner's drain loop, run by the owning thread after an ``Claim/outer`` delivery, or
+  /// after handing over the subscription: `next`, under `lock`, hands out what waits (queued
+  /// values, then a pending completion) or returns `nil` after ``release()`` in that same call;
+  /// `perform`, outside it, delivers a step and returns `false` once a completion ended the
+  /// deliveries. The loop itself is ``SerialDrain/run(_:next:perform:)``'s: only the claim
+  /// differs.
   @inlinable
   package static func run<Step>(
     _ lock: borrowing Lock,
     next: () -> Step?,
     perform: (consuming Step) -> Bool
   ) {
-    while let step = lock.withLock(next) {
-      guard perform(step) else { return }
-    }
+    SerialDrain.run(lock, next: next, perform: perform)
   }
 }
