@@ -188,12 +188,11 @@ private protocol TestConduit<Output, Failure>: AnyObject, Sendable {
 extension TestPublisher {
   /// One subscriber's subscription.
   ///
-  /// The thread that is delivering owns the subscription (`owner`, the same mechanism as
-  /// StreamCore's `SubjectConduit`, not a `SerialDrain`, because a send from inside the
-  /// subscriber must be delivered at once, as Combine does): a send from that thread,
-  /// from inside the subscriber, is delivered re-entrantly; a send from another thread takes
-  /// demand and queues its value, and the owner delivers the queue before it lets go. The
-  /// subscribing thread owns it until `receive(subscription:)` has returned.
+  /// The thread that is delivering owns the subscription (`owner`, StreamCore's
+  /// `ReentrantOwner`, as for a subject's conduit): a send from that thread, from inside the
+  /// subscriber, is delivered re-entrantly; a send from another thread takes demand and queues
+  /// its value, and the owner delivers the queue before it lets go. The subscribing thread owns
+  /// it until `receive(subscription:)` has returned.
   ///
   /// ```
   /// open --cancel() / completion delivered--> terminal (downstream released)
@@ -212,7 +211,6 @@ extension TestPublisher {
     private enum DrainStep {
       case deliver(Output)
       case complete(Subscribers.Completion<Failure>)
-      case stop
     }
 
     /// What a subscription lets go of when it ends, released after the lock.
@@ -226,7 +224,7 @@ extension TestPublisher {
     /// `nil` once terminal.
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
-    private var owner: ThreadID?
+    private var owner: ReentrantOwner
     /// Values other threads sent during a delivery; their demand is already taken.
     private var queue = RingBuffer<Output>()
     private var pendingCompletion: Subscribers.Completion<Failure>?
@@ -234,7 +232,7 @@ extension TestPublisher {
     init(publisher: TestPublisher, downstream: Downstream) {
       self.publisher = publisher
       self.downstream = downstream
-      self.owner = ThreadID.current
+      self.owner = ReentrantOwner(ownedBy: .current)
     }
 
     var description: String { "TestPublisher" }
@@ -273,15 +271,15 @@ extension TestPublisher {
         guard let downstream else { return .done }
         guard demand > .none else { return .starved }
         demand -= 1
-        if let owner {
-          guard owner == me, queue.isEmpty, pendingCompletion == nil else {
-            queue.append(value)
-            return .done
-          }
-          return .deliver(downstream, outer: false)  // re-entrant: the outer call drains
+        switch owner.claim(for: me, waiting: !queue.isEmpty || pendingCompletion != nil) {
+        case .outer:
+          return .deliver(downstream, outer: true)
+        case .reentrant:
+          return .deliver(downstream, outer: false)  // the outer call drains
+        case .queued:
+          queue.append(value)
+          return .done
         }
-        owner = me
-        return .deliver(downstream, outer: true)
       }
       switch action {
       case .deliver(let downstream, let outer):
@@ -305,7 +303,7 @@ extension TestPublisher {
       let me = ThreadID.current
       let released = lock.withLock { () -> Released? in
         guard downstream != nil else { return nil }
-        if let owner, owner != me || !queue.isEmpty {
+        guard owner.admits(me, waiting: !queue.isEmpty) else {
           pendingCompletion = completion  // the owner delivers it after the queue
           return nil
         }
@@ -318,35 +316,33 @@ extension TestPublisher {
     /// then lets go.
     private func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
       var more = initial
-      while true {
-        var released: Released?
-        let step = lock.withLock { () -> DrainStep in
-          guard self.downstream != nil else {
-            owner = nil
-            return .stop
-          }
-          demand += more
-          if let value = queue.popFirst() {
-            return .deliver(value)
-          }
-          if let completion = pendingCompletion {
-            released = terminate()
-            return .complete(completion)
-          }
-          owner = nil
-          return .stop
+      var released: Released?
+      ReentrantOwner.run(lock) { () -> DrainStep? in
+        guard self.downstream != nil else {
+          owner.release()
+          return nil
         }
+        demand += more
+        if let value = queue.popFirst() {
+          return .deliver(value)
+        }
+        if let completion = pendingCompletion {
+          released = terminate()
+          return .complete(completion)
+        }
+        owner.release()
+        return nil
+      } perform: { step in
         switch step {
         case .deliver(let value):
           more = downstream.receive(value)
+          return true
         case .complete(let completion):
           downstream.receive(completion: completion)
-          _ = released
-          return
-        case .stop:
-          return
+          return false
         }
       }
+      _ = released
     }
 
     /// Moves to terminal. Call with the lock held, and drop the result after releasing it.
@@ -355,7 +351,7 @@ extension TestPublisher {
         downstream = nil
         queue = RingBuffer()
         pendingCompletion = nil
-        owner = nil
+        owner.release()
       }
       return Released(downstream: downstream, queue: queue)
     }

@@ -14,9 +14,9 @@
 /// }
 /// ```
 ///
-/// Two other mechanisms exist, each for a reason given at its definition: a subject's conduit
-/// lets its delivering thread re-enter (`send` from inside a subscriber is delivered at once, as in
-/// Combine), and `merge`'s storage, and `zip` and `combineLatest` through `AtomicDrain`, claim
+/// Two other mechanisms exist, each for a reason given at its definition: ``ReentrantOwner`` (a
+/// subject's conduit, `TestPublisher`) lets its delivering thread re-enter (`send` from inside a
+/// subscriber is delivered at once, as in Combine), and `merge`'s storage, and `zip` and `combineLatest` through `AtomicDrain`, claim
 /// with an atomic beside the lock, so that an uncontended value takes no lock, or takes it once
 /// rather than twice. See `Docs/Internals.md`.
 @usableFromInline

@@ -26,7 +26,7 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// The subscription a subject hands to each subscriber.
 ///
 /// One subscriber never receives two calls at once. The thread that is delivering owns the
-/// conduit (`owner`):
+/// conduit (`owner`, a ``ReentrantOwner``):
 /// - a `send` from that same thread, from inside the subscriber, is delivered re-entrantly, as
 ///   Combine does;
 /// - a `send` from another thread takes demand and queues its value; the owner delivers the
@@ -53,7 +53,6 @@ final class SubjectConduit<Downstream: Subscriber>:
   enum Step {
     case deliver(Output)
     case complete(Subscribers.Completion<Failure>)
-    case stop
   }
 
   @usableFromInline
@@ -65,14 +64,10 @@ final class SubjectConduit<Downstream: Subscriber>:
   @exclusivity(unchecked) var core: SubjectCore<Output, Failure>?
   @usableFromInline
   @exclusivity(unchecked) var demand = Subscribers.Demand.none
-  /// The thread delivering to `downstream`, if any: it delivers the backlog before it lets go.
-  ///
-  /// Not a ``SerialDrain``: a drain's claim can't tell the delivering thread from another one, and
-  /// a subject must deliver a `send` made from inside its subscriber at once, as Combine does,
-  /// rather than queue it behind the delivery in progress (see `SerialDrain`'s doc comment in
-  /// `Internal/SerialDrain.swift`, which lists this as one of the two other mechanisms).
+  /// The thread delivering to `downstream`, if any: it delivers the backlog before it lets go
+  /// (``ReentrantOwner``, not a ``SerialDrain``; the reason is at its definition).
   @usableFromInline
-  @exclusivity(unchecked) var owner: ThreadID?
+  @exclusivity(unchecked) var owner: ReentrantOwner
   /// What waits for the owner, or for demand; allocated on first use, which a single-threaded
   /// passthrough subscriber never makes.
   @usableFromInline
@@ -95,7 +90,7 @@ final class SubjectConduit<Downstream: Subscriber>:
     self.core = core
     self.keepsLatest = core.keepsLatest
     self.name = core.name
-    self.owner = ThreadID.current
+    self.owner = ReentrantOwner(ownedBy: .current)
     self.requestEntry = { conduit, demand in conduit.specialisedRequest(demand) }
     self.cancelEntry = { conduit in conduit.specialisedCancel() }
     super.init(offerEntry: { base, value in
@@ -116,7 +111,7 @@ final class SubjectConduit<Downstream: Subscriber>:
     let me = ThreadID.current
     // A superseded latest value is released after the lock: its deinit may call back here.
     var superseded: Output?
-    let target = lock.withLock { () -> (Downstream, outer: Bool)? in
+    let target = lock.withLock { () -> (Downstream, ReentrantOwner.Claim)? in
       guard let downstream else { return nil }
       guard demand > .none else {
         if keepsLatest {
@@ -128,20 +123,18 @@ final class SubjectConduit<Downstream: Subscriber>:
       }
       superseded = backlog?.latest.take()  // a newer value supersedes it
       demand -= 1
-      if let owner {
-        guard owner == me, backlog?.isWaiting != true else {
-          makeBacklog().queue.append(value)
-          return nil
-        }
-        return (downstream, outer: false)  // re-entrant: deliver now, the outer call drains
+      // Re-entrant: deliver now, the outer call drains. Another thread owns it: queue.
+      let claim = owner.claim(for: me, waiting: backlog?.isWaiting == true)
+      guard claim != .queued else {
+        makeBacklog().queue.append(value)
+        return nil
       }
-      owner = me
-      return (downstream, outer: true)
+      return (downstream, claim)
     }
     _ = superseded
-    guard let (downstream, outer) = target else { return }
+    guard let (downstream, claim) = target else { return }
     let more = downstream.receive(value)
-    afterDelivery(downstream, adding: more, outer: outer)
+    afterDelivery(downstream, adding: more, outer: claim == .outer)
   }
 
   /// After a delivery: the outermost delivery on this thread drains; a re-entrant one only adds
@@ -160,7 +153,7 @@ final class SubjectConduit<Downstream: Subscriber>:
     let me = ThreadID.current
     let released = lock.withLock { () -> Released? in
       guard downstream != nil else { return nil }
-      if let owner, owner != me || backlog?.queue.isEmpty == false {
+      guard owner.admits(me, waiting: backlog?.queue.isEmpty == false) else {
         makeBacklog().pendingCompletion = completion  // the owner delivers it after the queue
         return nil
       }
@@ -174,42 +167,40 @@ final class SubjectConduit<Downstream: Subscriber>:
   @inlinable
   func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
     var more = initial
-    while true {
-      var released: Released?
-      let step = lock.withLock { () -> Step in
-        guard self.downstream != nil else {
-          owner = nil
-          return .stop
-        }
-        demand += more
-        if let backlog {
-          if !backlog.queue.isEmpty {
-            return .deliver(backlog.queue.removeFirst())
-          }
-          if let completion = backlog.pendingCompletion {
-            released = terminate()
-            return .complete(completion)
-          }
-          if demand > .none, let value = backlog.latest {
-            backlog.latest = nil
-            demand -= 1
-            return .deliver(value)
-          }
-        }
-        owner = nil
-        return .stop
+    var released: Released?
+    ReentrantOwner.run(lock) { () -> Step? in
+      guard self.downstream != nil else {
+        owner.release()
+        return nil
       }
+      demand += more
+      if let backlog {
+        if !backlog.queue.isEmpty {
+          return .deliver(backlog.queue.removeFirst())
+        }
+        if let completion = backlog.pendingCompletion {
+          released = terminate()
+          return .complete(completion)
+        }
+        if demand > .none, let value = backlog.latest {
+          backlog.latest = nil
+          demand -= 1
+          return .deliver(value)
+        }
+      }
+      owner.release()
+      return nil
+    } perform: { step in
       switch step {
       case .deliver(let value):
         more = downstream.receive(value)
+        return true
       case .complete(let completion):
         downstream.receive(completion: completion)
-        _ = released
-        return
-      case .stop:
-        return
+        return false
       }
     }
+    _ = released
   }
 
   @inlinable
@@ -230,19 +221,13 @@ final class SubjectConduit<Downstream: Subscriber>:
         demandedCore = core
       }
       guard let backlog, let value = backlog.latest, backlog.queue.isEmpty else { return nil }
-      let outer: Bool
-      if let owner {
-        // Re-entrant request from inside the subscriber: deliver the latest value now, as
-        // Combine does. Another thread's owner will deliver it itself.
-        guard owner == me else { return nil }
-        outer = false
-      } else {
-        owner = me
-        outer = true
-      }
+      // Re-entrant request from inside the subscriber: deliver the latest value now, as Combine
+      // does. Another thread's owner will deliver it itself.
+      let claim = owner.claim(for: me, waiting: false)
+      guard claim != .queued else { return nil }
       backlog.latest = nil
       self.demand -= 1
-      return (downstream, value, outer: outer)
+      return (downstream, value, outer: claim == .outer)
     }
     // A passthrough subject asks its upstreams for values once a subscriber has demand.
     demandedCore?.subscriberDemanded()
