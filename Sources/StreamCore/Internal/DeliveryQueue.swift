@@ -1,6 +1,8 @@
 /// The life cycle "values wait for demand, then the completion" shared by every operator that
-/// queues values for its downstream: `buffer`, `receive(on:)`, `merge`, `flatMap`,
-/// `switchToLatest`, `zip`, the time-based collectors and the subjects' backlogs.
+/// queues values for its downstream on the serial drain: `buffer`, `collect(_ count:)`, the
+/// time-based operators (through `DeliveryOutlet`), `flatMap`, `switchToLatest` and
+/// `ReplaySubject`'s conduits. (`merge`, `zip` and `combineLatest` claim with an atomic instead,
+/// and `receive(on:)` swaps whole batches out; see `Docs/Internals.md`.)
 ///
 /// A value type kept inside an operator's locked state, so each transition is testable without
 /// threads. It owns a ``SerialDrain``: the mutating calls that can make something deliverable
@@ -17,10 +19,11 @@ package struct DeliveryQueue<Value, Failure: Error> {
   /// When a failure is delivered relative to values still queued.
   @usableFromInline
   package enum FailureOrder: Sendable {
-    /// After every queued value, like a `.finished` (`buffer`, `receive(on:)`).
+    /// After every queued value, like a `.finished` (`buffer`, `collect(_ count:)`, the
+    /// time-based operators).
     case afterQueuedValues
     /// After the queued values the downstream's demand covers; the rest are dropped, because a
-    /// failure doesn't wait for demand (`merge`, `flatMap`, `switchToLatest`, `zip`).
+    /// failure doesn't wait for demand (`flatMap`, `switchToLatest`).
     case afterDemandedValues
   }
 

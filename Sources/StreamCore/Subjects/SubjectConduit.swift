@@ -176,7 +176,7 @@ final class SubjectConduit<Downstream: Subscriber>:
       demand += more
       if let backlog {
         if !backlog.queue.isEmpty {
-          return .deliver(backlog.queue.removeFirst())
+          return .deliver(backlog.queue.popFirst()!)
         }
         if let completion = backlog.pendingCompletion {
           released = terminate()
@@ -322,11 +322,13 @@ final class SubjectConduit<Downstream: Subscriber>:
 final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
   /// Values other threads sent while the owner was delivering; their demand is already taken.
   ///
-  /// Kept as a `ContiguousArray`, not StreamCore's `RingBuffer`: the queue is almost always
-  /// empty and short, and the `RingBuffer` version cost `currentValue` 508 -> 557-576
-  /// instructions per send (measured with `Benchmarks/run.py`, 2026-11-25), over the 3% budget.
+  /// A `RingBuffer`: when several threads send at once the owner can fall behind and this queue
+  /// grow long, and an array's O(n) `removeFirst()` then made every delivery slower the longer
+  /// the queue (`contended4x2`, four threads into one subject with two sinks: 25 to 30 times
+  /// OpenCombine's time per send on a loaded machine; about 0.3 of it with this queue). The
+  /// uncontended paths cost the same either way (`currentValue` 481, `passthrough1` 467).
   @usableFromInline
-  @exclusivity(unchecked) var queue = ContiguousArray<Output>()
+  @exclusivity(unchecked) var queue = RingBuffer<Output>()
   /// For a current-value subject: the value to send as soon as there is demand.
   @usableFromInline
   @exclusivity(unchecked) var latest: Output?
