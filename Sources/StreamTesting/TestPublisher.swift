@@ -208,11 +208,6 @@ extension TestPublisher {
       case starved
     }
 
-    private enum DrainStep {
-      case deliver(Output)
-      case complete(Subscribers.Completion<Failure>)
-    }
-
     /// What a subscription lets go of when it ends, released after the lock.
     private struct Released {
       var downstream: Downstream?
@@ -315,9 +310,8 @@ extension TestPublisher {
     /// Delivers queued values and a pending completion while this thread owns the subscription,
     /// then lets go.
     private func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
-      var more = initial
       var released: Released?
-      ReentrantOwner.run(lock) { () -> DrainStep? in
+      ReentrantOwner.run(lock, delivering: downstream, adding: initial) { more in
         guard self.downstream != nil else {
           owner.release()
           return nil
@@ -332,15 +326,6 @@ extension TestPublisher {
         }
         owner.release()
         return nil
-      } perform: { step in
-        switch step {
-        case .deliver(let value):
-          more = downstream.receive(value)
-          return true
-        case .complete(let completion):
-          downstream.receive(completion: completion)
-          return false
-        }
       }
       _ = released
     }

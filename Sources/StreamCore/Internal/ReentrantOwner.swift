@@ -97,18 +97,41 @@ package struct ReentrantOwner: Sendable {
     owner = nil
   }
 
+  /// One step of an owner's drain, delivered after the lock.
+  @usableFromInline
+  package enum Step<Output, Failure: Error> {
+    /// A value accepted earlier; its demand is already taken.
+    case deliver(Output)
+    /// The completion; the deliveries end with it.
+    case complete(Subscribers.Completion<Failure>)
+  }
+
   /// The owner's drain loop, run by the owning thread after an ``Claim/outer`` delivery, or
-  /// after handing over the subscription: `next`, under `lock`, hands out what waits (queued
-  /// values, then a pending completion) or returns `nil` after ``release()`` in that same call;
-  /// `perform`, outside it, delivers a step and returns `false` once a completion ended the
-  /// deliveries. The loop itself is ``SerialDrain/run(_:next:perform:)``'s: only the claim
-  /// differs.
+  /// after handing over the subscription. `next`, under `lock`, is given the demand the last
+  /// delivery returned (`initial` the first time) and hands out what waits (queued values, then
+  /// a pending completion), or returns `nil` after ``release()`` in that same call; each step is
+  /// delivered to `downstream` outside the lock. The loop itself is
+  /// ``SerialDrain/run(_:next:perform:)``'s: only the claim differs.
   @inlinable
-  package static func run<Step>(
+  package static func run<Downstream: Subscriber>(
     _ lock: borrowing Lock,
-    next: () -> Step?,
-    perform: (consuming Step) -> Bool
+    delivering downstream: Downstream,
+    adding initial: Subscribers.Demand,
+    next: (Subscribers.Demand) -> Step<Downstream.Input, Downstream.Failure>?
   ) {
-    SerialDrain.run(lock, next: next, perform: perform)
+    // Set by each delivery before `next` runs again: a completion ends the loop.
+    var more = initial
+    SerialDrain.run(lock) {
+      next(more)
+    } perform: { step in
+      switch consume step {
+      case .deliver(let value):
+        more = downstream.receive(value)
+        return true
+      case .complete(let completion):
+        downstream.receive(completion: completion)
+        return false
+      }
+    }
   }
 }

@@ -50,12 +50,6 @@ final class SubjectConduit<Downstream: Subscriber>:
   typealias Failure = Downstream.Failure
 
   @usableFromInline
-  enum Step {
-    case deliver(Output)
-    case complete(Subscribers.Completion<Failure>)
-  }
-
-  @usableFromInline
   let lock = Lock()
   /// `nil` once terminal.
   @usableFromInline
@@ -166,9 +160,8 @@ final class SubjectConduit<Downstream: Subscriber>:
   /// latest value or a pending completion, and lets go when nothing is left.
   @inlinable
   func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
-    var more = initial
     var released: Released?
-    ReentrantOwner.run(lock) { () -> Step? in
+    ReentrantOwner.run(lock, delivering: downstream, adding: initial) { more in
       guard self.downstream != nil else {
         owner.release()
         return nil
@@ -190,15 +183,6 @@ final class SubjectConduit<Downstream: Subscriber>:
       }
       owner.release()
       return nil
-    } perform: { step in
-      switch step {
-      case .deliver(let value):
-        more = downstream.receive(value)
-        return true
-      case .complete(let completion):
-        downstream.receive(completion: completion)
-        return false
-      }
     }
     _ = released
   }

@@ -95,15 +95,11 @@ import Testing
   /// (re-entrant), values from another thread queue, and the drain delivers them in order, then
   /// the completion, and lets go.
   @Test func run_deliversTheQueueInOrderThenTheCompletionAndReleases() {
-    enum Step: Equatable {
-      case deliver(Int)
-      case complete
-    }
     let lock = Lock()
+    let downstream = LoggingSubscriber()
     nonisolated(unsafe) var owner = ReentrantOwner()
     nonisolated(unsafe) var queue: [Int] = []
     nonisolated(unsafe) var completionPending = false
-    var delivered: [String] = []
 
     /// Offers `value` from `thread`; returns whether the caller must drain.
     func offer(_ value: Int, from thread: ThreadID) -> Bool {
@@ -112,7 +108,7 @@ import Testing
         if claim == .queued { queue.append(value) }
         return claim
       }
-      if claim != .queued { delivered.append("\(value)") }
+      if claim != .queued { _ = downstream.receive(value) }
       return claim == .outer
     }
 
@@ -123,38 +119,56 @@ import Testing
     lock.withLock { completionPending = true }
     #expect(!offer(5, from: me))  // behind the queue: queued too, not re-entrant
 
-    ReentrantOwner.run(lock) { () -> Step? in
+    ReentrantOwner.run(lock, delivering: downstream, adding: .none) { _ in
       if !queue.isEmpty { return .deliver(queue.removeFirst()) }
       if completionPending {
         completionPending = false
-        return .complete
+        owner.release()  // a real conduit ends here, in the same critical section
+        return .complete(.finished)
       }
       owner.release()
       return nil
-    } perform: { step in
-      switch step {
-      case .deliver(let value):
-        delivered.append("\(value)")
-        return true
-      case .complete:
-        delivered.append("end")
-        return true  // to see the next call release the owner
-      }
     }
-    #expect(delivered == ["1", "2", "3", "4", "5", "end"])
+    #expect(downstream.log == ["1", "2", "3", "4", "5", "end"])
     #expect(!owner.isOwned)
     #expect(offer(6, from: other))  // let go: the next offer, from any thread, is outer
   }
 
-  @Test func run_stopsWhenPerformSaysTheDeliveriesEnded() {
+  /// `next` is given the demand the last delivery returned, and nothing runs after a
+  /// completion.
+  @Test func run_passesTheReturnedDemandAndStopsAfterTheCompletion() {
     let lock = Lock()
-    var calls = 0
-    ReentrantOwner.run(lock) { () -> Int? in
-      calls += 1
-      return calls
-    } perform: { step in
-      step < 3
+    let downstream = LoggingSubscriber(returning: .max(2))
+    var asked: [Subscribers.Demand] = []
+    ReentrantOwner.run(lock, delivering: downstream, adding: .max(5)) { more in
+      asked.append(more)
+      return asked.count < 3 ? .deliver(asked.count) : .complete(.finished)
     }
-    #expect(calls == 3)
+    #expect(asked == [.max(5), .max(2), .max(2)])
+    #expect(downstream.log == ["1", "2", "end"])
+  }
+}
+
+/// Logs what it receives and returns a fixed demand for each value.
+private final class LoggingSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+
+  let returning: Subscribers.Demand
+  var log: [String] = []
+
+  init(returning: Subscribers.Demand = .none) {
+    self.returning = returning
+  }
+
+  func receive(subscription: any Subscription) {}
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    log.append("\(input)")
+    return returning
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    log.append("end")
   }
 }
