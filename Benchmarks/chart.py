@@ -51,7 +51,7 @@ def rows() -> list[tuple[str, int, int]]:
 
 def svg(data: list[tuple[str, int, int]]) -> str:
     left, right, top, bar, gap = 150, 560, 56, 18, 8
-    height = top + len(data) * (bar + gap) + 40
+    height = top + len(data) * (bar + gap) + 58
     largest = max(theirs / ours for _, ours, theirs in data)
     decades = math.ceil(math.log10(largest))
     scale = (right - left) / decades
@@ -72,13 +72,17 @@ def svg(data: list[tuple[str, int, int]]) -> str:
         position = left + decade * scale
         out.append(
             f'<line x1="{position:.1f}" y1="{top - 6}" x2="{position:.1f}" '
-            f'y2="{height - 30}" stroke="#ddd"/>'
+            f'y2="{height - 48}" stroke="#ddd"/>'
         )
         out.append(
-            f'<text x="{position:.1f}" y="{height - 14}" text-anchor="middle" '
+            f'<text x="{position:.1f}" y="{height - 32}" text-anchor="middle" '
             f'fill="#555">{10 ** decade}×</text>'
         )
+    unlike = False
     for index, (name, ours, theirs) in enumerate(data):
+        if " (" in name:  # the row names the operator OpenCombine's side runs instead
+            name = name.split(" (")[0] + "*"
+            unlike = True
         y = top + index * (bar + gap)
         factor = theirs / ours
         colour = "#2e7d32" if factor >= 8 else "#f9a825" if factor >= 2 else "#c62828"
@@ -93,6 +97,11 @@ def svg(data: list[tuple[str, int, int]]) -> str:
         out.append(
             f'<text x="{x(factor) + 6:.1f}" y="{y + bar - 5}">{label} '
             f'({ours:,} vs {theirs:,})</text>'
+        )
+    if unlike:
+        out.append(
+            f'<text x="10" y="{height - 10}" fill="#555">* OpenCombine has no merge or '
+            "combineLatest: its side runs flatMap or zip (Docs/Performance.md)</text>"
         )
     out.append("</svg>")
     return "\n".join(out) + "\n"
