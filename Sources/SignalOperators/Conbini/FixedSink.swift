@@ -43,18 +43,36 @@ extension Subscribers {
     /// - Precondition: `demand` is greater than zero.
     /// - Parameters:
     ///   - demand: How many values to request; must be greater than zero.
-    ///   - receiveCompletion: The closure to execute on completion.
-    ///   - receiveValue: The closure to execute on receipt of a value.
+    ///   - receiveCompletion: The closure to execute on completion; `nil` (the default) for none.
+    ///   - receiveValue: The closure to execute on receipt of a value; `nil` (the default) for
+    ///     none.
     public init(
       demand: Int,
-      receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-      receiveValue: @escaping (Input) -> Void
+      receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+      receiveValue: ((Input) -> Void)? = nil
     ) {
       precondition(demand > 0, "FixedSink: demand must be greater than zero, got \(demand)")
       self.demand = demand
       self.state = .awaitingSubscription
       self.valueHandler = receiveValue
       self.completionHandler = receiveCompletion
+    }
+
+    /// Creates the sink with only a value closure, in the trailing-closure form of Conbini's
+    /// README.
+    ///
+    /// ```swift
+    /// let subscriber = Subscribers.FixedSink<Int, Never>(demand: 5) { value in print(value) }
+    /// ```
+    ///
+    /// Without this overload the trailing closure would go to `receiveCompletion`, the first
+    /// closure parameter.
+    ///
+    /// - Parameters:
+    ///   - demand: As in ``init(demand:receiveCompletion:receiveValue:)``.
+    ///   - receiveValue: The closure to execute on receipt of a value.
+    public convenience init(demand: Int, receiveValue: @escaping (Input) -> Void) {
+      self.init(demand: demand, receiveCompletion: nil, receiveValue: receiveValue)
     }
 
     /// The closure to execute on receipt of a value, or `nil` once the sink has ended.
@@ -85,7 +103,8 @@ extension Subscribers {
     public func receive(_ input: Input) -> Subscribers.Demand {
       let action = lock.withLock { () -> FixedSinkValueAction<Input, Failure> in
         guard case .subscribed(let subscription, let remaining) = state else { return .ignore }
-        guard let handler = valueHandler else { return .ignore }
+        // `nil` when the sink was made without a value closure: the value still counts.
+        let handler = valueHandler
         if remaining > 1 {
           state = .subscribed(subscription, remaining: remaining - 1)
           return .deliver(handler)
@@ -100,9 +119,9 @@ extension Subscribers {
       case .ignore:
         break
       case .deliver(let handler):
-        handler(input)
+        handler?(input)
       case .deliverAndEnd(let handler, let completion, let subscription):
-        handler(input)
+        handler?(input)
         completion?(.finished)
         subscription.cancel()
       }
@@ -170,13 +189,14 @@ extension Publisher {
   /// - Precondition: `fixedDemand` is greater than zero.
   /// - Parameters:
   ///   - fixedDemand: How many values to request; must be greater than zero.
-  ///   - receiveCompletion: The closure to execute on completion.
-  ///   - receiveValue: The closure to execute on receipt of a value.
+  ///   - receiveCompletion: The closure to execute on completion; `nil` (the default) for none.
+  ///   - receiveValue: The closure to execute on receipt of a value; `nil` (the default) for
+  ///     none.
   /// - Returns: A cancellable that cancels the subscription.
   public func sink(
     fixedDemand: Int,
-    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-    receiveValue: @escaping (Output) -> Void
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+    receiveValue: ((Output) -> Void)? = nil
   ) -> AnyCancellable {
     let sink = Subscribers.FixedSink<Output, Failure>(
       demand: fixedDemand,
@@ -185,6 +205,29 @@ extension Publisher {
     )
     subscribe(sink)
     return AnyCancellable(sink)
+  }
+
+  /// Subscribes with only a value closure, in the trailing-closure form of Conbini's README.
+  ///
+  /// ```swift
+  /// let cancellable = upstream.sink(fixedDemand: 5) { value in print(value) }
+  /// ```
+  ///
+  /// The same as `sink(fixedDemand:receiveCompletion:receiveValue:)` with no completion
+  /// closure; without this overload the trailing closure would go to `receiveCompletion`.
+  ///
+  /// > Thread safety: The closure runs on the thread the publisher delivers on, one call at a
+  /// > time. The returned token may be cancelled from any thread.
+  ///
+  /// - Parameters:
+  ///   - fixedDemand: As in `sink(fixedDemand:receiveCompletion:receiveValue:)`.
+  ///   - receiveValue: The closure to execute on receipt of a value.
+  /// - Returns: A cancellable that cancels the subscription.
+  public func sink(
+    fixedDemand: Int,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    sink(fixedDemand: fixedDemand, receiveCompletion: nil, receiveValue: receiveValue)
   }
 }
 
@@ -198,9 +241,9 @@ private enum FixedSinkState {
 /// What ``StreamCore/Subscribers/FixedSink`` does with a value, decided under its lock.
 private enum FixedSinkValueAction<Input, Failure: Error> {
   case ignore
-  case deliver((Input) -> Void)
+  case deliver(((Input) -> Void)?)
   case deliverAndEnd(
-    (Input) -> Void,
+    ((Input) -> Void)?,
     ((Subscribers.Completion<Failure>) -> Void)?,
     any Subscription
   )

@@ -40,12 +40,13 @@ extension Subscribers {
     /// - Precondition: `maxDemand` is greater than `.none`.
     /// - Parameters:
     ///   - maxDemand: How many values to keep requested; must be greater than zero.
-    ///   - receiveCompletion: The closure to execute on completion.
-    ///   - receiveValue: The closure to execute on receipt of a value.
+    ///   - receiveCompletion: The closure to execute on completion; `nil` (the default) for none.
+    ///   - receiveValue: The closure to execute on receipt of a value; `nil` (the default) for
+    ///     none.
     public init(
       maxDemand: Subscribers.Demand,
-      receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-      receiveValue: @escaping (Input) -> Void
+      receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+      receiveValue: ((Input) -> Void)? = nil
     ) {
       precondition(
         maxDemand > 0,
@@ -55,6 +56,24 @@ extension Subscribers {
       self.state = .awaitingSubscription
       self.valueHandler = receiveValue
       self.completionHandler = receiveCompletion
+    }
+
+    /// Creates the sink with only a value closure, in the trailing-closure form of Conbini's
+    /// README.
+    ///
+    /// ```swift
+    /// let subscriber = Subscribers.GraduatedSink<Int, Never>(maxDemand: .max(3)) { value in print(value) }
+    /// ```
+    ///
+    /// Without this overload the trailing closure would go to `receiveCompletion`, the first
+    /// closure parameter.
+    ///
+    /// - Parameters:
+    ///   - maxDemand: As in ``init(maxDemand:receiveCompletion:receiveValue:)``.
+    ///   - receiveValue: The closure to execute on receipt of a value.
+    public convenience init(maxDemand: Subscribers.Demand, receiveValue: @escaping (Input) -> Void)
+    {
+      self.init(maxDemand: maxDemand, receiveCompletion: nil, receiveValue: receiveValue)
     }
 
     /// The closure to execute on receipt of a value, or `nil` once the sink has ended.
@@ -83,12 +102,13 @@ extension Subscribers {
 
     /// Calls `receiveValue` and asks for one more value.
     public func receive(_ input: Input) -> Subscribers.Demand {
-      let handler = lock.withLock { () -> ((Input) -> Void)? in
+      // `nil` outside `.subscribed`; an inner `nil` when the sink has no value closure.
+      let handler = lock.withLock { () -> ((Input) -> Void)?? in
         guard case .subscribed = state else { return nil }
-        return valueHandler
+        return .some(valueHandler)
       }
       guard let handler else { return .none }
-      handler(input)
+      handler?(input)
       let stillSubscribed = lock.withLock { () -> Bool in
         if case .subscribed = state { return true }
         return false
@@ -159,13 +179,14 @@ extension Publisher {
   /// - Precondition: `maxDemand` is greater than `.none`.
   /// - Parameters:
   ///   - maxDemand: How many values to keep requested; must be greater than zero.
-  ///   - receiveCompletion: The closure to execute on completion.
-  ///   - receiveValue: The closure to execute on receipt of a value.
+  ///   - receiveCompletion: The closure to execute on completion; `nil` (the default) for none.
+  ///   - receiveValue: The closure to execute on receipt of a value; `nil` (the default) for
+  ///     none.
   /// - Returns: A cancellable that cancels the subscription.
   public func sink(
     maxDemand: Subscribers.Demand,
-    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-    receiveValue: @escaping (Output) -> Void
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+    receiveValue: ((Output) -> Void)? = nil
   ) -> AnyCancellable {
     let sink = Subscribers.GraduatedSink<Output, Failure>(
       maxDemand: maxDemand,
@@ -174,6 +195,29 @@ extension Publisher {
     )
     subscribe(sink)
     return AnyCancellable(sink)
+  }
+
+  /// Subscribes with only a value closure, in the trailing-closure form of Conbini's README.
+  ///
+  /// ```swift
+  /// let cancellable = upstream.sink(maxDemand: .max(3)) { value in print(value) }
+  /// ```
+  ///
+  /// The same as `sink(maxDemand:receiveCompletion:receiveValue:)` with no completion
+  /// closure; without this overload the trailing closure would go to `receiveCompletion`.
+  ///
+  /// > Thread safety: The closure runs on the thread the publisher delivers on, one call at a
+  /// > time. The returned token may be cancelled from any thread.
+  ///
+  /// - Parameters:
+  ///   - maxDemand: As in `sink(maxDemand:receiveCompletion:receiveValue:)`.
+  ///   - receiveValue: The closure to execute on receipt of a value.
+  /// - Returns: A cancellable that cancels the subscription.
+  public func sink(
+    maxDemand: Subscribers.Demand,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    sink(maxDemand: maxDemand, receiveCompletion: nil, receiveValue: receiveValue)
   }
 }
 

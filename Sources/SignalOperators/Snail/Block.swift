@@ -34,9 +34,30 @@ extension Publisher {
     }
     return waiter.result ?? .success(nil)
   }
+
+  /// Blocks the calling thread until the first event or until `timeout` seconds pass, as
+  /// Snail's `block(timeout:)` took it (a `TimeInterval`).
+  ///
+  /// ```swift
+  /// let first = loadUser.block(timeout: 1)  // waits at most one second
+  /// ```
+  ///
+  /// The same as `block(timeout:)` with the seconds as a `DispatchTimeInterval`.
+  ///
+  /// > Thread safety: Call it from a thread that the publisher does not need in order to send,
+  /// > or it waits for the whole timeout.
+  ///
+  /// - Parameter timeout: How many seconds to wait; zero or less returns at once unless the
+  ///   publisher sends during `subscribe`.
+  /// - Returns: The first value, `nil` on finish or timeout, or the failure.
+  public func block(timeout: Double) -> Result<Output?, Failure> {
+    let nanoseconds = (timeout * 1_000_000_000).rounded()
+    let clamped = Swift.min(Swift.max(nanoseconds, 0), Double(Int.max / 2))
+    return block(timeout: .nanoseconds(Int(clamped)))
+  }
 }
 
-/// The subscriber behind ``StreamCore/Publisher/block(timeout:)``: keeps the first event.
+/// The subscriber behind `block(timeout:)`: keeps the first event.
 // Sendable: all mutable state is guarded by `lock`; nothing is called while it is held.
 private final class SnailBlockWaiter<Input, Failure: Error>: @unchecked Sendable, Subscriber {
   private let lock = Lock()

@@ -42,6 +42,18 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     core = Core(capacity: bufferSize)
   }
 
+  /// Creates a subject that replays up to `threshold` values, spelled as Snail's
+  /// `Replay(_ threshold:)`.
+  ///
+  /// ```swift
+  /// let scores = Replay<Int>(2)  // the same as Replay<Int>(bufferSize: 2)
+  /// ```
+  ///
+  /// - Parameter threshold: How many of the latest values to keep; `0` keeps none.
+  public convenience init(_ threshold: Int) {
+    self.init(bufferSize: threshold)
+  }
+
   deinit {
     core.cancelUpstreams()
   }

@@ -18,4 +18,20 @@ extension Publisher {
   public func take(first count: Int) -> Publishers.Output<Self> {
     prefix(count)
   }
+
+  /// Takes the first `count` values and then finishes, with the count as Snail took it (a
+  /// `UInt`).
+  ///
+  /// ```swift
+  /// let n: UInt = 3
+  /// taps.take(first: n).subscribe(onNext: { print("tap") }, onDone: { print("three taps") })
+  /// ```
+  ///
+  /// > Thread safety: The same as ``StreamCore/Publisher/prefix(_:)``.
+  ///
+  /// - Parameter count: How many values to take.
+  /// - Returns: A ``StreamCore/Publishers/Output`` publisher.
+  public func take(first count: UInt) -> Publishers.Output<Self> {
+    prefix(Int(clamping: count))
+  }
 }

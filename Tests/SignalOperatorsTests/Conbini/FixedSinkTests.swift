@@ -21,6 +21,33 @@ import Testing
     }
   }
 
+  /// Conbini's README form: `FixedSink(demand: 5) { value in ... }`, the completion closure
+  /// left out.
+  @Test func readmeForm_trailingValueClosure_noCompletionClosure() {
+    let log = LockedState<[Int]>([])
+    let sink = Subscribers.FixedSink<Int, TestError>(demand: 2) { value in
+      log.withLock { $0.append(value) }
+    }
+    upstream.subscribe(sink)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(log.withLock { $0 } == [1, 2])
+    #expect(upstream.requests == [.demand(.max(2)), .cancel])
+    #expect(sink.receiveCompletion == nil)
+  }
+
+  /// Without closures the values still count: the sink ends after the fixed demand.
+  @Test func noClosures_stillEndsAfterTheFixedDemand() {
+    let token = upstream.sink(fixedDemand: 2, receiveCompletion: nil, receiveValue: nil)
+    upstream.send(1)
+    #expect(upstream.requests == [.demand(.max(2))])
+    upstream.send(2)
+    withExtendedLifetime(token) {
+      #expect(upstream.requests == [.demand(.max(2)), .cancel])
+    }
+  }
+
   @Test func nthValue_deliversThenFinishesThenCancelsUpstream() {
     let log = LockedState<[String]>([])
     let token = upstream.sink(

@@ -18,6 +18,33 @@ import Testing
     }
   }
 
+  /// Conbini's README forms: `sink(maxDemand:) { value in ... }` and
+  /// `GraduatedSink(maxDemand:) { value in ... }`, the completion closure left out.
+  @Test func readmeForms_trailingValueClosure_noCompletionClosure() {
+    let values = LockedState<[Int]>([])
+    let token = upstream.sink(maxDemand: .max(3)) { value in values.withLock { $0.append(value) } }
+    let sink = Subscribers.GraduatedSink<Int, Never>(maxDemand: .max(1)) { value in
+      values.withLock { $0.append(value * 10) }
+    }
+    upstream.subscribe(sink)
+    upstream.send(1)
+    upstream.send(2)
+    withExtendedLifetime(token) {
+      #expect(values.withLock { $0 } == [1, 10, 2, 20])
+      #expect(sink.receiveCompletion == nil)
+    }
+  }
+
+  /// Without a value closure each value still asks for one more, so the demand stays steady.
+  @Test func noValueClosure_stillAsksForOneMorePerValue() {
+    let token = upstream.sink(maxDemand: .max(2), receiveCompletion: nil, receiveValue: nil)
+    for value in 1...5 { upstream.send(value) }
+    withExtendedLifetime(token) {
+      #expect(upstream.outstandingDemand == .max(2))
+      #expect(upstream.violations.isEmpty)
+    }
+  }
+
   @Test func eachValue_asksForOneMore() {
     let values = LockedState<[Int]>([])
     let token = upstream.sink(

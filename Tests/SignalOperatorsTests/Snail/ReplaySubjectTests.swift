@@ -22,6 +22,18 @@ import Testing
     #expect(recorder.events == [.subscription, .value(2), .value(3), .value(4)])
   }
 
+  /// Snail's spelling `Replay(2)`, the threshold unlabeled.
+  @Test func snailSpelling_unlabeledThreshold_replaysTheLastValues() {
+    let replay = Replay<Int>(2)
+    replay.send(1)
+    replay.send(2)
+    replay.send(3)
+    let recorder = RecordingSubscriber<Int, any Error>()
+    replay.subscribe(recorder)
+    #expect(recorder.values == [2, 3])
+    #expect(replay.bufferSize == 2)
+  }
+
   @Test func earlySubscriber_getsEveryValue() {
     let recorder = Recorder()
     subject.subscribe(recorder)

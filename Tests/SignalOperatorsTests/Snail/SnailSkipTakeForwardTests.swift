@@ -120,6 +120,24 @@ import Testing
     #expect(upstream.requests == [.demand(.max(1)), .cancel])
   }
 
+  /// Snail's spellings: the counts as `UInt`, the timeout in seconds.
+  @Test func snailSpellings_uintCountsAndSecondsTimeout() throws {
+    let skipped = RecordingSubscriber<Int, SnailOpsError>()
+    let taken = RecordingSubscriber<Int, SnailOpsError>()
+    let first: UInt = 2
+    upstream.skip(first: first).subscribe(skipped)
+    upstream.take(first: first).subscribe(taken)
+    for value in 1...4 { upstream.send(value) }
+    #expect(skipped.values == [3, 4])
+    #expect(taken.values == [1, 2])
+    #expect(taken.completion == .finished)
+
+    #expect(try upstreamSendingOnSubscribe([7]).block(timeout: 1).get() == 7)
+    let waiting = TestPublisher<Int, SnailOpsError>()
+    #expect(try waiting.block(timeout: 0.02).get() == nil)
+    #expect(waiting.requests == [.demand(.max(1)), .cancel])
+  }
+
   private func upstreamSendingOnSubscribe(_ values: [Int]) -> AnyPublisher<Int, SnailOpsError> {
     Publishers.Sequence<[Int], SnailOpsError>(sequence: values).eraseToAnyPublisher()
   }
