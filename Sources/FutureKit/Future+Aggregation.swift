@@ -49,14 +49,15 @@ extension Future {
   /// let data = Future.firstFinished(from: [primary.load(), mirror.load()])
   /// ```
   ///
-  /// When all fail, it fails with the failure of the **first future in the array**, whatever
-  /// order they failed in (Propagate used the last to fail). An empty array never completes.
+  /// When all fail, it fails with the failure of the **last future to fail**, as Propagate's
+  /// code does (its doc comment says "whichever finishes first"; the code is followed). An empty
+  /// array never completes.
   ///
   /// > Thread safety: Completes on the thread that completes the first successful future (or
   /// > the last failing one), never under a lock.
   ///
   /// - Parameter futures: The futures to race.
-  /// - Returns: A future of the first value, or of the first future's failure.
+  /// - Returns: A future of the first value, or of the last failure.
   public static func firstFinished(from futures: [Future]) -> Future {
     let first = Future()
     let failures = LockedState(0)
@@ -70,8 +71,9 @@ extension Future {
             count += 1
             return count == futures.count
           }
+          // The callback that counts the last failure holds the last future to fail.
           if allFailed {
-            first.complete(futures[0].settledResult)
+            first.complete(result)
           }
         }
       }

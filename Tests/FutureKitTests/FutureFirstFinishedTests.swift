@@ -21,7 +21,8 @@ import Testing
     #expect(first.resolvedValue == 5)
   }
 
-  @Test func allFail_failsWithTheFirstFutureInTheArray() {
+  /// Propagate's code (not its doc comment): the error of the last future to fail.
+  @Test func allFail_failsWithTheLastFutureToFail() {
     let a = Promise<Int, FutureTestError>()
     let b = Promise<Int, FutureTestError>()
     let c = Promise<Int, FutureTestError>()
@@ -30,7 +31,7 @@ import Testing
     a.reject(.first)
     #expect(!first.isComplete)
     b.reject(.second)
-    #expect(first.error == .first)
+    #expect(first.error == .second)
   }
 
   @Test func alreadySucceeded_completesAtOnce() {

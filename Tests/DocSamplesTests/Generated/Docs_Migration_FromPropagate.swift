@@ -22,9 +22,9 @@ func sample_Docs_Migration_FromPropagate_line19() async throws {
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:122
-func sample_Docs_Migration_FromPropagate_line122() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 123)
+// Docs/Migration/FromPropagate.md:120
+func sample_Docs_Migration_FromPropagate_line120() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 121)
 // After (FutureKit)
 // Stand-ins for the app's types, its callback API and its screen.
 struct Image: Sendable {
@@ -66,17 +66,17 @@ all.sink(receiveCompletion: { _ in }, receiveValue: show).store(in: &cancellable
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:175
-func sample_Docs_Migration_FromPropagate_line175() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 176)
+// Docs/Migration/FromPropagate.md:173
+func sample_Docs_Migration_FromPropagate_line173() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 174)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // for sink, AnyCancellable, store(in:), and operators  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:308 (file scope)
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 309)
+// Docs/Migration/FromPropagate.md:306 (file scope)
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 307)
 // After: StreamKit
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
@@ -109,15 +109,15 @@ fileprivate final class AuthService {
 }
 #sourceLocation()
 
-// What Docs/Migration/FromPropagate.md:122 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromPropagate.md:122 prints what its comments say")
-func output_sample_Docs_Migration_FromPropagate_line122() async {
+// What Docs/Migration/FromPropagate.md:120 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromPropagate.md:120 prints what its comments say")
+func output_sample_Docs_Migration_FromPropagate_line120() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromPropagate_line122()
+    try await sample_Docs_Migration_FromPropagate_line120()
   }
   expectPrinted(
     result, ["show 3 images", "show 3 images", "show 3 images"],
-    sample: "Docs/Migration/FromPropagate.md", line: 122)
+    sample: "Docs/Migration/FromPropagate.md", line: 120)
 }
