@@ -406,6 +406,31 @@ enum ReleaseTable {
     standaloneSubject("ReplaySubject standalone") {
       ReplaySubject<Int, ReleaseFailure>(bufferSize: 2)
     },
+    // CombineExt.
+    op("materialize") { $0.upstream.materialize() },
+    op("dematerialize") { $0.upstream.materialize().dematerialize() },
+    op("failures") { $0.upstream.materialize().failures() },
+    op("mapToResult") { $0.upstream.mapToResult() },
+    op("setOutputType") { $0.upstream.ignoreOutput().setOutputType(to: Int.self) },
+    op("ignoreOutput(setOutputType:)") { $0.upstream.ignoreOutput(setOutputType: Int.self) },
+    op("mapToValue") { $0.upstream.mapToValue("x") },
+    op("mapToVoid") { $0.upstream.mapToVoid() },
+    op("toggle") { $0.upstream.map { $0 > 0 }.toggle() },
+    op("enumerated") { $0.upstream.enumerated() },
+    op("filterMany") { $0.upstream.map { [$0] }.filterMany { $0 > 0 } },
+    op("mapMany") { $0.upstream.map { [$0] }.mapMany { $0 + 1 } },
+    op("nwise") { $0.upstream.nwise(2) },
+    op("pairwise") { $0.upstream.pairwise() },
+    op("removeAllDuplicates") { $0.upstream.removeAllDuplicates() },
+    op("removeAllDuplicates(by:)") { $0.upstream.removeAllDuplicates { $0 == $1 } },
+    op("ignoreFailure") { $0.upstream.ignoreFailure() },
+    op("ignoreFailure(setFailureType:)") {
+      $0.upstream.ignoreFailure(setFailureType: ReleaseFailure.self)
+    },
+    op("partition") { $0.upstream.partition { $0 > 0 }.nonMatches },
+    op("prefix(while:behavior:)") {
+      $0.upstream.prefix(while: { $0 < 10 }, behavior: .inclusive)
+    },
   ]
 
   /// Names of cases that are not `extension Publisher` methods.
@@ -416,11 +441,13 @@ enum ReleaseTable {
   /// `extension Publisher` methods with no case, and why.
   static let excluded: [String: String] = [
     "sink": "a terminal subscriber (FixedSink, GraduatedSink), not an operator",
-    "assign": "a terminal subscriber (AssignWeak), not an operator",
+    "assign": "a terminal subscriber (AssignWeak; CombineExt's assign(to:on:ownership:) and "
+      + "assign(to:on:and:on:) are sinks), not an operator",
     "invoke": "a terminal subscriber (TargetSink), not an operator",
     "result": "a terminal subscriber (ResultSink), not an operator",
     "forward": "subscribe(subject); the subjects' cases cover it",
-    "values": "an AsyncSequence bridge, not a publisher",
+    "values": "an AsyncSequence bridge, not a publisher (CombineExt's values() extends "
+      + "Publishers.Materialize and AnyPublisher, covered by ValuesTests)",
     "singleValue": "blocks the caller until a value; not a publisher",
     "waitForValue": "blocks the caller until a value; not a publisher",
     "block": "blocks the caller until a value; not a publisher",

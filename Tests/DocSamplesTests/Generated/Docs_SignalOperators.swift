@@ -13,9 +13,9 @@ import StreamCore
 import StreamTesting
 import Testing
 
-// Docs/SignalOperators.md:9
-func sample_Docs_SignalOperators_line9() async throws {
-#sourceLocation(file: "Docs/SignalOperators.md", line: 10)
+// Docs/SignalOperators.md:10
+func sample_Docs_SignalOperators_line10() async throws {
+#sourceLocation(file: "Docs/SignalOperators.md", line: 11)
 // import SignalOperators  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
@@ -42,15 +42,15 @@ cancellable.cancel()  // when the screen closes
 #sourceLocation()
 }
 
-// What Docs/SignalOperators.md:9 prints, as its `// prints` comments say
-@Test("Docs/SignalOperators.md:9 prints what its comments say")
-func output_sample_Docs_SignalOperators_line9() async {
+// What Docs/SignalOperators.md:10 prints, as its `// prints` comments say
+@Test("Docs/SignalOperators.md:10 prints what its comments say")
+func output_sample_Docs_SignalOperators_line10() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_SignalOperators_line9()
+    try await sample_Docs_SignalOperators_line10()
   }
   expectPrinted(
     result, ["[\"swift 1\", \"swift 2\"]"],
-    sample: "Docs/SignalOperators.md", line: 9)
+    sample: "Docs/SignalOperators.md", line: 10)
 }
