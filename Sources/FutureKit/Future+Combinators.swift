@@ -203,6 +203,40 @@ extension Future {
     mapResult { $0.map { _ in () } }
   }
 
+  /// Propagate's `mapToNSError()`. FutureKit doesn't import Foundation, so it isn't provided.
+  ///
+  /// ```swift
+  /// let erased = future.mapError { $0 as NSError }  // with Foundation imported
+  /// ```
+  ///
+  /// - Returns: Never: calling it is a compile error that says what to write instead.
+  @available(
+    *,
+    unavailable,
+    message:
+      "FutureKit doesn't import Foundation: write mapError { $0 as NSError } (or as any Error)"
+  )
+  public func mapToNSError() -> Future<Output, any Error> {
+    fatalError("unavailable")
+  }
+
+  /// Propagate's `typeErased()`. FutureKit doesn't import Foundation, so it isn't provided.
+  ///
+  /// ```swift
+  /// let erased = future.mapValue { $0 as Any }.mapError { $0 as NSError }  // with Foundation
+  /// ```
+  ///
+  /// - Returns: Never: calling it is a compile error that says what to write instead.
+  @available(
+    *,
+    unavailable,
+    message:
+      "FutureKit doesn't import Foundation: write mapValue { $0 as Any }.mapError { $0 as NSError }"
+  )
+  public func typeErased() -> Future<Any, any Error> {
+    fatalError("unavailable")
+  }
+
   /// A future of the value that never completes if this one fails; replaces Propagate's
   /// `SuccessOnlyFuture`.
   ///

@@ -17,6 +17,20 @@ import Testing
     _ = stream
   }
 
+  /// Propagate's `map(mapping:)` and `compactMap(mapping:)` labels.
+  @Test func mappingLabels_mapAndCompactMap() {
+    let doubled = StreamLog<Int>()
+    let evens = StreamLog<Int>()
+    let values = publisher.subscriber().valueOnly()
+    let first = values.map(mapping: { $0 * 2 }).onNext { doubled.append($0) }
+    let second = values.compactMap(mapping: { $0.isMultiple(of: 2) ? $0 : nil })
+      .onNext { evens.append($0) }
+    for value in 1...4 { publisher.publish(value) }
+    #expect(doubled.elements == [2, 4, 6, 8])
+    #expect(evens.elements == [2, 4])
+    _ = (first, second)
+  }
+
   @Test func onCancelled_runsOnCancellationAndAtOnceWhenLate() {
     let cancellations = StreamLog<Void>()
     let stream = publisher.subscriber().valueOnly().onCancelled { cancellations.append(()) }

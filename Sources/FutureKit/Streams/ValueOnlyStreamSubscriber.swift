@@ -104,6 +104,36 @@ public final class ValueOnlyStreamSubscriber<T>: Cancellable, StreamDebuggable,
     ValueOnlyStreamSubscriber<U>(base: base.compactMapValues(transform))
   }
 
+  /// Propagate's spelling of ``map(_:)``.
+  ///
+  /// ```swift
+  /// let lengths = names.map(mapping: { $0.count })
+  /// ```
+  ///
+  /// Disfavoured, so that `map { … }` with a trailing closure is ``map(_:)``.
+  ///
+  /// - Parameter mapping: Turns each value into a new one.
+  /// - Returns: A stream that keeps this one alive.
+  @_disfavoredOverload
+  public func map<U>(mapping: @escaping (T) -> U) -> ValueOnlyStreamSubscriber<U> {
+    map(mapping)
+  }
+
+  /// Propagate's spelling of ``compactMap(_:)``.
+  ///
+  /// ```swift
+  /// let numbers = texts.compactMap(mapping: { Int($0) })
+  /// ```
+  ///
+  /// Disfavoured, so that `compactMap { … }` with a trailing closure is ``compactMap(_:)``.
+  ///
+  /// - Parameter mapping: Turns each value into a new one, or `nil` to skip it.
+  /// - Returns: A stream that keeps this one alive.
+  @_disfavoredOverload
+  public func compactMap<U>(mapping: @escaping (T) -> U?) -> ValueOnlyStreamSubscriber<U> {
+    compactMap(mapping)
+  }
+
   /// Returns a stream of the non-`nil` values, unwrapped.
   ///
   /// - Returns: A stream that keeps this one alive.

@@ -75,8 +75,8 @@ func sample_Docs_Migration_FromPropagate_line173() async throws {
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:306 (file scope)
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 307)
+// Docs/Migration/FromPropagate.md:305 (file scope)
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 306)
 // After: StreamKit
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
