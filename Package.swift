@@ -69,7 +69,7 @@ let package = Package(
     ),
     .testTarget(
       name: "StreamTestingTests",
-      dependencies: ["StreamTesting", "StreamCore"],
+      dependencies: ["StreamTesting", "StreamCore", "SignalOperators"],
       swiftSettings: strictSettings
     ),
     // A client still in the Swift 5 language mode, using `values` from generic code: a compiler

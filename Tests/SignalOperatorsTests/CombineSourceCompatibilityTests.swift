@@ -17,7 +17,7 @@ import Testing
     private var cancellables = Set<AnyCancellable>()
 
     init(
-      scheduler: TestScheduler,
+      scheduler: VirtualTimeScheduler,
       search: @escaping (String) -> AnyPublisher<[String], SearchError>
     ) {
       query

@@ -268,7 +268,7 @@ import Testing
     let perThread = 500
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       for index in 0..<perThread {
-        let due = TestScheduler.Time(index % 7)
+        let due = VirtualTime(index % 7)
         scheduler.schedule(after: due) {
           log.append("\(due.ticks) \(scheduler.now.ticks) \(thread)")
         }
@@ -303,7 +303,7 @@ import Testing
   // MARK: Time and Stride
 
   @Test func strideUnits_areNanosecondTicks() {
-    typealias Stride = TestScheduler.Stride
+    typealias Stride = VirtualTime.Stride
     #expect(Stride.seconds(1).magnitude == 1_000_000_000)
     #expect(Stride.seconds(1.5).magnitude == 1_500_000_000)
     #expect(Stride.milliseconds(3).magnitude == 3_000_000)
@@ -316,7 +316,7 @@ import Testing
   }
 
   @Test func strideArithmetic_treatsLiteralsAsPlainNumbers() {
-    typealias Stride = TestScheduler.Stride
+    typealias Stride = VirtualTime.Stride
     #expect(Stride.seconds(2) * 3 == .seconds(6))
     #expect(Stride.milliseconds(5) + 1 == Stride(5_000_001))
     #expect(Stride.milliseconds(5) - .milliseconds(6) == .milliseconds(-1))
@@ -330,7 +330,7 @@ import Testing
   }
 
   @Test func strideConversions_saturate() {
-    typealias Stride = TestScheduler.Stride
+    typealias Stride = VirtualTime.Stride
     #expect(Stride.seconds(Int.max).magnitude == .max)
     #expect(Stride.milliseconds(Int.min).magnitude == .min)
     #expect(Stride.seconds(1e300).magnitude == .max)
@@ -338,25 +338,25 @@ import Testing
   }
 
   @Test func time_measuresAndAdvancesInTicksAndSaturates() {
-    let start = TestScheduler.Time(10)
+    let start = VirtualTime(10)
     #expect(start.advanced(by: 5) == .init(15))
     #expect(start.distance(to: .init(4)) == -6)
     #expect(start < start.advanced(by: 1))
-    #expect(TestScheduler.Time(.max).advanced(by: 1) == .init(.max))
-    #expect(TestScheduler.Time(.min).advanced(by: -1) == .init(.min))
-    #expect(TestScheduler.Time(.min).distance(to: .init(.max)).magnitude == .max)
-    #expect(TestScheduler.Time(.max).distance(to: .init(.min)).magnitude == .min)
+    #expect(VirtualTime(.max).advanced(by: 1) == .init(.max))
+    #expect(VirtualTime(.min).advanced(by: -1) == .init(.min))
+    #expect(VirtualTime(.min).distance(to: .init(.max)).magnitude == .max)
+    #expect(VirtualTime(.max).distance(to: .init(.min)).magnitude == .min)
   }
 
   @Test func timeAndStride_encodeAsASingleInt() throws {
     let encoder = JSONEncoder()
     let decoder = JSONDecoder()
-    let time = TestScheduler.Time(123)
-    let stride = TestScheduler.Stride.milliseconds(2)
+    let time = VirtualTime(123)
+    let stride = VirtualTime.Stride.milliseconds(2)
     #expect(String(decoding: try encoder.encode(time), as: UTF8.self) == "123")
     #expect(String(decoding: try encoder.encode(stride), as: UTF8.self) == "2000000")
-    #expect(try decoder.decode(TestScheduler.Time.self, from: Data("123".utf8)) == time)
-    #expect(try decoder.decode(TestScheduler.Stride.self, from: Data("2000000".utf8)) == stride)
+    #expect(try decoder.decode(VirtualTime.self, from: Data("123".utf8)) == time)
+    #expect(try decoder.decode(VirtualTime.Stride.self, from: Data("2000000".utf8)) == stride)
   }
 
   @Test func genericSchedulerCode_runsOnVirtualTime() {

@@ -46,7 +46,7 @@ ticks.fired
   .sink { _ in }
   .append(to: observables)
 ticks.fire(after: .milliseconds(250))
-clock.advance(by: .seconds(2))  // prints "tick", then "tick": ticks every 250 ms, passed at 0.25 s and 1.25 s
+await clock.advance(by: .seconds(2))  // prints "tick", then "tick": ticks every 250 ms, passed at 0.25 s and 1.25 s
 observables.releaseAll()
 #sourceLocation()
 }

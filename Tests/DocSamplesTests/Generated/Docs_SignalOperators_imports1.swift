@@ -32,7 +32,7 @@ let cancellable = searchText
 
 searchText.send("sw")
 searchText.send("swift")  // prints nothing yet
-scheduler.advance(by: .milliseconds(300))  // prints ["swift 1", "swift 2"]
+await scheduler.advance(by: .milliseconds(300))  // prints ["swift 1", "swift 2"]
 cancellable.cancel()  // when the screen closes
 #sourceLocation()
 }

@@ -6,21 +6,21 @@ import Testing
 /// A scheduler that records the tolerance and options of each delayed action and runs nothing.
 // Sendable: `recorded` is only reached under `lock`.
 private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
-  typealias SchedulerTimeType = TestScheduler.Time
+  typealias SchedulerTimeType = VirtualTime
   typealias SchedulerOptions = String
 
   private let lock = Lock()
-  private var recorded: [(TestScheduler.Stride, String?)] = []
+  private var recorded: [(VirtualTime.Stride, String?)] = []
 
-  var calls: [(TestScheduler.Stride, String?)] { lock.withLock { recorded } }
-  var now: TestScheduler.Time { TestScheduler.Time(0) }
-  var minimumTolerance: TestScheduler.Stride { 7 }
+  var calls: [(VirtualTime.Stride, String?)] { lock.withLock { recorded } }
+  var now: VirtualTime { VirtualTime(0) }
+  var minimumTolerance: VirtualTime.Stride { 7 }
 
   func schedule(options: String?, _ action: @escaping @Sendable () -> Void) {}
 
   func schedule(
-    after date: TestScheduler.Time,
-    tolerance: TestScheduler.Stride,
+    after date: VirtualTime,
+    tolerance: VirtualTime.Stride,
     options: String?,
     _ action: @escaping @Sendable () -> Void
   ) {
@@ -28,9 +28,9 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   }
 
   func schedule(
-    after date: TestScheduler.Time,
-    interval: TestScheduler.Stride,
-    tolerance: TestScheduler.Stride,
+    after date: VirtualTime,
+    interval: VirtualTime.Stride,
+    tolerance: VirtualTime.Stride,
     options: String?,
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
@@ -94,7 +94,7 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
 
   @Test func strideIntervals_waitInSchedulerTime() {
     let recorder = RecordingSubscriber<Int, TestError>()
-    upstream.retry(on: scheduler, intervals: [TestScheduler.Stride(5)]).subscribe(recorder)
+    upstream.retry(on: scheduler, intervals: [VirtualTime.Stride(5)]).subscribe(recorder)
     upstream.send(completion: .failure(TestError()))
     scheduler.advance(by: 4)
     #expect(upstream.subscriptionCount == 1)

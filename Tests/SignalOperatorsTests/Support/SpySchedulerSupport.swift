@@ -9,7 +9,7 @@ struct SpyOptions: Equatable, Sendable {
 /// A `TestScheduler` that records the tolerance and options of every call it gets, so tests can
 /// see that an operator forwards the ones it was given.
 final class SpyScheduler: Scheduler, Sendable {
-  typealias SchedulerTimeType = TestScheduler.Time
+  typealias SchedulerTimeType = VirtualTime
   typealias SchedulerOptions = SpyOptions
 
   /// One call: which `schedule` it was, and the tolerance (`nil` for the immediate one) and
@@ -22,7 +22,7 @@ final class SpyScheduler: Scheduler, Sendable {
     }
 
     let kind: Kind
-    let tolerance: TestScheduler.Stride?
+    let tolerance: VirtualTime.Stride?
     let options: SpyOptions?
   }
 
@@ -35,10 +35,10 @@ final class SpyScheduler: Scheduler, Sendable {
     recorded.withLock { $0 }
   }
 
-  var now: TestScheduler.Time { base.now }
+  var now: VirtualTime { base.now }
 
   /// Not zero, so a forwarded minimum tolerance is told apart from a default.
-  var minimumTolerance: TestScheduler.Stride { 2 }
+  var minimumTolerance: VirtualTime.Stride { 2 }
 
   func schedule(options: SpyOptions?, _ action: @escaping @Sendable () -> Void) {
     recorded.withLock { $0.append(Call(kind: .now, tolerance: nil, options: options)) }
@@ -46,8 +46,8 @@ final class SpyScheduler: Scheduler, Sendable {
   }
 
   func schedule(
-    after date: TestScheduler.Time,
-    tolerance: TestScheduler.Stride,
+    after date: VirtualTime,
+    tolerance: VirtualTime.Stride,
     options: SpyOptions?,
     _ action: @escaping @Sendable () -> Void
   ) {
@@ -56,9 +56,9 @@ final class SpyScheduler: Scheduler, Sendable {
   }
 
   func schedule(
-    after date: TestScheduler.Time,
-    interval: TestScheduler.Stride,
-    tolerance: TestScheduler.Stride,
+    after date: VirtualTime,
+    interval: VirtualTime.Stride,
+    tolerance: VirtualTime.Stride,
     options: SpyOptions?,
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {

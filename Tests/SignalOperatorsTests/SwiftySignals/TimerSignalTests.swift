@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test func release_stopsTimerAndFinishesSubscribers() {
-    var timer: TimerSignal<TestScheduler>? = TimerSignal(repeats: true, scheduler: scheduler)
+    var timer: TimerSignal<VirtualTimeScheduler>? = TimerSignal(repeats: true, scheduler: scheduler)
     weak let weakTimer = timer
     let recorder = RecordingSubscriber<Void, Never>()
     timer?.fired.subscribe(recorder)

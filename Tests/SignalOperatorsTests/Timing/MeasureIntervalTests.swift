@@ -5,7 +5,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct MeasureIntervalTests {
-  typealias Stride = TestScheduler.Stride
+  typealias Stride = VirtualTime.Stride
 
   let upstream = TestPublisher<String, TestError>()
   let scheduler = TestScheduler()
@@ -122,7 +122,7 @@ import Testing
 
   @Test func requestNone_traps() async {
     let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<TestScheduler.Stride, Never>(initialDemand: nil)
+      let recorder = RecordingSubscriber<VirtualTime.Stride, Never>(initialDemand: nil)
       PassthroughSubject<Int, Never>().measureInterval(using: TestScheduler()).subscribe(recorder)
       recorder.subscription?.request(.none)
     }
@@ -152,7 +152,7 @@ import Testing
   @Test func options_nothingScheduled() {
     let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
-    let recorder = RecordingSubscriber<TestScheduler.Stride, TestError>()
+    let recorder = RecordingSubscriber<VirtualTime.Stride, TestError>()
     source.measureInterval(using: spy, options: SpyOptions(tag: 7)).subscribe(recorder)
     spy.base.advance(by: 4)
     source.send(1)

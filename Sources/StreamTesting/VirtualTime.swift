@@ -1,87 +1,83 @@
 public import StreamCore
 
-extension TestScheduler {
-  /// An instant in a test scheduler's virtual time, counted in ticks (nanoseconds).
+/// An instant in a test scheduler's virtual time, counted in ticks (nanoseconds).
+///
+/// ```swift
+/// let start = VirtualTime(0)
+/// let later = start.advanced(by: .milliseconds(5))
+/// later.ticks  // 5_000_000
+/// start.distance(to: later)  // 5_000_000 ticks
+/// ```
+///
+/// `advanced(by:)` and `distance(to:)` saturate at `Int.min` and `Int.max` ticks. A time encodes
+/// as its tick count, a single `Int`.
+///
+/// > Thread safety: A value type; use it from any thread.
+public struct VirtualTime: Strideable, Hashable, Codable, Sendable {
+
+  /// The number of ticks (nanoseconds) since the scheduler's origin.
+  public var ticks: Int
+
+  /// Creates the instant `ticks` ticks after the scheduler's origin.
   ///
-  /// ```swift
-  /// let start = TestScheduler.Time(0)
-  /// let later = start.advanced(by: .milliseconds(5))
-  /// later.ticks  // 5_000_000
-  /// start.distance(to: later)  // 5_000_000 ticks
-  /// ```
+  /// - Parameter ticks: The number of ticks (nanoseconds) since the origin.
+  public init(_ ticks: Int) {
+    self.ticks = ticks
+  }
+
+  /// Decodes a time from a single `Int` tick count.
   ///
-  /// `advanced(by:)` and `distance(to:)` saturate at `Int.min` and `Int.max` ticks. A time encodes
-  /// as its tick count, a single `Int`.
+  /// - Parameter decoder: The decoder to read from.
+  /// - Throws: The decoder's error if it holds no `Int` single value.
+  public init(from decoder: any Decoder) throws {
+    self.init(try decoder.singleValueContainer().decode(Int.self))
+  }
+
+  /// Encodes the tick count as a single `Int`.
   ///
-  /// > Thread safety: A value type; use it from any thread.
-  public struct Time: Strideable, Hashable, Codable, Sendable {
-    /// The distance between two instants.
-    public typealias Stride = TestScheduler.Stride
+  /// - Parameter encoder: The encoder to write to.
+  /// - Throws: The encoder's error if it cannot encode the value.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(ticks)
+  }
 
-    /// The number of ticks (nanoseconds) since the scheduler's origin.
-    public var ticks: Int
+  /// Returns the number of ticks from this instant to `other`, saturating.
+  ///
+  /// - Parameter other: Another instant.
+  /// - Returns: The stride from this instant to `other`.
+  public func distance(to other: VirtualTime) -> Stride {
+    Stride(Self.saturatingAdd(other.ticks, negating: ticks))
+  }
 
-    /// Creates the instant `ticks` ticks after the scheduler's origin.
-    ///
-    /// - Parameter ticks: The number of ticks (nanoseconds) since the origin.
-    public init(_ ticks: Int) {
-      self.ticks = ticks
-    }
+  /// Returns the instant `n` after this one, saturating.
+  ///
+  /// - Parameter n: The stride to advance by.
+  /// - Returns: The later (or, for a negative stride, earlier) instant.
+  public func advanced(by n: Stride) -> VirtualTime {
+    let (sum, overflow) = ticks.addingReportingOverflow(n.magnitude)
+    guard overflow else { return VirtualTime(sum) }
+    return VirtualTime(n.magnitude > 0 ? .max : .min)
+  }
 
-    /// Decodes a time from a single `Int` tick count.
-    ///
-    /// - Parameter decoder: The decoder to read from.
-    /// - Throws: The decoder's error if it holds no `Int` single value.
-    public init(from decoder: any Decoder) throws {
-      self.init(try decoder.singleValueContainer().decode(Int.self))
-    }
+  /// Orders instants by their tick count.
+  public static func < (lhs: VirtualTime, rhs: VirtualTime) -> Bool {
+    lhs.ticks < rhs.ticks
+  }
 
-    /// Encodes the tick count as a single `Int`.
-    ///
-    /// - Parameter encoder: The encoder to write to.
-    /// - Throws: The encoder's error if it cannot encode the value.
-    public func encode(to encoder: any Encoder) throws {
-      var container = encoder.singleValueContainer()
-      try container.encode(ticks)
-    }
-
-    /// Returns the number of ticks from this instant to `other`, saturating.
-    ///
-    /// - Parameter other: Another instant.
-    /// - Returns: The stride from this instant to `other`.
-    public func distance(to other: Time) -> Stride {
-      Stride(Self.saturatingAdd(other.ticks, negating: ticks))
-    }
-
-    /// Returns the instant `n` after this one, saturating.
-    ///
-    /// - Parameter n: The stride to advance by.
-    /// - Returns: The later (or, for a negative stride, earlier) instant.
-    public func advanced(by n: Stride) -> Time {
-      let (sum, overflow) = ticks.addingReportingOverflow(n.magnitude)
-      guard overflow else { return Time(sum) }
-      return Time(n.magnitude > 0 ? .max : .min)
-    }
-
-    /// Orders instants by their tick count.
-    public static func < (lhs: Time, rhs: Time) -> Bool {
-      lhs.ticks < rhs.ticks
-    }
-
-    private static func saturatingAdd(_ value: Int, negating other: Int) -> Int {
-      let (difference, overflow) = value.subtractingReportingOverflow(other)
-      guard overflow else { return difference }
-      return other > 0 ? .min : .max
-    }
+  private static func saturatingAdd(_ value: Int, negating other: Int) -> Int {
+    let (difference, overflow) = value.subtractingReportingOverflow(other)
+    guard overflow else { return difference }
+    return other > 0 ? .min : .max
   }
 
   /// A distance in a test scheduler's virtual time, counted in ticks (nanoseconds).
   ///
   /// ```swift
-  /// let a: TestScheduler.Stride = 5  // 5 ticks, that is 5 nanoseconds
-  /// let b = TestScheduler.Stride.microseconds(2)  // 2_000 ticks
+  /// let a: VirtualTime.Stride = 5  // 5 ticks, that is 5 nanoseconds
+  /// let b = VirtualTime.Stride.microseconds(2)  // 2_000 ticks
   /// (a + b).magnitude  // 2_005
-  /// TestScheduler.Stride.seconds(2) * 3  // 3 is a plain number, so six seconds
+  /// VirtualTime.Stride.seconds(2) * 3  // 3 is a plain number, so six seconds
   /// ```
   ///
   /// Unlike `DispatchQueue`'s stride, whose literals count seconds, integer and float literals
@@ -228,3 +224,7 @@ extension TestScheduler {
     }
   }
 }
+
+/// The test scheduler that `TestScheduler()` makes: ``VirtualTime``, counted in nanosecond ticks,
+/// and no options. Use it to name the type: `let scheduler: VirtualTimeScheduler`.
+public typealias VirtualTimeScheduler = TestScheduler<VirtualTime, Never>

@@ -1,0 +1,181 @@
+public import StreamCore
+
+extension Scheduler {
+  /// A connectable publisher of this scheduler's time, every `interval`, once connected.
+  ///
+  /// ```swift
+  /// let cancellable = scheduler.timerPublisher(every: .seconds(1))
+  ///   .autoconnect()
+  ///   .sink { now in print("tick at", now) }
+  /// ```
+  ///
+  /// The scheduler-agnostic form of Foundation's `Timer.publish(every:on:in:)`: on a test
+  /// scheduler the timer ticks as the test advances time.
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - interval: The time between ticks.
+  ///   - tolerance: How late each tick may be; `nil` for the scheduler's minimum tolerance.
+  ///   - options: Passed to the scheduler.
+  /// - Returns: The timer publisher; it ticks from ``Publishers/Timer/connect()`` on.
+  public func timerPublisher(
+    every interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride? = nil,
+    options: SchedulerOptions? = nil
+  ) -> Publishers.Timer<Self> {
+    Publishers.Timer(every: interval, tolerance: tolerance, scheduler: self, options: options)
+  }
+}
+
+extension Publishers {
+  /// A connectable publisher that sends its scheduler's time every `interval` while connected.
+  ///
+  /// ```swift
+  /// let scheduler = DispatchQueue.test
+  /// let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
+  /// let cancellable = timer.autoconnect().sink { print($0) }
+  /// scheduler.advance(by: .seconds(3))  // three ticks
+  /// ```
+  ///
+  /// - Subscribers share one timer and see nothing until ``connect()``. The first tick comes one
+  ///   `interval` after the connection, carrying the scheduler's ``Scheduler/now``.
+  /// - A subscriber with no demand when a tick comes misses that tick, as with Foundation's timer.
+  /// - Cancelling what ``connect()`` returned stops the ticks; a later ``connect()`` starts them
+  ///   again. Connecting while connected returns a cancellable for the same connection.
+  /// - The timer never completes.
+  ///
+  /// > Thread safety: `Sendable`; subscribe, connect and cancel from any thread. Ticks are sent
+  /// > where the scheduler runs its actions.
+  // Sendable: the configuration is immutable (the stride and options are values the scheduler
+  // only reads); the subject and the connection state are Sendable.
+  public final class Timer<S: Scheduler>: ConnectablePublisher, @unchecked Sendable {
+    /// The scheduler's time at each tick.
+    public typealias Output = S.SchedulerTimeType
+    /// A timer never fails.
+    public typealias Failure = Never
+
+    /// The time between ticks.
+    public let interval: S.SchedulerTimeType.Stride
+    /// How late each tick may be; `nil` for the scheduler's minimum tolerance.
+    public let tolerance: S.SchedulerTimeType.Stride?
+    /// The scheduler the timer runs on.
+    public let scheduler: S
+    /// Passed to the scheduler.
+    public let options: S.SchedulerOptions?
+
+    private let ticks = PassthroughSubject<S.SchedulerTimeType, Never>()
+    private let connection = LockedState<TimerConnection?>(nil)
+
+    /// Creates a timer on `scheduler`; it ticks once connected.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Parameters:
+    ///   - interval: The time between ticks.
+    ///   - tolerance: How late each tick may be; `nil` for the scheduler's minimum tolerance.
+    ///   - scheduler: The scheduler to run on.
+    ///   - options: Passed to the scheduler.
+    public init(
+      every interval: S.SchedulerTimeType.Stride,
+      tolerance: S.SchedulerTimeType.Stride? = nil,
+      scheduler: S,
+      options: S.SchedulerOptions? = nil
+    ) {
+      self.interval = interval
+      self.tolerance = tolerance
+      self.scheduler = scheduler
+      self.options = options
+    }
+
+    /// Attaches `subscriber`; it receives the ticks sent while it has demand.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
+    public func receive<Downstream: Subscriber>(subscriber: Downstream)
+    where Downstream.Input == Output, Downstream.Failure == Never {
+      ticks.receive(subscriber: subscriber)
+    }
+
+    /// Starts the ticks, unless they run already.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Returns: A cancellable that stops the ticks.
+    public func connect() -> any Cancellable {
+      let (current, isNew) = connection.withLock { connection -> (TimerConnection, Bool) in
+        if let connection { return (connection, false) }
+        let created = TimerConnection()
+        connection = created
+        return (created, true)
+      }
+      if isNew {
+        let feed = TimerTicks(ticks: ticks, scheduler: scheduler)
+        let token = scheduler.schedule(
+          after: scheduler.now.advanced(by: interval),
+          interval: interval,
+          tolerance: tolerance ?? scheduler.minimumTolerance,
+          options: options
+        ) { feed.tick() }
+        current.start(token)
+      }
+      return AnyCancellable { [weak self] in
+        self?.disconnect(current)
+      }
+    }
+
+    private func disconnect(_ ending: TimerConnection) {
+      connection.withLock { connection in
+        if connection === ending { connection = nil }
+      }
+      ending.cancel()
+    }
+  }
+}
+
+/// One connection of a timer: holds the scheduler's token until cancelled. A cancel that comes
+/// before the token arrives cancels it on arrival.
+private final class TimerConnection: Sendable {
+  private enum Phase {
+    case starting
+    case running(any Cancellable)
+    case cancelled
+  }
+
+  private let phase = LockedState(Phase.starting)
+
+  func start(_ token: any Cancellable) {
+    let cancelNow = phase.withLock { phase -> Bool in
+      guard case .starting = phase else { return true }
+      phase = .running(token)
+      return false
+    }
+    if cancelNow { token.cancel() }
+  }
+
+  func cancel() {
+    let token = phase.withLock { phase -> (any Cancellable)? in
+      defer { phase = .cancelled }
+      if case .running(let token) = phase { return token }
+      return nil
+    }
+    token?.cancel()
+  }
+}
+
+/// Sends the scheduler's time into the timer's subject. A class, so the repeating action
+/// captures one reference and no generic metadata.
+private final class TimerTicks<S: Scheduler>: Sendable {
+  private let ticks: PassthroughSubject<S.SchedulerTimeType, Never>
+  private let scheduler: S
+
+  init(ticks: PassthroughSubject<S.SchedulerTimeType, Never>, scheduler: S) {
+    self.ticks = ticks
+    self.scheduler = scheduler
+  }
+
+  func tick() {
+    ticks.send(scheduler.now)
+  }
+}
