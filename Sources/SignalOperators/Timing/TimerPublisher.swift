@@ -39,7 +39,7 @@ extension Publishers {
   /// ```
   ///
   /// - Subscribers share one timer and see nothing until ``connect()``. The first tick comes one
-  ///   `interval` after the connection, carrying the scheduler's ``Scheduler/now``.
+  ///   `interval` after the connection, carrying the scheduler's `now`.
   /// - A subscriber with no demand when a tick comes misses that tick, as with Foundation's timer.
   /// - Cancelling what ``connect()`` returned stops the ticks; a later ``connect()`` starts them
   ///   again. Connecting while connected returns a cancellable for the same connection.

@@ -53,8 +53,55 @@ fileprivate final class Counter: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:171 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 172)
+// Docs/StreamTesting.md:107 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 108)
+// import Testing  (moved to the top of this file)
+// import XCTest  (moved to the top of this file)
+
+fileprivate final class SearchViewModel: @unchecked Sendable {
+  let query = PassthroughSubject<String, Never>()
+  private(set) var results: [String] = []
+  private var cancellables = Set<AnyCancellable>()
+
+  init(scheduler: AnySchedulerOf<DispatchQueue> = .main) {
+    query
+      .debounce(for: .milliseconds(300), scheduler: scheduler)
+      .removeDuplicates()
+      .sink { [unowned self] in results = ["\($0) 1", "\($0) 2"] }
+      .store(in: &cancellables)
+  }
+}
+
+@Test fileprivate func search_waitsForTheUserToStopTyping() {
+  let scheduler = DispatchQueue.test
+  let model = SearchViewModel(scheduler: scheduler.eraseToAnyScheduler())
+  model.query.send("sw")
+  model.query.send("swift")
+  scheduler.advance(by: .milliseconds(299))
+  #expect(model.results == [])
+  scheduler.advance(by: .milliseconds(1))
+  #expect(model.results == ["swift 1", "swift 2"])
+}
+
+@Test fileprivate func search_onTheImmediateScheduler_answersAtOnce() {
+  let model = SearchViewModel(scheduler: .immediate)
+  model.query.send("swift")
+  #expect(model.results == ["swift 1", "swift 2"])
+}
+
+final class SearchViewModelTests: XCTestCase {
+  func testSearchWaitsForTheUserToStopTyping() {
+    let scheduler = DispatchQueue.test
+    let model = SearchViewModel(scheduler: scheduler.eraseToAnyScheduler())
+    model.query.send("swift")
+    scheduler.advance(by: .milliseconds(300))
+    XCTAssertEqual(model.results, ["swift 1", "swift 2"])
+  }
+}
+#sourceLocation()
+
+// Docs/StreamTesting.md:250 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 251)
 // import SignalOperators  // setFailureType, receive(on:)  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
@@ -91,8 +138,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:210 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 211)
+// Docs/StreamTesting.md:289 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 290)
 // import Dispatch  (moved to the top of this file)
 // import SignalOperators  // count, receive(on:)  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
@@ -117,8 +164,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:256 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 257)
+// Docs/StreamTesting.md:335 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 336)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -134,8 +181,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:274 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 275)
+// Docs/StreamTesting.md:353 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 354)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import XCTest  (moved to the top of this file)
@@ -155,8 +202,8 @@ final class ResultPublisherTests: XCTestCase {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:296 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 297)
+// Docs/StreamTesting.md:375 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 376)
 // MyError: the error type of the XCTest example above.
 @Test fileprivate func doubled_conforms() {
   PublisherConformance(
