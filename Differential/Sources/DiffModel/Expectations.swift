@@ -26,11 +26,14 @@ public struct Expectation: Sendable {
   public var kind: DifferenceClass
   public var intended: Bool
   public var summary: String
+  /// A finer test of the signature than `signature` (which must still be contained).
+  public var test: (@Sendable (String) -> Bool)?
 
   public init(
     _ id: String, _ operators: [String], _ signature: String, misbehaving: Bool? = nil, _ kind: DifferenceClass,
-    intended: Bool = false, _ summary: String
+    intended: Bool = false, _ summary: String, test: (@Sendable (String) -> Bool)? = nil
   ) {
+    self.test = test
     self.id = id
     self.operators = operators
     self.signature = signature
@@ -44,6 +47,7 @@ public struct Expectation: Sendable {
   public func matches(_ difference: Difference, in script: Script) -> Bool {
     if let misbehaving, misbehaving != script.isMisbehaving { return false }
     guard difference.signature.contains(signature) else { return false }
+    if let test, !test(difference.signature) { return false }
     return operators.contains { pattern in
       if pattern == "*" { return true }
       if pattern.hasSuffix("*") { return script.op.hasPrefix(pattern.dropLast()) }
@@ -54,10 +58,10 @@ public struct Expectation: Sendable {
 
 /// The class a difference falls in when no entry names it.
 public func defaultClass(of difference: Difference, in script: Script) -> DifferenceClass {
-  if script.isMisbehaving { return .misbehavingUpstream }
   switch difference.channel {
   case .descriptions: return .descriptionMirror
   case .lifecycle: return .lifecycle
+  case _ where script.isMisbehaving: return .misbehavingUpstream
   case .trap: return .other
   case .events:
     let s = difference.signature

@@ -335,6 +335,26 @@ public enum Compare {
     return trace.compactMap { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
   }
 
+  /// Each downstream's `E downN.…` lines, downstream by downstream after the other lines, so
+  /// the interleaving of deliveries to several downstreams is not compared.
+  static func canonicalOrder(_ trace: [String]) -> [String] {
+    func downstream(_ line: String) -> Int? {
+      guard line.hasPrefix("E down") else { return nil }
+      let digits = line.dropFirst(6).prefix { $0.isNumber }
+      return Int(digits)
+    }
+    var others: [String] = []
+    var perDownstream: [Int: [String]] = [:]
+    for line in trace {
+      if let k = downstream(line) {
+        perDownstream[k, default: []].append(line)
+      } else {
+        others.append(line)
+      }
+    }
+    return others + perDownstream.keys.sorted().flatMap { perDownstream[$0]! }
+  }
+
   /// The first word of a line, which names what happened (`up0.request`, `down0.value`, …).
   static func kind(_ line: String?) -> String {
     guard let line else { return "(none)" }
@@ -342,7 +362,15 @@ public enum Compare {
   }
 
   /// The per-channel differences between StreamKit's trace and OpenCombine's.
-  public static func differences(streamKit: [String], openCombine: [String]) -> [Difference] {
+  ///
+  /// With `severalDownstreams`, the order in which events reach different downstreams is not
+  /// compared (Combine does not specify it, and OpenCombine's subjects keep their subscribers in a
+  /// hashed set): each downstream's events are compared on their own.
+  public static func differences(
+    streamKit: [String], openCombine: [String], severalDownstreams: Bool = false
+  ) -> [Difference] {
+    let streamKit = severalDownstreams ? canonicalOrder(streamKit) : streamKit
+    let openCombine = severalDownstreams ? canonicalOrder(openCombine) : openCombine
     var result: [Difference] = []
     // A trap is its own channel; when one side trapped, later channels are compared only up to
     // the trap, since everything after it is missing on that side.
@@ -352,7 +380,7 @@ public enum Compare {
       result.append(
         Difference(
           channel: .trap, streamKit: skTrap, openCombine: ocTrap,
-          signature: "T " + (skTrap == nil ? "OpenCombine traps" : "StreamKit traps")))
+          signature: "T " + (skTrap == nil ? "OpenCombine traps: " + trapKey(ocTrap) : "StreamKit traps: " + trapKey(skTrap))))
     }
     for channel in [Channel.events, .descriptions, .lifecycle] {
       var a = lines(streamKit, channel)
@@ -378,6 +406,15 @@ public enum Compare {
       result.append(Difference(channel: channel, streamKit: x, openCombine: y, signature: signature))
     }
     return result
+  }
+
+  /// A trap's message, shortened: `trapped: Fatal error: request(.none): …` -> `request(.none)`.
+  static func trapKey(_ line: String?) -> String {
+    guard var text = line else { return "" }
+    for prefix in ["trapped: ", "Fatal error: ", "Precondition failed: ", "Assertion failed: "] {
+      if text.hasPrefix(prefix) { text = String(text.dropFirst(prefix.count)) }
+    }
+    return String(text.prefix(48))
   }
 
   /// For life-cycle lines `alive a=1 b=0 … state=…`: which objects differ and which way,

@@ -25,6 +25,7 @@ struct Options {
   var verbose = false
   var list = false
   var maxReports = 40
+  var emitKnown = false
 }
 
 func usage() -> Never {
@@ -43,6 +44,7 @@ func usage() -> Never {
       --max-reports N           print at most N detailed reports (default 40)
       --verbose                 list every distinct difference, expected ones too
       --list                    list the operators
+      --emit-known              print Swift entries for Known.swift covering every new difference
     """)
   exit(2)
 }
@@ -65,6 +67,7 @@ func parseOptions() -> Options {
     case "--max-reports": o.maxReports = Int(value()) ?? 0
     case "--verbose": o.verbose = true
     case "--list": o.list = true
+    case "--emit-known": o.emitKnown = true
     default: usage()
     }
   }
@@ -128,6 +131,12 @@ func traces(_ library: String, _ scripts: [Script]) -> [[String]] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = ["--child", library]
+    // No symbolicated backtrace on a trap: it takes about half a second per crash.
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    // The same Set and Dictionary order in every run, so a seed always gives the same result.
+    environment["SWIFT_DETERMINISTIC_HASHING"] = "1"
+    process.environment = environment
     process.standardInput = try! FileHandle(forReadingFrom: inURL)
     process.standardOutput = try! FileHandle(forWritingTo: outURL)
     process.standardError = try! FileHandle(forWritingTo: errURL)
@@ -205,6 +214,8 @@ func bothTraces(_ scripts: [Script]) -> (streamKit: [[String]], openCombine: [[S
 
 // MARK: - Classifying and shrinking
 
+let severalDownstreams = Set(StreamKitScenarios.Scenarios.operators.filter(\.multiDownstream).map(\.name))
+
 struct Finding {
   var script: Script
   var difference: Difference
@@ -215,7 +226,7 @@ struct Finding {
 }
 
 func findings(_ script: Script, _ sk: [String], _ oc: [String]) -> [Finding] {
-  Compare.differences(streamKit: sk, openCombine: oc).map { difference in
+  Compare.differences(streamKit: sk, openCombine: oc, severalDownstreams: severalDownstreams.contains(script.op)).map { difference in
     Finding(
       script: script, difference: difference,
       expectation: expectations.first { $0.matches(difference, in: script) })
@@ -333,6 +344,45 @@ for key in order {
     newKeys.append(key)
     byClass[f.kind, default: (0, 0, 0)].new += 1
   }
+}
+
+if options.emitKnown {
+  // One entry per operator, channel (trap side) and kind of script, naming the first signature seen.
+  var entries: [String: (f: Finding, signatures: [String])] = [:]
+  var entryOrder: [String] = []
+  for key in newKeys {
+    let f = groups[key]![0]
+    let sig = f.difference.signature
+    let head = sig.hasPrefix("T ") ? String(sig.prefix(while: { $0 != ":" })) : String(sig.prefix(2))
+    let entryKey = "\(f.script.op)|\(head)|\(f.script.isMisbehaving)"
+    if entries[entryKey] == nil { entryOrder.append(entryKey) }
+    entries[entryKey, default: (f, [])].signatures.append(sig)
+  }
+  func swiftString(_ s: String) -> String {
+    "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+  }
+  let classCase: [DifferenceClass: String] = [
+    .demandPattern: ".demandPattern", .misbehavingUpstream: ".misbehavingUpstream",
+    .descriptionMirror: ".descriptionMirror", .lifecycle: ".lifecycle", .other: ".other",
+  ]
+  for (n, entryKey) in entryOrder.enumerated() {
+    let (f, signatures) = entries[entryKey]!
+    let parts = entryKey.split(separator: "|")
+    let more = signatures.count > 1 ? " (+\(signatures.count - 1) more)" : ""
+    let first: String
+    switch f.difference.channel {
+    case .events:
+      first = "events first differ: StreamKit `\(f.difference.streamKit ?? "(nothing)")`, OpenCombine `\(f.difference.openCombine ?? "(nothing)")`"
+    case .descriptions: first = "\(signatures[0].dropFirst(2)) differs"
+    case .lifecycle: first = "life cycle: \(signatures[0].dropFirst(2))"
+    case .trap: first = String(signatures[0].dropFirst(2))
+    }
+    let summary = "\(f.script.isMisbehaving ? "with a misbehaving upstream, " : "")\(first)\(more)"
+    print(
+      "  .init(\(swiftString(String(format: "K%03d", n + 1))), [\(swiftString(f.script.op))], \(swiftString(String(parts[1]))), "
+        + "misbehaving: \(f.script.isMisbehaving), \(classCase[f.kind]!), \(swiftString(summary))),")
+  }
+  exit(0)
 }
 
 var reported = 0
