@@ -383,6 +383,9 @@ public enum Compare {
           signature: "T " + (skTrap == nil ? "OpenCombine traps: " + trapKey(ocTrap) : "StreamKit traps: " + trapKey(skTrap))))
     }
     for channel in [Channel.events, .descriptions, .lifecycle] {
+      // Both trapped while delivering to several downstreams: which ones got the event before
+      // the trap depends on the (unspecified) delivery order.
+      if severalDownstreams, channel == .events, skTrap != nil, ocTrap != nil { continue }
       var a = lines(streamKit, channel)
       var b = lines(openCombine, channel)
       if (skTrap == nil) != (ocTrap == nil) {
