@@ -26,12 +26,12 @@ public struct Expectation: Sendable {
   public var kind: DifferenceClass
   public var intended: Bool
   public var summary: String
-  /// A finer test of the signature than `signature` (which must still be contained).
-  public var test: (@Sendable (String) -> Bool)?
+  /// A finer test of the difference than `signature` (which must still be contained).
+  public var test: (@Sendable (Difference, Script) -> Bool)?
 
   public init(
     _ id: String, _ operators: [String], _ signature: String, misbehaving: Bool? = nil, _ kind: DifferenceClass,
-    intended: Bool = false, _ summary: String, test: (@Sendable (String) -> Bool)? = nil
+    intended: Bool = false, _ summary: String, test: (@Sendable (Difference, Script) -> Bool)? = nil
   ) {
     self.test = test
     self.id = id
@@ -47,7 +47,7 @@ public struct Expectation: Sendable {
   public func matches(_ difference: Difference, in script: Script) -> Bool {
     if let misbehaving, misbehaving != script.isMisbehaving { return false }
     guard difference.signature.contains(signature) else { return false }
-    if let test, !test(difference.signature) { return false }
+    if let test, !test(difference, script) { return false }
     return operators.contains { pattern in
       if pattern == "*" { return true }
       if pattern.hasSuffix("*") { return script.op.hasPrefix(pattern.dropLast()) }

@@ -17,7 +17,7 @@ func flushOutput() { fflush(nil) }
 
 struct Options {
   var seed: UInt64 = 1
-  var scriptsPerOperator = 150
+  var scriptsPerOperator = 300
   var operators: [String] = []
   var child: String?
   var script: String?
@@ -38,7 +38,7 @@ func usage() -> Never {
            Differential --script 'ENCODED SCRIPT'     run one script on both and show the traces
 
       --seed S                  the generator's seed (default 1)
-      --scripts-per-operator N  random scripts per operator (default 150), plus the misbehaviour cases
+      --scripts-per-operator N  random scripts per operator (default 300), plus the misbehaviour cases
       --operator NAME           only this operator (repeatable)
       --shrink-all              also shrink expected (intended or known) differences, one per kind
       --max-reports N           print at most N detailed reports (default 40)
