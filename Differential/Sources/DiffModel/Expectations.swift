@@ -30,8 +30,14 @@ public struct Expectation: Sendable {
   public var test: (@Sendable (Difference, Script) -> Bool)?
 
   public init(
-    _ id: String, _ operators: [String], _ signature: String, misbehaving: Bool? = nil, _ kind: DifferenceClass,
-    intended: Bool = false, _ summary: String, test: (@Sendable (Difference, Script) -> Bool)? = nil
+    _ id: String,
+    _ operators: [String],
+    _ signature: String,
+    misbehaving: Bool? = nil,
+    _ kind: DifferenceClass,
+    intended: Bool = false,
+    _ summary: String,
+    test: (@Sendable (Difference, Script) -> Bool)? = nil
   ) {
     self.test = test
     self.id = id
@@ -65,7 +71,9 @@ public func defaultClass(of difference: Difference, in script: Script) -> Differ
   case .trap: return .other
   case .events:
     let s = difference.signature
-    if s.contains("request") || s.contains("return") || s.contains("cancel") { return .demandPattern }
+    if s.contains("request") || s.contains("return") || s.contains("cancel") {
+      return .demandPattern
+    }
     return .other
   }
 }

@@ -3,50 +3,93 @@
 /// Deliberate differences; each id has a section in Differential/INTENDED.md.
 public let intendedDifferences: [Expectation] = [
   .init(
-    "I1", ["*"], "L ", .lifecycle, intended: true,
+    "I1",
+    ["*"],
+    "L ",
+    .lifecycle,
+    intended: true,
     "StreamKit releases the subscriber, the upstream subscription and the closures once a subscription has ended",
     test: { d, _ in
-      d.signature.contains("released by StreamKit only") && !d.signature.contains("released by OpenCombine only")
+      d.signature.contains("released by StreamKit only")
+        && !d.signature.contains("released by OpenCombine only")
         && (d.signature.hasSuffix("(completed)") || d.signature.hasSuffix("(cancelled)"))
-    }),
+    }
+  ),
   .init(
-    "I2", ["*"], "T StreamKit traps: ", .other, intended: true,
+    "I2",
+    ["*"],
+    "T StreamKit traps: ",
+    .other,
+    intended: true,
     "request(.none) traps in every StreamKit subscription",
-    test: { d, _ in d.signature.contains("request(.none)") }),
+    test: { d, _ in d.signature.contains("request(.none)") }
+  ),
   .init(
-    "I3", ["prefix(2)", "output(at:1)", "output(in:1...2)"], "", misbehaving: false, .demandPattern,
+    "I3",
+    ["prefix(2)", "output(at:1)", "output(in:1...2)"],
+    "",
+    misbehaving: false,
+    .demandPattern,
     intended: true,
     "prefix(_:) and output(at:)/output(in:) finish right after the last value in range, not on the next value",
     test: { d, _ in
       let sig = d.signature
       return sig == "E up0: up0.cancel|up0.returned" || sig.hasPrefix("E down0: down0.finished|")
         || sig.hasPrefix("E order: ")
-        || (sig.hasPrefix("L ") && sig.contains("released by StreamKit only") && !sig.contains("OpenCombine only"))
-    }),
+        || (sig.hasPrefix("L ") && sig.contains("released by StreamKit only")
+          && !sig.contains("OpenCombine only"))
+    }
+  ),
   .init(
-    "I4", ["print"], "E ", .other, intended: true,
+    "I4",
+    ["print"],
+    "E ",
+    .other,
+    intended: true,
     "print does not log `request max: (0) (synchronous)` after each value",
-    test: { d, _ in d.signature.hasPrefix("E print: ") && d.openCombine?.hasSuffix("(synchronous)") == true }),
+    test: { d, _ in
+      d.signature.hasPrefix("E print: ") && d.openCombine?.hasSuffix("(synchronous)") == true
+    }
+  ),
   .init(
-    "I5", ["removeDuplicates"], "", misbehaving: false, .descriptionMirror, intended: true,
+    "I5",
+    ["removeDuplicates"],
+    "",
+    misbehaving: false,
+    .descriptionMirror,
+    intended: true,
     "removeDuplicates hands the downstream the upstream's subscription (Combine wraps it)",
     test: { d, _ in
       let sig = d.signature
-      return sig.hasPrefix("D down0.") || sig.hasPrefix("E up0: up0.request|") || sig.hasPrefix("E up0: up0.cancel|")
-        || sig.hasPrefix("E down0: (none)|down0.request") || sig == "T OpenCombine traps: API Violation: demand must not be zero"
-    }),
+      return sig.hasPrefix("D down0.") || sig.hasPrefix("E up0: up0.request|")
+        || sig.hasPrefix("E up0: up0.cancel|")
+        || sig.hasPrefix("E down0: (none)|down0.request")
+        || sig == "T OpenCombine traps: API Violation: demand must not be zero"
+    }
+  ),
   .init(
-    "I6", ["drop(untilOutputFrom:)", "prefix(untilOutputFrom:)"], "E ", misbehaving: false, .demandPattern,
+    "I6",
+    ["drop(untilOutputFrom:)", "prefix(untilOutputFrom:)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
     intended: true,
     "drop/prefix(untilOutputFrom:) cancel the other publisher after its first value; drop asks again for each dropped value",
     test: { d, script in
       // The other publisher is subscribed first, so it is up0; the upstream is up1.
       d.signature.hasPrefix("E up0: up0.cancel|")
-        || (script.op == "drop(untilOutputFrom:)" && d.signature == "E up1: up1.returned|up1.returned"
+        || (script.op == "drop(untilOutputFrom:)"
+          && d.signature == "E up1: up1.returned|up1.returned"
           && d.streamKit == "up1.returned max(1)")
-    }),
+    }
+  ),
   .init(
-    "I7", ["*"], "E down", misbehaving: false, .other, intended: true,
+    "I7",
+    ["*"],
+    "E down",
+    misbehaving: false,
+    .other,
+    intended: true,
     "nothing reaches a subscriber after it cancelled, not even a completion",
     test: { d, script in
       let cancels = script.steps.contains {
@@ -57,8 +100,11 @@ public let intendedDifferences: [Expectation] = [
       }
       guard cancels, let oc = d.openCombine, oc.hasPrefix("down") else { return false }
       let delivery = oc.contains(".value ") || oc.hasSuffix(".finished") || oc.contains(".failure ")
-      return delivery && (d.streamKit == nil || d.streamKit?.contains(".request") == true || d.streamKit?.contains(".cancel") == true)
-    }),
+      return delivery
+        && (d.streamKit == nil || d.streamKit?.contains(".request") == true
+          || d.streamKit?.contains(".cancel") == true)
+    }
+  ),
 ]
 
 /// Known, not yet fixed differences (issue 15). Delete an entry when its difference is fixed.
@@ -67,201 +113,1468 @@ public let knownDifferences: [Expectation] = [
   // Generated by `--emit-known` (seed 1, the default budget): one entry per operator, channel and
   // kind of script (generated or misbehaving upstream); the summaries of the main ones are edited.
   .init("K001", ["tryMap"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K002", ["tryMap"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 10` (+1 more)"),
-  .init("K003", ["tryMap"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K004", ["tryFilter"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K005", ["tryFilter"], "T OpenCombine traps", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"),
-  .init("K006", ["tryFilter"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K007", ["tryCompactMap"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K008", ["tryCompactMap"], "T OpenCombine traps", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"),
-  .init("K009", ["tryCompactMap"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K002",
+    ["tryMap"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 10` (+1 more)"
+  ),
+  .init(
+    "K003",
+    ["tryMap"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K004",
+    ["tryFilter"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K005",
+    ["tryFilter"],
+    "T OpenCombine traps",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"
+  ),
+  .init(
+    "K006",
+    ["tryFilter"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K007",
+    ["tryCompactMap"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K008",
+    ["tryCompactMap"],
+    "T OpenCombine traps",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"
+  ),
+  .init(
+    "K009",
+    ["tryCompactMap"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K010", ["tryScan"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K011", ["tryScan"], "E ", misbehaving: false, .demandPattern, "tryScan: after the upstream completed, OpenCombine still forwards request/cancel upstream; StreamKit drops them"),
-  .init("K012", ["tryScan"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+3 more)"),
-  .init("K013", ["tryScan"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K011",
+    ["tryScan"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "tryScan: after the upstream completed, OpenCombine still forwards request/cancel upstream; StreamKit drops them"
+  ),
+  .init(
+    "K012",
+    ["tryScan"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+3 more)"
+  ),
+  .init(
+    "K013",
+    ["tryScan"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K014", ["reduce"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K015", ["reduce"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K016", ["reduce"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K017", ["tryReduce"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K018", ["tryReduce"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K019", ["tryReduce"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K015",
+    ["reduce"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K016",
+    ["reduce"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K017",
+    ["tryReduce"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K018",
+    ["tryReduce"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K019",
+    ["tryReduce"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K020", ["collect"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K021", ["collect"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K022", ["collect(2)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K023", ["collect(2)"], "E ", misbehaving: false, .demandPattern, "collect(count): demand returned after a cancel from inside receive(_:) differs"),
-  .init("K024", ["collect(2)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs (+1 more)"),
-  .init("K025", ["collect(2)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.finished` (+5 more)"),
-  .init("K026", ["collect(2)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle:  (completed)"),
-  .init("K027", ["prefix(2)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `up0.cancel`, OpenCombine `up0.returned max(0)` (+5 more)"),
-  .init("K028", ["prefix(2)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K029", ["prefix(2)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
-  .init("K030", ["prefix(while:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K031", ["prefix(while:)"], "T OpenCombine traps", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"),
-  .init("K032", ["prefix(while:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K033", ["tryPrefix(while:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K034", ["tryPrefix(while:)"], "T OpenCombine traps", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"),
-  .init("K035", ["tryPrefix(while:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K036", ["dropFirst(2)"], "E ", misbehaving: false, .other, "dropFirst: StreamKit subscribes upstream before handing the downstream its subscription and requests count+n at once; OpenCombine hands the subscription first and requests differently"),
-  .init("K037", ["dropFirst(2)"], "D ", misbehaving: false, .descriptionMirror, "up0.subscriber differs"),
-  .init("K038", ["dropFirst(2)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `up0.request max(3)`, OpenCombine `up0.request max(2)` (+7 more)"),
-  .init("K039", ["dropFirst(2)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, up0.subscriber differs"),
-  .init("K040", ["drop(while:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K041", ["drop(while:)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `up0.returned max(1)`, OpenCombine `up0.returned max(0)` (+3 more)"),
-  .init("K042", ["drop(while:)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: closure released by StreamKit only (active) (+1 more)"),
-  .init("K043", ["drop(while:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
-  .init("K044", ["tryDrop(while:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K045", ["tryDrop(while:)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `up0.returned max(1)`, OpenCombine `up0.returned max(0)` (+3 more)"),
-  .init("K046", ["tryDrop(while:)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: closure released by StreamKit only (active) (+1 more)"),
-  .init("K047", ["tryDrop(while:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
+  .init(
+    "K021",
+    ["collect"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K022",
+    ["collect(2)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K023",
+    ["collect(2)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "collect(count): demand returned after a cancel from inside receive(_:) differs"
+  ),
+  .init(
+    "K024",
+    ["collect(2)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs (+1 more)"
+  ),
+  .init(
+    "K025",
+    ["collect(2)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.finished` (+5 more)"
+  ),
+  .init(
+    "K026",
+    ["collect(2)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle:  (completed)"
+  ),
+  .init(
+    "K027",
+    ["prefix(2)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `up0.cancel`, OpenCombine `up0.returned max(0)` (+5 more)"
+  ),
+  .init(
+    "K028",
+    ["prefix(2)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K029",
+    ["prefix(2)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
+  .init(
+    "K030",
+    ["prefix(while:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K031",
+    ["prefix(while:)"],
+    "T OpenCombine traps",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"
+  ),
+  .init(
+    "K032",
+    ["prefix(while:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K033",
+    ["tryPrefix(while:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K034",
+    ["tryPrefix(while:)"],
+    "T OpenCombine traps",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"
+  ),
+  .init(
+    "K035",
+    ["tryPrefix(while:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K036",
+    ["dropFirst(2)"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "dropFirst: StreamKit subscribes upstream before handing the downstream its subscription and requests count+n at once; OpenCombine hands the subscription first and requests differently"
+  ),
+  .init(
+    "K037",
+    ["dropFirst(2)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "up0.subscriber differs"
+  ),
+  .init(
+    "K038",
+    ["dropFirst(2)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `up0.request max(3)`, OpenCombine `up0.request max(2)` (+7 more)"
+  ),
+  .init(
+    "K039",
+    ["dropFirst(2)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, up0.subscriber differs"
+  ),
+  .init(
+    "K040",
+    ["drop(while:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K041",
+    ["drop(while:)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `up0.returned max(1)`, OpenCombine `up0.returned max(0)` (+3 more)"
+  ),
+  .init(
+    "K042",
+    ["drop(while:)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: closure released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K043",
+    ["drop(while:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
+  .init(
+    "K044",
+    ["tryDrop(while:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K045",
+    ["tryDrop(while:)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `up0.returned max(1)`, OpenCombine `up0.returned max(0)` (+3 more)"
+  ),
+  .init(
+    "K046",
+    ["tryDrop(while:)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: closure released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K047",
+    ["tryDrop(while:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
   .init("K048", ["first"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K049", ["first"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K050", ["first(where:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K051", ["first(where:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K052", ["first(where:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K053", ["tryFirst(where:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K054", ["tryFirst(where:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K055", ["tryFirst(where:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K049",
+    ["first"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K050",
+    ["first(where:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K051",
+    ["first(where:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K052",
+    ["first(where:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K053",
+    ["tryFirst(where:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K054",
+    ["tryFirst(where:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K055",
+    ["tryFirst(where:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K056", ["last"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K057", ["last"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K058", ["last(where:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K059", ["last(where:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K060", ["last(where:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K061", ["tryLast(where:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K062", ["tryLast(where:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K063", ["tryLast(where:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K064", ["output(at:1)"], "E ", misbehaving: false, .demandPattern, "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(1)`"),
-  .init("K065", ["output(at:1)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `up0.cancel`, OpenCombine `up0.returned max(0)` (+6 more)"),
-  .init("K066", ["output(at:1)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K067", ["output(at:1)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
-  .init("K068", ["output(in:1...2)"], "E ", misbehaving: false, .demandPattern, "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned unlimited`"),
-  .init("K069", ["output(in:1...2)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `down0.subscription` (+5 more)"),
-  .init("K070", ["output(in:1...2)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
-  .init("K071", ["output(in:1...2)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: down0 released by StreamKit only (active) (+1 more)"),
-  .init("K072", ["removeDuplicates"], "L ", misbehaving: false, .lifecycle, "life cycle: down0 released by StreamKit only, up0.sub released by OpenCombine only (cancelled) (+1 more)"),
-  .init("K073", ["removeDuplicates"], "T OpenCombine traps", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"),
-  .init("K074", ["removeDuplicates"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+7 more)"),
-  .init("K075", ["removeDuplicates"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
-  .init("K076", ["removeDuplicates"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: up0.sub released by OpenCombine only (completed) (+1 more)"),
-  .init("K077", ["tryRemoveDuplicates"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K078", ["tryRemoveDuplicates"], "T OpenCombine traps", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"),
-  .init("K079", ["tryRemoveDuplicates"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K080", ["replaceEmpty"], "E ", misbehaving: false, .demandPattern, "OpenCombine requests .unlimited from upstream as soon as it subscribes (before any downstream demand); StreamKit forwards the downstream's demand"),
-  .init("K081", ["replaceEmpty"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K082", ["replaceEmpty"], "L ", misbehaving: false, .lifecycle, "life cycle:  (completed) (+1 more)"),
-  .init("K083", ["replaceEmpty"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `up0.value 2`, OpenCombine `up0.request unlimited` (+4 more)"),
-  .init("K084", ["replaceEmpty"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K085", ["replaceError"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K086", ["replaceError"], "E ", misbehaving: false, .demandPattern, "events first differ: StreamKit `down0.return max(0)`, OpenCombine `down0.value 42` (+3 more)"),
-  .init("K087", ["replaceError"], "L ", misbehaving: false, .lifecycle, "life cycle: up0.sub released by StreamKit only (active)"),
-  .init("K088", ["replaceError"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K089", ["replaceError"], "T OpenCombine traps", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, OpenCombine traps: demand cannot be negative"),
+  .init(
+    "K057",
+    ["last"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K058",
+    ["last(where:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K059",
+    ["last(where:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K060",
+    ["last(where:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K061",
+    ["tryLast(where:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K062",
+    ["tryLast(where:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K063",
+    ["tryLast(where:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K064",
+    ["output(at:1)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(1)`"
+  ),
+  .init(
+    "K065",
+    ["output(at:1)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `up0.cancel`, OpenCombine `up0.returned max(0)` (+6 more)"
+  ),
+  .init(
+    "K066",
+    ["output(at:1)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K067",
+    ["output(at:1)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
+  .init(
+    "K068",
+    ["output(in:1...2)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned unlimited`"
+  ),
+  .init(
+    "K069",
+    ["output(in:1...2)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `down0.subscription` (+5 more)"
+  ),
+  .init(
+    "K070",
+    ["output(in:1...2)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
+  .init(
+    "K071",
+    ["output(in:1...2)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: down0 released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K072",
+    ["removeDuplicates"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: down0 released by StreamKit only, up0.sub released by OpenCombine only (cancelled) (+1 more)"
+  ),
+  .init(
+    "K073",
+    ["removeDuplicates"],
+    "T OpenCombine traps",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"
+  ),
+  .init(
+    "K074",
+    ["removeDuplicates"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+7 more)"
+  ),
+  .init(
+    "K075",
+    ["removeDuplicates"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
+  .init(
+    "K076",
+    ["removeDuplicates"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: up0.sub released by OpenCombine only (completed) (+1 more)"
+  ),
+  .init(
+    "K077",
+    ["tryRemoveDuplicates"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K078",
+    ["tryRemoveDuplicates"],
+    "T OpenCombine traps",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, OpenCombine traps: Invalid state: Received value before receiving s (+1 more)"
+  ),
+  .init(
+    "K079",
+    ["tryRemoveDuplicates"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K080",
+    ["replaceEmpty"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "OpenCombine requests .unlimited from upstream as soon as it subscribes (before any downstream demand); StreamKit forwards the downstream's demand"
+  ),
+  .init(
+    "K081",
+    ["replaceEmpty"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K082",
+    ["replaceEmpty"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle:  (completed) (+1 more)"
+  ),
+  .init(
+    "K083",
+    ["replaceEmpty"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `up0.value 2`, OpenCombine `up0.request unlimited` (+4 more)"
+  ),
+  .init(
+    "K084",
+    ["replaceEmpty"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K085",
+    ["replaceError"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K086",
+    ["replaceError"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "events first differ: StreamKit `down0.return max(0)`, OpenCombine `down0.value 42` (+3 more)"
+  ),
+  .init(
+    "K087",
+    ["replaceError"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: up0.sub released by StreamKit only (active)"
+  ),
+  .init(
+    "K088",
+    ["replaceError"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K089",
+    ["replaceError"],
+    "T OpenCombine traps",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, OpenCombine traps: demand cannot be negative"
+  ),
   .init("K090", ["contains"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K091", ["contains"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K092", ["contains(where:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K093", ["contains(where:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K094", ["contains(where:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K095", ["tryContains(where:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K096", ["tryContains(where:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K097", ["tryContains(where:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K098", ["allSatisfy"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K099", ["allSatisfy"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K100", ["allSatisfy"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K101", ["tryAllSatisfy"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K102", ["tryAllSatisfy"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K103", ["tryAllSatisfy"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K091",
+    ["contains"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K092",
+    ["contains(where:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K093",
+    ["contains(where:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K094",
+    ["contains(where:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K095",
+    ["tryContains(where:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K096",
+    ["tryContains(where:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K097",
+    ["tryContains(where:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K098",
+    ["allSatisfy"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K099",
+    ["allSatisfy"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K100",
+    ["allSatisfy"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K101",
+    ["tryAllSatisfy"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K102",
+    ["tryAllSatisfy"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K103",
+    ["tryAllSatisfy"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K104", ["count"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K105", ["count"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K105",
+    ["count"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K106", ["min"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K107", ["min"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K107",
+    ["min"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K108", ["max"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K109", ["max"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
+  .init(
+    "K109",
+    ["max"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
   .init("K110", ["min(by:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K111", ["min(by:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K112", ["min(by:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K113", ["tryMax(by:)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K114", ["tryMax(by:)"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K115", ["tryMax(by:)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K116", ["handleEvents"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K117", ["handleEvents"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+5 more)"),
-  .init("K118", ["handleEvents"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K119", ["print"], "E ", misbehaving: false, .other, "events first differ: StreamKit `(nothing)`, OpenCombine `print p: request max: (1)` (+3 more)"),
+  .init(
+    "K111",
+    ["min(by:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K112",
+    ["min(by:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K113",
+    ["tryMax(by:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K114",
+    ["tryMax(by:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K115",
+    ["tryMax(by:)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K116",
+    ["handleEvents"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K117",
+    ["handleEvents"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+5 more)"
+  ),
+  .init(
+    "K118",
+    ["handleEvents"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K119",
+    ["print"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "events first differ: StreamKit `(nothing)`, OpenCombine `print p: request max: (1)` (+3 more)"
+  ),
   .init("K120", ["print"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K121", ["print"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+5 more)"),
-  .init("K122", ["print"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K123", ["breakpoint"], "D ", misbehaving: false, .descriptionMirror, "down0.description differs"),
-  .init("K124", ["breakpoint"], "E ", misbehaving: false, .demandPattern, "breakpoint: OpenCombine forwards request/cancel upstream after the end; StreamKit drops them"),
-  .init("K125", ["breakpoint"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+8 more)"),
-  .init("K126", ["breakpoint"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
-  .init("K127", ["receive(on:immediate)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K128", ["receive(on:immediate)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K129", ["receive(on:immediate)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.request max(1)`, OpenCombine `down0.value 1` (+1 more)"),
-  .init("K130", ["receive(on:immediate)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle:  (completed)"),
-  .init("K131", ["subscribe(on:immediate)"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K132", ["subscribe(on:immediate)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.mirror differs"),
-  .init("K133", ["buffer.byRequest.dropOldest"], "E ", misbehaving: false, .demandPattern, "prefetch .byRequest: OpenCombine requests .unlimited upstream on subscription; StreamKit forwards demand (and the downstream gets its subscription before the upstream request)"),
-  .init("K134", ["buffer.byRequest.dropOldest"], "D ", misbehaving: false, .descriptionMirror, "up0.subscriber differs"),
-  .init("K135", ["buffer.byRequest.dropOldest"], "L ", misbehaving: false, .lifecycle, "life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K136", ["buffer.byRequest.dropOldest"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+3 more)"),
-  .init("K137", ["buffer.byRequest.dropOldest"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, up0.subscriber differs"),
-  .init("K138", ["buffer.byRequest.dropOldest"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K139", ["buffer.byRequest.dropNewest"], "E ", misbehaving: false, .demandPattern, "prefetch .byRequest: OpenCombine requests .unlimited upstream on subscription; StreamKit requests per downstream demand"),
-  .init("K140", ["buffer.byRequest.dropNewest"], "D ", misbehaving: false, .descriptionMirror, "up0.subscriber differs"),
-  .init("K141", ["buffer.byRequest.dropNewest"], "L ", misbehaving: false, .lifecycle, "life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K142", ["buffer.byRequest.dropNewest"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+3 more)"),
-  .init("K143", ["buffer.byRequest.dropNewest"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, up0.subscriber differs"),
-  .init("K144", ["buffer.byRequest.dropNewest"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K145", ["buffer.keepFull.dropNewest"], "E ", misbehaving: false, .demandPattern, "prefetch .keepFull: request order and amounts differ (OpenCombine requests max(size) before handing the subscription downstream); completion with buffered values differs"),
-  .init("K146", ["buffer.keepFull.dropNewest"], "D ", misbehaving: false, .descriptionMirror, "up0.subscriber differs"),
-  .init("K147", ["buffer.keepFull.dropNewest"], "L ", misbehaving: false, .lifecycle, "life cycle:  (completed) (+2 more)"),
-  .init("K148", ["buffer.keepFull.dropNewest"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+2 more)"),
-  .init("K149", ["buffer.keepFull.dropNewest"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, up0.subscriber differs"),
-  .init("K150", ["buffer.keepFull.dropNewest"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K151", ["buffer.keepFull.customError"], "E ", misbehaving: false, .demandPattern, "prefetch .keepFull: request order and amounts differ; the custom error's timing differs"),
-  .init("K152", ["buffer.keepFull.customError"], "D ", misbehaving: false, .descriptionMirror, "up0.subscriber differs"),
-  .init("K153", ["buffer.keepFull.customError"], "L ", misbehaving: false, .lifecycle, "life cycle: up0.sub released by StreamKit only (active) (+2 more)"),
-  .init("K154", ["buffer.keepFull.customError"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+2 more)"),
-  .init("K155", ["buffer.keepFull.customError"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, up0.subscriber differs"),
-  .init("K156", ["buffer.keepFull.customError"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"),
+  .init(
+    "K121",
+    ["print"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+5 more)"
+  ),
+  .init(
+    "K122",
+    ["print"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K123",
+    ["breakpoint"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.description differs"
+  ),
+  .init(
+    "K124",
+    ["breakpoint"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "breakpoint: OpenCombine forwards request/cancel upstream after the end; StreamKit drops them"
+  ),
+  .init(
+    "K125",
+    ["breakpoint"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.subscription`, OpenCombine `down0.value 1` (+8 more)"
+  ),
+  .init(
+    "K126",
+    ["breakpoint"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
+  .init(
+    "K127",
+    ["receive(on:immediate)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K128",
+    ["receive(on:immediate)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K129",
+    ["receive(on:immediate)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.request max(1)`, OpenCombine `down0.value 1` (+1 more)"
+  ),
+  .init(
+    "K130",
+    ["receive(on:immediate)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle:  (completed)"
+  ),
+  .init(
+    "K131",
+    ["subscribe(on:immediate)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K132",
+    ["subscribe(on:immediate)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.mirror differs"
+  ),
+  .init(
+    "K133",
+    ["buffer.byRequest.dropOldest"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "prefetch .byRequest: OpenCombine requests .unlimited upstream on subscription; StreamKit forwards demand (and the downstream gets its subscription before the upstream request)"
+  ),
+  .init(
+    "K134",
+    ["buffer.byRequest.dropOldest"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "up0.subscriber differs"
+  ),
+  .init(
+    "K135",
+    ["buffer.byRequest.dropOldest"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K136",
+    ["buffer.byRequest.dropOldest"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+3 more)"
+  ),
+  .init(
+    "K137",
+    ["buffer.byRequest.dropOldest"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, up0.subscriber differs"
+  ),
+  .init(
+    "K138",
+    ["buffer.byRequest.dropOldest"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K139",
+    ["buffer.byRequest.dropNewest"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "prefetch .byRequest: OpenCombine requests .unlimited upstream on subscription; StreamKit requests per downstream demand"
+  ),
+  .init(
+    "K140",
+    ["buffer.byRequest.dropNewest"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "up0.subscriber differs"
+  ),
+  .init(
+    "K141",
+    ["buffer.byRequest.dropNewest"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K142",
+    ["buffer.byRequest.dropNewest"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+3 more)"
+  ),
+  .init(
+    "K143",
+    ["buffer.byRequest.dropNewest"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, up0.subscriber differs"
+  ),
+  .init(
+    "K144",
+    ["buffer.byRequest.dropNewest"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K145",
+    ["buffer.keepFull.dropNewest"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "prefetch .keepFull: request order and amounts differ (OpenCombine requests max(size) before handing the subscription downstream); completion with buffered values differs"
+  ),
+  .init(
+    "K146",
+    ["buffer.keepFull.dropNewest"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "up0.subscriber differs"
+  ),
+  .init(
+    "K147",
+    ["buffer.keepFull.dropNewest"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle:  (completed) (+2 more)"
+  ),
+  .init(
+    "K148",
+    ["buffer.keepFull.dropNewest"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+2 more)"
+  ),
+  .init(
+    "K149",
+    ["buffer.keepFull.dropNewest"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, up0.subscriber differs"
+  ),
+  .init(
+    "K150",
+    ["buffer.keepFull.dropNewest"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K151",
+    ["buffer.keepFull.customError"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "prefetch .keepFull: request order and amounts differ; the custom error's timing differs"
+  ),
+  .init(
+    "K152",
+    ["buffer.keepFull.customError"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "up0.subscriber differs"
+  ),
+  .init(
+    "K153",
+    ["buffer.keepFull.customError"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: up0.sub released by StreamKit only (active) (+2 more)"
+  ),
+  .init(
+    "K154",
+    ["buffer.keepFull.customError"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+2 more)"
+  ),
+  .init(
+    "K155",
+    ["buffer.keepFull.customError"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, up0.subscriber differs"
+  ),
+  .init(
+    "K156",
+    ["buffer.keepFull.customError"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
+  ),
   .init("K157", ["catch"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K158", ["catch"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K159", ["catch"], "E ", misbehaving: false, .demandPattern, "catch: after the downstream cancelled inside receive(_:), StreamKit returns .max(0), OpenCombine the downstream's demand"),
+  .init(
+    "K158",
+    ["catch"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K159",
+    ["catch"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "catch: after the downstream cancelled inside receive(_:), StreamKit returns .max(0), OpenCombine the downstream's demand"
+  ),
   .init("K160", ["tryCatch"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K161", ["tryCatch"], "L ", misbehaving: false, .lifecycle, "life cycle: closure released by StreamKit only (active)"),
-  .init("K162", ["tryCatch"], "E ", misbehaving: false, .demandPattern, "as catch: demand returned after a cancel from inside receive(_:)"),
-  .init("K163", ["retry(1)"], "E ", misbehaving: false, .demandPattern, "retry: StreamKit returns the downstream's extra demand from receive(_:); OpenCombine requests it and returns .max(0)"),
-  .init("K164", ["flatMap(max:1)"], "E ", misbehaving: false, .demandPattern, "flatMap: when the downstream's demand turns .unlimited, OpenCombine requests .unlimited from the children, StreamKit keeps asking one at a time; cancel order (outer first vs children first); a child's failure cancels the outer first"),
-  .init("K165", ["flatMap(max:2)"], "E ", misbehaving: false, .demandPattern, "as flatMap(max:1): limited-to-unlimited demand, cancel order"),
-  .init("K166", ["flatMap(unlimited)"], "E ", misbehaving: false, .demandPattern, "as flatMap(max:1): limited-to-unlimited demand, cancel order"),
-  .init("K167", ["switchToLatest"], "E ", misbehaving: false, .demandPattern, "switchToLatest: a child's extra demand is requested by StreamKit and returned by OpenCombine; cancel order (outer first vs child first)"),
-  .init("K168", ["zip"], "E ", misbehaving: false, .other, "zip subscribes its upstreams after handing the downstream its subscription (OpenCombine: upstreams first); returned demand and requests per side differ (issue: Combine returns .max(1) where StreamKit returns .max(0)); a failure cancels the other side in OpenCombine"),
+  .init(
+    "K161",
+    ["tryCatch"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: closure released by StreamKit only (active)"
+  ),
+  .init(
+    "K162",
+    ["tryCatch"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "as catch: demand returned after a cancel from inside receive(_:)"
+  ),
+  .init(
+    "K163",
+    ["retry(1)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "retry: StreamKit returns the downstream's extra demand from receive(_:); OpenCombine requests it and returns .max(0)"
+  ),
+  .init(
+    "K164",
+    ["flatMap(max:1)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "flatMap: when the downstream's demand turns .unlimited, OpenCombine requests .unlimited from the children, StreamKit keeps asking one at a time; cancel order (outer first vs children first); a child's failure cancels the outer first"
+  ),
+  .init(
+    "K165",
+    ["flatMap(max:2)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "as flatMap(max:1): limited-to-unlimited demand, cancel order"
+  ),
+  .init(
+    "K166",
+    ["flatMap(unlimited)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "as flatMap(max:1): limited-to-unlimited demand, cancel order"
+  ),
+  .init(
+    "K167",
+    ["switchToLatest"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "switchToLatest: a child's extra demand is requested by StreamKit and returned by OpenCombine; cancel order (outer first vs child first)"
+  ),
+  .init(
+    "K168",
+    ["zip"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "zip subscribes its upstreams after handing the downstream its subscription (OpenCombine: upstreams first); returned demand and requests per side differ (issue: Combine returns .max(1) where StreamKit returns .max(0)); a failure cancels the other side in OpenCombine"
+  ),
   .init("K169", ["zip"], "D ", misbehaving: false, .descriptionMirror, "down0.description differs"),
-  .init("K170", ["zip"], "L ", misbehaving: false, .lifecycle, "life cycle: up1.sub released by StreamKit only (active) (+1 more)"),
-  .init("K171", ["zip3"], "E ", misbehaving: false, .other, "as zip: subscription order, per-side requests and returned demand, cancelling the other sides on failure"),
-  .init("K172", ["zip3"], "D ", misbehaving: false, .descriptionMirror, "down0.description differs"),
-  .init("K173", ["zip3"], "L ", misbehaving: false, .lifecycle, "life cycle: up1.sub released by StreamKit only (active) (+2 more)"),
-  .init("K174", ["append"], "E ", misbehaving: false, .demandPattern, "append: demand returned after a cancel from inside receive(_:) differs"),
-  .init("K175", ["prepend"], "E ", misbehaving: false, .demandPattern, "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(1)`"),
-  .init("K176", ["append(values)"], "E ", misbehaving: false, .demandPattern, "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(1)`"),
-  .init("K177", ["append(values)"], "E ", misbehaving: true, .misbehavingUpstream, "with a misbehaving upstream, events first differ: StreamKit `down0.value 7`, OpenCombine `(nothing)` (+2 more)"),
-  .init("K178", ["append(values)"], "L ", misbehaving: true, .lifecycle, "with a misbehaving upstream, life cycle: up0.sub released by StreamKit only (active) (+1 more)"),
-  .init("K179", ["append(values)"], "D ", misbehaving: true, .descriptionMirror, "with a misbehaving upstream, down0.description differs"),
-  .init("K180", ["prepend(values)"], "E ", misbehaving: false, .demandPattern, "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(2)`"),
-  .init("K181", ["drop(untilOutputFrom:)"], "E ", misbehaving: false, .demandPattern, "events first differ: StreamKit `up1.value 3 skipped`, OpenCombine `up1.cancel` (+12 more)"),
-  .init("K182", ["prefix(untilOutputFrom:)"], "D ", misbehaving: false, .descriptionMirror, "up0.subscriber differs"),
+  .init(
+    "K170",
+    ["zip"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: up1.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K171",
+    ["zip3"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "as zip: subscription order, per-side requests and returned demand, cancelling the other sides on failure"
+  ),
+  .init(
+    "K172",
+    ["zip3"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.description differs"
+  ),
+  .init(
+    "K173",
+    ["zip3"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: up1.sub released by StreamKit only (active) (+2 more)"
+  ),
+  .init(
+    "K174",
+    ["append"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "append: demand returned after a cancel from inside receive(_:) differs"
+  ),
+  .init(
+    "K175",
+    ["prepend"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(1)`"
+  ),
+  .init(
+    "K176",
+    ["append(values)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(1)`"
+  ),
+  .init(
+    "K177",
+    ["append(values)"],
+    "E ",
+    misbehaving: true,
+    .misbehavingUpstream,
+    "with a misbehaving upstream, events first differ: StreamKit `down0.value 7`, OpenCombine `(nothing)` (+2 more)"
+  ),
+  .init(
+    "K178",
+    ["append(values)"],
+    "L ",
+    misbehaving: true,
+    .lifecycle,
+    "with a misbehaving upstream, life cycle: up0.sub released by StreamKit only (active) (+1 more)"
+  ),
+  .init(
+    "K179",
+    ["append(values)"],
+    "D ",
+    misbehaving: true,
+    .descriptionMirror,
+    "with a misbehaving upstream, down0.description differs"
+  ),
+  .init(
+    "K180",
+    ["prepend(values)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "events first differ: StreamKit `up0.returned max(0)`, OpenCombine `up0.returned max(2)`"
+  ),
+  .init(
+    "K181",
+    ["drop(untilOutputFrom:)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "events first differ: StreamKit `up1.value 3 skipped`, OpenCombine `up1.cancel` (+12 more)"
+  ),
+  .init(
+    "K182",
+    ["prefix(untilOutputFrom:)"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "up0.subscriber differs"
+  ),
   .init("K183", ["Just"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K184", ["Sequence"], "D ", misbehaving: false, .descriptionMirror, "down0.final.mirror differs"),
-  .init("K185", ["Optional.Publisher"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K186", ["Result.Publisher"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K187", ["multicast"], "E ", misbehaving: false, .other, "multicast: a second connect() subscribes upstream again in OpenCombine; StreamKit keeps one connection"),
-  .init("K188", ["multicast"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K189", ["multicast"], "L ", misbehaving: false, .lifecycle, "life cycle:  (active) (+1 more)"),
-  .init("K190", ["makeConnectable"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K191", ["makeConnectable"], "E ", misbehaving: false, .other, "makeConnectable: a second connect() subscribes upstream again in OpenCombine"),
-  .init("K192", ["makeConnectable"], "L ", misbehaving: false, .lifecycle, "life cycle:  (active) (+1 more)"),
-  .init("K193", ["autoconnect"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K194", ["autoconnect"], "E ", misbehaving: false, .other, "autoconnect: after the upstream ended and every subscriber cancelled, a new subscriber reconnects (subscribes upstream again) in OpenCombine, not in StreamKit"),
+  .init(
+    "K184",
+    ["Sequence"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.final.mirror differs"
+  ),
+  .init(
+    "K185",
+    ["Optional.Publisher"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K186",
+    ["Result.Publisher"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K187",
+    ["multicast"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "multicast: a second connect() subscribes upstream again in OpenCombine; StreamKit keeps one connection"
+  ),
+  .init(
+    "K188",
+    ["multicast"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K189",
+    ["multicast"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle:  (active) (+1 more)"
+  ),
+  .init(
+    "K190",
+    ["makeConnectable"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K191",
+    ["makeConnectable"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "makeConnectable: a second connect() subscribes upstream again in OpenCombine"
+  ),
+  .init(
+    "K192",
+    ["makeConnectable"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle:  (active) (+1 more)"
+  ),
+  .init(
+    "K193",
+    ["autoconnect"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K194",
+    ["autoconnect"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "autoconnect: after the upstream ended and every subscriber cancelled, a new subscriber reconnects (subscribes upstream again) in OpenCombine, not in StreamKit"
+  ),
   .init("K195", ["share"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K196", ["share"], "E ", misbehaving: false, .other, "share: after the upstream failed and the subscriber cancelled, a new subscriber resubscribes upstream in OpenCombine"),
-  .init("K197", ["PassthroughSubject"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
-  .init("K198", ["CurrentValueSubject"], "D ", misbehaving: false, .descriptionMirror, "down0.mirror differs"),
+  .init(
+    "K196",
+    ["share"],
+    "E ",
+    misbehaving: false,
+    .other,
+    "share: after the upstream failed and the subscriber cancelled, a new subscriber resubscribes upstream in OpenCombine"
+  ),
+  .init(
+    "K197",
+    ["PassthroughSubject"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
+  .init(
+    "K198",
+    ["CurrentValueSubject"],
+    "D ",
+    misbehaving: false,
+    .descriptionMirror,
+    "down0.mirror differs"
+  ),
 ]

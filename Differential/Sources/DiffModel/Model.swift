@@ -104,17 +104,31 @@ public enum Step: Hashable, Sendable {
     default:
       guard let n = int(0) else { return nil }
       switch kind {
-      case "v": guard let x = int(1) else { return nil }; self = .value(u: n, x: x)
+      case "v":
+        guard let x = int(1) else { return nil }
+        self = .value(u: n, x: x)
       case "f": self = .finish(u: n)
-      case "e": guard let c = int(1) else { return nil }; self = .fail(u: n, c: c)
-      case "r": guard let d = demand() else { return nil }; self = .request(d: n, d)
+      case "e":
+        guard let c = int(1) else { return nil }
+        self = .fail(u: n, c: c)
+      case "r":
+        guard let d = demand() else { return nil }
+        self = .request(d: n, d)
       case "c": self = .cancel(d: n)
-      case "R": guard let d = demand() else { return nil }; self = .returns(d: n, d)
-      case "i": guard let d = demand() else { return nil }; self = .requestInReceive(d: n, d)
+      case "R":
+        guard let d = demand() else { return nil }
+        self = .returns(d: n, d)
+      case "i":
+        guard let d = demand() else { return nil }
+        self = .requestInReceive(d: n, d)
       case "k": self = .cancelInReceive(d: n)
-      case "V": guard let x = int(1) else { return nil }; self = .forceValue(u: n, x: x)
+      case "V":
+        guard let x = int(1) else { return nil }
+        self = .forceValue(u: n, x: x)
       case "F": self = .forceFinish(u: n)
-      case "E": guard let c = int(1) else { return nil }; self = .forceFail(u: n, c: c)
+      case "E":
+        guard let c = int(1) else { return nil }
+        self = .forceFail(u: n, c: c)
       case "S": self = .sendSubscription(u: n)
       default: return nil
       }
@@ -190,8 +204,13 @@ public struct OperatorShape: Sendable {
   public var misbehaviour: Bool
 
   public init(
-    _ name: String, upstreams: Int = 1, extraUpstreams: Int = 0, multiDownstream: Bool = false,
-    connectable: Bool = false, canFail: Bool = true, misbehaviour: Bool = true
+    _ name: String,
+    upstreams: Int = 1,
+    extraUpstreams: Int = 0,
+    multiDownstream: Bool = false,
+    connectable: Bool = false,
+    canFail: Bool = true,
+    misbehaviour: Bool = true
   ) {
     self.name = name
     self.upstreams = upstreams
@@ -220,9 +239,9 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 public enum Generator {
   /// The script number `index` for `shape` under `seed`: the same arguments give the same script.
   public static func script(for shape: OperatorShape, seed: UInt64, index: Int) -> Script {
-    var hash: UInt64 = 1469598103934665603
+    var hash: UInt64 = 1_469_598_103_934_665_603
     for byte in shape.name.utf8 {
-      hash = (hash ^ UInt64(byte)) &* 1099511628211
+      hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211
     }
     var rng = SeededRandom(seed: seed ^ hash ^ (UInt64(index) &* 0x2545_F491_4F6C_DD1D))
     // `request(.max(0))` traps; only one script in eight may make it, so few scripts end in a trap
@@ -246,7 +265,8 @@ public enum Generator {
       }
     }
     let initial: ScriptDemand? =
-      Int.random(in: 0..<4, using: &rng) == 0 ? nil : [.max(1), .max(2), .max(3), .unlimited, .unlimited].randomElement(using: &rng)!
+      Int.random(in: 0..<4, using: &rng) == 0
+      ? nil : [.max(1), .max(2), .max(3), .unlimited, .unlimited].randomElement(using: &rng)!
     let upstreamCount = max(1, shape.upstreams + shape.extraUpstreams)
     var downstreams = 1
     var steps: [Step] = []
@@ -258,7 +278,11 @@ public enum Generator {
       switch roll {
       case 0..<40: steps.append(.value(u: u, x: Int.random(in: 0..<5, using: &rng)))
       case 40..<46: steps.append(.finish(u: u))
-      case 46..<50: steps.append(shape.canFail || u > 0 ? .fail(u: u, c: Int.random(in: 1...2, using: &rng)) : .finish(u: u))
+      case 46..<50:
+        steps.append(
+          shape.canFail || u > 0
+            ? .fail(u: u, c: Int.random(in: 1...2, using: &rng)) : .finish(u: u)
+        )
       case 50..<66: steps.append(.request(d: d, demand()))
       case 66..<74: steps.append(.returns(d: d, returned()))
       case 74..<80: steps.append(.requestInReceive(d: d, demand()))
@@ -284,24 +308,40 @@ public enum Generator {
       scripts.append(Script(op: op, initial: initial, lateSubscription: late, steps: steps))
     }
     // A value, a completion, before `receive(subscription:)`.
-    add(.max(1), late: true, [.forceValue(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)])
+    add(
+      .max(1),
+      late: true,
+      [.forceValue(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)]
+    )
     add(.max(1), late: true, [.forceFinish(u: 0), .sendSubscription(u: 0), .value(u: 0, x: 2)])
     add(.max(1), late: true, [.forceFail(u: 0, c: 1), .sendSubscription(u: 0), .value(u: 0, x: 2)])
     // A second `receive(subscription:)`: before any value, after a value, after the completion.
-    add(.max(2), [.sendSubscription(u: 0), .value(u: 0, x: 1), .request(d: 0, .max(1)), .value(u: 0, x: 2)])
-    add(.unlimited, [.value(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)])
+    add(
+      .max(2),
+      [.sendSubscription(u: 0), .value(u: 0, x: 1), .request(d: 0, .max(1)), .value(u: 0, x: 2)]
+    )
+    add(
+      .unlimited,
+      [.value(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)]
+    )
     add(.unlimited, [.finish(u: 0), .sendSubscription(u: 0)])
     add(.max(1), [.cancel(d: 0), .sendSubscription(u: 0)])
     // Values beyond demand: with no demand at all, and one more than requested.
     add(nil, [.forceValue(u: 0, x: 1), .request(d: 0, .max(1)), .value(u: 0, x: 2)])
-    add(.max(1), [.value(u: 0, x: 1), .forceValue(u: 0, x: 2), .forceValue(u: 0, x: 3), .finish(u: 0)])
+    add(
+      .max(1),
+      [.value(u: 0, x: 1), .forceValue(u: 0, x: 2), .forceValue(u: 0, x: 3), .finish(u: 0)]
+    )
     // A value, a second completion, after the completion.
     add(.unlimited, [.value(u: 0, x: 1), .finish(u: 0), .forceValue(u: 0, x: 2)])
     add(.unlimited, [.fail(u: 0, c: 1), .forceValue(u: 0, x: 2)])
     add(.unlimited, [.finish(u: 0), .forceFinish(u: 0)])
     add(.unlimited, [.finish(u: 0), .forceFail(u: 0, c: 2)])
     // After a cancel.
-    add(.unlimited, [.value(u: 0, x: 1), .cancel(d: 0), .forceValue(u: 0, x: 2), .forceFinish(u: 0)])
+    add(
+      .unlimited,
+      [.value(u: 0, x: 1), .cancel(d: 0), .forceValue(u: 0, x: 2), .forceFinish(u: 0)]
+    )
     return scripts
   }
 }
@@ -369,7 +409,9 @@ public enum Compare {
   /// compared (Combine does not specify it, and OpenCombine's subjects keep their subscribers in a
   /// hashed set): each downstream's events are compared on their own.
   public static func differences(
-    streamKit: [String], openCombine: [String], severalDownstreams: Bool = false
+    streamKit: [String],
+    openCombine: [String],
+    severalDownstreams: Bool = false
   ) -> [Difference] {
     let streamKit = severalDownstreams ? canonicalOrder(streamKit) : streamKit
     let openCombine = severalDownstreams ? canonicalOrder(openCombine) : openCombine
@@ -381,8 +423,14 @@ public enum Compare {
     if (skTrap == nil) != (ocTrap == nil) {
       result.append(
         Difference(
-          channel: .trap, streamKit: skTrap, openCombine: ocTrap,
-          signature: "T " + (skTrap == nil ? "OpenCombine traps: " + trapKey(ocTrap) : "StreamKit traps: " + trapKey(skTrap))))
+          channel: .trap,
+          streamKit: skTrap,
+          openCombine: ocTrap,
+          signature: "T "
+            + (skTrap == nil
+              ? "OpenCombine traps: " + trapKey(ocTrap) : "StreamKit traps: " + trapKey(skTrap))
+        )
+      )
     }
     for channel in [Channel.events, .descriptions, .lifecycle] {
       // Both trapped while delivering to several downstreams: which ones got the event before
@@ -412,7 +460,9 @@ public enum Compare {
       } else {
         signature = "\(channel.rawValue) \(kind(x))|\(kind(y))"
       }
-      result.append(Difference(channel: channel, streamKit: x, openCombine: y, signature: signature))
+      result.append(
+        Difference(channel: channel, streamKit: x, openCombine: y, signature: signature)
+      )
     }
     return result
   }
@@ -447,7 +497,13 @@ public enum Compare {
       let p = i < x.count ? x[i] : nil
       let q = i < y.count ? y[i] : nil
       result.append(
-        Difference(channel: .events, streamKit: p, openCombine: q, signature: "E \(name): \(kind(p))|\(kind(q))"))
+        Difference(
+          channel: .events,
+          streamKit: p,
+          openCombine: q,
+          signature: "E \(name): \(kind(p))|\(kind(q))"
+        )
+      )
     }
     if result.isEmpty {
       var i = 0
@@ -455,7 +511,13 @@ public enum Compare {
       let p = i < a.count ? a[i] : nil
       let q = i < b.count ? b[i] : nil
       result.append(
-        Difference(channel: .events, streamKit: p, openCombine: q, signature: "E order: \(kind(p))|\(kind(q))"))
+        Difference(
+          channel: .events,
+          streamKit: p,
+          openCombine: q,
+          signature: "E order: \(kind(p))|\(kind(q))"
+        )
+      )
     }
     return result
   }
@@ -476,7 +538,9 @@ public enum Compare {
     let b = fields(y)
     var keys: [String] = []
     for key in a.keys.sorted() where key != "state" && a[key] != b[key] {
-      keys.append(key + (a[key] == "0" ? " released by StreamKit only" : " released by OpenCombine only"))
+      keys.append(
+        key + (a[key] == "0" ? " released by StreamKit only" : " released by OpenCombine only")
+      )
     }
     return keys.joined(separator: ", ") + " (" + (b["state"] ?? "?") + ")"
   }
@@ -488,14 +552,20 @@ public enum Compare {
 
   /// StreamKit's and OpenCombine's traces, side by side from the first line that differs
   /// (a few lines of context before it).
-  public static func sideBySide(streamKit: [String], openCombine: [String], context: Int = 3, limit: Int = 30) -> String {
+  public static func sideBySide(
+    streamKit: [String],
+    openCombine: [String],
+    context: Int = 3,
+    limit: Int = 30
+  ) -> String {
     var i = 0
     while i < streamKit.count, i < openCombine.count, streamKit[i] == openCombine[i] { i += 1 }
     let start = max(0, i - context)
     let end = min(max(streamKit.count, openCombine.count), start + limit)
     let width = 58
     func pad(_ s: String) -> String {
-      s.count >= width ? String(s.prefix(width - 1)) + "…" : s + String(repeating: " ", count: width - s.count)
+      s.count >= width
+        ? String(s.prefix(width - 1)) + "…" : s + String(repeating: " ", count: width - s.count)
     }
     var out = "    " + pad("StreamKit") + " | OpenCombine\n"
     if start < end {

@@ -45,7 +45,8 @@ func usage() -> Never {
       --verbose                 list every distinct difference, expected ones too
       --list                    list the operators
       --emit-known              print Swift entries for Known.swift covering every new difference
-    """)
+    """
+  )
   exit(2)
 }
 
@@ -107,7 +108,8 @@ func runChild(_ library: String) -> Never {
 
 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
 let tempDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
-  "differential-\(ProcessInfo.processInfo.processIdentifier)")
+  "differential-\(ProcessInfo.processInfo.processIdentifier)"
+)
 try? FileManager.default.createDirectory(at: tempDirectory, withIntermediateDirectories: true)
 nonisolated(unsafe) var childLaunches = 0
 let launchLock = NSLock()
@@ -154,7 +156,10 @@ func traces(_ library: String, _ scripts: [Script]) -> [[String]] {
         current = Int(line.dropFirst(7))
         lines = []
       } else if line.hasPrefix("#END ") {
-        if let current { results[start + current] = lines; lastFinished = current }
+        if let current {
+          results[start + current] = lines
+          lastFinished = current
+        }
         current = nil
       } else if line.hasPrefix("#BAD ") {
         let i = Int(line.dropFirst(5))!
@@ -171,7 +176,9 @@ func traces(_ library: String, _ scripts: [Script]) -> [[String]] {
     } else if crashed {
       // Crashed between scripts (should not happen): mark the next one and go on.
       let next = lastFinished + 1
-      if start + next < scripts.count { results[start + next] = ["T child crashed: " + trapMessage(errURL)] }
+      if start + next < scripts.count {
+        results[start + next] = ["T child crashed: " + trapMessage(errURL)]
+      }
       start += next + 1
     } else {
       start = scripts.count
@@ -185,11 +192,14 @@ func traces(_ library: String, _ scripts: [Script]) -> [[String]] {
 func trapMessage(_ url: URL) -> String {
   let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
   for line in text.split(separator: "\n").reversed() {
-    for marker in ["Fatal error: ", "Precondition failed: ", "Assertion failed: ", "fatal error: "] {
+    for marker in ["Fatal error: ", "Precondition failed: ", "Assertion failed: ", "fatal error: "]
+    {
       if let range = line.range(of: marker) {
         var message = String(line[range.lowerBound...])
         // "…: message: file path/File.swift, line 12" -> drop the location.
-        if let at = message.range(of: ": file ", options: .backwards) { message = String(message[..<at.lowerBound]) }
+        if let at = message.range(of: ": file ", options: .backwards) {
+          message = String(message[..<at.lowerBound])
+        }
         if let colon = message.range(of: ".swift:") {
           // "Fatal error: message" comes after "path/File.swift:12: " on some platforms.
           _ = colon
@@ -214,7 +224,9 @@ func bothTraces(_ scripts: [Script]) -> (streamKit: [[String]], openCombine: [[S
 
 // MARK: - Classifying and shrinking
 
-let severalDownstreams = Set(StreamKitScenarios.Scenarios.operators.filter(\.multiDownstream).map(\.name))
+let severalDownstreams = Set(
+  StreamKitScenarios.Scenarios.operators.filter(\.multiDownstream).map(\.name)
+)
 
 struct Finding {
   var script: Script
@@ -222,14 +234,22 @@ struct Finding {
   var expectation: Expectation?
   var kind: DifferenceClass { expectation?.kind ?? defaultClass(of: difference, in: script) }
   /// Differences are grouped by operator, signature and whether the script misbehaves.
-  var key: String { "\(script.op) | \(script.isMisbehaving ? "misbehaving" : "generated") | \(difference.signature)" }
+  var key: String {
+    "\(script.op) | \(script.isMisbehaving ? "misbehaving" : "generated") | \(difference.signature)"
+  }
 }
 
 func findings(_ script: Script, _ sk: [String], _ oc: [String]) -> [Finding] {
-  Compare.differences(streamKit: sk, openCombine: oc, severalDownstreams: severalDownstreams.contains(script.op)).map { difference in
+  Compare.differences(
+    streamKit: sk,
+    openCombine: oc,
+    severalDownstreams: severalDownstreams.contains(script.op)
+  ).map { difference in
     Finding(
-      script: script, difference: difference,
-      expectation: expectations.first { $0.matches(difference, in: script) })
+      script: script,
+      difference: difference,
+      expectation: expectations.first { $0.matches(difference, in: script) }
+    )
   }
 }
 
@@ -244,8 +264,22 @@ func shrink(_ finding: Finding) -> Script {
     // Halves first, then single steps, then simpler initial demands.
     let n = best.steps.count
     if n >= 4 {
-      candidates.append(Script(op: best.op, initial: best.initial, lateSubscription: best.lateSubscription, steps: Array(best.steps[(n / 2)...])))
-      candidates.append(Script(op: best.op, initial: best.initial, lateSubscription: best.lateSubscription, steps: Array(best.steps[..<(n / 2)])))
+      candidates.append(
+        Script(
+          op: best.op,
+          initial: best.initial,
+          lateSubscription: best.lateSubscription,
+          steps: Array(best.steps[(n / 2)...])
+        )
+      )
+      candidates.append(
+        Script(
+          op: best.op,
+          initial: best.initial,
+          lateSubscription: best.lateSubscription,
+          steps: Array(best.steps[..<(n / 2)])
+        )
+      )
     }
     for i in 0..<n {
       var s = best
@@ -258,12 +292,15 @@ func shrink(_ finding: Finding) -> Script {
       candidates.append(s)
     }
     let (sk, oc) = bothTraces(candidates)
-    guard let i = candidates.indices.first(where: { stillDiffers(candidates[$0], sk[$0], oc[$0]) }) else {
+    guard let i = candidates.indices.first(where: { stillDiffers(candidates[$0], sk[$0], oc[$0]) })
+    else {
       return best
     }
     // Only accept simpler scripts (fewer steps, or the same steps with a simpler start).
     if candidates[i].steps.count == best.steps.count && i < candidates.count {
-      let rank: (ScriptDemand?) -> Int = { $0 == nil ? 0 : $0 == .unlimited ? 1 : $0 == .max(1) ? 2 : 3 }
+      let rank: (ScriptDemand?) -> Int = {
+        $0 == nil ? 0 : $0 == .unlimited ? 1 : $0 == .max(1) ? 2 : 3
+      }
       if rank(candidates[i].initial) >= rank(best.initial) { return best }
     }
     best = candidates[i]
@@ -298,7 +335,8 @@ if let encoded = options.script {
   exit(found.contains { $0.expectation == nil } ? 1 : 0)
 }
 
-let shapes = options.operators.isEmpty ? allShapes : allShapes.filter { options.operators.contains($0.name) }
+let shapes =
+  options.operators.isEmpty ? allShapes : allShapes.filter { options.operators.contains($0.name) }
 if shapes.isEmpty {
   print("no such operator; --list shows them")
   exit(2)
@@ -339,7 +377,11 @@ for key in order {
   let f = groups[key]![0]
   if let e = f.expectation {
     matchedExpectations.insert(e.id)
-    if e.intended { byClass[f.kind, default: (0, 0, 0)].intended += 1 } else { byClass[f.kind, default: (0, 0, 0)].known += 1 }
+    if e.intended {
+      byClass[f.kind, default: (0, 0, 0)].intended += 1
+    } else {
+      byClass[f.kind, default: (0, 0, 0)].known += 1
+    }
   } else {
     newKeys.append(key)
     byClass[f.kind, default: (0, 0, 0)].new += 1
@@ -353,13 +395,16 @@ if options.emitKnown {
   for key in newKeys {
     let f = groups[key]![0]
     let sig = f.difference.signature
-    let head = sig.hasPrefix("T ") ? String(sig.prefix(while: { $0 != ":" })) : String(sig.prefix(2))
+    let head =
+      sig.hasPrefix("T ") ? String(sig.prefix(while: { $0 != ":" })) : String(sig.prefix(2))
     let entryKey = "\(f.script.op)|\(head)|\(f.script.isMisbehaving)"
     if entries[entryKey] == nil { entryOrder.append(entryKey) }
     entries[entryKey, default: (f, [])].signatures.append(sig)
   }
   func swiftString(_ s: String) -> String {
-    "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    "\""
+      + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+      + "\""
   }
   let classCase: [DifferenceClass: String] = [
     .demandPattern: ".demandPattern", .misbehavingUpstream: ".misbehavingUpstream",
@@ -372,7 +417,8 @@ if options.emitKnown {
     let first: String
     switch f.difference.channel {
     case .events:
-      first = "events first differ: StreamKit `\(f.difference.streamKit ?? "(nothing)")`, OpenCombine `\(f.difference.openCombine ?? "(nothing)")`"
+      first =
+        "events first differ: StreamKit `\(f.difference.streamKit ?? "(nothing)")`, OpenCombine `\(f.difference.openCombine ?? "(nothing)")`"
     case .descriptions: first = "\(signatures[0].dropFirst(2)) differs"
     case .lifecycle: first = "life cycle: \(signatures[0].dropFirst(2))"
     case .trap: first = String(signatures[0].dropFirst(2))
@@ -380,7 +426,8 @@ if options.emitKnown {
     let summary = "\(f.script.isMisbehaving ? "with a misbehaving upstream, " : "")\(first)\(more)"
     print(
       "  .init(\(swiftString(String(format: "K%03d", n + 1))), [\(swiftString(f.script.op))], \(swiftString(String(parts[1]))), "
-        + "misbehaving: \(f.script.isMisbehaving), \(classCase[f.kind]!), \(swiftString(summary))),")
+        + "misbehaving: \(f.script.isMisbehaving), \(classCase[f.kind]!), \(swiftString(summary))),"
+    )
   }
   exit(0)
 }
@@ -393,7 +440,9 @@ for key in order {
   let isNew = f.expectation == nil
   guard isNew || options.shrinkAll || options.verbose else { continue }
   if !isNew && !options.shrinkAll {
-    print("expected: [\(f.kind.rawValue)] \(f.expectation!.intended ? "INTENDED" : "KNOWN") \(f.expectation!.id): \(key) (\(group.count) scripts)")
+    print(
+      "expected: [\(f.kind.rawValue)] \(f.expectation!.intended ? "INTENDED" : "KNOWN") \(f.expectation!.id): \(key) (\(group.count) scripts)"
+    )
     continue
   }
   guard reported < options.maxReports else { continue }
@@ -409,15 +458,20 @@ for key in order {
     original:  \(f.script.encoded)
     shrunk:    \(shrunk.encoded)
     rerun:     swift run Differential --script '\(shrunk.encoded)'
-    """)
+    """
+  )
   print(Compare.sideBySide(streamKit: sk[0], openCombine: oc[0]))
 }
 
 let elapsed = Date().timeIntervalSince(started)
 print("\n==== Summary (seed \(options.seed))")
 print("operators: \(shapes.count), random scripts per operator: \(options.scriptsPerOperator)")
-print("scenarios run: \(scripts.count) (\(scripts.filter(\.isMisbehaving).count) misbehaving-upstream cases), each on both libraries")
-print("scenarios with a difference: \(scenariosWithDifference); traps: StreamKit \(traps.streamKit), OpenCombine \(traps.openCombine)")
+print(
+  "scenarios run: \(scripts.count) (\(scripts.filter(\.isMisbehaving).count) misbehaving-upstream cases), each on both libraries"
+)
+print(
+  "scenarios with a difference: \(scenariosWithDifference); traps: StreamKit \(traps.streamKit), OpenCombine \(traps.openCombine)"
+)
 print("distinct differences: \(order.count) (new \(newKeys.count))")
 for kind in DifferenceClass.allCases {
   let c = byClass[kind] ?? (0, 0, 0)
@@ -426,7 +480,9 @@ for kind in DifferenceClass.allCases {
 if options.operators.isEmpty {
   let stale = expectations.filter { !matchedExpectations.contains($0.id) }
   for e in stale {
-    print("note: expectation \(e.id) matched nothing in this run (fixed? then delete it): \(e.summary)")
+    print(
+      "note: expectation \(e.id) matched nothing in this run (fixed? then delete it): \(e.summary)"
+    )
   }
 }
 print("child processes: \(childLaunches), time: \(Int(elapsed)) s")

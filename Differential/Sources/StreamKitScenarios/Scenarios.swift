@@ -53,7 +53,8 @@ func demand(_ d: ScriptDemand) -> Subscribers.Demand {
 func normalize(_ text: String) -> String {
   var s = text
   for module in [
-    "StreamKitScenarios.", "OpenCombineScenarios.", "SignalOperators.", "StreamCore.", "OpenCombine.",
+    "StreamKitScenarios.", "OpenCombineScenarios.", "SignalOperators.", "StreamCore.",
+    "OpenCombine.",
     "Swift.",
   ] {
     s = s.replacingAll(module, with: "")
@@ -200,7 +201,10 @@ final class Link<Output, Failure: Error>: LinkProtocol {
   var name: String { "up\(index)" }
 
   init(
-    index: Int, world: World, subscriber: AnySubscriber<Output, Failure>, convert: @escaping (Int) -> Output,
+    index: Int,
+    world: World,
+    subscriber: AnySubscriber<Output, Failure>,
+    convert: @escaping (Int) -> Output,
     makeError: @escaping (Int) -> Failure?
   ) {
     self.index = index
@@ -239,7 +243,8 @@ final class Link<Output, Failure: Error>: LinkProtocol {
   }
 
   func send(_ x: Int, force: Bool) {
-    guard let target = force ? (subscriber ?? pinned) : subscriber, force || (!ended && demand > 0) else {
+    guard let target = force ? (subscriber ?? pinned) : subscriber, force || (!ended && demand > 0)
+    else {
       world.log(.events, "\(name).value \(x) skipped")
       return
     }
@@ -295,7 +300,12 @@ struct Scripted<Output, Failure: Error>: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let index = world.links.count
     let link = Link(
-      index: index, world: world, subscriber: AnySubscriber(subscriber), convert: convert, makeError: makeError)
+      index: index,
+      world: world,
+      subscriber: AnySubscriber(subscriber),
+      convert: convert,
+      makeError: makeError
+    )
     world.links.append(link)
     world.log(.events, "up\(index).subscribed")
     let d = describe(subscriber)
@@ -500,18 +510,24 @@ public enum Scenarios {
     .init("map"), .init("tryMap"), .init("filter"), .init("tryFilter"), .init("compactMap"),
     .init("tryCompactMap"), .init("scan"), .init("tryScan"), .init("reduce"), .init("tryReduce"),
     .init("collect"), .init("collect(2)"), .init("prefix(2)"), .init("prefix(while:)"),
-    .init("tryPrefix(while:)"), .init("dropFirst(2)"), .init("drop(while:)"), .init("tryDrop(while:)"),
-    .init("first"), .init("first(where:)"), .init("tryFirst(where:)"), .init("last"), .init("last(where:)"),
-    .init("tryLast(where:)"), .init("output(at:1)"), .init("output(in:1...2)"), .init("removeDuplicates"),
+    .init("tryPrefix(while:)"), .init("dropFirst(2)"), .init("drop(while:)"),
+    .init("tryDrop(while:)"),
+    .init("first"), .init("first(where:)"), .init("tryFirst(where:)"), .init("last"),
+    .init("last(where:)"),
+    .init("tryLast(where:)"), .init("output(at:1)"), .init("output(in:1...2)"),
+    .init("removeDuplicates"),
     .init("tryRemoveDuplicates"), .init("replaceNil"), .init("replaceEmpty"), .init("replaceError"),
-    .init("mapError"), .init("setFailureType", canFail: false), .init("ignoreOutput"), .init("contains"),
-    .init("contains(where:)"), .init("tryContains(where:)"), .init("allSatisfy"), .init("tryAllSatisfy"),
+    .init("mapError"), .init("setFailureType", canFail: false), .init("ignoreOutput"),
+    .init("contains"),
+    .init("contains(where:)"), .init("tryContains(where:)"), .init("allSatisfy"),
+    .init("tryAllSatisfy"),
     .init("count"), .init("min"), .init("max"), .init("min(by:)"), .init("tryMax(by:)"),
     .init("handleEvents"), .init("print"), .init("breakpoint"), .init("assertNoFailure"),
     .init("eraseToAnyPublisher"), .init("receive(on:immediate)"), .init("subscribe(on:immediate)"),
     .init("buffer.byRequest.dropOldest"), .init("buffer.byRequest.dropNewest"),
     .init("buffer.keepFull.dropNewest"), .init("buffer.keepFull.customError"),
-    .init("catch", extraUpstreams: 1), .init("tryCatch", extraUpstreams: 1), .init("retry(1)", extraUpstreams: 1),
+    .init("catch", extraUpstreams: 1), .init("tryCatch", extraUpstreams: 1),
+    .init("retry(1)", extraUpstreams: 1),
     .init("flatMap(max:1)", extraUpstreams: 3), .init("flatMap(max:2)", extraUpstreams: 3),
     .init("flatMap(unlimited)", extraUpstreams: 3), .init("switchToLatest", extraUpstreams: 3),
     .init("zip", upstreams: 2), .init("zip3", upstreams: 3), .init("append", upstreams: 2),
@@ -523,7 +539,8 @@ public enum Scenarios {
     .init("Result.Publisher", upstreams: 0),
     .init("multicast", multiDownstream: true, connectable: true),
     .init("makeConnectable", multiDownstream: true, connectable: true, canFail: false),
-    .init("autoconnect", multiDownstream: true, canFail: false), .init("share", multiDownstream: true),
+    .init("autoconnect", multiDownstream: true, canFail: false),
+    .init("share", multiDownstream: true),
     .init("PassthroughSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
     .init("CurrentValueSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
   ]
@@ -541,7 +558,8 @@ public enum Scenarios {
     world.log(.lifecycle, world.aliveLine())
     for step in script.steps {
       switch step {
-      case .value(let u, _), .finish(let u), .fail(let u, _), .forceValue(let u, _), .forceFinish(let u),
+      case .value(let u, _), .finish(let u), .fail(let u, _), .forceValue(let u, _),
+        .forceFinish(let u),
         .forceFail(let u, _), .sendSubscription(let u):
         if let link = world.link(u) {
           link.perform(step)
@@ -569,7 +587,12 @@ public enum Scenarios {
     switch op {
     case "map":
       let t = w.makeToken()
-      w.subscribe(up.map { t.touch(); return $0 * 10 })
+      w.subscribe(
+        up.map {
+          t.touch()
+          return $0 * 10
+        }
+      )
     case "tryMap":
       let t = w.makeToken()
       w.subscribe(
@@ -577,10 +600,16 @@ public enum Scenarios {
           t.touch()
           if x == 3 { throw TestError(code: 9) }
           return x * 10
-        })
+        }
+      )
     case "filter":
       let t = w.makeToken()
-      w.subscribe(up.filter { t.touch(); return $0 % 2 == 0 })
+      w.subscribe(
+        up.filter {
+          t.touch()
+          return $0 % 2 == 0
+        }
+      )
     case "tryFilter":
       let t = w.makeToken()
       w.subscribe(
@@ -588,10 +617,16 @@ public enum Scenarios {
           t.touch()
           if x == 3 { throw TestError(code: 9) }
           return x % 2 == 0
-        })
+        }
+      )
     case "compactMap":
       let t = w.makeToken()
-      w.subscribe(up.compactMap { x -> Int? in t.touch(); return x % 2 == 0 ? x : nil })
+      w.subscribe(
+        up.compactMap { x -> Int? in
+          t.touch()
+          return x % 2 == 0 ? x : nil
+        }
+      )
     case "tryCompactMap":
       let t = w.makeToken()
       w.subscribe(
@@ -599,10 +634,16 @@ public enum Scenarios {
           t.touch()
           if x == 3 { throw TestError(code: 9) }
           return x % 2 == 0 ? x : nil
-        })
+        }
+      )
     case "scan":
       let t = w.makeToken()
-      w.subscribe(up.scan(0) { t.touch(); return $0 + $1 })
+      w.subscribe(
+        up.scan(0) {
+          t.touch()
+          return $0 + $1
+        }
+      )
     case "tryScan":
       let t = w.makeToken()
       w.subscribe(
@@ -610,10 +651,16 @@ public enum Scenarios {
           t.touch()
           if x == 3 { throw TestError(code: 9) }
           return a + x
-        })
+        }
+      )
     case "reduce":
       let t = w.makeToken()
-      w.subscribe(up.reduce(0) { t.touch(); return $0 + $1 })
+      w.subscribe(
+        up.reduce(0) {
+          t.touch()
+          return $0 + $1
+        }
+      )
     case "tryReduce":
       let t = w.makeToken()
       w.subscribe(
@@ -621,13 +668,19 @@ public enum Scenarios {
           t.touch()
           if x == 3 { throw TestError(code: 9) }
           return a + x
-        })
+        }
+      )
     case "collect": w.subscribe(up.collect())
     case "collect(2)": w.subscribe(up.collect(2))
     case "prefix(2)": w.subscribe(up.prefix(2))
     case "prefix(while:)":
       let t = w.makeToken()
-      w.subscribe(up.prefix { t.touch(); return $0 < 3 })
+      w.subscribe(
+        up.prefix {
+          t.touch()
+          return $0 < 3
+        }
+      )
     case "tryPrefix(while:)":
       let t = w.makeToken()
       w.subscribe(
@@ -635,11 +688,17 @@ public enum Scenarios {
           t.touch()
           if x == 4 { throw TestError(code: 9) }
           return x < 3
-        })
+        }
+      )
     case "dropFirst(2)": w.subscribe(up.dropFirst(2))
     case "drop(while:)":
       let t = w.makeToken()
-      w.subscribe(up.drop { t.touch(); return $0 < 2 })
+      w.subscribe(
+        up.drop {
+          t.touch()
+          return $0 < 2
+        }
+      )
     case "tryDrop(while:)":
       let t = w.makeToken()
       w.subscribe(
@@ -647,11 +706,17 @@ public enum Scenarios {
           t.touch()
           if x == 4 { throw TestError(code: 9) }
           return x < 2
-        })
+        }
+      )
     case "first": w.subscribe(up.first())
     case "first(where:)":
       let t = w.makeToken()
-      w.subscribe(up.first { t.touch(); return $0 > 2 })
+      w.subscribe(
+        up.first {
+          t.touch()
+          return $0 > 2
+        }
+      )
     case "tryFirst(where:)":
       let t = w.makeToken()
       w.subscribe(
@@ -659,11 +724,17 @@ public enum Scenarios {
           t.touch()
           if x == 1 { throw TestError(code: 9) }
           return x > 2
-        })
+        }
+      )
     case "last": w.subscribe(up.last())
     case "last(where:)":
       let t = w.makeToken()
-      w.subscribe(up.last { t.touch(); return $0 > 2 })
+      w.subscribe(
+        up.last {
+          t.touch()
+          return $0 > 2
+        }
+      )
     case "tryLast(where:)":
       let t = w.makeToken()
       w.subscribe(
@@ -671,7 +742,8 @@ public enum Scenarios {
           t.touch()
           if x == 1 { throw TestError(code: 9) }
           return x > 2
-        })
+        }
+      )
     case "output(at:1)": w.subscribe(up.output(at: 1))
     case "output(in:1...2)": w.subscribe(up.output(in: 1...2))
     case "removeDuplicates": w.subscribe(up.removeDuplicates())
@@ -682,19 +754,30 @@ public enum Scenarios {
           t.touch()
           if b == 4 { throw TestError(code: 9) }
           return a == b
-        })
+        }
+      )
     case "replaceNil": w.subscribe(w.optionals().replaceNil(with: 42))
     case "replaceEmpty": w.subscribe(up.replaceEmpty(with: 42))
     case "replaceError": w.subscribe(up.replaceError(with: 42))
     case "mapError":
       let t = w.makeToken()
-      w.subscribe(up.mapError { t.touch(); return TestError(code: $0.code + 100) })
+      w.subscribe(
+        up.mapError {
+          t.touch()
+          return TestError(code: $0.code + 100)
+        }
+      )
     case "setFailureType": w.subscribe(w.neverFailing().setFailureType(to: TestError.self))
     case "ignoreOutput": w.subscribe(up.ignoreOutput())
     case "contains": w.subscribe(up.contains(2))
     case "contains(where:)":
       let t = w.makeToken()
-      w.subscribe(up.contains { t.touch(); return $0 > 2 })
+      w.subscribe(
+        up.contains {
+          t.touch()
+          return $0 > 2
+        }
+      )
     case "tryContains(where:)":
       let t = w.makeToken()
       w.subscribe(
@@ -702,10 +785,16 @@ public enum Scenarios {
           t.touch()
           if x == 1 { throw TestError(code: 9) }
           return x > 2
-        })
+        }
+      )
     case "allSatisfy":
       let t = w.makeToken()
-      w.subscribe(up.allSatisfy { t.touch(); return $0 < 3 })
+      w.subscribe(
+        up.allSatisfy {
+          t.touch()
+          return $0 < 3
+        }
+      )
     case "tryAllSatisfy":
       let t = w.makeToken()
       w.subscribe(
@@ -713,13 +802,19 @@ public enum Scenarios {
           t.touch()
           if x == 4 { throw TestError(code: 9) }
           return x < 3
-        })
+        }
+      )
     case "count": w.subscribe(up.count())
     case "min": w.subscribe(up.min())
     case "max": w.subscribe(up.max())
     case "min(by:)":
       let t = w.makeToken()
-      w.subscribe(up.min { t.touch(); return $0 > $1 })
+      w.subscribe(
+        up.min {
+          t.touch()
+          return $0 > $1
+        }
+      )
     case "tryMax(by:)":
       let t = w.makeToken()
       w.subscribe(
@@ -727,25 +822,53 @@ public enum Scenarios {
           t.touch()
           if b == 4 { throw TestError(code: 9) }
           return a < b
-        })
+        }
+      )
     case "handleEvents":
       let t = w.makeToken()
       w.subscribe(
         up.handleEvents(
-          receiveSubscription: { s in t.touch(); w.log(.events, "hook.subscription \(normalize(String(describing: s)))") },
-          receiveOutput: { x in t.touch(); w.log(.events, "hook.output \(x)") },
-          receiveCompletion: { c in t.touch(); w.log(.events, "hook.completion \(normalize(String(describing: c)))") },
-          receiveCancel: { t.touch(); w.log(.events, "hook.cancel") },
-          receiveRequest: { d in t.touch(); w.log(.events, "hook.request \(fmt(d))") }
-        ))
+          receiveSubscription: { s in
+            t.touch()
+            w.log(.events, "hook.subscription \(normalize(String(describing: s)))")
+          },
+          receiveOutput: { x in
+            t.touch()
+            w.log(.events, "hook.output \(x)")
+          },
+          receiveCompletion: { c in
+            t.touch()
+            w.log(.events, "hook.completion \(normalize(String(describing: c)))")
+          },
+          receiveCancel: {
+            t.touch()
+            w.log(.events, "hook.cancel")
+          },
+          receiveRequest: { d in
+            t.touch()
+            w.log(.events, "hook.request \(fmt(d))")
+          }
+        )
+      )
     case "print": w.subscribe(up.print("p", to: PrintStream(world: w)))
     case "breakpoint":
       let t = w.makeToken()
       w.subscribe(
         up.breakpoint(
-          receiveSubscription: { _ in t.touch(); return false },
-          receiveOutput: { _ in t.touch(); return false },
-          receiveCompletion: { _ in t.touch(); return false }))
+          receiveSubscription: { _ in
+            t.touch()
+            return false
+          },
+          receiveOutput: { _ in
+            t.touch()
+            return false
+          },
+          receiveCompletion: { _ in
+            t.touch()
+            return false
+          }
+        )
+      )
     case "assertNoFailure": w.subscribe(up.assertNoFailure("oracle"))
     case "eraseToAnyPublisher": w.subscribe(up.eraseToAnyPublisher())
     case "receive(on:immediate)": w.subscribe(up.receive(on: ImmediateScheduler.shared))
@@ -757,10 +880,17 @@ public enum Scenarios {
     case "buffer.keepFull.dropNewest":
       w.subscribe(up.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest))
     case "buffer.keepFull.customError":
-      w.subscribe(up.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { TestError(code: 7) }))
+      w.subscribe(
+        up.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { TestError(code: 7) })
+      )
     case "catch":
       let t = w.makeToken()
-      w.subscribe(up.catch { _ in t.touch(); return w.ints() })
+      w.subscribe(
+        up.catch { _ in
+          t.touch()
+          return w.ints()
+        }
+      )
     case "tryCatch":
       let t = w.makeToken()
       w.subscribe(
@@ -768,15 +898,25 @@ public enum Scenarios {
           t.touch()
           if e.code == 2 { throw TestError(code: 9) }
           return w.ints()
-        })
+        }
+      )
     case "retry(1)": w.subscribe(up.retry(1))
     case "flatMap(max:1)", "flatMap(max:2)", "flatMap(unlimited)":
       let t = w.makeToken()
-      let max: Subscribers.Demand = op == "flatMap(max:1)" ? .max(1) : op == "flatMap(max:2)" ? .max(2) : .unlimited
-      w.subscribe(up.flatMap(maxPublishers: max) { _ in t.touch(); return w.ints() })
+      let max: Subscribers.Demand =
+        op == "flatMap(max:1)" ? .max(1) : op == "flatMap(max:2)" ? .max(2) : .unlimited
+      w.subscribe(
+        up.flatMap(maxPublishers: max) { _ in
+          t.touch()
+          return w.ints()
+        }
+      )
     case "switchToLatest":
       let outer = Scripted<Scripted<Int, TestError>, TestError>(
-        world: w, convert: { _ in w.ints() }, makeError: { TestError(code: $0) })
+        world: w,
+        convert: { _ in w.ints() },
+        makeError: { TestError(code: $0) }
+      )
       w.subscribe(outer.switchToLatest())
     case "zip": w.subscribe(up.zip(w.ints()))
     case "zip3": w.subscribe(up.zip(w.ints(), w.ints()))
@@ -788,7 +928,12 @@ public enum Scenarios {
     case "prefix(untilOutputFrom:)": w.subscribe(up.prefix(untilOutputFrom: w.ints()))
     case "Deferred":
       let t = w.makeToken()
-      w.subscribe(Deferred { t.touch(); return w.ints() })
+      w.subscribe(
+        Deferred {
+          t.touch()
+          return w.ints()
+        }
+      )
     case "Just": w.subscribe(Just(1))
     case "Empty": w.subscribe(Empty<Int, TestError>())
     case "Fail": w.subscribe(Fail<Int, TestError>(error: TestError(code: 1)))
