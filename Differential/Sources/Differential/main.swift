@@ -106,11 +106,14 @@ func runChild(_ library: String) -> Never {
 
 // MARK: - Running batches in children
 
-let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+let executable =
+  Bundle.main.executablePath
+  ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
 let tempDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
   "differential-\(ProcessInfo.processInfo.processIdentifier)"
 )
 try? FileManager.default.createDirectory(at: tempDirectory, withIntermediateDirectories: true)
+atexit { try? FileManager.default.removeItem(at: tempDirectory) }
 nonisolated(unsafe) var childLaunches = 0
 let launchLock = NSLock()
 
@@ -199,10 +202,6 @@ func trapMessage(_ url: URL) -> String {
         // "…: message: file path/File.swift, line 12" -> drop the location.
         if let at = message.range(of: ": file ", options: .backwards) {
           message = String(message[..<at.lowerBound])
-        }
-        if let colon = message.range(of: ".swift:") {
-          // "Fatal error: message" comes after "path/File.swift:12: " on some platforms.
-          _ = colon
         }
         return message
       }
@@ -494,5 +493,4 @@ if !newKeys.isEmpty {
 }
 print("PASS")
 flushOutput()
-try? FileManager.default.removeItem(at: tempDirectory)
 exit(0)
