@@ -1577,4 +1577,13 @@ public let knownDifferences: [Expectation] = [
     .descriptionMirror,
     "down0.mirror differs"
   ),
+  // Added by hand from a run with --seed 2.
+  .init(
+    "K199",
+    ["drop(untilOutputFrom:)"],
+    "L ",
+    misbehaving: false,
+    .lifecycle,
+    "life cycle: follows from I6 (StreamKit asks again for a dropped value, so a later value and the cancel inside receive(_:) happen in StreamKit only)"
+  ),
 ]

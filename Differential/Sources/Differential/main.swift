@@ -480,7 +480,7 @@ if options.operators.isEmpty {
   let stale = expectations.filter { !matchedExpectations.contains($0.id) }
   for e in stale {
     print(
-      "note: expectation \(e.id) matched nothing in this run (fixed? then delete it): \(e.summary)"
+      "note: expectation \(e.id) matched nothing in this run (fixed, or not reached by this seed and budget? if fixed, delete it): \(e.summary)"
     )
   }
 }
