@@ -369,7 +369,7 @@ public let knownDifferences: [Expectation] = [
     ["dropFirst(2)"],
     "E ",
     misbehaving: false,
-    .other,
+    .demandPattern,
     "dropFirst: StreamKit subscribes upstream before handing the downstream its subscription and requests count+n at once; OpenCombine hands the subscription first and requests differently"
   ),
   .init(
@@ -1355,7 +1355,7 @@ public let knownDifferences: [Expectation] = [
     ["zip"],
     "E ",
     misbehaving: false,
-    .other,
+    .demandPattern,
     "zip subscribes its upstreams after handing the downstream its subscription (OpenCombine: upstreams first); returned demand and requests per side differ (issue: Combine returns .max(1) where StreamKit returns .max(0)); a failure cancels the other side in OpenCombine"
   ),
   .init("K169", ["zip"], "D ", misbehaving: false, .descriptionMirror, "down0.description differs"),
@@ -1372,7 +1372,7 @@ public let knownDifferences: [Expectation] = [
     ["zip3"],
     "E ",
     misbehaving: false,
-    .other,
+    .demandPattern,
     "as zip: subscription order, per-side requests and returned demand, cancelling the other sides on failure"
   ),
   .init(
