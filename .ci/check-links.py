@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks the relative links of the Markdown docs, so that a moved or renamed file fails CI.
 
-Reads README.md, CHANGELOG.md, CONTRIBUTING.md, Benchmarks/README.md, Docs/**/*.md and the DocC
-catalogs' pages (Sources/*/*.docc/**/*.md). For every inline link or image, `[text](target)` or
+Reads README.md, CHANGELOG.md, CONTRIBUTING.md, Benchmarks/README.md, Differential/*.md,
+Docs/**/*.md and the DocC catalogs' pages (Sources/*/*.docc/**/*.md). For every inline link or image, `[text](target)` or
 `![alt](target)`, outside code fences and code spans:
 
 - a web or mail address (`https:`, `http:`, `mailto:`) is not checked (CI has no network);
@@ -30,6 +30,7 @@ DOCUMENT_GLOBS = [
     "CHANGELOG.md",
     "CONTRIBUTING.md",
     "Benchmarks/README.md",
+    "Differential/*.md",
     "Docs/**/*.md",
     "Sources/*/*.docc/**/*.md",
 ]

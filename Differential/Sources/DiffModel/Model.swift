@@ -1,0 +1,581 @@
+// The library-neutral model of the differential oracle: scripts (what a scenario does, step by
+// step), their text encoding (one line, pasteable into a regression test or onto the command line),
+// the seeded generator, and the comparison of two traces.
+//
+// Nothing here imports StreamKit or OpenCombine: the scenario source (compiled once per library)
+// interprets a `Script` and returns its trace, a list of strings.
+
+/// A demand in a script: `.max(n)` or `.unlimited`, library-neutral.
+public enum ScriptDemand: Hashable, Sendable, CustomStringConvertible {
+  case max(Int)
+  case unlimited
+
+  public var description: String {
+    switch self {
+    case .max(let n): "\(n)"
+    case .unlimited: "u"
+    }
+  }
+
+  init?(token: Substring) {
+    if token == "u" {
+      self = .unlimited
+    } else if let n = Int(token) {
+      self = .max(n)
+    } else {
+      return nil
+    }
+  }
+}
+
+/// One step of a script. Upstream steps name the upstream by index (0 for single-input operators;
+/// 1, 2, … for the second input of `zip`/`append`/`catch`, and for the children that `flatMap`
+/// and `switchToLatest` create, in the order they are subscribed). Downstream steps name the
+/// downstream by index (several only for subjects and the sharing operators).
+public enum Step: Hashable, Sendable {
+  /// Upstream `u` sends `x`, if it has demand and has not ended (otherwise the step logs a skip).
+  case value(u: Int, x: Int)
+  /// Upstream `u` finishes, if it has not ended.
+  case finish(u: Int)
+  /// Upstream `u` fails with error code `c`, if it has not ended.
+  case fail(u: Int, c: Int)
+  /// Downstream `d` calls `request(_:)` on its subscription.
+  case request(d: Int, ScriptDemand)
+  /// Downstream `d` cancels its subscription.
+  case cancel(d: Int)
+  /// From now on downstream `d` returns this demand from `receive(_:)`.
+  case returns(d: Int, ScriptDemand)
+  /// On its next value, downstream `d` calls `request(_:)` from inside `receive(_:)`.
+  case requestInReceive(d: Int, ScriptDemand)
+  /// On its next value, downstream `d` cancels from inside `receive(_:)`.
+  case cancelInReceive(d: Int)
+  /// A new downstream subscribes (subjects and sharing operators).
+  case attach
+  /// `connect()` on a connectable publisher.
+  case connect
+  /// Misbehaving: upstream `u` sends `x` whatever its demand and state.
+  case forceValue(u: Int, x: Int)
+  /// Misbehaving: upstream `u` finishes whatever its state.
+  case forceFinish(u: Int)
+  /// Misbehaving: upstream `u` fails whatever its state.
+  case forceFail(u: Int, c: Int)
+  /// Upstream `u` calls `receive(subscription:)` (again, or for the first time when the
+  /// script subscribes late).
+  case sendSubscription(u: Int)
+
+  /// Whether the step breaks the publisher protocol (or may, for `sendSubscription`).
+  public var isMisbehaving: Bool {
+    switch self {
+    case .forceValue, .forceFinish, .forceFail, .sendSubscription: true
+    default: false
+    }
+  }
+
+  /// The step's text: a few characters, see `Script.encoded`.
+  public var token: String {
+    switch self {
+    case .value(let u, let x): "v\(u).\(x)"
+    case .finish(let u): "f\(u)"
+    case .fail(let u, let c): "e\(u).\(c)"
+    case .request(let d, let n): "r\(d).\(n)"
+    case .cancel(let d): "c\(d)"
+    case .returns(let d, let n): "R\(d).\(n)"
+    case .requestInReceive(let d, let n): "i\(d).\(n)"
+    case .cancelInReceive(let d): "k\(d)"
+    case .attach: "A"
+    case .connect: "C"
+    case .forceValue(let u, let x): "V\(u).\(x)"
+    case .forceFinish(let u): "F\(u)"
+    case .forceFail(let u, let c): "E\(u).\(c)"
+    case .sendSubscription(let u): "S\(u)"
+    }
+  }
+
+  /// Parses a step's token.
+  public init?(token: Substring) {
+    guard let kind = token.first else { return nil }
+    let rest = token.dropFirst()
+    let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
+    func int(_ i: Int) -> Int? { i < parts.count ? Int(parts[i]) : nil }
+    func demand() -> ScriptDemand? { parts.count == 2 ? ScriptDemand(token: parts[1]) : nil }
+    switch kind {
+    case "A": self = .attach
+    case "C": self = .connect
+    default:
+      guard let n = int(0) else { return nil }
+      switch kind {
+      case "v":
+        guard let x = int(1) else { return nil }
+        self = .value(u: n, x: x)
+      case "f": self = .finish(u: n)
+      case "e":
+        guard let c = int(1) else { return nil }
+        self = .fail(u: n, c: c)
+      case "r":
+        guard let d = demand() else { return nil }
+        self = .request(d: n, d)
+      case "c": self = .cancel(d: n)
+      case "R":
+        guard let d = demand() else { return nil }
+        self = .returns(d: n, d)
+      case "i":
+        guard let d = demand() else { return nil }
+        self = .requestInReceive(d: n, d)
+      case "k": self = .cancelInReceive(d: n)
+      case "V":
+        guard let x = int(1) else { return nil }
+        self = .forceValue(u: n, x: x)
+      case "F": self = .forceFinish(u: n)
+      case "E":
+        guard let c = int(1) else { return nil }
+        self = .forceFail(u: n, c: c)
+      case "S": self = .sendSubscription(u: n)
+      default: return nil
+      }
+    }
+  }
+}
+
+/// A scenario: which operator, how the first downstream starts, and the steps.
+public struct Script: Hashable, Sendable {
+  /// The operator's name, one of the scenario source's `operators`.
+  public var op: String
+  /// What the first downstream requests inside `receive(subscription:)` (`nil`: nothing).
+  public var initial: ScriptDemand?
+  /// When true, upstream 0 does not call `receive(subscription:)` when subscribed; a
+  /// `sendSubscription(u: 0)` step does (misbehaviour: events before the subscription).
+  public var lateSubscription: Bool
+  /// The steps, in order.
+  public var steps: [Step]
+
+  public init(op: String, initial: ScriptDemand?, lateSubscription: Bool = false, steps: [Step]) {
+    self.op = op
+    self.initial = initial
+    self.lateSubscription = lateSubscription
+    self.steps = steps
+  }
+
+  /// Whether any step breaks the protocol.
+  public var isMisbehaving: Bool { lateSubscription || steps.contains { $0.isMisbehaving } }
+
+  /// One line: `op initial [late] step step …`, for example `map 1 v0.3 f0`.
+  /// `initial` is `-` for no request in `receive(subscription:)`.
+  public var encoded: String {
+    var parts = [op, initial.map(\.description) ?? "-"]
+    if lateSubscription { parts.append("late") }
+    parts += steps.map(\.token)
+    return parts.joined(separator: " ")
+  }
+
+  /// Parses `encoded`.
+  public init?(encoded: String) {
+    let parts = encoded.split(separator: " ")
+    guard parts.count >= 2 else { return nil }
+    op = String(parts[0])
+    initial = parts[1] == "-" ? nil : ScriptDemand(token: parts[1])
+    if parts[1] != "-" && initial == nil { return nil }
+    var rest = parts.dropFirst(2)
+    lateSubscription = rest.first == "late"
+    if lateSubscription { rest = rest.dropFirst() }
+    var steps: [Step] = []
+    for token in rest {
+      guard let step = Step(token: token) else { return nil }
+      steps.append(step)
+    }
+    self.steps = steps
+  }
+}
+
+/// What the generator needs to know about an operator's shape.
+public struct OperatorShape: Sendable {
+  /// The operator's name.
+  public var name: String
+  /// How many scripted upstreams the scenario starts with (0 for subjects and `Just`-like sources).
+  public var upstreams: Int
+  /// Whether the operator creates more upstreams as it goes (`flatMap`, `switchToLatest`, `catch`,
+  /// `retry`): steps may address upstream indices up to `upstreams + extraUpstreams - 1`.
+  public var extraUpstreams: Int
+  /// Whether more downstreams may attach (`A`) and `connect` (`C`) applies.
+  public var multiDownstream: Bool
+  public var connectable: Bool
+  /// Whether upstream 0 can fail (false for `Never`-failing upstreams: `setFailureType`).
+  public var canFail: Bool
+  /// Whether misbehaving-upstream cases apply (single-input operators over a scripted upstream).
+  public var misbehaviour: Bool
+
+  public init(
+    _ name: String,
+    upstreams: Int = 1,
+    extraUpstreams: Int = 0,
+    multiDownstream: Bool = false,
+    connectable: Bool = false,
+    canFail: Bool = true,
+    misbehaviour: Bool = true
+  ) {
+    self.name = name
+    self.upstreams = upstreams
+    self.extraUpstreams = extraUpstreams
+    self.multiDownstream = multiDownstream
+    self.connectable = connectable
+    self.canFail = canFail
+    self.misbehaviour = misbehaviour && upstreams == 1 && extraUpstreams == 0 && !multiDownstream
+  }
+}
+
+/// SplitMix64: small, fast, and the same on every platform, so a seed always makes the same script.
+public struct SeededRandom: RandomNumberGenerator, Sendable {
+  var state: UInt64
+  public init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Seeded random scripts for one operator.
+public enum Generator {
+  /// The script number `index` for `shape` under `seed`: the same arguments give the same script.
+  public static func script(for shape: OperatorShape, seed: UInt64, index: Int) -> Script {
+    var hash: UInt64 = 1_469_598_103_934_665_603
+    for byte in shape.name.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 1_099_511_628_211
+    }
+    var rng = SeededRandom(seed: seed ^ hash ^ (UInt64(index) &* 0x2545_F491_4F6C_DD1D))
+    // `request(.max(0))` traps; only one script in eight may make it, so few scripts end in a trap
+    // (each trap costs a new child process).
+    let zeroAllowed = index % 8 == 7
+    func demand() -> ScriptDemand {
+      switch Int.random(in: 0..<20, using: &rng) {
+      case 0: zeroAllowed ? .max(0) : .max(1)
+      case 1..<8: .max(1)
+      case 8..<12: .max(2)
+      case 12..<15: .max(3)
+      default: .unlimited
+      }
+    }
+    func returned() -> ScriptDemand {
+      switch Int.random(in: 0..<10, using: &rng) {
+      case 0..<5: .max(0)
+      case 5..<8: .max(1)
+      case 8: .max(2)
+      default: .unlimited
+      }
+    }
+    let initial: ScriptDemand? =
+      Int.random(in: 0..<4, using: &rng) == 0
+      ? nil : [.max(1), .max(2), .max(3), .unlimited, .unlimited].randomElement(using: &rng)!
+    let upstreamCount = max(1, shape.upstreams + shape.extraUpstreams)
+    var downstreams = 1
+    var steps: [Step] = []
+    let length = Int.random(in: 1...14, using: &rng)
+    for _ in 0..<length {
+      let u = Int.random(in: 0..<upstreamCount, using: &rng)
+      let d = Int.random(in: 0..<downstreams, using: &rng)
+      let roll = Int.random(in: 0..<100, using: &rng)
+      switch roll {
+      case 0..<40: steps.append(.value(u: u, x: Int.random(in: 0..<5, using: &rng)))
+      case 40..<46: steps.append(.finish(u: u))
+      case 46..<50:
+        steps.append(
+          shape.canFail || u > 0
+            ? .fail(u: u, c: Int.random(in: 1...2, using: &rng)) : .finish(u: u)
+        )
+      case 50..<66: steps.append(.request(d: d, demand()))
+      case 66..<74: steps.append(.returns(d: d, returned()))
+      case 74..<80: steps.append(.requestInReceive(d: d, demand()))
+      case 80..<83: steps.append(.cancel(d: d))
+      case 83..<85: steps.append(.cancelInReceive(d: d))
+      case 85..<93 where shape.multiDownstream:
+        steps.append(.attach)
+        downstreams += 1
+      case 93..<100 where shape.connectable: steps.append(.connect)
+      default: steps.append(.value(u: u, x: Int.random(in: 0..<5, using: &rng)))
+      }
+    }
+    return Script(op: shape.name, initial: initial, steps: steps)
+  }
+
+  /// The misbehaving-upstream cases for a single-input operator: each protocol violation, at each
+  /// stage of the subscription (before any demand, with demand, after the completion, after a cancel).
+  public static func misbehaviourScripts(for shape: OperatorShape) -> [Script] {
+    guard shape.misbehaviour else { return [] }
+    let op = shape.name
+    var scripts: [Script] = []
+    func add(_ initial: ScriptDemand?, late: Bool = false, _ steps: [Step]) {
+      scripts.append(Script(op: op, initial: initial, lateSubscription: late, steps: steps))
+    }
+    // A value, a completion, before `receive(subscription:)`.
+    add(
+      .max(1),
+      late: true,
+      [.forceValue(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)]
+    )
+    add(.max(1), late: true, [.forceFinish(u: 0), .sendSubscription(u: 0), .value(u: 0, x: 2)])
+    add(.max(1), late: true, [.forceFail(u: 0, c: 1), .sendSubscription(u: 0), .value(u: 0, x: 2)])
+    // A second `receive(subscription:)`: before any value, after a value, after the completion.
+    add(
+      .max(2),
+      [.sendSubscription(u: 0), .value(u: 0, x: 1), .request(d: 0, .max(1)), .value(u: 0, x: 2)]
+    )
+    add(
+      .unlimited,
+      [.value(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)]
+    )
+    add(.unlimited, [.finish(u: 0), .sendSubscription(u: 0)])
+    add(.max(1), [.cancel(d: 0), .sendSubscription(u: 0)])
+    // Values beyond demand: with no demand at all, and one more than requested.
+    add(nil, [.forceValue(u: 0, x: 1), .request(d: 0, .max(1)), .value(u: 0, x: 2)])
+    add(
+      .max(1),
+      [.value(u: 0, x: 1), .forceValue(u: 0, x: 2), .forceValue(u: 0, x: 3), .finish(u: 0)]
+    )
+    // A value, a second completion, after the completion.
+    add(.unlimited, [.value(u: 0, x: 1), .finish(u: 0), .forceValue(u: 0, x: 2)])
+    add(.unlimited, [.fail(u: 0, c: 1), .forceValue(u: 0, x: 2)])
+    add(.unlimited, [.finish(u: 0), .forceFinish(u: 0)])
+    add(.unlimited, [.finish(u: 0), .forceFail(u: 0, c: 2)])
+    // After a cancel.
+    add(
+      .unlimited,
+      [.value(u: 0, x: 1), .cancel(d: 0), .forceValue(u: 0, x: 2), .forceFinish(u: 0)]
+    )
+    return scripts
+  }
+}
+
+/// Trace lines start with a channel letter and a space: `E` events (values, completions, requests,
+/// returned demand, cancels, skipped steps), `D` descriptions (description, mirror, playground
+/// description of each subscription the downstream sees), `L` life cycle (which objects are still
+/// alive after each step), `T` a trap (the last line of a trace that trapped).
+public enum Channel: String, Sendable, CaseIterable {
+  case events = "E"
+  case descriptions = "D"
+  case lifecycle = "L"
+  case trap = "T"
+}
+
+/// One difference between the two traces of a script, in one channel.
+public struct Difference: Hashable, Sendable {
+  /// The channel that differs.
+  public var channel: Channel
+  /// The first differing lines (nil when a trace has fewer lines in that channel).
+  public var streamKit: String?
+  public var openCombine: String?
+  /// A short, argument-free key for grouping and shrinking: the channel plus the kind of the
+  /// first differing lines, e.g. `E up0.request|down0.value`.
+  public var signature: String
+}
+
+/// Comparing two traces.
+public enum Compare {
+  /// The lines of `trace` in `channel`, without the channel prefix.
+  public static func lines(_ trace: [String], _ channel: Channel) -> [String] {
+    let prefix = channel.rawValue + " "
+    return trace.compactMap { $0.hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : nil }
+  }
+
+  /// Each downstream's `E downN.…` lines, downstream by downstream after the other lines, so
+  /// the interleaving of deliveries to several downstreams is not compared.
+  static func canonicalOrder(_ trace: [String]) -> [String] {
+    func downstream(_ line: String) -> Int? {
+      guard line.hasPrefix("E down") else { return nil }
+      let digits = line.dropFirst(6).prefix { $0.isNumber }
+      return Int(digits)
+    }
+    var others: [String] = []
+    var perDownstream: [Int: [String]] = [:]
+    for line in trace {
+      if let k = downstream(line) {
+        perDownstream[k, default: []].append(line)
+      } else {
+        others.append(line)
+      }
+    }
+    return others + perDownstream.keys.sorted().flatMap { perDownstream[$0]! }
+  }
+
+  /// The first word of a line, which names what happened (`up0.request`, `down0.value`, …).
+  static func kind(_ line: String?) -> String {
+    guard let line else { return "(none)" }
+    return String(line.split(separator: " ").first ?? "")
+  }
+
+  /// The per-channel differences between StreamKit's trace and OpenCombine's.
+  ///
+  /// With `severalDownstreams`, the order in which events reach different downstreams is not
+  /// compared (Combine does not specify it, and OpenCombine's subjects keep their subscribers in a
+  /// hashed set): each downstream's events are compared on their own.
+  public static func differences(
+    streamKit: [String],
+    openCombine: [String],
+    severalDownstreams: Bool = false
+  ) -> [Difference] {
+    let streamKit = severalDownstreams ? canonicalOrder(streamKit) : streamKit
+    let openCombine = severalDownstreams ? canonicalOrder(openCombine) : openCombine
+    var result: [Difference] = []
+    // A trap is its own channel; when one side trapped, later channels are compared only up to
+    // the trap, since everything after it is missing on that side.
+    let skTrap = lines(streamKit, .trap).first
+    let ocTrap = lines(openCombine, .trap).first
+    if (skTrap == nil) != (ocTrap == nil) {
+      result.append(
+        Difference(
+          channel: .trap,
+          streamKit: skTrap,
+          openCombine: ocTrap,
+          signature: "T "
+            + (skTrap == nil
+              ? "OpenCombine traps: " + trapKey(ocTrap) : "StreamKit traps: " + trapKey(skTrap))
+        )
+      )
+    }
+    for channel in [Channel.events, .descriptions, .lifecycle] {
+      // Both trapped while delivering to several downstreams: which ones got the event before
+      // the trap depends on the (unspecified) delivery order.
+      if severalDownstreams, channel == .events, skTrap != nil, ocTrap != nil { continue }
+      var a = lines(streamKit, channel)
+      var b = lines(openCombine, channel)
+      if (skTrap == nil) != (ocTrap == nil) {
+        let n = min(a.count, b.count)
+        a = Array(a.prefix(n))
+        b = Array(b.prefix(n))
+      }
+      guard a != b else { continue }
+      if channel == .events {
+        result += eventDifferences(a, b)
+        continue
+      }
+      var i = 0
+      while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
+      let x = i < a.count ? a[i] : nil
+      let y = i < b.count ? b[i] : nil
+      let signature: String
+      if channel == .lifecycle {
+        signature = "L " + lifecycleKey(x, y)
+      } else if channel == .descriptions {
+        signature = "D " + descriptionKey(x, y)
+      } else {
+        signature = "\(channel.rawValue) \(kind(x))|\(kind(y))"
+      }
+      result.append(
+        Difference(channel: channel, streamKit: x, openCombine: y, signature: signature)
+      )
+    }
+    return result
+  }
+
+  /// A trap's message, shortened: `trapped: Fatal error: request(.none): …` -> `request(.none)`.
+  static func trapKey(_ line: String?) -> String {
+    guard var text = line else { return "" }
+    for prefix in ["trapped: ", "Fatal error: ", "Precondition failed: ", "Assertion failed: "] {
+      if text.hasPrefix(prefix) { text = String(text.dropFirst(prefix.count)) }
+    }
+    return String(text.prefix(48))
+  }
+
+  /// The actor of an event line: `up0`, `down1`, `hook`, `print`, `subject`, …
+  static func actor(_ line: String) -> String {
+    String(line.prefix { $0 != "." && $0 != " " })
+  }
+
+  /// Events are compared actor by actor (each upstream's log, each downstream's, the hooks'), so
+  /// one early difference (say, the order of subscriptions) does not hide a later one in another
+  /// actor's log; when every actor's log agrees, the interleaving is compared.
+  static func eventDifferences(_ a: [String], _ b: [String]) -> [Difference] {
+    var actors: [String] = []
+    for line in a + b where !actors.contains(actor(line)) { actors.append(actor(line)) }
+    var result: [Difference] = []
+    for name in actors {
+      let x = a.filter { actor($0) == name }
+      let y = b.filter { actor($0) == name }
+      guard x != y else { continue }
+      var i = 0
+      while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
+      let p = i < x.count ? x[i] : nil
+      let q = i < y.count ? y[i] : nil
+      result.append(
+        Difference(
+          channel: .events,
+          streamKit: p,
+          openCombine: q,
+          signature: "E \(name): \(kind(p))|\(kind(q))"
+        )
+      )
+    }
+    if result.isEmpty {
+      var i = 0
+      while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
+      let p = i < a.count ? a[i] : nil
+      let q = i < b.count ? b[i] : nil
+      result.append(
+        Difference(
+          channel: .events,
+          streamKit: p,
+          openCombine: q,
+          signature: "E order: \(kind(p))|\(kind(q))"
+        )
+      )
+    }
+    return result
+  }
+
+  /// For life-cycle lines `alive a=1 b=0 … state=…`: which objects differ and which way,
+  /// e.g. `down0 released early (completed)`.
+  static func lifecycleKey(_ x: String?, _ y: String?) -> String {
+    guard let x, let y else { return "length" }
+    func fields(_ s: String) -> [String: String] {
+      var d: [String: String] = [:]
+      for part in s.split(separator: " ") {
+        let kv = part.split(separator: "=", maxSplits: 1)
+        if kv.count == 2 { d[String(kv[0])] = String(kv[1]) }
+      }
+      return d
+    }
+    let a = fields(x)
+    let b = fields(y)
+    var keys: [String] = []
+    for key in a.keys.sorted() where key != "state" && a[key] != b[key] {
+      keys.append(
+        key + (a[key] == "0" ? " released by StreamKit only" : " released by OpenCombine only")
+      )
+    }
+    return keys.joined(separator: ", ") + " (" + (b["state"] ?? "?") + ")"
+  }
+
+  /// For description lines `down0.<what> <text>`: the part that differs, e.g. `down0.mirror`.
+  static func descriptionKey(_ x: String?, _ y: String?) -> String {
+    kind(x ?? y)
+  }
+
+  /// StreamKit's and OpenCombine's traces, side by side from the first line that differs
+  /// (a few lines of context before it).
+  public static func sideBySide(
+    streamKit: [String],
+    openCombine: [String],
+    context: Int = 3,
+    limit: Int = 30
+  ) -> String {
+    var i = 0
+    while i < streamKit.count, i < openCombine.count, streamKit[i] == openCombine[i] { i += 1 }
+    let start = max(0, i - context)
+    let end = min(max(streamKit.count, openCombine.count), start + limit)
+    let width = 58
+    func pad(_ s: String) -> String {
+      s.count >= width
+        ? String(s.prefix(width - 1)) + "…" : s + String(repeating: " ", count: width - s.count)
+    }
+    var out = "    " + pad("StreamKit") + " | OpenCombine\n"
+    if start < end {
+      for j in start..<end {
+        let a = j < streamKit.count ? streamKit[j] : ""
+        let b = j < openCombine.count ? openCombine[j] : ""
+        let mark = a == b ? "  " : "!!"
+        out += "\(mark)  " + pad(a) + " | " + b + "\n"
+      }
+    }
+    return out
+  }
+}
