@@ -96,7 +96,7 @@ public final class CurrentValueRelay<Output>: Relay, Sendable {
   /// - Parameter relay: The relay that accepts this relay's values.
   /// - Returns: A token that cancels the link.
   public func subscribe<R: Relay>(_ relay: R) -> AnyCancellable where R.Output == Output {
-    relay.subscribe(storage)
+    relay.subscribe(storage.eraseToAnyPublisher())
   }
 
   /// Attaches a subscriber, which receives the current value on its first demand.

@@ -85,7 +85,7 @@ public final class PassthroughRelay<Output>: Relay, Sendable {
   /// - Parameter relay: The relay that accepts this relay's values.
   /// - Returns: A token that cancels the link.
   public func subscribe<R: Relay>(_ relay: R) -> AnyCancellable where R.Output == Output {
-    relay.subscribe(storage)
+    relay.subscribe(storage.eraseToAnyPublisher())
   }
 
   /// Attaches a subscriber.

@@ -105,7 +105,9 @@ extension Publishers {
         }
       }
       errorTrigger(failures.eraseToAnyPublisher())
-        .subscribe(RetryTriggerInlet(serial: serial, attempt: attempt))
+        .subscribe(
+          RetryTriggerInlet<RetryTrigger.Output, RetryTrigger.Failure, S>(
+            serial: serial, attempt: attempt))
       serial.run(attempt)
     }
   }

@@ -212,7 +212,11 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     case .complete(let completion): complete(completion)
     case .next(let work): run(work)
     case .wait(let then):
-      guard withLive({ $0.waiting = true }) != nil else { return }
+      let waiting = withLive { live -> Bool in
+        live.waiting = true
+        return true
+      }
+      guard waiting ?? false else { return }
       then()
     }
   }
@@ -234,10 +238,12 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   /// Keeps `companion`, to cancel when the subscription ends; `false` if it already ended (the
   /// caller cancels it).
   func keep(companion: any Cancellable) -> Bool {
-    withLive { live in
+    let kept = withLive { live -> Bool in
       precondition(live.companion == nil, "SerialUpstreams: a companion is already kept")
       live.companion = companion
-    } != nil
+      return true
+    }
+    return kept ?? false
   }
 
   /// Ends the subscription from outside the chain: cancels the live stage and the companion,

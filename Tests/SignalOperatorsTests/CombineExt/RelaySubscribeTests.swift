@@ -93,7 +93,7 @@ import Testing
     #expect(weakRelay == nil)
     upstream.send(1)
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
-    token = nil
+    token?.cancel()
   }
 
   @Test func completedUpstream_isReleased() {

@@ -7,9 +7,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RetryWhenTests {
   /// Fails with `TestError` after sending `1`, the first `failures` times it is subscribed to;
   /// then sends `1`, `2` and finishes.
-  static func flaky(failures: Int, subscriptions: Atomic<Int>) -> AnyPublisher<Int, TestError> {
+  static func flaky(failures: Int, subscriptions: SubscriptionCounter) -> AnyPublisher<Int, TestError> {
     Deferred { () -> AnyPublisher<Int, TestError> in
-      let count = subscriptions.add(1, ordering: .relaxed).newValue
+      let count = subscriptions.increment()
       if count <= failures {
         return Just(1).setFailureType(to: TestError.self)
           .append(Fail(error: TestError())).eraseToAnyPublisher()
@@ -20,20 +20,20 @@ import Testing
   }
 
   @Test func eachTriggerValue_resubscribes_untilTheUpstreamFinishes() {
-    let subscriptions = Atomic(0)
+    let subscriptions = SubscriptionCounter()
     let recorder = RecordingSubscriber<Int, TestError>()
     Self.flaky(failures: 2, subscriptions: subscriptions)
       .retryWhen { failures in failures.map { _ in () } }
       .subscribe(recorder)
     #expect(recorder.values == [1, 1, 1, 2])
     #expect(recorder.completion == .finished)
-    #expect(subscriptions.load(ordering: .relaxed) == 3)
+    #expect(subscriptions.count == 3)
     #expect(recorder.subscriptionDescription == "RetryWhen")
     #expect(recorder.violations.isEmpty)
   }
 
   @Test func retryWhenSpelling_isTheSame() {
-    let subscriptions = Atomic(0)
+    let subscriptions = SubscriptionCounter()
     let recorder = RecordingSubscriber<Int, TestError>()
     Self.flaky(failures: 1, subscriptions: subscriptions)
       .retry(when: { failures in failures })
@@ -43,7 +43,7 @@ import Testing
   }
 
   @Test func triggerFinishes_finishesThePublisher() {
-    let subscriptions = Atomic(0)
+    let subscriptions = SubscriptionCounter()
     let recorder = RecordingSubscriber<Int, TestError>()
     Self.flaky(failures: 10, subscriptions: subscriptions)
       .retryWhen { failures in failures.prefix(2) }
@@ -52,12 +52,12 @@ import Testing
     // finishes in the same call: the retry it asked for would start when that call returns, but
     // the finish came first and ended everything.
     #expect(recorder.completion == .finished)
-    #expect(subscriptions.load(ordering: .relaxed) == 2)
+    #expect(subscriptions.count == 2)
     #expect(recorder.values == [1, 1])
   }
 
   @Test func triggerFailsWithTheUpstreamsType_failsThePublisher() {
-    let subscriptions = Atomic(0)
+    let subscriptions = SubscriptionCounter()
     let recorder = RecordingSubscriber<Int, TestError>()
     Self.flaky(failures: 10, subscriptions: subscriptions)
       .retryWhen { failures in
@@ -65,7 +65,7 @@ import Testing
       }
       .subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
-    #expect(subscriptions.load(ordering: .relaxed) == 1)
+    #expect(subscriptions.count == 1)
   }
 
   @Test func triggerFailsWithAnotherType_finishes() {
@@ -172,7 +172,7 @@ import Testing
   }
 
   @Test func manySynchronousRetries_doNotGrowTheStack() {
-    let subscriptions = Atomic(0)
+    let subscriptions = SubscriptionCounter()
     let recorder = RecordingSubscriber<Int, TestError>()
     Self.flaky(failures: 20_000, subscriptions: subscriptions)
       .retryWhen { failures in failures }
@@ -205,4 +205,20 @@ import Testing
     .run()
     .expectAllPassed()
   }
+}
+
+/// Counts subscriptions from any thread.
+// Sendable: `value` is guarded by its mutex.
+final class SubscriptionCounter: Sendable {
+  private let value = Mutex(0)
+
+  /// Adds one and returns the new count.
+  func increment() -> Int {
+    value.withLock {
+      $0 += 1
+      return $0
+    }
+  }
+
+  var count: Int { value.withLock { $0 } }
 }

@@ -110,11 +110,17 @@ import Testing
   @Test func shareReplay_conforms() {
     PublisherConformance(
       elements: 3,
-      makePublisher: { [1, 2, 3].publisher.setFailureType(to: TestError.self).share(replay: 3) },
-      makeFailingPublisher: {
-        Fail<Int, TestError>(error: TestError()).share(replay: 3)
+      makePublisher: {
+        [1, 2, 3].publisher.setFailureType(to: TestError.self).share(replay: 3)
+          .eraseToAnyPublisher()
       },
-      makeLongPublisher: { (0..<100_000).publisher.setFailureType(to: TestError.self).share(replay: 100_000) }
+      makeFailingPublisher: {
+        Fail<Int, TestError>(error: TestError()).share(replay: 3).eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        (0..<100_000).publisher.setFailureType(to: TestError.self).share(replay: 100_000)
+          .eraseToAnyPublisher()
+      }
     )
     .run()
     .expectAllPassed()
