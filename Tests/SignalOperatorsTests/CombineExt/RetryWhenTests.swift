@@ -78,31 +78,42 @@ import Testing
   }
 
   @Test func asynchronousTrigger_waitsThenResubscribes_keepingUnmetDemand() {
-    let upstream = TestPublisher<Int, TestError>()
+    // A fresh TestPublisher per subscription: a TestPublisher that failed stays failed.
+    let upstreams = Mutex<[TestPublisher<Int, TestError>]>([])
+    let source = Deferred { () -> TestPublisher<Int, TestError> in
+      let upstream = TestPublisher<Int, TestError>()
+      upstreams.withLock { $0.append(upstream) }
+      return upstream
+    }
+    func upstream(_ index: Int) -> TestPublisher<Int, TestError> {
+      upstreams.withLock { $0[index] }
+    }
     let trigger = PassthroughSubject<Void, Never>()
     let seen = Mutex<[TestError]>([])
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3))
-    upstream
+    source
       .retryWhen { failures in
         failures.handleEvents(receiveOutput: { error in seen.withLock { $0.append(error) } })
           .flatMap { _ in trigger.first() }
       }
       .subscribe(recorder)
-    upstream.send(1)
-    upstream.send(completion: .failure(TestError()))
+    upstream(0).send(1)
+    upstream(0).send(completion: .failure(TestError()))
     #expect(seen.withLock { $0 } == [TestError()])
-    #expect(upstream.subscriptionCount == 1)
+    #expect(upstreams.withLock { $0.count } == 1)
     trigger.send(())
-    #expect(upstream.subscriptionCount == 2)
+    #expect(upstreams.withLock { $0.count } == 2)
     // The new subscription is asked for the two values still owed.
-    #expect(upstream.requests == [.demand(.max(3)), .demand(.max(2))])
-    upstream.send(2)
-    upstream.send(3)
+    #expect(upstream(0).requests == [.demand(.max(3))])
+    #expect(upstream(1).requests == [.demand(.max(2))])
+    upstream(1).send(2)
+    upstream(1).send(3)
     #expect(recorder.values == [1, 2, 3])
-    #expect(upstream.outstandingDemand == .none)
-    upstream.send(completion: .finished)
+    #expect(upstream(1).outstandingDemand == .none)
+    upstream(1).send(completion: .finished)
     #expect(recorder.completion == .finished)
     #expect(recorder.violations.isEmpty)
+    #expect(upstream(1).violations.isEmpty)
   }
 
   @Test func triggerValueWhileTheUpstreamIsLive_isIgnored() {

@@ -20,7 +20,7 @@ import Testing
     #expect(second.events == [.subscription, .value(2), .value(3), .value(4)])
     #expect(upstream.subscriptionCount == 1)
     #expect(upstream.requests == [.demand(.unlimited)])
-    #expect(second.subscriptionDescription == "ReplaySubject")
+    #expect(second.subscriptionDescription == "Multicast")
   }
 
   @Test func afterTheUpstreamEnded_replaysValuesThenTheCompletion() {
