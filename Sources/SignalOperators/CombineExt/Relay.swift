@@ -12,6 +12,9 @@ public import StreamCore
 /// A relay is a subject without `send(completion:)`: its subscribers see values only, and a
 /// `.finished` when the relay itself goes away. ``PassthroughRelay`` and ``CurrentValueRelay``
 /// are the two relays, built on `PassthroughSubject` and `CurrentValueSubject`.
+///
+/// > Thread safety: Both relays accept values and subscribers from any thread, as their
+/// > subjects do; a conforming type should too.
 public protocol Relay: Publisher where Failure == Never {
   /// Sends `value` to the relay's subscribers.
   ///

@@ -107,7 +107,10 @@ extension Publishers {
       errorTrigger(failures.eraseToAnyPublisher())
         .subscribe(
           RetryTriggerInlet<RetryTrigger.Output, RetryTrigger.Failure, S>(
-            serial: serial, attempt: attempt))
+            serial: serial,
+            attempt: attempt
+          )
+        )
       serial.run(attempt)
     }
   }

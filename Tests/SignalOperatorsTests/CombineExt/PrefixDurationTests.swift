@@ -18,7 +18,9 @@ import Testing
     #expect(recorder.values == [1, 2, 3])
     #expect(recorder.completion == nil)
     scheduler.advance(by: 1)
-    #expect(recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)]
+    )
     #expect(upstream.requests.last == .cancel)
     upstream.send(4)
     #expect(recorder.values == [1, 2, 3])

@@ -7,7 +7,10 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct RetryWhenTests {
   /// Fails with `TestError` after sending `1`, the first `failures` times it is subscribed to;
   /// then sends `1`, `2` and finishes.
-  static func flaky(failures: Int, subscriptions: SubscriptionCounter) -> AnyPublisher<Int, TestError> {
+  static func flaky(
+    failures: Int,
+    subscriptions: SubscriptionCounter
+  ) -> AnyPublisher<Int, TestError> {
     Deferred { () -> AnyPublisher<Int, TestError> in
       let count = subscriptions.increment()
       if count <= failures {
@@ -72,7 +75,9 @@ import Testing
     struct Other: Error {}
     let recorder = RecordingSubscriber<Int, TestError>()
     Fail<Int, TestError>(error: TestError())
-      .retryWhen { failures in failures.setFailureType(to: Other.self).tryMap { _ -> Void in throw Other() } }
+      .retryWhen { failures in
+        failures.setFailureType(to: Other.self).tryMap { _ -> Void in throw Other() }
+      }
       .subscribe(recorder)
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }

@@ -33,7 +33,9 @@ import Testing
     upstream.send(completion: .failure(TestError()))
     let late = RecordingSubscriber<Int, TestError>()
     shared.subscribe(late)
-    #expect(late.events == [.subscription, .value(2), .value(3), .completion(.failure(TestError()))])
+    #expect(
+      late.events == [.subscription, .value(2), .value(3), .completion(.failure(TestError()))]
+    )
     #expect(upstream.subscriptionCount == 1)
   }
 
