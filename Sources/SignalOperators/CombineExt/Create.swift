@@ -60,8 +60,8 @@ extension Publishers {
   /// }
   /// ```
   ///
-  /// Each subscriber first receives its subscription; then `factory` runs with a
-  /// ``Subscriber`` handle. What it sends beyond the subscriber's demand is buffered, without a
+  /// Each subscriber first receives its subscription; then, unless it cancelled meanwhile,
+  /// `factory` runs with a ``Subscriber`` handle. What it sends beyond the subscriber's demand is buffered, without a
   /// limit, and delivered as demand arrives; a completion is delivered after the buffered
   /// values, and what is sent after it is ignored. The `Cancellable` that `factory` returns is
   /// cancelled when the subscriber cancels, and after the completion was delivered (at once if
@@ -99,6 +99,8 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let inner = CreateInner(downstream: subscriber)
       subscriber.receive(subscription: inner)
+      // A subscriber that cancelled inside `receive(subscription:)` needs no events.
+      guard !inner.hasEnded else { return }
       inner.start(factory(Subscriber(sink: inner)))
     }
   }
@@ -234,6 +236,9 @@ final class CreateInner<Downstream: Subscriber>: CreateSink<Downstream.Input, Do
   }
 
   var description: String { "Create" }
+
+  /// Whether the subscription was cancelled or has delivered its completion.
+  var hasEnded: Bool { lock.withLock { state.isTerminal } }
 
   /// Keeps what the factory returned, or cancels it if the subscription already ended.
   func start(_ cleanup: any Cancellable) {

@@ -126,6 +126,21 @@ import Testing
     holder.subscription = nil
   }
 
+  @Test func cancelInsideReceiveSubscription_theFactoryDoesNotRun() {
+    let calls = Atomic(0)
+    let publisher = AnyPublisher<Int, Never> { _ in
+      calls.add(1, ordering: .relaxed)
+      return AnyCancellable {}
+    }
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.cancel() },
+      receiveValue: { _ in .none },
+      receiveCompletion: nil
+    )
+    publisher.subscribe(subscriber)
+    #expect(calls.load(ordering: .relaxed) == 0)
+  }
+
   @Test func subscriptionAndSubscriber_releasedAfterCompletionAndAfterCancel() {
     for cancels in [false, true] {
       let handle = HandleBox<Int, Never>()
