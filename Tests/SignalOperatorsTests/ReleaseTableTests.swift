@@ -431,6 +431,12 @@ enum ReleaseTable {
     op("prefix(while:behavior:)") {
       $0.upstream.prefix(while: { $0 < 10 }, behavior: .inclusive)
     },
+    op("share(replay:)") { $0.upstream.share(replay: 2) },
+    op("prefix(duration:)") { $0.upstream.prefix(duration: 10, on: $0.scheduler) },
+    op("retryWhen") { environment in environment.upstream.retryWhen { _ in environment.other } },
+    op("retry(when:)") { environment in
+      environment.upstream.retry(when: { $0.map { _ in () } })
+    },
   ]
 
   /// Names of cases that are not `extension Publisher` methods.

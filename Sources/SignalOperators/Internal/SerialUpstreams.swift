@@ -1,7 +1,7 @@
 import StreamCore
 
 /// One downstream subscription fed by a chain of publishers, one after another: the engine of
-/// `Concatenate`, `Catch`, `TryCatch` and `Retry`.
+/// `Concatenate`, `Catch`, `TryCatch`, `Retry` and `RetryWhen`.
 ///
 /// Each publisher in the chain is a *stage*. ``attach(_:onCompletion:)`` subscribes the next
 /// stage; when it completes, its `onCompletion` decides whether the downstream completes or
@@ -13,7 +13,8 @@ import StreamCore
 /// live(attached) --stage completes--> live(between) --decide (outside the lock)-->
 ///   .next: attach the next stage (through the drain, so synchronous failures don't recurse)
 ///   .complete: terminal
-/// live --cancel()--> terminal
+///   .wait: live(between, waiting) until resume(_:) attaches the next stage or finish(_:) ends
+/// live --cancel() / finish(_:)--> terminal  (the live stage and the companion are cancelled)
 /// ```
 // Sendable: all mutable state is in `state`, guarded by `lock`; the downstream, the stages and
 // the decisions are called outside it, and only the live stage delivers values.
@@ -29,6 +30,9 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     case complete(Subscribers.Completion<Failure>)
     /// Run this, which attaches the next stage.
     case next(() -> Void)
+    /// Wait for ``resume(_:)`` or ``finish(_:)``; `then` runs (outside the lock) once the
+    /// subscription is waiting, and may call either of them.
+    case wait(then: () -> Void)
   }
 
   /// The live stage's subscription, as far as the downstream is concerned.
@@ -57,6 +61,11 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     /// Attach work that came while the drain was claimed (a stage completed while the previous
     /// one was being attached); a newer one supersedes it.
     var pending: (() -> Void)?
+    /// Whether a completed stage waits for ``resume(_:)`` (a `.wait` step).
+    var waiting = false
+    /// Cancelled when the subscription ends: what decides about the next stage, for operators
+    /// that subscribe to one (`RetryWhen`'s trigger).
+    var companion: (any Cancellable)?
   }
 
   private enum State {
@@ -77,6 +86,9 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     var downstream: Downstream?
     var subscription: (any Subscription)?
     var pending: (() -> Void)?
+    var companion: (any Cancellable)?
+    /// Whether the downstream had not received its subscription yet.
+    var unsubscribed = false
   }
 
   private let lock = Lock()
@@ -199,7 +211,50 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     switch onCompletion(completion) {
     case .complete(let completion): complete(completion)
     case .next(let work): run(work)
+    case .wait(let then):
+      let waiting = withLive { live -> Bool in
+        live.waiting = true
+        return true
+      }
+      guard waiting ?? false else { return }
+      then()
     }
+  }
+
+  /// Attaches the next stage with `work` if a completed stage is waiting (a `.wait` step);
+  /// otherwise does nothing and returns `false`.
+  @discardableResult
+  func resume(_ work: @escaping () -> Void) -> Bool {
+    let resumed =
+      withLive { live -> Bool in
+        guard live.waiting else { return false }
+        live.waiting = false
+        return true
+      } ?? false
+    if resumed { run(work) }
+    return resumed
+  }
+
+  /// Keeps `companion`, to cancel when the subscription ends; `false` if it already ended (the
+  /// caller cancels it).
+  func keep(companion: any Cancellable) -> Bool {
+    let kept = withLive { live -> Bool in
+      precondition(live.companion == nil, "SerialUpstreams: a companion is already kept")
+      live.companion = companion
+      return true
+    }
+    return kept ?? false
+  }
+
+  /// Ends the subscription from outside the chain: cancels the live stage and the companion,
+  /// then delivers `completion` (after an empty subscription, if the downstream had none yet).
+  func finish(_ completion: Subscribers.Completion<Failure>) {
+    guard let released = end() else { return }
+    released.subscription?.cancel()
+    released.companion?.cancel()
+    guard let downstream = released.downstream else { return }
+    if released.unsubscribed { downstream.receive(subscription: Subscriptions.empty) }
+    downstream.receive(completion: completion)
   }
 
   /// Ends the subscription; `nil` if it already ended.
@@ -207,16 +262,22 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     lock.withLock {
       guard case .live(let live) = state else { return nil }
       state = .terminal
+      var unsubscribed = false
+      if case .awaitingFirstStage = live.link { unsubscribed = true }
       return Released(
         downstream: live.downstream,
         subscription: live.link.subscription,
-        pending: live.pending
+        pending: live.pending,
+        companion: live.companion,
+        unsubscribed: unsubscribed
       )
     }
   }
 
   private func complete(_ completion: Subscribers.Completion<Failure>) {
-    end()?.downstream?.receive(completion: completion)
+    guard let released = end() else { return }
+    released.companion?.cancel()
+    released.downstream?.receive(completion: completion)
   }
 
   func request(_ demand: Subscribers.Demand) {
@@ -229,7 +290,9 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   func cancel() {
-    end()?.subscription?.cancel()
+    guard let released = end() else { return }
+    released.subscription?.cancel()
+    released.companion?.cancel()
   }
 }
 
