@@ -92,14 +92,23 @@ import Testing
 
   @Test func combineLatestMany_conforms() {
     PublisherConformance(
-      elements: 1,
+      elements: 3,
       makePublisher: {
-        (1...3).map { Publishers.Sequence<[Int], TestError>(sequence: [$0]) }.combineLatest()
+        [
+          Publishers.Sequence<[Int], TestError>(sequence: [0]),
+          Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]),
+        ].combineLatest()
       },
       makeFailingPublisher: {
         [
           Publishers.Sequence<[Int], TestError>(sequence: [1]).eraseToAnyPublisher(),
-          Fail(error: TestError()).eraseToAnyPublisher(),
+          Record(output: [1, 2], completion: .failure(TestError())).eraseToAnyPublisher(),
+        ].combineLatest()
+      },
+      makeLongPublisher: {
+        [
+          Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1),
+          Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000),
         ].combineLatest()
       }
     )

