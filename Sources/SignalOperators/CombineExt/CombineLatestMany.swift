@@ -20,10 +20,14 @@ extension Publisher {
   ///
   /// - Parameter others: The other publishers to combine with this one.
   /// - Returns: A publisher of arrays of the latest values.
-  public func combineLatest<Others: Collection>(with others: Others) -> AnyPublisher<
+  public func combineLatest<Others: Collection>(
+    with others: Others
+  ) -> AnyPublisher<
     [Output], Failure
   >
-  where Others.Element: Publisher, Others.Element.Output == Output,
+  where
+    Others.Element: Publisher,
+    Others.Element.Output == Output,
     Others.Element.Failure == Failure
   {
     others.reduce(map { [$0] }.eraseToAnyPublisher()) { combined, next in
@@ -44,7 +48,9 @@ extension Publisher {
   ///
   /// - Parameter others: The other publishers to combine with this one.
   /// - Returns: A publisher of arrays of the latest values.
-  public func combineLatest<Other: Publisher>(with others: Other...) -> AnyPublisher<
+  public func combineLatest<Other: Publisher>(
+    with others: Other...
+  ) -> AnyPublisher<
     [Output], Failure
   >
   where Other.Output == Output, Other.Failure == Failure {

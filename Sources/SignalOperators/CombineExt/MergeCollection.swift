@@ -16,7 +16,9 @@ extension Publisher {
   /// - Parameter others: The other publishers to merge with this one.
   /// - Returns: A publisher of the values of all of them.
   public func merge<Others: Collection>(with others: Others) -> AnyPublisher<Output, Failure>
-  where Others.Element: Publisher, Others.Element.Output == Output,
+  where
+    Others.Element: Publisher,
+    Others.Element.Output == Output,
     Others.Element.Failure == Failure
   {
     Publishers.MergeMany(

@@ -21,7 +21,9 @@ extension Publisher {
   /// - Parameter others: The other publishers to zip with this one.
   /// - Returns: A publisher of arrays of values, one from each publisher.
   public func zip<Others: Collection>(with others: Others) -> AnyPublisher<[Output], Failure>
-  where Others.Element: Publisher, Others.Element.Output == Output,
+  where
+    Others.Element: Publisher,
+    Others.Element.Output == Output,
     Others.Element.Failure == Failure
   {
     others.reduce(map { [$0] }.eraseToAnyPublisher()) { zipped, next in

@@ -50,7 +50,9 @@ import Testing
     a.send(completion: .finished)
     b.send(3)
     b.send(completion: .finished)
-    #expect(finished.events == [.subscription, .value([1, 2]), .value([1, 3]), .completion(.finished)])
+    #expect(
+      finished.events == [.subscription, .value([1, 2]), .value([1, 3]), .completion(.finished)]
+    )
 
     let x = TestPublisher<Int, TestError>()
     let y = TestPublisher<Int, TestError>()

@@ -26,14 +26,16 @@ import Testing
   @Test func eachSubscription_hasItsOwnActiveFlag() {
     let subject = PassthroughSubject<Int, TestError>()
     let inner = TestPublisher<Int, TestError>()
-    let operator_ = subject.flatMapFirst { value in
-      value == 0 ? inner.eraseToAnyPublisher() : Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
+    let shared = subject.flatMapFirst { value in
+      value == 0
+        ? inner.eraseToAnyPublisher()
+        : Just(value).setFailureType(to: TestError.self).eraseToAnyPublisher()
     }
     let busy = RecordingSubscriber<Int, TestError>()
-    operator_.subscribe(busy)
+    shared.subscribe(busy)
     subject.send(0)  // busy's inner stays active
     let fresh = RecordingSubscriber<Int, TestError>()
-    operator_.subscribe(fresh)
+    shared.subscribe(fresh)
     subject.send(5)
     #expect(busy.values.isEmpty)
     #expect(fresh.values == [5])

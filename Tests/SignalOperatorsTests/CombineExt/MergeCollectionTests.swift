@@ -18,7 +18,9 @@ import Testing
     b.send(completion: .finished)
     #expect(recorder.completion == nil)
     c.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .value(2), .value(1), .value(3), .completion(.finished)])
+    #expect(
+      recorder.events == [.subscription, .value(2), .value(1), .value(3), .completion(.finished)]
+    )
   }
 
   @Test func mergeWithCollection_mergesThisPublisherToo() {

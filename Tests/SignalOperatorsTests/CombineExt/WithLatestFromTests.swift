@@ -182,7 +182,10 @@ import Testing
     do {
       let captured = Probe()
       probe = captured
-      upstream.withLatestFrom(other) { _, text in _ = captured; return text }.subscribe(recorder)
+      upstream.withLatestFrom(other) { _, text in
+        _ = captured
+        return text
+      }.subscribe(recorder)
     }
     other.send("a")
     upstream.send(completion: .finished)

@@ -60,7 +60,9 @@ extension Publisher {
   /// - Parameter others: The publishers racing this one.
   /// - Returns: A publisher that mirrors the first of all of them to send.
   public func amb<Others: Collection>(with others: Others) -> AnyPublisher<Output, Failure>
-  where Others.Element: Publisher, Others.Element.Output == Output,
+  where
+    Others.Element: Publisher,
+    Others.Element.Output == Output,
     Others.Element.Failure == Failure
   {
     others.reduce(eraseToAnyPublisher()) { raced, next in

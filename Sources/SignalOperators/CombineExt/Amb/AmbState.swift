@@ -59,7 +59,8 @@ enum AmbState<Downstream: Subscriber> {
   case terminal
 
   /// A side's subscription arrived; returns the demand to ask of it, or `nil`: cancel it.
-  mutating func subscribed(_ subscription: any Subscription, side: AmbRacer) -> Subscribers.Demand? {
+  mutating func subscribed(_ subscription: any Subscription, side: AmbRacer) -> Subscribers.Demand?
+  {
     guard case .racing(var racing) = self else { return nil }
     switch side {
     case .first:

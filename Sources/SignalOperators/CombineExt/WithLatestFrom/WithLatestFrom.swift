@@ -90,9 +90,10 @@ extension Publisher {
     _ other1: Other1,
     _ other2: Other2,
     resultSelector: @escaping (Output, (Other.Output, Other1.Output, Other2.Output)) -> Result
-  ) -> Publishers.WithLatestFrom<
-    Self, AnyPublisher<(Other.Output, Other1.Output, Other2.Output), Failure>, Result
-  >
+  )
+    -> Publishers.WithLatestFrom<
+      Self, AnyPublisher<(Other.Output, Other1.Output, Other2.Output), Failure>, Result
+    >
   where Other.Failure == Failure, Other1.Failure == Failure, Other2.Failure == Failure {
     Publishers.WithLatestFrom(
       upstream: self,
@@ -138,9 +139,10 @@ extension Publisher {
   public func withLatestFrom<Other: Publisher, Other1: Publisher>(
     _ other: Other,
     _ other1: Other1
-  ) -> Publishers.WithLatestFrom<
-    Self, AnyPublisher<(Other.Output, Other1.Output), Failure>, (Other.Output, Other1.Output)
-  >
+  )
+    -> Publishers.WithLatestFrom<
+      Self, AnyPublisher<(Other.Output, Other1.Output), Failure>, (Other.Output, Other1.Output)
+    >
   where Other.Failure == Failure, Other1.Failure == Failure {
     withLatestFrom(other, other1) { $1 }
   }
@@ -165,11 +167,12 @@ extension Publisher {
     _ other: Other,
     _ other1: Other1,
     _ other2: Other2
-  ) -> Publishers.WithLatestFrom<
-    Self,
-    AnyPublisher<(Other.Output, Other1.Output, Other2.Output), Failure>,
-    (Other.Output, Other1.Output, Other2.Output)
-  >
+  )
+    -> Publishers.WithLatestFrom<
+      Self,
+      AnyPublisher<(Other.Output, Other1.Output, Other2.Output), Failure>,
+      (Other.Output, Other1.Output, Other2.Output)
+    >
   where Other.Failure == Failure, Other1.Failure == Failure, Other2.Failure == Failure {
     withLatestFrom(other, other1, other2) { $1 }
   }

@@ -167,7 +167,10 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     }
   }
 
-  private func takeStep(_ downstream: Downstream, _ queue: inout DeliveryQueue<Pair, Failure>) -> Step? {
+  private func takeStep(
+    _ downstream: Downstream,
+    _ queue: inout DeliveryQueue<Pair, Failure>
+  ) -> Step? {
     switch queue.nextStep() {
     case .value(let pair)?: return .value(downstream, pair.0, pair.1)
     case .completion(let completion, let dropped)?:
