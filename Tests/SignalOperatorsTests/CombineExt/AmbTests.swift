@@ -183,7 +183,7 @@ import Testing
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000)
           .amb(Empty(completeImmediately: false))
           .eraseToAnyPublisher()
       }

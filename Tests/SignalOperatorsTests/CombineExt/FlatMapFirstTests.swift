@@ -131,7 +131,7 @@ import Testing
       },
       makeLongPublisher: {
         Publishers.Sequence<[Int], TestError>(sequence: [0])
-          .flatMapFirst { _ in Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000) }
+          .flatMapFirst { _ in Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000) }
           .eraseToAnyPublisher()
       }
     )

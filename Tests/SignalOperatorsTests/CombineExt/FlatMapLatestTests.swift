@@ -114,7 +114,7 @@ import Testing
       makeLongPublisher: {
         Publishers.Sequence<[Int], TestError>(sequence: [0])
           .flatMapLatest { _ in
-            Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
+            Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000)
           }
           .eraseToAnyPublisher()
       }

@@ -86,7 +86,7 @@ import Testing
         ].merge()
       },
       makeLongPublisher: {
-        [Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)].merge()
+        [Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000)].merge()
       }
     )
     .run()

@@ -271,7 +271,7 @@ import Testing
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000)
           .withLatestFrom(Publishers.Sequence<[Int], TestError>(sequence: [10])) { $0 + $1 }
           .eraseToAnyPublisher()
       }
@@ -302,7 +302,7 @@ import Testing
           .eraseToAnyPublisher()
       },
       makeLongPublisher: {
-        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1_000_000)
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000)
           .withLatestFrom(
             Publishers.Sequence<[Int], TestError>(sequence: [10]),
             Publishers.Sequence<[Int], TestError>(sequence: [20])
