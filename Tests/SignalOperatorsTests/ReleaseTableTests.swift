@@ -437,6 +437,17 @@ enum ReleaseTable {
     op("retry(when:)") { environment in
       environment.upstream.retry(when: { $0.map { _ in () } })
     },
+    op("withLatestFrom") { $0.upstream.withLatestFrom($0.other) },
+    op("withLatestFrom(resultSelector:)") { $0.upstream.withLatestFrom($0.other) { $0 + $1 } },
+    op("withLatestFrom(2)") { $0.upstream.withLatestFrom($0.other, $0.other) },
+    op("withLatestFrom(3)") { $0.upstream.withLatestFrom($0.other, $0.other, $0.other) },
+    op("amb") { $0.upstream.amb($0.other) },
+    op("amb(with:)") { $0.upstream.amb(with: $0.other, $0.other) },
+    op("combineLatest(with:)") { $0.upstream.combineLatest(with: $0.other, $0.other) },
+    op("zip(with:)") { $0.upstream.zip(with: $0.other, $0.other) },
+    op("merge(with: collection)") { $0.upstream.merge(with: [$0.other, $0.other]) },
+    op("flatMapLatest") { env in env.upstream.flatMapLatest { _ in env.other } },
+    op("flatMapFirst") { env in env.upstream.flatMapFirst { _ in env.other } },
   ]
 
   /// Names of cases that are not `extension Publisher` methods.

@@ -7,9 +7,9 @@ extension Publisher {
   /// let all = a.merge(with: b, c, d, e, f, g, h)
   /// ```
   ///
-  /// It behaves like ``merge(with:)``, with more publishers.
+  /// It behaves like ``StreamCore/Publisher/merge(with:)-(P)``, with more publishers.
   ///
-  /// > Thread safety: As for ``merge(with:)``.
+  /// > Thread safety: As for ``StreamCore/Publisher/merge(with:)-(P)``.
   ///
   /// - Parameters:
   ///   - b: The second publisher.

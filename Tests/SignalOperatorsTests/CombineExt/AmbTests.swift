@@ -1,0 +1,215 @@
+import Dispatch
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct AmbTests {
+  let first = TestPublisher<Int, TestError>()
+  let second = TestPublisher<Int, TestError>()
+
+  @Test func theFirstToSendAValue_wins_theOtherIsCancelled() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    first.amb(second).subscribe(recorder)
+    #expect(first.requests == [.demand(.unlimited)])
+    #expect(second.requests == [.demand(.unlimited)])
+    second.send(1)
+    first.send(100)
+    second.send(2)
+    second.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(first.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.subscriptionDescription == "Amb")
+  }
+
+  @Test func theFirstToComplete_wins() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    first.amb(second).subscribe(recorder)
+    first.send(completion: .failure(TestError(code: 4)))
+    second.send(1)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 4)))])
+    #expect(second.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func beforeAWinner_requestsGoToBoth_afterItToTheWinnerOnly() {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    first.amb(second).subscribe(recorder)
+    #expect(first.requests.isEmpty)
+    recorder.request(.max(2))
+    #expect(first.requests == [.demand(.max(2))])
+    #expect(second.requests == [.demand(.max(2))])
+    first.send(1)
+    first.send(2)
+    first.send(3)  // beyond demand: the test publisher drops it
+    recorder.request(.max(1))
+    first.send(4)
+    #expect(recorder.values == [1, 2, 4])
+    #expect(first.requests == [.demand(.max(2)), .demand(.max(1))])
+    #expect(second.requests == [.demand(.max(2)), .cancel])
+    #expect(recorder.violations.isEmpty)
+    #expect(first.violations == ["sent 3 while demand was none"])
+  }
+
+  @Test func aSideSubscribedLater_isAskedForEverythingRequestedSoFar() {
+    let late = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3))
+    first.amb(late.subscribe(on: ImmediateScheduler.shared)).subscribe(recorder)
+    late.send(7)
+    #expect(recorder.values == [7])
+    #expect(first.requests == [.demand(.max(3)), .cancel])
+  }
+
+  @Test func aFirstThatWinsWhileSubscribing_meansTheSecondIsNeverSubscribed() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Just(5).setFailureType(to: TestError.self).amb(second).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(5), .completion(.finished)])
+    #expect(second.subscriptionCount == 0)
+  }
+
+  @Test func ambWith_variadicAndCollection_mirrorTheFirstOfAll() {
+    let third = TestPublisher<Int, TestError>()
+    let variadic = RecordingSubscriber<Int, TestError>()
+    let collection = RecordingSubscriber<Int, TestError>()
+    first.amb(with: second, third).subscribe(variadic)
+    first.amb(with: [second, third]).subscribe(collection)
+    third.send(3)
+    second.send(2)
+    first.send(1)
+    third.send(completion: .finished)
+    for recorder in [variadic, collection] {
+      #expect(recorder.events == [.subscription, .value(3), .completion(.finished)])
+    }
+    #expect(first.requests.filter { $0 == .cancel }.count == 2)
+    #expect(second.requests.filter { $0 == .cancel }.count == 2)
+  }
+
+  @Test func collectionAmb_mirrorsTheFirstToSend() {
+    let third = TestPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    [first, second, third].amb().subscribe(recorder)
+    second.send(2)
+    first.send(1)
+    third.send(3)
+    second.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .value(2), .completion(.failure(TestError()))])
+    #expect(first.requests.last == .cancel)
+    #expect(third.requests.last == .cancel)
+  }
+
+  @Test func collectionAmb_ofOne_mirrorsIt_ofNone_finishesAtOnce() {
+    let one = RecordingSubscriber<Int, TestError>()
+    [first].amb().subscribe(one)
+    first.send(1)
+    first.send(completion: .finished)
+    #expect(one.events == [.subscription, .value(1), .completion(.finished)])
+    let none = RecordingSubscriber<Int, TestError>()
+    [TestPublisher<Int, TestError>]().amb().subscribe(none)
+    #expect(none.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func cancel_cancelsBothAndReleasesTheSubscription() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    weak var subscription: AnyObject?
+    do {
+      first.amb(second).subscribe(recorder)
+      subscription = recorder.subscription as AnyObject?
+      #expect(subscription != nil)
+    }
+    recorder.cancel()
+    first.send(1)
+    #expect(recorder.values.isEmpty)
+    #expect(first.requests.last == .cancel)
+    #expect(second.requests.last == .cancel)
+    #expect(subscription == nil)
+  }
+
+  @Test func cancelAfterAWinner_cancelsTheWinner() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    first.amb(second).subscribe(recorder)
+    first.send(1)
+    recorder.cancel()
+    first.send(2)
+    #expect(recorder.values == [1])
+    #expect(first.requests == [.demand(.unlimited), .cancel])
+    #expect(second.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func completion_releasesTheSubscription() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    weak var subscription: AnyObject?
+    do {
+      first.amb(second).subscribe(recorder)
+      subscription = recorder.subscription as AnyObject?
+    }
+    second.send(1)
+    second.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+    #expect(subscription == nil)
+  }
+
+  @Test func concurrentSends_exactlyOneWins_nothingOfTheLoserArrives() {
+    for _ in 0..<200 {
+      let left = PassthroughSubject<Int, Never>()
+      let right = PassthroughSubject<Int, Never>()
+      let cancels = [CallCounter(), CallCounter()]
+      let recorder = ConcurrentRecorder<Int, Never>()
+      left.handleEvents(receiveCancel: { cancels[0].increment() })
+        .amb(right.handleEvents(receiveCancel: { cancels[1].increment() }))
+        .subscribe(recorder)
+      DispatchQueue.concurrentPerform(iterations: 2) { side in
+        let base = side * 10_000
+        for value in base..<(base + 300) { (side == 0 ? left : right).send(value) }
+      }
+      let values = recorder.values
+      let winner = (values.first ?? 0) / 10_000
+      #expect(values == Array((winner * 10_000)..<(winner * 10_000 + 300)))
+      #expect(cancels[winner].value == 0)
+      #expect(cancels[1 - winner].value == 1)
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+
+  @Test func amb_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3])
+          .amb(Empty(completeImmediately: false))
+          .eraseToAnyPublisher()
+      },
+      makeFailingPublisher: {
+        Record<Int, TestError>(output: [1, 2], completion: .failure(TestError()))
+          .amb(Empty(completeImmediately: false))
+          .eraseToAnyPublisher()
+      },
+      makeLongPublisher: {
+        Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000)
+          .amb(Empty(completeImmediately: false))
+          .eraseToAnyPublisher()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+
+  @Test func ambOfThree_conforms() {
+    PublisherConformance(
+      elements: 2,
+      makePublisher: {
+        [
+          Empty<Int, TestError>(completeImmediately: false).eraseToAnyPublisher(),
+          Publishers.Sequence<[Int], TestError>(sequence: [1, 2]).eraseToAnyPublisher(),
+          Empty(completeImmediately: false).eraseToAnyPublisher(),
+        ].amb()
+      },
+      makeFailingPublisher: {
+        [
+          Empty<Int, TestError>(completeImmediately: false).eraseToAnyPublisher(),
+          Fail(error: TestError()).eraseToAnyPublisher(),
+        ].amb()
+      }
+    )
+    .run()
+    .expectAllPassed(skipping: ["SC-1.05"])
+  }
+}

@@ -1,0 +1,120 @@
+import SignalOperators
+import StreamCore
+import StreamTesting
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct CombineLatestManyTests {
+  let a = TestPublisher<Int, TestError>()
+  let b = TestPublisher<Int, TestError>()
+  let c = TestPublisher<Int, TestError>()
+
+  @Test func collection_publishesArraysOfTheLatest_onceAllHaveSent() {
+    let recorder = RecordingSubscriber<[Int], TestError>()
+    [a, b, c].combineLatest().subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    a.send(3)
+    c.send(4)
+    b.send(5)
+    #expect(recorder.values == [[3, 2, 4], [3, 5, 4]])
+  }
+
+  @Test func combineLatestWith_variadicAndCollection_putThisPublisherFirst() {
+    let variadic = RecordingSubscriber<[Int], TestError>()
+    let collection = RecordingSubscriber<[Int], TestError>()
+    a.combineLatest(with: b, c).subscribe(variadic)
+    a.combineLatest(with: [b, c]).subscribe(collection)
+    c.send(3)
+    b.send(2)
+    a.send(1)
+    #expect(variadic.values == [[1, 2, 3]])
+    #expect(collection.values == [[1, 2, 3]])
+  }
+
+  @Test func emptyCollection_finishesAtOnce_oneElement_givesOneElementArrays() {
+    let none = RecordingSubscriber<[Int], TestError>()
+    [TestPublisher<Int, TestError>]().combineLatest().subscribe(none)
+    #expect(none.events == [.subscription, .completion(.finished)])
+    let one = RecordingSubscriber<[Int], TestError>()
+    [a].combineLatest().subscribe(one)
+    a.send(1)
+    a.send(completion: .finished)
+    #expect(one.events == [.subscription, .value([1]), .completion(.finished)])
+  }
+
+  @Test func finishesWhenAllFinish_failsAtTheFirstFailure() {
+    let finished = RecordingSubscriber<[Int], TestError>()
+    [a, b].combineLatest().subscribe(finished)
+    a.send(1)
+    b.send(2)
+    a.send(completion: .finished)
+    b.send(3)
+    b.send(completion: .finished)
+    #expect(
+      finished.events == [.subscription, .value([1, 2]), .value([1, 3]), .completion(.finished)]
+    )
+
+    let x = TestPublisher<Int, TestError>()
+    let y = TestPublisher<Int, TestError>()
+    let failed = RecordingSubscriber<[Int], TestError>()
+    [x, y].combineLatest().subscribe(failed)
+    x.send(1)
+    y.send(completion: .failure(TestError()))
+    #expect(failed.events == [.subscription, .completion(.failure(TestError()))])
+    #expect(x.requests.last == .cancel)
+  }
+
+  @Test func limitedDemand_neverMoreThanRequested() {
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
+    [a, b, c].combineLatest().subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    c.send(3)
+    a.send(4)
+    b.send(5)
+    #expect(recorder.values == [[1, 2, 3]])
+    #expect(recorder.violations.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values.count <= 2)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func cancel_cancelsEveryPublisherAndReleasesTheSubscription() {
+    let recorder = RecordingSubscriber<[Int], TestError>()
+    weak var subscription: AnyObject?
+    do {
+      [a, b, c].combineLatest().subscribe(recorder)
+      subscription = recorder.subscription as AnyObject?
+      #expect(subscription != nil)
+    }
+    recorder.cancel()
+    for publisher in [a, b, c] { #expect(publisher.requests.last == .cancel) }
+    #expect(subscription == nil)
+  }
+
+  @Test func combineLatestMany_conforms() {
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        [
+          Publishers.Sequence<[Int], TestError>(sequence: [0]),
+          Publishers.Sequence<[Int], TestError>(sequence: [1, 2, 3]),
+        ].combineLatest()
+      },
+      makeFailingPublisher: {
+        [
+          Publishers.Sequence<[Int], TestError>(sequence: [1]).eraseToAnyPublisher(),
+          Record(output: [1, 2], completion: .failure(TestError())).eraseToAnyPublisher(),
+        ].combineLatest()
+      },
+      makeLongPublisher: {
+        [
+          Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<1),
+          Publishers.Sequence<Range<Int>, TestError>(sequence: 0..<100_000),
+        ].combineLatest()
+      }
+    )
+    .run()
+    .expectAllPassed()
+  }
+}
