@@ -38,7 +38,12 @@ N2_FRACTION = (2, 10)
 DIFFERENT_ON_PURPOSE = {"combineLatest2"}
 # Rows whose OpenCombine side runs another operator (it has no merge or combineLatest); the table
 # names that operator in the row itself.
-UNLIKE = {"combineLatest2": "OpenCombine: zip", "merge8": "OpenCombine: flatMap"}
+UNLIKE = {
+    "combineLatest2": "OpenCombine: zip",
+    "merge8": "OpenCombine: flatMap",
+    "withLatestFrom": "OpenCombine: map reading the other's value",
+    "shareReplay10": "OpenCombine: multicast into a CurrentValueSubject",
+}
 # Workloads measured in time only: callgrind runs one thread at a time, so their instruction
 # counts say nothing about contention.
 TIME_ONLY = {"contended4x2"}

@@ -47,6 +47,8 @@ public enum Workloads {
     WorkloadInfo(name: "published1", unit: "set", defaultN: 1_000_000),
     WorkloadInfo(name: "receiveOnSubject", unit: "send", defaultN: 200_000),
     WorkloadInfo(name: "contended4x2", unit: "send (2 deliveries)", defaultN: 400_000),
+    WorkloadInfo(name: "withLatestFrom", unit: "send", defaultN: 1_000_000),
+    WorkloadInfo(name: "shareReplay10", unit: "send (10 deliveries)", defaultN: 200_000),
   ]
 
   public static func info(_ name: String) -> WorkloadInfo? {
@@ -87,6 +89,8 @@ public enum Workloads {
     case "published1": return published1(n: n, measure: measure)
     case "receiveOnSubject": return receiveOnSubject(n: n, measure: measure)
     case "contended4x2": return contended4x2(n: n, measure: measure)
+    case "withLatestFrom": return withLatestFrom(n: n, measure: measure)
+    case "shareReplay10": return shareReplay10(n: n, measure: measure)
     default: return nil
     }
   }
@@ -314,7 +318,12 @@ private func merge8(n: Int, measure: (() -> Void) -> Void) -> Int {
   #else
   let cancellable = subjects[0]
     .merge(
-      with: subjects[1], subjects[2], subjects[3], subjects[4], subjects[5], subjects[6],
+      with: subjects[1],
+      subjects[2],
+      subjects[3],
+      subjects[4],
+      subjects[5],
+      subjects[6],
       subjects[7]
     )
     .sink { value in acc.add(value) }
@@ -498,4 +507,50 @@ private func contended4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
   }
   for cancellable in cancellables { cancellable.cancel() }
   return first.checksum &+ second.checksum
+}
+
+/// 22. CombineExt's `withLatestFrom`: each send into a `PassthroughSubject` is combined with the
+/// latest value of a `CurrentValueSubject` (op = one send). OpenCombine (and Combine) has no
+/// `withLatestFrom`; its side reads the other subject's `value` in a `map`, what code without
+/// CombineExt writes.
+private func withLatestFrom(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let upstream = PassthroughSubject<Int, Never>()
+  let other = CurrentValueSubject<Int, Never>(7)
+  #if OPENCOMBINE
+  let cancellable = upstream.map { $0 &+ other.value }.sink { value in acc.add(value) }
+  #else
+  let cancellable = upstream.withLatestFrom(other) { $0 &+ $1 }.sink { value in acc.add(value) }
+  #endif
+  measure {
+    for i in 0..<n {
+      upstream.send(i)
+    }
+  }
+  cancellable.cancel()
+  return acc.checksum
+}
+
+/// 23. CombineExt's `share(replay: 1)` over a `PassthroughSubject`, with ten sinks (op = one
+/// send, ten deliveries). OpenCombine has no `share(replay:)`; its side multicasts through a
+/// `CurrentValueSubject`, the nearest replay of one value it has.
+private func shareReplay10(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let subject = PassthroughSubject<Int, Never>()
+  #if OPENCOMBINE
+  let shared = subject.multicast(subject: CurrentValueSubject<Int, Never>(-1)).autoconnect()
+  let cancellables = (0..<10).map { _ in shared.sink { value in acc.add(value) } }
+  #else
+  let shared = subject.share(replay: 1)
+  var cancellables = [shared.sink { value in acc.add(value) }]
+  subject.send(-1)  // replayed to the other nine, as OpenCombine's CurrentValueSubject(-1) is
+  cancellables += (1..<10).map { _ in shared.sink { value in acc.add(value) } }
+  #endif
+  measure {
+    for i in 0..<n {
+      subject.send(i)
+    }
+  }
+  for cancellable in cancellables { cancellable.cancel() }
+  return acc.checksum
 }

@@ -27,6 +27,7 @@ extension Publisher {
   ///   - other: The publisher whose latest value goes with each value of this one.
   ///   - resultSelector: Combines a value of this publisher with the latest value of `other`.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Result>(
     _ other: Other,
     resultSelector: @escaping (Output, Other.Output) -> Result
@@ -53,6 +54,7 @@ extension Publisher {
   ///   - other1: A third publisher.
   ///   - resultSelector: Combines a value of this publisher with the latest values of the others.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Result>(
     _ other: Other,
     _ other1: Other1,
@@ -85,6 +87,7 @@ extension Publisher {
   ///   - other2: A fourth publisher.
   ///   - resultSelector: Combines a value of this publisher with the latest values of the others.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher, Result>(
     _ other: Other,
     _ other1: Other1,
@@ -116,6 +119,7 @@ extension Publisher {
   ///
   /// - Parameter other: The publisher whose latest value is published.
   /// - Returns: A publisher of `other`'s latest value, once per value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher>(
     _ other: Other
   ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> {
@@ -136,6 +140,7 @@ extension Publisher {
   ///   - other: A second publisher.
   ///   - other1: A third publisher.
   /// - Returns: A publisher of the others' latest values, once per value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher>(
     _ other: Other,
     _ other1: Other1
@@ -163,6 +168,7 @@ extension Publisher {
   ///   - other1: A third publisher.
   ///   - other2: A fourth publisher.
   /// - Returns: A publisher of the others' latest values, once per value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher>(
     _ other: Other,
     _ other1: Other1,
@@ -212,6 +218,7 @@ extension Publishers {
     ///   - upstream: The publisher whose values are published.
     ///   - second: The publisher whose latest value goes with each upstream value.
     ///   - resultSelector: Combines an upstream value with `second`'s latest value.
+    @inlinable
     public init(
       upstream: Upstream,
       second: Other,
@@ -222,6 +229,7 @@ extension Publishers {
       self.resultSelector = resultSelector
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = WithLatestFromInner<Upstream.Output, Other.Output, S>(
@@ -238,23 +246,28 @@ extension Publishers {
 }
 
 /// The subscriber to `second` of a `withLatestFrom`: forwards everything to the subscription.
+@usableFromInline
 struct WithLatestFromSide<UpstreamOutput, Latest, Downstream: Subscriber>: Subscriber {
-  typealias Input = Latest
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Input = Latest
+  @usableFromInline typealias Failure = Downstream.Failure
 
-  let inner: WithLatestFromInner<UpstreamOutput, Latest, Downstream>
-  let combineIdentifier = CombineIdentifier()
+  @usableFromInline let inner: WithLatestFromInner<UpstreamOutput, Latest, Downstream>
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
-  func receive(subscription: any Subscription) {
+  @inlinable init(inner: WithLatestFromInner<UpstreamOutput, Latest, Downstream>) {
+    self.inner = inner
+  }
+
+  @inlinable func receive(subscription: any Subscription) {
     inner.otherReceive(subscription: subscription)
   }
 
-  func receive(_ input: Latest) -> Subscribers.Demand {
+  @inlinable func receive(_ input: Latest) -> Subscribers.Demand {
     inner.otherReceive(input)
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+  @inlinable func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     inner.otherReceive(completion: completion)
   }
 }
@@ -264,26 +277,30 @@ struct WithLatestFromSide<UpstreamOutput, Latest, Downstream: Subscriber>: Subsc
 /// already keeps to the subscriber's demand), so that they never overlap a failure of `second`.
 // Sendable: `state` is guarded by `lock`; the upstreams, the subscriber and the selector are
 // called after it.
+@usableFromInline
 final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, @unchecked Sendable
 {
-  typealias Failure = Downstream.Failure
-  typealias State = WithLatestFromState<Downstream, Input, Latest>
+  @usableFromInline typealias Failure = Downstream.Failure
+  @usableFromInline typealias State = WithLatestFromState<Downstream, Input, Latest>
 
-  private let lock = Lock()
-  private var state: State
-  private let resultSelector: (Input, Latest) -> Downstream.Input
+  @usableFromInline let lock = Lock()
+  @usableFromInline var state: State
+  @usableFromInline let resultSelector: (Input, Latest) -> Downstream.Input
 
-  init(downstream: Downstream, resultSelector: @escaping (Input, Latest) -> Downstream.Input) {
+  @inlinable init(
+    downstream: Downstream,
+    resultSelector: @escaping (Input, Latest) -> Downstream.Input
+  ) {
     state = .active(State.Active(downstream: downstream))
     self.resultSelector = resultSelector
   }
 
-  var description: String { "WithLatestFrom" }
+  @inlinable var description: String { "WithLatestFrom" }
 
   // MARK: The upstream
 
-  func receive(subscription: any Subscription) {
+  @inlinable func receive(subscription: any Subscription) {
     guard let demand = lock.withLock({ state.upstreamSubscribed(subscription) }) else {
       subscription.cancel()
       return
@@ -291,7 +308,7 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     if demand > .none { subscription.request(demand) }
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable func receive(_ input: Input) -> Subscribers.Demand {
     switch lock.withLock({ state.receive(input) }) {
     case .dropped: return .max(1)
     case .claimed: drain()
@@ -300,13 +317,13 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable func receive(completion: Subscribers.Completion<Failure>) {
     finish(completion, fromUpstream: true)
   }
 
   // MARK: `second`
 
-  func otherReceive(subscription: any Subscription) {
+  @inlinable func otherReceive(subscription: any Subscription) {
     guard lock.withLock({ state.otherSubscribed(subscription) }) else {
       subscription.cancel()
       return
@@ -314,12 +331,12 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     subscription.request(.unlimited)
   }
 
-  func otherReceive(_ input: Latest) {
+  @inlinable func otherReceive(_ input: Latest) {
     let replaced = lock.withLock { state.otherValue(input) }
     _ = consume replaced  // released after the lock
   }
 
-  func otherReceive(completion: Subscribers.Completion<Failure>) {
+  @inlinable func otherReceive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
       let released = lock.withLock { state.otherFinished() }
@@ -331,12 +348,12 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
 
   // MARK: The subscriber
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     lock.withLock { state.request(demand) }?.request(demand)
   }
 
-  func cancel() {
+  @inlinable func cancel() {
     let cancelled = lock.withLock { state.cancel() }
     cancelled.upstream?.cancel()
     cancelled.other?.cancel()
@@ -344,13 +361,13 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
 
   // MARK: Delivery
 
-  private func finish(_ completion: Subscribers.Completion<Failure>, fromUpstream: Bool) {
+  @inlinable func finish(_ completion: Subscribers.Completion<Failure>, fromUpstream: Bool) {
     let finishing = lock.withLock { state.finish(completion, fromUpstream: fromUpstream) }
     finishing.cancel?.cancel()
     if finishing.claimed { drain() }
   }
 
-  private func drain() {
+  @inlinable func drain() {
     SerialDrain.run(lock) {
       state.nextStep()
     } perform: { step in

@@ -1,4 +1,4 @@
-import StreamCore
+public import StreamCore
 
 /// The state of a `withLatestFrom` subscription.
 ///
@@ -9,30 +9,31 @@ import StreamCore
 /// completing --the drain hands out the completion--> terminal
 /// any --cancel()--> terminal
 /// ```
+@usableFromInline
 enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
-  typealias Failure = Downstream.Failure
-  typealias Pair = (Input, Latest)
+  @usableFromInline typealias Failure = Downstream.Failure
+  @usableFromInline typealias Pair = (Input, Latest)
 
-  struct Active {
-    let downstream: Downstream
+  @usableFromInline struct Active {
+    @usableFromInline let downstream: Downstream
     /// Upstream values paired with the latest, waiting for the drain. Its demand is unlimited:
     /// the upstream already keeps to the subscriber's.
-    var queue = DeliveryQueue<Pair, Failure>(failureOrder: .afterQueuedValues)
-    var upstream: (any Subscription)?
-    var other: (any Subscription)?
+    @usableFromInline var queue = DeliveryQueue<Pair, Failure>(failureOrder: .afterQueuedValues)
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var other: (any Subscription)?
     /// `second`'s latest value.
-    var latest: Latest?
+    @usableFromInline var latest: Latest?
     /// Requested before the upstream's subscription arrived.
-    var pendingDemand = Subscribers.Demand.none
+    @usableFromInline var pendingDemand = Subscribers.Demand.none
 
-    init(downstream: Downstream) {
+    @inlinable init(downstream: Downstream) {
       self.downstream = downstream
       queue.demand = .unlimited
     }
   }
 
   /// What an upstream value leads to.
-  enum ReceiveAction {
+  @usableFromInline enum ReceiveAction {
     /// No latest value yet (or the subscription ended): ask the upstream for one more.
     case dropped
     /// Queued, and the caller claimed the drain.
@@ -42,30 +43,56 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// What a completion leads to, after the lock.
-  struct Finishing {
+  @usableFromInline struct Finishing {
     /// The other upstream, to cancel.
-    let cancel: (any Subscription)?
+    @usableFromInline let cancel: (any Subscription)?
     /// The completed upstream's subscription, released after the lock.
-    let ended: (any Subscription)?
+    @usableFromInline let ended: (any Subscription)?
     /// Whether the caller claimed the drain.
-    let claimed: Bool
+    @usableFromInline let claimed: Bool
     /// `second`'s latest value, released after the lock.
-    let latest: Latest?
+    @usableFromInline let latest: Latest?
+
+    @inlinable init(
+      cancel: (any Subscription)?,
+      ended: (any Subscription)?,
+      claimed: Bool,
+      latest: Latest?
+    ) {
+      self.cancel = cancel
+      self.ended = ended
+      self.claimed = claimed
+      self.latest = latest
+    }
   }
 
   /// One step of the drain, performed outside the lock.
-  enum Step {
+  @usableFromInline enum Step {
     case value(Downstream, Input, Latest)
     case completion(Downstream, Subscribers.Completion<Failure>, dropped: RingBuffer<Pair>)
   }
 
   /// What `cancel()` lets go of.
-  struct Cancelled {
-    let upstream: (any Subscription)?
-    let other: (any Subscription)?
-    let downstream: Downstream?
-    let latest: Latest?
-    let remains: DeliveryQueueRemains<Pair, Failure>?
+  @usableFromInline struct Cancelled {
+    @usableFromInline let upstream: (any Subscription)?
+    @usableFromInline let other: (any Subscription)?
+    @usableFromInline let downstream: Downstream?
+    @usableFromInline let latest: Latest?
+    @usableFromInline let remains: DeliveryQueueRemains<Pair, Failure>?
+
+    @inlinable init(
+      upstream: (any Subscription)?,
+      other: (any Subscription)?,
+      downstream: Downstream?,
+      latest: Latest?,
+      remains: DeliveryQueueRemains<Pair, Failure>?
+    ) {
+      self.upstream = upstream
+      self.other = other
+      self.downstream = downstream
+      self.latest = latest
+      self.remains = remains
+    }
   }
 
   case active(Active)
@@ -73,7 +100,9 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   case terminal
 
   /// The upstream's subscription arrived; returns the demand to ask of it, or `nil`: cancel it.
-  mutating func upstreamSubscribed(_ subscription: any Subscription) -> Subscribers.Demand? {
+  @inlinable mutating func upstreamSubscribed(
+    _ subscription: any Subscription
+  ) -> Subscribers.Demand? {
     guard case .active(var active) = self, active.upstream == nil else { return nil }
     self = .terminal
     defer { self = .active(active) }
@@ -84,7 +113,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// `second`'s subscription arrived; `false`: cancel it.
-  mutating func otherSubscribed(_ subscription: any Subscription) -> Bool {
+  @inlinable mutating func otherSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .active(var active) = self, active.other == nil else { return false }
     self = .terminal
     defer { self = .active(active) }
@@ -93,7 +122,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// `second` sent a value; returns the one it replaces, to release after the lock.
-  mutating func otherValue(_ value: Latest) -> Latest? {
+  @inlinable mutating func otherValue(_ value: Latest) -> Latest? {
     guard case .active(var active) = self else { return nil }
     self = .terminal
     defer { self = .active(active) }
@@ -104,14 +133,14 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
 
   /// `second` finished: its last value stays; returns its subscription, to release after the
   /// lock.
-  mutating func otherFinished() -> (any Subscription)? {
+  @inlinable mutating func otherFinished() -> (any Subscription)? {
     guard case .active(var active) = self else { return nil }
     self = .terminal
     defer { self = .active(active) }
     return active.other.take()
   }
 
-  mutating func receive(_ input: Input) -> ReceiveAction {
+  @inlinable mutating func receive(_ input: Input) -> ReceiveAction {
     guard case .active(var active) = self else { return .queued }
     guard let latest = active.latest else { return .dropped }
     self = .terminal
@@ -120,7 +149,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// The upstream completed (`fromUpstream`) or `second` failed: the first completion wins.
-  mutating func finish(
+  @inlinable mutating func finish(
     _ completion: Subscribers.Completion<Failure>,
     fromUpstream: Bool
   ) -> Finishing {
@@ -140,7 +169,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
 
   /// Returns the upstream's subscription to pass `demand` to, or `nil` (kept for when it
   /// arrives, or ignored after the end).
-  mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+  @inlinable mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
     guard case .active(var active) = self else { return nil }
     if let upstream = active.upstream { return upstream }
     self = .terminal
@@ -150,7 +179,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// The drain's next step; `nil` after releasing the drain.
-  mutating func nextStep() -> Step? {
+  @inlinable mutating func nextStep() -> Step? {
     switch self {
     case .active(var active):
       self = .terminal
@@ -167,7 +196,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     }
   }
 
-  private func takeStep(
+  @inlinable func takeStep(
     _ downstream: Downstream,
     _ queue: inout DeliveryQueue<Pair, Failure>
   ) -> Step? {
@@ -179,7 +208,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     }
   }
 
-  mutating func cancel() -> Cancelled {
+  @inlinable mutating func cancel() -> Cancelled {
     let previous = self
     self = .terminal
     switch previous {
