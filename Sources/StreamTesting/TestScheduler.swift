@@ -37,8 +37,9 @@ public import StreamCore
 ///   instant, runs in that same `advance`, after the work that was already due then.
 /// - A repeating action first runs at `date`, then every `interval` after it; an `interval` of
 ///   less than one tick counts as one tick. The returned `AnyCancellable` stops it
-///   when it is cancelled or deinitialised, so keep it. Once `cancel()`
-///   has returned, the action never runs again.
+///   when it is cancelled or deinitialised, so keep it. Once `cancel()` has returned, the action
+///   is never started again; a run another thread's `advance` had already taken off the queue
+///   may still finish.
 /// - `tolerance` and options are ignored: virtual time is never late.
 /// - The `async` forms ``advance(by:isolation:)``, ``advance(to:isolation:)`` and
 ///   ``run(limit:isolation:)`` yield to other tasks before each action and before they return, so that work an

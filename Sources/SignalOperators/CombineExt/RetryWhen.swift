@@ -6,9 +6,13 @@ extension Publisher {
   ///
   /// ```swift
   /// let fetched = fetch.retryWhen { failures in
-  ///   failures.prefix(3).map { _ in () }  // up to three retries, then finish
+  ///   failures.prefix(3).map { _ in () }
   /// }
   /// ```
+  ///
+  /// That retries after the first two failures only: at the third, `prefix(3)` publishes its
+  /// last value and finishes at once, and the trigger's finish ends the publisher (cancelling
+  /// the attempt the value started), as with CombineExt.
   ///
   /// For each subscription, `errorTrigger` is called once with a publisher of the upstream's
   /// failures, and its result (the trigger) is subscribed with unlimited demand. Values pass

@@ -66,6 +66,12 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     /// Cancelled when the subscription ends: what decides about the next stage, for operators
     /// that subscribe to one (`RetryWhen`'s trigger).
     var companion: (any Cancellable)?
+    /// Calls into the downstream in progress (a stage's value, or the first stage's
+    /// subscription); `finish(_:)` waits for them to return.
+    var delivering = 0
+    /// A completion `finish(_:)` decided while a delivery was in progress; the last delivering
+    /// thread sends it.
+    var finishing: Subscribers.Completion<Failure>?
   }
 
   private enum State {
@@ -164,6 +170,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
           return .cancel
         case .awaitingFirstStage:
           live.link = .attached(subscription)
+          live.delivering += 1
           return .first(live.downstream)
         case .between:
           live.link = .attached(subscription)
@@ -172,7 +179,9 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
       } ?? .cancel
     switch action {
     case .cancel: subscription.cancel()
-    case .first(let downstream): downstream.receive(subscription: self)
+    case .first(let downstream):
+      downstream.receive(subscription: self)
+      deliveryReturned()
     case .request(let demand): subscription.request(demand)
     case .nothing: break
     }
@@ -180,12 +189,14 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   fileprivate func stageValue(_ number: Int, _ value: Output) -> Subscribers.Demand {
     let target = withLive { live -> Downstream? in
-      guard number == live.stage, live.demand > 0 else { return nil }
+      guard number == live.stage, live.finishing == nil, live.demand > 0 else { return nil }
       live.demand -= 1
+      live.delivering += 1
       return live.downstream
     }
     guard let target = target ?? nil else { return .none }
     let more = target.receive(value)
+    deliveryReturned()
     guard more > 0 else { return .none }
     return withLive { live -> Subscribers.Demand in
       guard number == live.stage else { return .none }
@@ -248,7 +259,47 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// Ends the subscription from outside the chain: cancels the live stage and the companion,
   /// then delivers `completion` (after an empty subscription, if the downstream had none yet).
+  ///
+  /// It may run on any thread while a stage delivers on another: then the stage and the
+  /// companion are cancelled at once, and the delivering thread sends the completion when its
+  /// call returns, so the downstream is never called from two threads at once.
   func finish(_ completion: Subscribers.Completion<Failure>) {
+    let deferred = withLive { live -> FinishDeferral? in
+      guard live.delivering > 0 else { return nil }
+      guard live.finishing == nil else { return FinishDeferral() }
+      live.finishing = completion
+      live.stage += 1  // what the cancelled stage still sends is ignored
+      let subscription = live.link.subscription
+      live.link = .between
+      return FinishDeferral(subscription: subscription, companion: live.companion.take())
+    }
+    switch deferred {
+    case .none: return  // already ended
+    case .some(.some(let deferral)):
+      deferral.subscription?.cancel()
+      deferral.companion?.cancel()
+    case .some(.none):
+      deliver(completion)
+    }
+  }
+
+  /// What `finish(_:)` cancels when a delivery is in progress.
+  private struct FinishDeferral {
+    var subscription: (any Subscription)?
+    var companion: (any Cancellable)?
+  }
+
+  /// Sends the completion `finish(_:)` left to the delivering threads, once the last returns.
+  private func deliveryReturned() {
+    let completion = withLive { live -> Subscribers.Completion<Failure>? in
+      live.delivering -= 1
+      guard live.delivering == 0 else { return nil }
+      return live.finishing
+    }
+    if let completion = completion ?? nil { deliver(completion) }
+  }
+
+  private func deliver(_ completion: Subscribers.Completion<Failure>) {
     guard let released = end() else { return }
     released.subscription?.cancel()
     released.companion?.cancel()

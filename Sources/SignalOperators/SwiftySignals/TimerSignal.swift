@@ -16,17 +16,22 @@ public import StreamCore
 /// Releasing the timer stops it and finishes every subscriber; the scheduler holds it only
 /// weakly.
 ///
+/// `TimerSignal` is not generic, as in SwiftySignals (`let timer: TimerSignal`): it times on any
+/// scheduler in a dispatch queue's time, such as `DispatchQueue`, `UIScheduler`,
+/// `AnySchedulerOf<DispatchQueue>`, or `DispatchQueue.test` in tests.
+///
 /// > Thread safety: `fire(after:)` and `disable()` are safe from any thread. A tick already
 /// > running when `disable()` is called may still be delivered.
-// Sendable: the mutable state is behind `state`'s lock; the rest is immutable (`tolerance`, a
-// scheduler stride, is a plain value even where its type isn't marked Sendable).
-public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
+// Sendable: the mutable state is behind `state`'s lock; the rest is immutable.
+public final class TimerSignal: @unchecked Sendable {
+  private typealias Time = DispatchQueue.SchedulerTimeType
+
   /// Whether the timer fires repeatedly.
   public let repeats: Bool
   /// The tolerance the scheduler is given.
-  public let tolerance: Context.SchedulerTimeType.Stride
-  /// The scheduler that times and delivers the ticks.
-  public let scheduler: Context
+  public let tolerance: DispatchQueue.SchedulerTimeType.Stride
+  /// The scheduler that times and delivers the ticks, with its options dropped.
+  private let scheduler: AnyScheduler<Time, Never>
 
   private let subject = PassthroughSubject<Void, Never>()
   private let state = LockedState(State())
@@ -40,7 +45,7 @@ public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
   /// Creates a timer on `scheduler`; it does nothing until ``fire(after:)-(Duration)``.
   ///
   /// ```swift
-  /// let timer = TimerSignal(repeats: false, scheduler: testScheduler)
+  /// let timer = TimerSignal(repeats: false, scheduler: DispatchQueue.test)
   /// ```
   ///
   /// > Thread safety: The new timer may be used from any thread.
@@ -49,10 +54,27 @@ public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
   ///   - repeats: Whether it fires repeatedly or once.
   ///   - tolerance: How late the scheduler may run a tick.
   ///   - scheduler: The scheduler that times and delivers the ticks.
-  public init(repeats: Bool, tolerance: Duration = .zero, scheduler: Context) {
+  public init<S: Scheduler>(repeats: Bool, tolerance: Duration = .zero, scheduler: S)
+  where S.SchedulerTimeType == DispatchQueue.SchedulerTimeType {
     self.repeats = repeats
     self.tolerance = .swiftyStride(tolerance)
-    self.scheduler = scheduler
+    self.scheduler = AnyScheduler(
+      minimumTolerance: { scheduler.minimumTolerance },
+      now: { scheduler.now },
+      scheduleImmediately: { _, action in scheduler.schedule(options: nil, action) },
+      delayed: { date, tolerance, _, action in
+        scheduler.schedule(after: date, tolerance: tolerance, options: nil, action)
+      },
+      interval: { date, interval, tolerance, _, action in
+        scheduler.schedule(
+          after: date,
+          interval: interval,
+          tolerance: tolerance,
+          options: nil,
+          action
+        )
+      }
+    )
   }
 
   deinit {
@@ -85,7 +107,7 @@ public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
   /// - Parameter delay: The time until the first tick, and between ticks when repeating.
   public func fire(after delay: Duration) {
     let minimum = Duration.microseconds(100)
-    let stride = Context.SchedulerTimeType.Stride.swiftyStride(
+    let stride = Time.Stride.swiftyStride(
       repeats && delay < minimum ? minimum : delay
     )
     let (generation, previous) = state.withLock { state in
@@ -141,7 +163,7 @@ public final class TimerSignal<Context: Scheduler>: @unchecked Sendable {
   }
 }
 
-extension TimerSignal where Context == DispatchQueue {
+extension TimerSignal {
   /// Creates a timer on its own serial `DispatchQueue` (not a run loop, and not main).
   ///
   /// ```swift
@@ -159,5 +181,21 @@ extension TimerSignal where Context == DispatchQueue {
       tolerance: tolerance,
       scheduler: DispatchQueue(label: "StreamKit.TimerSignal")
     )
+  }
+
+  /// Creates a timer on its own serial `DispatchQueue`, with SwiftySignals' tolerance in seconds.
+  ///
+  /// ```swift
+  /// let timer = TimerSignal(repeats: true, tolerance: 0.1)
+  /// ```
+  ///
+  /// > Thread safety: Ticks are delivered on the timer's private queue.
+  ///
+  /// - Parameters:
+  ///   - repeats: Whether it fires repeatedly or once.
+  ///   - tolerance: How late the queue may run a tick, in seconds (SwiftySignals'
+  ///     `TimeInterval`).
+  public convenience init(repeats: Bool, tolerance: Double) {
+    self.init(repeats: repeats, tolerance: .seconds(tolerance))
   }
 }

@@ -42,7 +42,8 @@ extension Publishers {
   ///   `interval` after the connection, carrying the scheduler's `now`.
   /// - A subscriber with no demand when a tick comes misses that tick, as with Foundation's timer.
   /// - Cancelling what ``connect()`` returned stops the ticks; a later ``connect()`` starts them
-  ///   again. Connecting while connected returns a cancellable for the same connection.
+  ///   again. Connecting while connected returns the same connection. As with Combine's
+  ///   connections, releasing it without cancelling leaves the timer running.
   /// - The timer never completes.
   ///
   /// > Thread safety: `Sendable`; subscribe, connect and cancel from any thread. Ticks are sent
@@ -65,7 +66,7 @@ extension Publishers {
     public let options: S.SchedulerOptions?
 
     private let ticks = PassthroughSubject<S.SchedulerTimeType, Never>()
-    private let connection = LockedState<TimerConnection?>(nil)
+    private let slot = TimerConnectionSlot()
 
     /// Creates a timer on `scheduler`; it ticks once connected.
     ///
@@ -104,9 +105,9 @@ extension Publishers {
     ///
     /// - Returns: A cancellable that stops the ticks.
     public func connect() -> any Cancellable {
-      let (current, isNew) = connection.withLock { connection -> (TimerConnection, Bool) in
+      let (current, isNew) = slot.current.withLock { connection -> (TimerConnection, Bool) in
         if let connection { return (connection, false) }
-        let created = TimerConnection()
+        let created = TimerConnection(slot: slot)
         connection = created
         return (created, true)
       }
@@ -120,23 +121,20 @@ extension Publishers {
         ) { feed.tick() }
         current.start(token)
       }
-      return AnyCancellable { [weak self] in
-        self?.disconnect(current)
-      }
-    }
-
-    private func disconnect(_ ending: TimerConnection) {
-      connection.withLock { connection in
-        if connection === ending { connection = nil }
-      }
-      ending.cancel()
+      return current
     }
   }
 }
 
+/// Where a timer keeps its running connection; the connection clears it when cancelled.
+private final class TimerConnectionSlot: Sendable {
+  let current = LockedState<TimerConnection?>(nil)
+}
+
 /// One connection of a timer: holds the scheduler's token until cancelled. A cancel that comes
-/// before the token arrives cancels it on arrival.
-private final class TimerConnection: Sendable {
+/// before the token arrives cancels it on arrival. Like Combine's connections, it does not
+/// cancel when released: only `cancel()` stops the ticks.
+private final class TimerConnection: Cancellable, Sendable {
   private enum Phase {
     case starting
     case running(any Cancellable)
@@ -144,6 +142,11 @@ private final class TimerConnection: Sendable {
   }
 
   private let phase = LockedState(Phase.starting)
+  private weak let slot: TimerConnectionSlot?
+
+  init(slot: TimerConnectionSlot) {
+    self.slot = slot
+  }
 
   func start(_ token: any Cancellable) {
     let cancelNow = phase.withLock { phase -> Bool in
@@ -155,6 +158,9 @@ private final class TimerConnection: Sendable {
   }
 
   func cancel() {
+    slot?.current.withLock { current in
+      if current === self { current = nil }
+    }
     let token = phase.withLock { phase -> (any Cancellable)? in
       defer { phase = .cancelled }
       if case .running(let token) = phase { return token }

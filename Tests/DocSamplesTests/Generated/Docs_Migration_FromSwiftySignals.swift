@@ -37,7 +37,7 @@ controller.louder()  // prints "Value changed to 51"
 // Docs/Migration/FromSwiftySignals.md:119
 func sample_Docs_Migration_FromSwiftySignals_line119() async throws {
 #sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 120)
-let clock = TestScheduler()
+let clock = DispatchQueue.test
 let observables = ObservableCollection()
 let ticks = TimerSignal(repeats: true, scheduler: clock)
 ticks.fired

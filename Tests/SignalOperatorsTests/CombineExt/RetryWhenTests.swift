@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import SignalOperators
 import StreamCore
 import StreamTesting
@@ -142,6 +144,24 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
+  @Test func triggerFinishesWhileAValueIsBeingDelivered_completionWaitsForIt() {
+    let upstream = PassthroughSubject<Int, TestError>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let subscriber = BlockingSubscriber()
+    upstream.retryWhen { _ in trigger }.subscribe(subscriber)
+    let sender = DispatchGroup()
+    DispatchQueue.global().async(group: sender) { upstream.send(1) }
+    #expect(subscriber.entered.wait(timeout: .now() + 30) == .success)
+    // The value is in the subscriber on another thread; the trigger ends the stream now.
+    trigger.send(completion: .finished)
+    #expect(subscriber.log == ["value 1 start"])
+    subscriber.release.signal()
+    #expect(sender.wait(timeout: .now() + 30) == .success)
+    #expect(subscriber.log == ["value 1 start", "value 1 end", "finished"])
+    upstream.send(2)
+    #expect(subscriber.log.count == 3)
+  }
+
   @Test func triggerFinishesAtOnce_subscriberGetsASubscriptionThenTheFinish() {
     let upstream = TestPublisher<Int, TestError>()
     let recorder = RecordingSubscriber<Int, TestError>()
@@ -237,4 +257,35 @@ final class SubscriptionCounter: Sendable {
   }
 
   var count: Int { value.withLock { $0 } }
+}
+
+/// A subscriber whose first value blocks until the test releases it, logging when each call
+/// starts and ends.
+// Sendable: `entries` is guarded by `lock`; the semaphores are thread-safe.
+private final class BlockingSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = TestError
+
+  let entered = DispatchSemaphore(value: 0)
+  let release = DispatchSemaphore(value: 0)
+  private let lock = NSLock()
+  private var entries: [String] = []
+
+  var log: [String] { lock.withLock { entries } }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    lock.withLock { entries.append("value \(input) start") }
+    entered.signal()
+    _ = release.wait(timeout: .now() + 30)
+    lock.withLock { entries.append("value \(input) end") }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<TestError>) {
+    lock.withLock { entries.append(completion == .finished ? "finished" : "failed") }
+  }
 }

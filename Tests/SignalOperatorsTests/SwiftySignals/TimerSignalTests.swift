@@ -6,7 +6,7 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TimerSignalTests {
-  let scheduler = TestScheduler()
+  let scheduler = DispatchQueue.test
 
   @Test func oneShot_firesOnceAfterTheDelay() {
     let timer = TimerSignal(repeats: false, scheduler: scheduler)
@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test func release_stopsTimerAndFinishesSubscribers() {
-    var timer: TimerSignal<VirtualTimeScheduler>? = TimerSignal(repeats: true, scheduler: scheduler)
+    var timer: TimerSignal? = TimerSignal(repeats: true, scheduler: scheduler)
     weak let weakTimer = timer
     let recorder = RecordingSubscriber<Void, Never>()
     timer?.fired.subscribe(recorder)
@@ -103,11 +103,34 @@ import Testing
     #expect(recorder.values.isEmpty)
   }
 
-  @Test func defaultScheduler_isItsOwnSerialDispatchQueue() {
-    let first = TimerSignal(repeats: false)
-    let second = TimerSignal(repeats: true)
-    #expect(first.scheduler.label == "StreamKit.TimerSignal")
-    #expect(first.scheduler !== second.scheduler)
-    #expect(first.scheduler !== DispatchQueue.main)
+  @Test func defaultScheduler_ticksOnItsOwnQueue_notMain() {
+    let timer = TimerSignal(repeats: false)
+    let label = LockedLabel()
+    let ticked = DispatchSemaphore(value: 0)
+    let cancellable = timer.fired.sink {
+      label.set(Thread.isMainThread ? "main" : "another thread")
+      ticked.signal()
+    }
+    timer.fire(after: .milliseconds(1))
+    #expect(ticked.wait(timeout: .now() + 30) == .success)
+    #expect(label.value == "another thread")
+    cancellable.cancel()
   }
+
+  @Test func swiftySignalsSpellings_compile() {
+    let named: TimerSignal = TimerSignal(repeats: true, tolerance: 0.1)
+    #expect(named.tolerance == .milliseconds(100))
+    let onMain = TimerSignal(repeats: false, scheduler: UIScheduler.shared)
+    #expect(onMain.tolerance == .zero)
+    let erased = TimerSignal(repeats: false, scheduler: AnySchedulerOf<DispatchQueue>.main)
+    #expect(!erased.repeats)
+  }
+}
+
+// Sendable: `storage` is guarded by `lock`.
+private final class LockedLabel: @unchecked Sendable {
+  private let lock = NSLock()
+  private var storage: String?
+  var value: String? { lock.withLock { storage } }
+  func set(_ label: String) { lock.withLock { storage = label } }
 }

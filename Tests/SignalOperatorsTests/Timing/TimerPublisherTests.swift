@@ -51,6 +51,20 @@ import Testing
     #expect(scheduler.pendingActionCount == 0)
   }
 
+  @Test func releasingTheConnectionWithoutCancelling_keepsTheTimerRunning() {
+    let scheduler = TestScheduler()
+    let timer = scheduler.timerPublisher(every: .seconds(1))
+    let recorder = RecordingSubscriber<VirtualTime, Never>()
+    timer.subscribe(recorder)
+    _ = timer.connect()
+    scheduler.advance(by: .seconds(2))
+    #expect(recorder.values.count == 2)
+    timer.connect().cancel()  // the running connection
+    scheduler.advance(by: .seconds(2))
+    #expect(recorder.values.count == 2)
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
   @Test func aSubscriberWithoutDemand_missesTicks() {
     let scheduler = TestScheduler()
     let timer = scheduler.timerPublisher(every: .seconds(1))
