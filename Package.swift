@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "FutureKit", targets: ["FutureKit"]),
     .library(name: "PropertyWrappers", targets: ["PropertyWrappers"]),
     .library(name: "SignalOperators", targets: ["SignalOperators"]),
+    .library(name: "StreamFoundation", targets: ["StreamFoundation"]),
     .library(name: "StreamTesting", targets: ["StreamTesting"]),
   ],
   targets: [
@@ -35,15 +36,24 @@ let package = Package(
       dependencies: ["StreamCore"],
       swiftSettings: strictSettings
     ),
+    // Foundation's Combine extensions: RunLoop and OperationQueue schedulers, Timer.publish and
+    // URLSession.dataTaskPublisher. A module of its own because URLSession brings
+    // FoundationNetworking (and with it libcurl) on Linux.
+    .target(
+      name: "StreamFoundation",
+      dependencies: ["StreamCore", "SignalOperators"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "StreamTesting",
-      dependencies: ["StreamCore"],
+      dependencies: ["StreamCore", "StreamFoundation"],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "Examples",
       dependencies: [
-        "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamTesting",
+        "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
+        "StreamTesting",
       ],
       swiftSettings: strictSettings
     ),
@@ -68,6 +78,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "StreamFoundationTests",
+      dependencies: ["StreamFoundation", "StreamTesting", "StreamCore", "SignalOperators"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "StreamTestingTests",
       dependencies: ["StreamTesting", "StreamCore", "SignalOperators"],
       swiftSettings: strictSettings
@@ -83,7 +98,8 @@ let package = Package(
     .testTarget(
       name: "DocSamplesTests",
       dependencies: [
-        "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamTesting",
+        "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
+        "StreamTesting",
       ],
       swiftSettings: strictSettings + [.treatAllWarnings(as: .error)]
     ),

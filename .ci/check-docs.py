@@ -30,7 +30,14 @@ import subprocess
 import sys
 import tempfile
 
-MODULES = ["StreamCore", "StreamTesting", "FutureKit", "SignalOperators", "PropertyWrappers"]
+MODULES = [
+    "StreamCore",
+    "StreamTesting",
+    "FutureKit",
+    "SignalOperators",
+    "PropertyWrappers",
+    "StreamFoundation",
+]
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.actor"}
 FUNCTION_KINDS = {"swift.method", "swift.func", "swift.type.method"}
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))

@@ -72,6 +72,7 @@ DEFAULT_IMPORTS = [
     "PropertyWrappers",
     "SignalOperators",
     "StreamCore",
+    "StreamFoundation",
     "StreamTesting",
     "Testing",
 ]
@@ -355,6 +356,9 @@ def file_scope(block: Block, code: list[str]) -> str:
 
 def swift_file(header: list[str], imports: set[str], parts: list[str]) -> str:
     lines = ["// swift-format-ignore-file", *header, "", *(f"import {m}" for m in sorted(imports))]
+    if "Foundation" in imports:
+        # URLSession lives in FoundationNetworking on Linux.
+        lines += ["#if canImport(FoundationNetworking)", "  import FoundationNetworking", "#endif"]
     return "\n".join(lines) + "\n\n" + "\n\n".join(parts) + "\n"
 
 

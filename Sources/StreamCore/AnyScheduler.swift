@@ -153,7 +153,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 }
 
 /// `AnyScheduler` with the time and options of `S`: `AnySchedulerOf<DispatchQueue>`.
-public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<
+public typealias AnySchedulerOf<S: SchedulerTypes> = AnyScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 

@@ -431,7 +431,7 @@ extension TestScheduler {
 }
 
 /// A ``TestScheduler`` with the time and options of `S`: `TestSchedulerOf<DispatchQueue>`.
-public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<
+public typealias TestSchedulerOf<S: SchedulerTypes> = TestScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 

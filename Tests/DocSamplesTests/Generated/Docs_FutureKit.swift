@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Docs/FutureKit.md:32
 func sample_Docs_FutureKit_line32() async throws {

@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Docs/Migration/FromConbini.md:114
 func sample_Docs_Migration_FromConbini_line114() async throws {

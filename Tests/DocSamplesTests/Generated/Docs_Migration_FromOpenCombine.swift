@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Docs/Migration/FromOpenCombine.md:28 (file scope)
 #sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 29)

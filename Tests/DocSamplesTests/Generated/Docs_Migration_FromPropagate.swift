@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Docs/Migration/FromPropagate.md:19
 func sample_Docs_Migration_FromPropagate_line19() async throws {

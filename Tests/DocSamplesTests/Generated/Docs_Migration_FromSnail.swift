@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Docs/Migration/FromSnail.md:50
 func sample_Docs_Migration_FromSnail_line50() async throws {

@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Docs/StreamCore.md:9
 func sample_Docs_StreamCore_line9() async throws {

@@ -10,10 +10,14 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Synchronization
 import Testing
 import XCTest
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Docs/StreamTesting.md:18 (file scope)
 #sourceLocation(file: "Docs/StreamTesting.md", line: 19)

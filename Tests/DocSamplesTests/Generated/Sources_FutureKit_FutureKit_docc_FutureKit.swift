@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Sources/FutureKit/FutureKit.docc/FutureKit.md:17
 func sample_Sources_FutureKit_FutureKit_docc_FutureKit_line17() async throws {

@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Sources/PropertyWrappers/PropertyWrappers.docc/PropertyWrappers.md:17
 func sample_Sources_PropertyWrappers_PropertyWrappers_docc_PropertyWrappers_line17() async throws {

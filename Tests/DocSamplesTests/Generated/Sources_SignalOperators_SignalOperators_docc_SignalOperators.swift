@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Sources/SignalOperators/SignalOperators.docc/SignalOperators.md:16
 func sample_Sources_SignalOperators_SignalOperators_docc_SignalOperators_line16() async throws {

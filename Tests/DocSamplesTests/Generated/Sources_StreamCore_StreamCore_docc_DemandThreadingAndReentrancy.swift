@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:22
 func sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line22() async throws {

@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Sources/StreamCore/StreamCore.docc/StreamCore.md:16
 func sample_Sources_StreamCore_StreamCore_docc_StreamCore_line16() async throws {

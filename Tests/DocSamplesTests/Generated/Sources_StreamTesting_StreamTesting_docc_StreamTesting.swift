@@ -10,8 +10,12 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCore
+import StreamFoundation
 import StreamTesting
 import Testing
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 
 // Sources/StreamTesting/StreamTesting.docc/StreamTesting.md:16 (file scope)
 // import StreamCore  (moved to the top of this file)

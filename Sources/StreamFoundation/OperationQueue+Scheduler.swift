@@ -1,0 +1,163 @@
+import Dispatch
+public import Foundation
+public import StreamCore
+
+/// Makes every operation queue a `Scheduler`: each action runs as an operation on the
+/// queue.
+///
+/// ```swift
+/// let queue = OperationQueue()
+/// queue.maxConcurrentOperationCount = 1
+/// let cancellable = values.receive(on: queue).sink { print($0) }
+/// ```
+///
+/// - `schedule(options:_:)` adds a `BlockOperation` at once.
+/// - `schedule(after:tolerance:options:_:)` adds it at `date`, on the wall clock (a `Date`), so
+///   the operation counts towards the queue's operations only once it is due.
+/// - `schedule(after:interval:tolerance:options:_:)` adds one operation at `date` and then every
+///   `interval` (a zero or negative interval counts as one nanosecond), until the returned
+///   cancellable is cancelled or released. `tolerance` is the timer's leeway.
+/// - A queue with `maxConcurrentOperationCount == 1` runs the actions in the order they are
+///   added; a concurrent queue may run them at the same time, as with Foundation.
+///
+/// > Thread safety: Every method may be called from any thread. Actions run where the queue runs
+/// > its operations.
+extension OperationQueue: Scheduler {
+  /// An operation queue's time: a `Date`.
+  public typealias SchedulerTimeType = DateSchedulerTime
+
+  /// Options for an operation queue's scheduler; there are none, as in Combine.
+  ///
+  /// ```swift
+  /// OperationQueue.main.schedule(options: OperationQueue.SchedulerOptions()) { print("soon") }
+  /// ```
+  ///
+  /// > Thread safety: A value type; use it from any thread.
+  public struct SchedulerOptions: Sendable {}
+
+  /// The current time: `Date()`.
+  public var now: SchedulerTimeType { DateSchedulerTime(Date()) }
+
+  /// Zero: an operation queue takes any tolerance.
+  public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+  /// Adds `action` to the queue as an operation.
+  ///
+  /// ```swift
+  /// queue.schedule(options: nil) { print("on the queue") }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    addOperation(action)
+  }
+
+  /// Adds `action` to the queue as an operation at `date`.
+  ///
+  /// ```swift
+  /// queue.schedule(after: queue.now.advanced(by: .seconds(1)), tolerance: 0, options: nil) {
+  ///   print("a second later")
+  /// }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - date: When to add the operation.
+  ///   - tolerance: How late it may be added.
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  public func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    OperationQueueTimers.queue.asyncAfter(wallDeadline: DispatchWallTime(date.date)) {
+      [self] in
+      addOperation(action)
+    }
+  }
+
+  /// Adds `action` to the queue as an operation at `date` and then every `interval`, until the
+  /// returned cancellable is cancelled or released.
+  ///
+  /// ```swift
+  /// let ticking = queue.schedule(
+  ///   after: queue.now, interval: .seconds(1), tolerance: 0, options: nil
+  /// ) { print("tick") }
+  /// ticking.cancel()
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread; cancel from any thread.
+  ///
+  /// - Parameters:
+  ///   - date: The first time.
+  ///   - interval: The time between operations.
+  ///   - tolerance: How late each may be added.
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  /// - Returns: Stops the repetition when cancelled or released.
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    let timer = DispatchSource.makeTimerSource(queue: OperationQueueTimers.queue)
+    timer.schedule(
+      wallDeadline: DispatchWallTime(date.date),
+      repeating: .nanoseconds(max(1, Int(clamping: Int64(interval.timeInterval * 1e9)))),
+      leeway: .nanoseconds(max(0, Int(clamping: Int64(tolerance.timeInterval * 1e9))))
+    )
+    timer.setEventHandler { [self] in addOperation(action) }
+    timer.resume()
+    let box = DispatchTimerBox(timer: timer)
+    return AnyCancellable { box.timer.cancel() }
+  }
+}
+
+// Sendable: a dispatch source may be cancelled from any thread, but corelibs Dispatch does not
+// mark `DispatchSourceTimer` `Sendable`. The box is only used to call `cancel()`.
+private struct DispatchTimerBox: @unchecked Sendable {
+  let timer: any DispatchSourceTimer
+}
+
+/// The serial queue the operation queues' timers fire on, so operations due at the same time are
+/// added in the order they were scheduled.
+enum OperationQueueTimers {
+  static let queue = DispatchQueue(label: "StreamFoundation.OperationQueue.timers")
+}
+
+extension DispatchWallTime {
+  /// The wall time of `date`.
+  init(_ date: Date) {
+    self = .now() + date.timeIntervalSinceNow
+  }
+}
+
+extension AnyScheduler
+where
+  SchedulerTimeType == OperationQueue.SchedulerTimeType,
+  SchedulerOptions == OperationQueue.SchedulerOptions
+{
+  /// The main operation queue, type-erased: `AnySchedulerOf<OperationQueue>.main`.
+  public static var main: Self { OperationQueue.main.eraseToAnyScheduler() }
+
+  /// An immediate scheduler typed as an operation queue's, type-erased: it runs every action at
+  /// once.
+  public static var immediate: Self { OperationQueue.immediate.eraseToAnyScheduler() }
+}
+
+extension OperationQueue {
+  /// An immediate scheduler typed as an operation queue's: it runs every action at once, and its
+  /// `now` is the moment it was made.
+  public static var immediate: ImmediateSchedulerOf<OperationQueue> {
+    ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
+  }
+}

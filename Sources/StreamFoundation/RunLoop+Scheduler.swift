@@ -1,0 +1,219 @@
+public import Foundation
+public import StreamCore
+
+/// A run loop's scheduler types, as Combine names them.
+///
+/// ```swift
+/// let soon: RunLoop.SchedulerTimeType = RunLoop.main.now.advanced(by: .milliseconds(300))
+/// let scheduler: AnySchedulerOf<RunLoop> = .main
+/// ```
+///
+/// **Difference from Combine:** `RunLoop` itself is not a `Scheduler`. Foundation
+/// declares `RunLoop` not `Sendable`, and a scheduler must be, because operators hand it to other
+/// threads; declaring it `Sendable` anyway would make every `RunLoop` sendable in the programs
+/// that import us. `RunLoop` adopts `SchedulerTypes` instead, so `AnySchedulerOf<RunLoop>`,
+/// `RunLoop.test` and `RunLoop.immediate` work as in combine-schedulers, and its ``scheduler``
+/// (a ``RunLoopScheduler``) is the scheduler. The operators most code passes a run loop to
+/// (`receive(on:)`, `subscribe(on:)`, `debounce`, `throttle`, `delay`, `timeout`,
+/// `measureInterval`) have overloads that take a `RunLoop`, so `.receive(on: RunLoop.main)`
+/// compiles unchanged.
+///
+/// > Thread safety: The scheduler types are values; ``scheduler`` may be read from any thread.
+extension RunLoop: SchedulerTypes {
+  /// A run loop's time: a `Date`.
+  public typealias SchedulerTimeType = DateSchedulerTime
+
+  /// Options for a run loop's scheduler; there are none, as in Combine.
+  ///
+  /// ```swift
+  /// let options: RunLoop.SchedulerOptions? = nil
+  /// let cancellable = values.receive(on: RunLoop.main, options: options).sink { print($0) }
+  /// ```
+  ///
+  /// > Thread safety: A value type; use it from any thread.
+  public struct SchedulerOptions: Sendable {}
+
+  /// This run loop as a scheduler, running actions in the `.default` mode.
+  ///
+  /// ```swift
+  /// let cancellable = values.receive(on: RunLoop.main.scheduler).sink { print($0) }
+  /// ```
+  ///
+  /// > Thread safety: May be read from any thread; the scheduler is `Sendable`.
+  public var scheduler: RunLoopScheduler { RunLoopScheduler(self) }
+
+  /// The current time: `Date()`.
+  public var now: SchedulerTimeType { DateSchedulerTime(Date()) }
+
+  /// Zero: a run loop takes any tolerance.
+  public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+  /// This run loop's scheduler in an `AnyScheduler`.
+  ///
+  /// ```swift
+  /// let scheduler: AnySchedulerOf<RunLoop> = RunLoop.main.eraseToAnyScheduler()
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Returns: A type-erased scheduler that runs actions on this run loop.
+  public func eraseToAnyScheduler() -> AnySchedulerOf<RunLoop> {
+    scheduler.eraseToAnyScheduler()
+  }
+}
+
+/// A run loop as a `Scheduler`: every action runs on the run loop's thread, the next
+/// time the loop runs in the scheduler's mode.
+///
+/// ```swift
+/// let scheduler = RunLoop.main.scheduler
+/// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { print("a second later") }
+/// ```
+///
+/// - `schedule(options:_:)` runs actions in the order they were given, the next time the loop
+///   runs (it wakes a waiting loop).
+/// - `schedule(after:tolerance:options:_:)` adds a Foundation `Timer`, so actions run in due
+///   order; Foundation does not promise an order for timers due at the same instant.
+/// - `schedule(after:interval:tolerance:options:_:)` adds a repeating timer; the returned
+///   cancellable invalidates it when cancelled or released, as Combine's does.
+/// - A run loop that nobody runs runs nothing: on Linux only the thread that owns a run loop runs
+///   it, and the main run loop runs only while the main thread is in `RunLoop.main.run(…)` or a
+///   UI event loop.
+///
+/// > Thread safety: `Sendable`; every method may be called from any thread. Actions run on the
+/// > run loop's thread.
+// Sendable: the run loop is only used through Foundation calls that are safe from any thread
+// (adding a timer, invalidating one); it is never run or inspected from here.
+public struct RunLoopScheduler: Scheduler, @unchecked Sendable {
+  /// A run loop's time: a `Date`.
+  public typealias SchedulerTimeType = RunLoop.SchedulerTimeType
+  /// A run loop scheduler takes no options.
+  public typealias SchedulerOptions = RunLoop.SchedulerOptions
+
+  let runLoop: RunLoop
+  /// The run loop mode the scheduler's timers are added in.
+  public let mode: RunLoop.Mode
+
+  /// A scheduler that runs actions on `runLoop` in `mode`.
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - runLoop: The run loop to run actions on.
+  ///   - mode: The mode the actions run in; `.default` as in Combine.
+  public init(_ runLoop: RunLoop, mode: RunLoop.Mode = .default) {
+    self.runLoop = runLoop
+    self.mode = mode
+  }
+
+  /// The current time: `Date()`.
+  public var now: SchedulerTimeType { DateSchedulerTime(Date()) }
+
+  /// Zero: a run loop takes any tolerance.
+  public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+  /// Runs `action` on the run loop as soon as it runs.
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    // `perform` keeps the order actions were given in but does not wake a waiting loop; a timer
+    // due now does.
+    runLoop.perform(inModes: [mode], block: action)
+    add(Timer(fire: Date(), interval: 0, repeats: false) { _ in }, tolerance: 0)
+  }
+
+  /// Runs `action` on the run loop at `date`, or as soon as it runs after that.
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - date: When to run.
+  ///   - tolerance: How late the run may be.
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  public func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    add(Timer(fire: date.date, interval: 0, repeats: false) { _ in action() }, tolerance: tolerance)
+  }
+
+  /// Runs `action` on the run loop at `date` and then every `interval`, until the returned
+  /// cancellable is cancelled or released.
+  ///
+  /// > Thread safety: May be called from any thread; cancel from any thread.
+  ///
+  /// - Parameters:
+  ///   - date: The first run.
+  ///   - interval: The time between runs; Foundation runs a timer with a zero or negative interval
+  ///     every 0.1 ms.
+  ///   - tolerance: How late each run may be.
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  /// - Returns: Stops the runs when cancelled or released.
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in
+      action()
+    }
+    add(timer, tolerance: tolerance)
+    return AnyCancellable(TimerInvalidation(timer).invalidate)
+  }
+
+  private func add(_ timer: Timer, tolerance: SchedulerTimeType.Stride) {
+    if tolerance.timeInterval > 0 {
+      timer.tolerance = tolerance.timeInterval
+    }
+    runLoop.add(timer, forMode: mode)
+  }
+}
+
+/// Invalidates a timer from whichever thread cancels it.
+// Sendable: the timer is only invalidated, which Foundation allows from any thread.
+final class TimerInvalidation: @unchecked Sendable {
+  private let timer: Timer
+
+  init(_ timer: Timer) {
+    self.timer = timer
+  }
+
+  func invalidate() {
+    timer.invalidate()
+  }
+}
+
+extension AnyScheduler
+where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
+  /// The main run loop, type-erased: `AnySchedulerOf<RunLoop>.main`.
+  ///
+  /// ```swift
+  /// let scheduler: AnySchedulerOf<RunLoop> = .main
+  /// ```
+  public static var main: Self { RunLoop.main.eraseToAnyScheduler() }
+
+  /// An immediate scheduler typed as a run loop's, type-erased: it runs every action at once.
+  public static var immediate: Self { RunLoop.immediate.eraseToAnyScheduler() }
+}
+
+extension RunLoop {
+  /// An immediate scheduler typed as a run loop's: it runs every action at once, and its `now`
+  /// is the moment it was made.
+  ///
+  /// ```swift
+  /// let model = SearchModel(scheduler: RunLoop.immediate.eraseToAnyScheduler())
+  /// ```
+  public static var immediate: ImmediateSchedulerOf<RunLoop> {
+    ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
+  }
+}

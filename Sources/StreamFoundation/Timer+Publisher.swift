@@ -1,0 +1,129 @@
+public import Foundation
+import SignalOperators
+public import StreamCore
+
+extension Timer {
+  /// A connectable publisher of the date, every `interval` seconds, on `runLoop` in `mode`.
+  ///
+  /// ```swift
+  /// let cancellable = Timer.publish(every: 1, on: .main, in: .common)
+  ///   .autoconnect()
+  ///   .sink { date in print("tick at", date) }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - interval: The seconds between ticks.
+  ///   - tolerance: How late each tick may be; `nil` for none.
+  ///   - runLoop: The run loop the timer runs on; ticks arrive on its thread.
+  ///   - mode: The run loop mode the timer runs in.
+  ///   - options: Ignored; a run loop takes no options.
+  /// - Returns: A timer publisher that ticks once connected.
+  public static func publish(
+    every interval: TimeInterval,
+    tolerance: TimeInterval? = nil,
+    on runLoop: RunLoop,
+    in mode: RunLoop.Mode,
+    options: RunLoop.SchedulerOptions? = nil
+  ) -> TimerPublisher {
+    TimerPublisher(
+      interval: interval,
+      tolerance: tolerance,
+      runLoop: runLoop,
+      mode: mode,
+      options: options
+    )
+  }
+
+  /// A connectable publisher of the date, every ``interval`` seconds, while connected: Foundation's
+  /// `Timer.TimerPublisher`.
+  ///
+  /// ```swift
+  /// let timer = Timer.TimerPublisher(interval: 0.5, runLoop: .main, mode: .default)
+  /// let cancellable = timer.sink { print($0) }
+  /// let connection = timer.connect()  // ticks from now on
+  /// ```
+  ///
+  /// - Subscribers share one Foundation `Timer` and see nothing until ``connect()``; the first tick
+  ///   comes one interval after it, carrying `Date()` at the tick.
+  /// - A subscriber with no demand when a tick comes misses it.
+  /// - Cancelling the connection invalidates the timer; a later ``connect()`` starts a new one.
+  ///   Connecting while connected returns the same connection. The timer never completes.
+  /// - The run loop must run for ticks to come (see ``RunLoopScheduler``).
+  ///
+  /// Built on `SignalOperators`' `Publishers.Timer` with the run loop's ``RunLoopScheduler`` in
+  /// ``mode``.
+  ///
+  /// > Thread safety: `Sendable`; subscribe, connect and cancel from any thread. Ticks arrive on
+  /// > the run loop's thread.
+  // Sendable: every property is immutable; the run loop is only handed to the scheduler, which
+  // uses it from any thread safely.
+  public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+    /// The date of each tick.
+    public typealias Output = Date
+    /// A timer never fails.
+    public typealias Failure = Never
+
+    /// The seconds between ticks.
+    public let interval: TimeInterval
+    /// How late each tick may be; `nil` for none.
+    public let tolerance: TimeInterval?
+    /// The run loop the timer runs on.
+    public let runLoop: RunLoop
+    /// The run loop mode the timer runs in.
+    public let mode: RunLoop.Mode
+    /// Ignored; a run loop takes no options.
+    public let options: RunLoop.SchedulerOptions?
+
+    private let ticks: Publishers.Timer<RunLoopScheduler>
+
+    /// Creates a timer publisher; it ticks once connected.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Parameters:
+    ///   - interval: The seconds between ticks.
+    ///   - tolerance: How late each tick may be; `nil` for none.
+    ///   - runLoop: The run loop the timer runs on.
+    ///   - mode: The run loop mode the timer runs in.
+    ///   - options: Ignored; a run loop takes no options.
+    public init(
+      interval: TimeInterval,
+      tolerance: TimeInterval? = nil,
+      runLoop: RunLoop,
+      mode: RunLoop.Mode,
+      options: RunLoop.SchedulerOptions? = nil
+    ) {
+      self.interval = interval
+      self.tolerance = tolerance
+      self.runLoop = runLoop
+      self.mode = mode
+      self.options = options
+      ticks = Publishers.Timer(
+        every: .init(interval),
+        tolerance: tolerance.map { .init($0) },
+        scheduler: RunLoopScheduler(runLoop, mode: mode),
+        options: options
+      )
+    }
+
+    /// Starts the timer, or returns the running connection.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Returns: Invalidates the timer when cancelled.
+    public func connect() -> any Cancellable {
+      ticks.connect()
+    }
+
+    /// Attaches `subscriber`; it gets the ticks after ``connect()``.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
+      ticks.map { $0.date }.receive(subscriber: subscriber)
+    }
+  }
+}

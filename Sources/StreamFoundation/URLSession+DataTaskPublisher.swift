@@ -1,0 +1,173 @@
+public import Foundation
+public import StreamCore
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+extension URLSession {
+  /// A publisher that loads `url` with a data task of this session.
+  ///
+  /// ```swift
+  /// let cancellable = URLSession.shared.dataTaskPublisher(for: url)
+  ///   .map(\.data)
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.count, "bytes") })
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameter url: The URL to load.
+  /// - Returns: A publisher of the data and response, or the `URLError` the load failed with.
+  public func dataTaskPublisher(for url: URL) -> DataTaskPublisher {
+    DataTaskPublisher(request: URLRequest(url: url), session: self)
+  }
+
+  /// A publisher that loads `request` with a data task of this session.
+  ///
+  /// ```swift
+  /// var request = URLRequest(url: url)
+  /// request.httpMethod = "HEAD"
+  /// let cancellable = URLSession.shared.dataTaskPublisher(for: request)
+  ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.response) })
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameter request: The request to load.
+  /// - Returns: A publisher of the data and response, or the `URLError` the load failed with.
+  public func dataTaskPublisher(for request: URLRequest) -> DataTaskPublisher {
+    DataTaskPublisher(request: request, session: self)
+  }
+
+  /// A publisher that runs a data task and sends its data and response, then finishes; or fails
+  /// with the task's `URLError`.
+  ///
+  /// ```swift
+  /// let publisher = URLSession.DataTaskPublisher(request: URLRequest(url: url), session: .shared)
+  /// ```
+  ///
+  /// - Each subscriber gets a task of its own, created and resumed on its first request, so
+  ///   nothing is loaded before there is demand for the one value.
+  /// - A response with an HTTP error status (404, 500) is a value, not a failure: check the
+  ///   `HTTPURLResponse`'s `statusCode`. Failures are the transport's: no connection, a timeout,
+  ///   a bad URL. An error that is not a `URLError` arrives as `URLError(.unknown)`.
+  /// - Cancelling the subscription cancels the task; nothing is sent after it.
+  /// - The value and completion arrive on the session's delegate queue.
+  ///
+  /// > Thread safety: `Sendable`; subscribe from any thread, and request and cancel from any
+  /// > thread.
+  public struct DataTaskPublisher: Publisher, Sendable {
+    /// The data and the response.
+    public typealias Output = (data: Data, response: URLResponse)
+    /// The transport error the load failed with.
+    public typealias Failure = URLError
+
+    /// The request each subscriber's task loads.
+    public let request: URLRequest
+    /// The session the tasks run in.
+    public let session: URLSession
+
+    /// Creates a publisher that loads `request` in `session`.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Parameters:
+    ///   - request: The request to load.
+    ///   - session: The session to run the tasks in.
+    public init(request: URLRequest, session: URLSession) {
+      self.request = request
+      self.session = session
+    }
+
+    /// Attaches `subscriber`; its task starts on its first request.
+    ///
+    /// > Thread safety: May be called from any thread.
+    ///
+    /// - Parameter subscriber: The subscriber to attach.
+    public func receive<S: Subscriber>(subscriber: S)
+    where S.Input == Output, S.Failure == URLError {
+      let subscription = DataTaskSubscription(
+        request: request,
+        session: session,
+        downstream: subscriber
+      )
+      subscriber.receive(subscription: subscription)
+    }
+  }
+}
+
+/// One subscriber's data task: created on the first request, cancelled with the subscription.
+// Sendable: `state` is only touched under `lock`; the downstream is called outside it, once for
+// the value and once for the completion, never at the same time.
+private final class DataTaskSubscription<Downstream: Subscriber>: Subscription,
+  CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
+  private enum State {
+    /// Subscribed; no request yet.
+    case waiting(URLRequest, URLSession, Downstream)
+    /// The first request is creating the task.
+    case starting(Downstream)
+    /// The task runs.
+    case running(URLSessionDataTask, Downstream)
+    /// Completed or cancelled.
+    case done
+  }
+
+  private let lock = Lock()
+  private var state: State
+
+  init(request: URLRequest, session: URLSession, downstream: Downstream) {
+    state = .waiting(request, session, downstream)
+  }
+
+  var description: String { "DataTaskPublisher" }
+
+  func request(_ demand: Subscribers.Demand) {
+    precondition(demand > .none, "DataTaskPublisher: request(_:) needs a demand above zero")
+    let start = lock.withLock { () -> (URLRequest, URLSession)? in
+      guard case .waiting(let request, let session, let downstream) = state else { return nil }
+      state = .starting(downstream)
+      return (request, session)
+    }
+    guard let (request, session) = start else { return }
+    // The handler keeps the subscription alive until the task ends, as the task keeps the
+    // handler; ending the task releases both.
+    let task = session.dataTask(with: request) { data, response, error in
+      self.finish(data: data, response: response, error: error)
+    }
+    let started = lock.withLock { () -> Bool in
+      guard case .starting(let downstream) = state else { return false }
+      state = .running(task, downstream)
+      return true
+    }
+    if started {
+      task.resume()
+    }
+  }
+
+  func cancel() {
+    let task = lock.withLock { () -> URLSessionDataTask? in
+      defer { state = .done }
+      if case .running(let task, _) = state { return task }
+      return nil
+    }
+    task?.cancel()
+  }
+
+  private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .running(_, let downstream) = state else { return nil }
+      state = .done
+      return downstream
+    }
+    guard let downstream else { return }
+    if let error {
+      downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
+    } else if let response {
+      _ = downstream.receive((data: data ?? Data(), response: response))
+      downstream.receive(completion: .finished)
+    } else {
+      downstream.receive(completion: .failure(URLError(.badServerResponse)))
+    }
+  }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import SignalOperators
+import StreamCore
+import StreamFoundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `URLSession.dataTaskPublisher` against a real HTTP server on 127.0.0.1 (`LocalHTTPServer`).
+@Suite(.timeLimit(.minutes(1)))
+struct DataTaskPublisherTests {
+  /// What a sink saw: `value <status> <body>`, `finished` or `failure <code>`.
+  private static func load(
+    _ publisher: URLSession.DataTaskPublisher,
+    into events: Collected<String>
+  ) -> AnyCancellable {
+    publisher.sink(
+      receiveCompletion: { completion in
+        switch completion {
+        case .finished: events.append("finished")
+        case .failure(let error): events.append("failure \(error.code.rawValue)")
+        }
+      },
+      receiveValue: { data, response in
+        let status = (response as? HTTPURLResponse)?.statusCode ?? -1
+        events.append("value \(status) \(String(decoding: data, as: UTF8.self))")
+      }
+    )
+  }
+
+  private static let session: URLSession = {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.connectionProxyDictionary = [:]
+    // Longer than any test may run, so a loaded machine never turns a load into a timeout.
+    configuration.timeoutIntervalForRequest = 600
+    return URLSession(configuration: configuration)
+  }()
+
+  @Test func success_sendsTheDataAndResponse_thenFinishes() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    let events = Collected<String>()
+    let cancellable = Self.load(
+      Self.session.dataTaskPublisher(for: server.url("/ok")),
+      into: events
+    )
+    #expect(await events.wait(for: 2))
+    #expect(events.items == ["value 200 hello", "finished"])
+    #expect(server.log.items == ["GET /ok"])
+    cancellable.cancel()
+  }
+
+  @Test func aURLRequest_isLoadedAsGiven() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    var request = URLRequest(url: server.url("/ok"))
+    request.setValue("StreamKit", forHTTPHeaderField: "User-Agent")
+    let publisher = Self.session.dataTaskPublisher(for: request)
+    #expect(publisher.request.url == server.url("/ok"))
+    #expect(publisher.session === Self.session)
+    let events = Collected<String>()
+    let cancellable = Self.load(publisher, into: events)
+    #expect(await events.wait(for: 2))
+    #expect(events.items == ["value 200 hello", "finished"])
+    cancellable.cancel()
+  }
+
+  @Test func anHTTPErrorStatus_isAValueNotAFailure() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    let events = Collected<String>()
+    let cancellable = Self.load(
+      Self.session.dataTaskPublisher(for: server.url("/missing")),
+      into: events
+    )
+    #expect(await events.wait(for: 2))
+    #expect(events.items == ["value 404 not found", "finished"])
+    cancellable.cancel()
+  }
+
+  @Test func aRefusedConnection_failsWithCannotConnectToHost() async {
+    let url = URL(string: "http://127.0.0.1:\(LocalHTTPServer.refusingPort())/ok")!
+    let events = Collected<String>()
+    let cancellable = Self.load(Self.session.dataTaskPublisher(for: url), into: events)
+    #expect(await events.wait(for: 1))
+    #expect(events.items == ["failure \(URLError.Code.cannotConnectToHost.rawValue)"])
+    cancellable.cancel()
+  }
+
+  @Test func cancelBeforeTheResponse_cancelsTheTask_andSendsNothing() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    let events = Collected<String>()
+    let cancellable = Self.load(
+      Self.session.dataTaskPublisher(for: server.url("/hang")),
+      into: events
+    )
+    #expect(await server.log.wait(for: 1))
+    cancellable.cancel()
+    // The cancelled task closes its connection; the server sees it.
+    #expect(await server.log.wait(for: 2))
+    #expect(server.log.items == ["GET /hang", "closed /hang"])
+    // A later load on the same session completes, and the cancelled one still has sent nothing.
+    let later = Collected<String>()
+    let second = Self.load(Self.session.dataTaskPublisher(for: server.url("/ok")), into: later)
+    #expect(await later.wait(for: 2))
+    #expect(events.items.isEmpty)
+    second.cancel()
+  }
+
+  @Test func nothingIsLoaded_untilTheSubscriberRequests() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    let subscriber = ManualSubscriber()
+    Self.session.dataTaskPublisher(for: server.url("/missing")).subscribe(subscriber)
+    // Another load goes through first: the unrequested one never reached the server.
+    let events = Collected<String>()
+    let cancellable = Self.load(
+      Self.session.dataTaskPublisher(for: server.url("/ok")),
+      into: events
+    )
+    #expect(await events.wait(for: 2))
+    #expect(server.log.items == ["GET /ok"])
+    subscriber.subscription?.request(.max(1))
+    #expect(await subscriber.events.wait(for: 2))
+    #expect(subscriber.events.items == ["value 404", "finished"])
+    #expect(server.log.items == ["GET /ok", "GET /missing"])
+    cancellable.cancel()
+  }
+
+  @Test func eachSubscriber_getsATaskOfItsOwn() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    let publisher = Self.session.dataTaskPublisher(for: server.url("/ok"))
+    let first = Collected<String>()
+    let second = Collected<String>()
+    let a = Self.load(publisher, into: first)
+    let b = Self.load(publisher, into: second)
+    #expect(await first.wait(for: 2))
+    #expect(await second.wait(for: 2))
+    #expect(first.items == ["value 200 hello", "finished"])
+    #expect(second.items == ["value 200 hello", "finished"])
+    #expect(server.log.items == ["GET /ok", "GET /ok"])
+    a.cancel()
+    b.cancel()
+  }
+}
+
+/// Subscribes without requesting; the test requests through ``subscription``.
+private final class ManualSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = URLSession.DataTaskPublisher.Output
+  typealias Failure = URLError
+  let events = Collected<String>()
+  private let lock = NSLock()
+  private var stored: (any Subscription)?
+
+  var subscription: (any Subscription)? {
+    lock.lock()
+    defer { lock.unlock() }
+    return stored
+  }
+
+  func receive(subscription: any Subscription) {
+    lock.lock()
+    stored = subscription
+    lock.unlock()
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    events.append("value \((input.response as? HTTPURLResponse)?.statusCode ?? -1)")
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<URLError>) {
+    if case .finished = completion {
+      events.append("finished")
+    } else {
+      events.append("failure")
+    }
+  }
+}

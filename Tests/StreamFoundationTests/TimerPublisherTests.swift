@@ -1,0 +1,87 @@
+import Foundation
+import SignalOperators
+import StreamCore
+import StreamFoundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct TimerPublisherTests {
+  @Test func publish_keepsItsConfiguration() {
+    let timer = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common)
+    #expect(timer.interval == 2)
+    #expect(timer.tolerance == 0.5)
+    #expect(timer.runLoop === RunLoop.main)
+    #expect(timer.mode == .common)
+    #expect(timer.options == nil)
+  }
+
+  @Test func autoconnect_ticksWithIncreasingDates_onTheRunLoop() async {
+    let thread = RunLoopThread()
+    defer { thread.stop() }
+    let start = Date()
+    let dates = Collected<Date>()
+    let onLoop = Collected<Bool>()
+    let cancellable = Timer.publish(every: 0.01, on: thread.runLoop, in: .default)
+      .autoconnect()
+      .sink {
+        onLoop.append(thread.isCurrent)
+        dates.append($0)
+      }
+    #expect(await dates.wait(for: 3))
+    cancellable.cancel()
+    let seen = dates.items
+    #expect(seen[0] >= start.addingTimeInterval(0.01))
+    #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 < $1 })
+    #expect(!onLoop.items.contains(false))
+  }
+
+  @Test func nothingTicks_beforeConnect_andNothingAfterTheConnectionIsCancelled() async {
+    let thread = RunLoopThread()
+    defer { thread.stop() }
+    let scheduler = thread.runLoop.scheduler
+    let timer = Timer.publish(every: 0.005, on: thread.runLoop, in: .default)
+    let dates = Collected<Date>()
+    let cancellable = timer.sink { dates.append($0) }
+    let before = Collected<Int>()
+    scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(30))) {
+      before.append(dates.items.count)
+    }
+    #expect(await before.wait(for: 1))
+    #expect(before.items == [0])
+    let connection = timer.connect()
+    #expect(await dates.wait(for: 2))
+    let atCancel = Collected<Int>()
+    scheduler.schedule {
+      connection.cancel()
+      atCancel.append(dates.items.count)
+    }
+    #expect(await atCancel.wait(for: 1))
+    let after = Collected<Int>()
+    scheduler.schedule(after: scheduler.now.advanced(by: .milliseconds(30))) {
+      after.append(dates.items.count)
+    }
+    #expect(await after.wait(for: 1))
+    #expect(after.items == atCancel.items)
+    cancellable.cancel()
+  }
+
+  @Test func aSubscriberWithLimitedDemand_getsThatManyTicks() async {
+    let thread = RunLoopThread()
+    defer { thread.stop() }
+    let scheduler = thread.runLoop.scheduler
+    let timer = Timer.TimerPublisher(interval: 0.005, runLoop: thread.runLoop, mode: .default)
+    let limited = Collected<Date>()
+    let unlimited = Collected<Date>()
+    let first = timer.prefix(2).sink { limited.append($0) }
+    let second = timer.sink { unlimited.append($0) }
+    let connection = timer.connect()
+    #expect(await unlimited.wait(for: 4))
+    let check = Collected<Int>()
+    scheduler.schedule { check.append(limited.items.count) }
+    #expect(await check.wait(for: 1))
+    #expect(check.items == [2])
+    connection.cancel()
+    first.cancel()
+    second.cancel()
+  }
+}
