@@ -7,5 +7,6 @@ tourStreamCore()
 tourSignalOperators()
 tourFutureKit()
 tourStreamTesting()
+tourStreamFoundation()
 // Last: it ends in `dispatchMain()` and never returns; the program exits from the main queue.
 tourPropertyWrappers()
