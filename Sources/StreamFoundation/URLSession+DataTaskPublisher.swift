@@ -142,6 +142,9 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
     if started {
       task.resume()
+    } else {
+      // Cancelled while the task was being made: the session may already track it.
+      task.cancel()
     }
   }
 
