@@ -3,6 +3,10 @@ import SignalOperators
 import StreamCore
 import StreamFoundation
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 /// StreamFoundation: Foundation's schedulers and publishers.
 func tourStreamFoundation() {
   module("StreamFoundation", "Foundation's timers, run loops and operation queues")
@@ -54,3 +58,5 @@ private func receiveOnAnOperationQueue() {
   queue.waitUntilAllOperationsAreFinished()
   cancellable.cancel()
 }
+
+#endif

@@ -7,6 +7,8 @@ tourStreamCore()
 tourSignalOperators()
 tourFutureKit()
 tourStreamTesting()
+#if !canImport(Darwin)
 tourStreamFoundation()
+#endif
 // Last: it ends in `dispatchMain()` and never returns; the program exits from the main queue.
 tourPropertyWrappers()

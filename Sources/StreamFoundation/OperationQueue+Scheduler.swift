@@ -2,6 +2,10 @@ import Dispatch
 public import Foundation
 public import StreamCore
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 /// Makes every operation queue a `Scheduler`: each action runs as an operation on the
 /// queue.
 ///
@@ -33,7 +37,10 @@ extension OperationQueue: Scheduler {
   /// ```
   ///
   /// > Thread safety: A value type; use it from any thread.
-  public struct SchedulerOptions: Sendable {}
+  public struct SchedulerOptions: Sendable {
+    /// No options.
+    public init() {}
+  }
 
   /// The current time: `Date()`.
   public var now: SchedulerTimeType { DateSchedulerTime(Date()) }
@@ -112,8 +119,8 @@ extension OperationQueue: Scheduler {
     let timer = DispatchSource.makeTimerSource(queue: OperationQueueTimers.queue)
     timer.schedule(
       wallDeadline: DispatchWallTime(date.date),
-      repeating: .nanoseconds(max(1, Int(clamping: Int64(interval.timeInterval * 1e9)))),
-      leeway: .nanoseconds(max(0, Int(clamping: Int64(tolerance.timeInterval * 1e9))))
+      repeating: .nanoseconds(max(1, interval.clampedNanoseconds)),
+      leeway: .nanoseconds(tolerance.clampedNanoseconds)
     )
     timer.setEventHandler { [self] in addOperation(action) }
     timer.resume()
@@ -135,9 +142,28 @@ enum OperationQueueTimers {
 }
 
 extension DispatchWallTime {
-  /// The wall time of `date`.
+  /// The wall time of `date`. The interval is read before the clock, so a delay between the two
+  /// reads makes the deadline later, never earlier.
   init(_ date: Date) {
-    self = .now() + date.timeIntervalSinceNow
+    let interval = date.timeIntervalSinceNow
+    self = .now() + DateSchedulerTime.Stride(interval).dispatchInterval
+  }
+}
+
+extension DateSchedulerTime.Stride {
+  /// The interval in whole nanoseconds: zero for a negative interval or NaN, `Int.max` for one
+  /// too long for an `Int`.
+  var clampedNanoseconds: Int {
+    let nanoseconds = (timeInterval * 1_000_000_000).rounded()
+    guard nanoseconds > 0 else { return 0 }
+    guard nanoseconds < Double(Int.max) else { return .max }
+    return Int(nanoseconds)
+  }
+
+  /// The interval for Dispatch arithmetic: `.never` when it does not fit.
+  var dispatchInterval: DispatchTimeInterval {
+    let nanoseconds = clampedNanoseconds
+    return nanoseconds == .max ? .never : .nanoseconds(nanoseconds)
   }
 }
 
@@ -161,3 +187,5 @@ extension OperationQueue {
     ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
   }
 }
+
+#endif

@@ -2,6 +2,10 @@ public import Foundation
 public import SignalOperators
 public import StreamCore
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 // `RunLoop` is not a `Scheduler` (see `RunLoopScheduler`); these overloads take one where Combine
 // code passes one, and schedule on its `scheduler`.
 extension Publisher {
@@ -131,3 +135,5 @@ extension Publisher {
     measureInterval(using: scheduler.scheduler, options: options)
   }
 }
+
+#endif

@@ -1,6 +1,10 @@
 public import Foundation
 public import StreamCore
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 /// A run loop's scheduler types, as Combine names them.
 ///
 /// ```swift
@@ -31,7 +35,10 @@ extension RunLoop: SchedulerTypes {
   /// ```
   ///
   /// > Thread safety: A value type; use it from any thread.
-  public struct SchedulerOptions: Sendable {}
+  public struct SchedulerOptions: Sendable {
+    /// No options.
+    public init() {}
+  }
 
   /// This run loop as a scheduler, running actions in the `.default` mode.
   ///
@@ -47,6 +54,78 @@ extension RunLoop: SchedulerTypes {
 
   /// Zero: a run loop takes any tolerance.
   public var minimumTolerance: SchedulerTimeType.Stride { 0 }
+
+  /// Runs `action` on this run loop as soon as it runs: `scheduler.schedule(options:_:)`.
+  ///
+  /// ```swift
+  /// RunLoop.main.schedule { print("on the main run loop") }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  public func schedule(
+    options: SchedulerOptions? = nil,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    scheduler.schedule(options: options, action)
+  }
+
+  /// Runs `action` on this run loop at `date`: `scheduler.schedule(after:tolerance:options:_:)`.
+  ///
+  /// ```swift
+  /// RunLoop.main.schedule(after: RunLoop.main.now.advanced(by: 1)) { print("a second later") }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - date: When to run.
+  ///   - tolerance: How late the run may be.
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  public func schedule(
+    after date: SchedulerTimeType,
+    tolerance: SchedulerTimeType.Stride = 0,
+    options: SchedulerOptions? = nil,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    scheduler.schedule(after: date, tolerance: tolerance, options: options, action)
+  }
+
+  /// Runs `action` on this run loop at `date` and then every `interval`, until the returned
+  /// cancellable is cancelled or released.
+  ///
+  /// ```swift
+  /// let ticking = RunLoop.main.schedule(after: RunLoop.main.now, interval: 1) { print("tick") }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread.
+  ///
+  /// - Parameters:
+  ///   - date: The first run.
+  ///   - interval: The time between runs.
+  ///   - tolerance: How late each run may be.
+  ///   - options: Ignored.
+  ///   - action: The closure to run.
+  /// - Returns: Stops the runs when cancelled or released.
+  public func schedule(
+    after date: SchedulerTimeType,
+    interval: SchedulerTimeType.Stride,
+    tolerance: SchedulerTimeType.Stride = 0,
+    options: SchedulerOptions? = nil,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    scheduler.schedule(
+      after: date,
+      interval: interval,
+      tolerance: tolerance,
+      options: options,
+      action
+    )
+  }
 
   /// This run loop's scheduler in an `AnyScheduler`.
   ///
@@ -82,8 +161,10 @@ extension RunLoop: SchedulerTypes {
 ///
 /// > Thread safety: `Sendable`; every method may be called from any thread. Actions run on the
 /// > run loop's thread.
-// Sendable: the run loop is only used through Foundation calls that are safe from any thread
-// (adding a timer, invalidating one); it is never run or inspected from here.
+// Sendable: the run loop is only used through CoreFoundation calls that lock the run loop
+// (adding a timer or a block, invalidating a timer), as Combine's run loop scheduler uses it from
+// any thread; it is never run or inspected from here. Apple's documentation asks for `invalidate`
+// on the timer's thread; CoreFoundation's timers lock and allow it from any thread in practice.
 public struct RunLoopScheduler: Scheduler, @unchecked Sendable {
   /// A run loop's time: a `Date`.
   public typealias SchedulerTimeType = RunLoop.SchedulerTimeType
@@ -180,7 +261,7 @@ public struct RunLoopScheduler: Scheduler, @unchecked Sendable {
 }
 
 /// Invalidates a timer from whichever thread cancels it.
-// Sendable: the timer is only invalidated, which Foundation allows from any thread.
+// Sendable: the timer is only invalidated, which CoreFoundation does under the timer's lock.
 final class TimerInvalidation: @unchecked Sendable {
   private let timer: Timer
 
@@ -217,3 +298,5 @@ extension RunLoop {
     ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
   }
 }
+
+#endif

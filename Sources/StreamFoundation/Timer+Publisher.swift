@@ -2,6 +2,10 @@ public import Foundation
 import SignalOperators
 public import StreamCore
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 extension Timer {
   /// A connectable publisher of the date, every `interval` seconds, on `runLoop` in `mode`.
   ///
@@ -55,11 +59,9 @@ extension Timer {
   /// Built on `SignalOperators`' `Publishers.Timer` with the run loop's ``RunLoopScheduler`` in
   /// ``mode``.
   ///
-  /// > Thread safety: `Sendable`; subscribe, connect and cancel from any thread. Ticks arrive on
-  /// > the run loop's thread.
-  // Sendable: every property is immutable; the run loop is only handed to the scheduler, which
-  // uses it from any thread safely.
-  public final class TimerPublisher: ConnectablePublisher, @unchecked Sendable {
+  /// > Thread safety: Subscribe, connect and cancel from any thread; ticks arrive on the run
+  /// > loop's thread. Not `Sendable`, as in Foundation: it hands out its `runLoop`, which is not.
+  public final class TimerPublisher: ConnectablePublisher {
     /// The date of each tick.
     public typealias Output = Date
     /// A timer never fails.
@@ -127,3 +129,5 @@ extension Timer {
     }
   }
 }
+
+#endif

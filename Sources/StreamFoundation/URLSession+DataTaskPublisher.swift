@@ -5,6 +5,10 @@ public import StreamCore
 public import FoundationNetworking
 #endif
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 extension URLSession {
   /// A publisher that loads `url` with a data task of this session.
   ///
@@ -109,6 +113,8 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     case starting(Downstream)
     /// The task runs.
     case running(URLSessionDataTask, Downstream)
+    /// The task ended with a response; the value is being sent.
+    case sending(Downstream)
     /// Completed or cancelled.
     case done
   }
@@ -149,28 +155,42 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
   }
 
   func cancel() {
-    let task = lock.withLock { () -> URLSessionDataTask? in
-      defer { state = .done }
-      if case .running(let task, _) = state { return task }
-      return nil
+    // The old state (and the downstream in it) is released after the lock.
+    let old = lock.withLock { () -> State in
+      let old = state
+      state = .done
+      return old
     }
-    task?.cancel()
+    if case .running(let task, _) = old {
+      task.cancel()
+    }
   }
 
   private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+    let sendsValue = error == nil && response != nil
     let downstream = lock.withLock { () -> Downstream? in
       guard case .running(_, let downstream) = state else { return nil }
-      state = .done
+      state = sendsValue ? .sending(downstream) : .done
       return downstream
     }
     guard let downstream else { return }
-    if let error {
-      downstream.receive(completion: .failure(error as? URLError ?? URLError(.unknown)))
-    } else if let response {
-      _ = downstream.receive((data: data ?? Data(), response: response))
+    guard let response, error == nil else {
+      let failure =
+        error.map { $0 as? URLError ?? URLError(.unknown) } ?? URLError(.badServerResponse)
+      downstream.receive(completion: .failure(failure))
+      return
+    }
+    _ = downstream.receive((data: data ?? Data(), response: response))
+    // A cancel from inside `receive(_:)` leaves nothing more to send.
+    let finishes = lock.withLock { () -> Bool in
+      guard case .sending = state else { return false }
+      state = .done
+      return true
+    }
+    if finishes {
       downstream.receive(completion: .finished)
-    } else {
-      downstream.receive(completion: .failure(URLError(.badServerResponse)))
     }
   }
 }
+
+#endif

@@ -2,9 +2,12 @@ public import Foundation
 import StreamCore
 public import StreamFoundation
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 // Test stand-ins for Foundation's schedulers (StreamFoundation), as combine-schedulers names
-// them. Their clock starts at the reference date (2001-01-01), so tests do not depend on the
-// time they run at.
+// them. Their clock starts at 1970-01-01, as there, so tests do not depend on when they run.
 
 extension RunLoop {
   /// A test scheduler that stands in for a run loop: `AnySchedulerOf<RunLoop>` code is tested
@@ -18,7 +21,7 @@ extension RunLoop {
   ///
   /// Each use makes a new scheduler; keep the one you pass to the code under test.
   public static var test: TestSchedulerOf<RunLoop> {
-    TestScheduler(now: DateSchedulerTime(Date(timeIntervalSinceReferenceDate: 0)))
+    TestScheduler(now: DateSchedulerTime(Date(timeIntervalSince1970: 0)))
   }
 
   /// A scheduler typed as a run loop's that fails the test whenever it is used; its failures
@@ -38,7 +41,7 @@ extension RunLoop {
   /// - Parameter prefix: Names the scheduler in every failure.
   /// - Returns: The scheduler.
   public static func unimplemented(_ prefix: String) -> UnimplementedSchedulerOf<RunLoop> {
-    UnimplementedScheduler(prefix, now: DateSchedulerTime(Date(timeIntervalSinceReferenceDate: 0)))
+    UnimplementedScheduler(prefix, now: DateSchedulerTime(Date(timeIntervalSince1970: 0)))
   }
 }
 
@@ -53,7 +56,7 @@ extension OperationQueue {
   ///
   /// Each use makes a new scheduler; keep the one you pass to the code under test.
   public static var test: TestSchedulerOf<OperationQueue> {
-    TestScheduler(now: DateSchedulerTime(Date(timeIntervalSinceReferenceDate: 0)))
+    TestScheduler(now: DateSchedulerTime(Date(timeIntervalSince1970: 0)))
   }
 
   /// A scheduler typed as an operation queue's that fails the test whenever it is used; its
@@ -75,7 +78,9 @@ extension OperationQueue {
   public static func unimplemented(_ prefix: String) -> UnimplementedSchedulerOf<OperationQueue> {
     UnimplementedScheduler(
       prefix,
-      now: DateSchedulerTime(Date(timeIntervalSinceReferenceDate: 0))
+      now: DateSchedulerTime(Date(timeIntervalSince1970: 0))
     )
   }
 }
+
+#endif

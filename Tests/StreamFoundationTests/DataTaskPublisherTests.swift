@@ -4,9 +4,19 @@ import StreamCore
 import StreamFoundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
 
 /// `URLSession.dataTaskPublisher` against a real HTTP server on 127.0.0.1 (`LocalHTTPServer`).
 @Suite(.timeLimit(.minutes(1)))
@@ -81,7 +91,9 @@ struct DataTaskPublisherTests {
   }
 
   @Test func aRefusedConnection_failsWithCannotConnectToHost() async {
-    let url = URL(string: "http://127.0.0.1:\(LocalHTTPServer.refusingPort())/ok")!
+    let refusing = LocalHTTPServer.refusingPort()
+    defer { close(refusing.descriptor) }
+    let url = URL(string: "http://127.0.0.1:\(refusing.port)/ok")!
     let events = Collected<String>()
     let cancellable = Self.load(Self.session.dataTaskPublisher(for: url), into: events)
     #expect(await events.wait(for: 1))
@@ -130,6 +142,21 @@ struct DataTaskPublisherTests {
     cancellable.cancel()
   }
 
+  @Test func cancelFromInsideReceive_sendsNoCompletion() async throws {
+    let server = try LocalHTTPServer()
+    defer { server.stop() }
+    let subscriber = ManualSubscriber(cancelsOnValue: true)
+    Self.session.dataTaskPublisher(for: server.url("/ok")).subscribe(subscriber)
+    subscriber.subscription?.request(.max(1))
+    #expect(await subscriber.events.wait(for: 1))
+    // A later load completes; by then a wrongly sent completion would have arrived.
+    let later = Collected<String>()
+    let cancellable = Self.load(Self.session.dataTaskPublisher(for: server.url("/ok")), into: later)
+    #expect(await later.wait(for: 2))
+    #expect(subscriber.events.items == ["value 200"])
+    cancellable.cancel()
+  }
+
   @Test func eachSubscriber_getsATaskOfItsOwn() async throws {
     let server = try LocalHTTPServer()
     defer { server.stop() }
@@ -153,8 +180,13 @@ private final class ManualSubscriber: Subscriber, @unchecked Sendable {
   typealias Input = URLSession.DataTaskPublisher.Output
   typealias Failure = URLError
   let events = Collected<String>()
+  private let cancelsOnValue: Bool
   private let lock = NSLock()
   private var stored: (any Subscription)?
+
+  init(cancelsOnValue: Bool = false) {
+    self.cancelsOnValue = cancelsOnValue
+  }
 
   var subscription: (any Subscription)? {
     lock.lock()
@@ -170,6 +202,9 @@ private final class ManualSubscriber: Subscriber, @unchecked Sendable {
 
   func receive(_ input: Input) -> Subscribers.Demand {
     events.append("value \((input.response as? HTTPURLResponse)?.statusCode ?? -1)")
+    if cancelsOnValue {
+      subscription?.cancel()
+    }
     return .none
   }
 
@@ -181,3 +216,5 @@ private final class ManualSubscriber: Subscriber, @unchecked Sendable {
     }
   }
 }
+
+#endif

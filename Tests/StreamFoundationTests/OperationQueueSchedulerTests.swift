@@ -4,6 +4,10 @@ import StreamCore
 import StreamFoundation
 import Testing
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 @Suite(.timeLimit(.minutes(1)))
 struct OperationQueueSchedulerTests {
   private static func serialQueue() -> OperationQueue {
@@ -85,3 +89,5 @@ struct OperationQueueSchedulerTests {
     #expect(OperationQueue.main.minimumTolerance == 0)
   }
 }
+
+#endif

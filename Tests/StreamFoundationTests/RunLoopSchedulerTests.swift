@@ -4,6 +4,10 @@ import StreamCore
 import StreamFoundation
 import Testing
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 @Suite(.timeLimit(.minutes(1)))
 struct RunLoopSchedulerTests {
   @Test func schedule_runsOnTheRunLoopsThread() async {
@@ -115,9 +119,12 @@ struct RunLoopSchedulerTests {
     let seen = Collected<Int>()
     let cancellable = subject.debounce(for: .milliseconds(20), scheduler: thread.runLoop)
       .sink { seen.append($0) }
-    subject.send(1)
-    subject.send(2)
-    subject.send(3)
+    // Sent from one action on the loop's thread, so the debounce cannot fire between them.
+    thread.runLoop.scheduler.schedule {
+      subject.send(1)
+      subject.send(2)
+      subject.send(3)
+    }
     #expect(await seen.wait(for: 1))
     #expect(seen.items == [3])
     cancellable.cancel()
@@ -146,6 +153,22 @@ struct RunLoopSchedulerTests {
     _ = cancellables
   }
 
+  @Test func theRunLoopsOwnScheduleMethods_forwardToItsScheduler() async {
+    let thread = RunLoopThread()
+    defer { thread.stop() }
+    let loop = thread.runLoop
+    let order = Collected<String>()
+    let ticks = Collected<Void>()
+    loop.schedule { order.append("now on loop: \(thread.isCurrent)") }
+    loop.schedule(after: loop.now.advanced(by: .milliseconds(5))) { order.append("later") }
+    let ticking = loop.schedule(after: loop.now, interval: .milliseconds(5)) { ticks.append(()) }
+    #expect(await order.wait(for: 2))
+    #expect(await ticks.wait(for: 2))
+    ticking.cancel()
+    #expect(order.items.contains("now on loop: true"))
+    #expect(order.items.contains("later"))
+  }
+
   @Test func aRunLoopsSchedulerTypes_areCombines() {
     let scheduler: AnySchedulerOf<RunLoop> = .main
     let start = RunLoop.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 10))
@@ -170,3 +193,5 @@ struct RunLoopSchedulerTests {
     #expect(scheduler.now == before)
   }
 }
+
+#endif

@@ -4,6 +4,10 @@ import StreamCore
 import StreamFoundation
 import Testing
 
+// On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
+// them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
+#if !canImport(Darwin)
+
 @Suite(.timeLimit(.minutes(1)))
 struct TimerPublisherTests {
   @Test func publish_keepsItsConfiguration() {
@@ -70,18 +74,43 @@ struct TimerPublisherTests {
     defer { thread.stop() }
     let scheduler = thread.runLoop.scheduler
     let timer = Timer.TimerPublisher(interval: 0.005, runLoop: thread.runLoop, mode: .default)
-    let limited = Collected<Date>()
+    let limited = LimitedSubscriber(demand: 2)
     let unlimited = Collected<Date>()
-    let first = timer.prefix(2).sink { limited.append($0) }
+    timer.subscribe(limited)
     let second = timer.sink { unlimited.append($0) }
     let connection = timer.connect()
     #expect(await unlimited.wait(for: 4))
+    // Read on the loop's thread, after the fourth tick was delivered to both.
     let check = Collected<Int>()
-    scheduler.schedule { check.append(limited.items.count) }
+    scheduler.schedule { check.append(limited.values.items.count) }
     #expect(await check.wait(for: 1))
     #expect(check.items == [2])
     connection.cancel()
-    first.cancel()
     second.cancel()
   }
 }
+
+/// Requests `demand` ticks once and never more.
+private final class LimitedSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Date
+  typealias Failure = Never
+  let values = Collected<Date>()
+  private let demand: Int
+
+  init(demand: Int) {
+    self.demand = demand
+  }
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.max(demand))
+  }
+
+  func receive(_ input: Date) -> Subscribers.Demand {
+    values.append(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+#endif

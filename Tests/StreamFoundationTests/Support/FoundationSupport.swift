@@ -34,6 +34,8 @@ final class Collected<Element>: @unchecked Sendable {
 
 /// A thread that runs its own run loop until stopped, so run-loop scheduling is tested without the
 /// main run loop (which nobody runs during `swift test` on Linux).
+///
+/// The loop waits with no deadline, so an action reaches it only if scheduling it wakes the loop.
 final class RunLoopThread: @unchecked Sendable {
   private let ready = DispatchSemaphore(value: 0)
   private let lock = NSLock()
@@ -50,7 +52,7 @@ final class RunLoopThread: @unchecked Sendable {
       lock.unlock()
       ready.signal()
       while !isStopped {
-        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+        _ = RunLoop.current.run(mode: .default, before: .distantFuture)
       }
     }
     self.thread = thread
@@ -74,10 +76,15 @@ final class RunLoopThread: @unchecked Sendable {
     return stopped
   }
 
+  /// Ends the thread: sets the flag, then wakes the loop with a timer due now.
   func stop() {
     lock.lock()
+    let first = !stopped
     stopped = true
     lock.unlock()
+    if first {
+      runLoop.add(Timer(fire: Date(), interval: 0, repeats: false) { _ in }, forMode: .default)
+    }
   }
 
   deinit { stop() }

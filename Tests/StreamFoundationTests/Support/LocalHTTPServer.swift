@@ -67,17 +67,18 @@ final class LocalHTTPServer: @unchecked Sendable {
 
   deinit { stop() }
 
-  /// A port on 127.0.0.1 that nothing listens on: bound, then closed without listening.
-  static func refusingPort() -> UInt16 {
+  /// A port on 127.0.0.1 that refuses connections: a socket bound to it that does not listen.
+  /// Keep the returned descriptor until the test ends, so no other test's server takes the port,
+  /// then `close` it.
+  static func refusingPort() -> (port: UInt16, descriptor: Int32) {
     let fd = socket(AF_INET, streamType, 0)
-    defer { close(fd) }
     var address = loopback(port: 0)
     _ = withUnsafePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    return boundPort(of: fd)
+    return (boundPort(of: fd), fd)
   }
 
   private func acceptLoop() {
