@@ -68,6 +68,28 @@ public final class Signal<Message>: Sendable {
     }
   }
 
+  /// SwiftySignals' README spells `Signal<Int>(value: 15)`, an initialiser that SwiftySignals
+  /// never had; write `Signal<T>()`, then `fire(with:)` the first message.
+  ///
+  /// ```swift
+  /// let signal = Signal<Int>()
+  /// signal.fire(with: 15)  // replayed to each new subscriber
+  /// ```
+  ///
+  /// > Thread safety: Not callable.
+  ///
+  /// - Parameter value: The message the README meant to start with.
+  @available(
+    *,
+    unavailable,
+    message:
+      "SwiftySignals' Signal has no init(value:); write Signal<T>() and fire(with:) the value"
+  )
+  public convenience init(value: Message) {
+    self.init()
+    fire(with: value)
+  }
+
   deinit {
     replaying?.send(completion: .finished)
     passthrough?.send(completion: .finished)
