@@ -223,4 +223,15 @@ import Testing
     #expect(weakRecorder == nil)
     property.value = 2
   }
+
+  @Test func didSetOfAReleasedProperty_conforms() {
+    let queue = DispatchQueue(label: "PropertyTests.conformance.released")
+    PublisherConformance(
+      elements: 0,
+      makePublisher: { Property(value: 1).didSet.dispatch(to: queue) }
+    )
+    .run()
+    // A released property only finishes, so the rules that need values or a failure skip.
+    .expectAllPassed(skipping: ["SC-1.05", "SC-2.04", "SC-3.01", "SC-3.02"])
+  }
 }

@@ -245,4 +245,20 @@ import Testing
     #expect(received.withLock { $0 }.sorted() == Array(0..<4_000))
     cancellable.cancel()
   }
+
+  @Test(arguments: [false, true])
+  func endPoint_conforms(onAQueue: Bool) {
+    let queue = DispatchQueue(label: "SignalTests.conformance")
+    PublisherConformance(
+      elements: 3,
+      makePublisher: {
+        EndPoint(
+          upstream: [1, 2, 3].publisher.eraseToAnyPublisher(),
+          queue: onAQueue ? queue : nil
+        )
+      }
+    )
+    .run()
+    .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])  // no long or failing publisher
+  }
 }
