@@ -7,8 +7,9 @@ import StreamCore
 /// ```swift
 /// let signal = Signal<Int>()
 /// signal.fire(with: 20)
-/// let cancellable = signal.fired.then { print($0) }.sink { _ in }  // prints 20 (replayed)
-/// signal.fire(21)                                                   // prints 21
+/// let observables = ObservableCollection()
+/// signal.fired.then { print($0) }.append(to: observables)  // prints 20 (replayed), on main
+/// signal.fire(21)                                          // then prints 21, on main
 /// ```
 ///
 /// As in SwiftySignals, ``fired`` delivers on the main queue by default, asynchronously, so the
