@@ -46,7 +46,8 @@ private func valueHolders() {
   mode.value = "light"
   mode.value = "dark"
   let title = Property(value: "Untitled")
-  let titleWatch = title.didSet.sink { print("Property sent", $0) }
+  // didSet delivers on the main queue by default, as in SwiftySignals; here, on this thread.
+  let titleWatch = title.didSet.onAssigningThread().sink { print("Property sent", $0) }
   title.value = "Draft"
   volumeWatch.cancel()
   modeWatch.cancel()

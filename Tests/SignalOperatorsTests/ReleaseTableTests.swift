@@ -369,7 +369,6 @@ enum ReleaseTable {
     // Snail's subscribe(queue:onNext:onError:onDone:) shares the name; it is a terminal subscriber.
     op("subscribe(on:)") { $0.upstream.subscribe(on: $0.scheduler) },
     op("dispatch") { $0.upstream.dispatch(to: $0.queue) },
-    op("noDispatch") { $0.upstream.noDispatch() },
     // Side effects and debugging.
     op("handleEvents") { $0.upstream.handleEvents(receiveOutput: { _ in }) },
     op("handleEnd") { $0.upstream.handleEnd { _ in } },
@@ -462,7 +461,9 @@ enum ReleaseTable {
       + "assign(to:on:and:on:) are sinks), not an operator",
     "invoke": "a terminal subscriber (TargetSink), not an operator",
     "result": "a terminal subscriber (ResultSink), not an operator",
-    "forward": "subscribe(subject); the subjects' cases cover it",
+    "forward": "a terminal subscriber (Snail's, sending into a subject), not an operator",
+    "noDispatch": "receive(on:) a private serial queue the table can't wait for; the dispatch "
+      + "case covers the same operator",
     "values": "an AsyncSequence bridge, not a publisher (CombineExt's values() extends "
       + "Publishers.Materialize and AnyPublisher, covered by ValuesTests)",
     "singleValue": "blocks the caller until a value; not a publisher",

@@ -1,23 +1,31 @@
 public import StreamCore
 
 extension Publisher {
-  /// Sends every value and the completion into `subject`, like Snail's `forward(to:)`; this is
-  /// Combine's `subscribe(_:)` for a subject.
+  /// Sends every value and the completion into `subject`, like Snail's `forward(to:)`.
   ///
   /// ```swift
-  /// let token = userUpdated.forward(to: allUserEvents)
+  /// userUpdated.forward(to: allUserEvents)
   /// ```
   ///
-  /// It requests `.unlimited`. Keep the returned token: cancelling or deinitialising it stops
-  /// the forwarding. Unlike Snail, a terminal event ends only this forwarding if the subject has
-  /// other sources still sending; the subject itself follows Combine's rules and ends for good.
+  /// It requests `.unlimited` and sends each event into `subject` on the sending thread. As in
+  /// Snail, the forwarding lives until this publisher completes (its completion is forwarded
+  /// too, which ends `subject`, as subjects do) or until the returned subscription is disposed;
+  /// the publisher holds it, so the result may be ignored, as Snail's `forward(to:)` returned
+  /// nothing. The forwarding holds `subject` strongly until it ends.
   ///
-  /// > Thread safety: The same as `subscribe(_:)` with a subject.
+  /// > Thread safety: The publisher may send from any thread; dispose from any thread.
   ///
   /// - Parameter subject: The subject that receives the events.
-  /// - Returns: A token that stops the forwarding when cancelled or deinitialised.
-  public func forward<S: Subject>(to subject: S) -> AnyCancellable
+  /// - Returns: The forwarding's subscription, to dispose of or add to a ``Disposer``; dropping
+  ///   it does not stop the forwarding.
+  @discardableResult
+  public func forward<S: Subject>(to subject: S) -> SnailSubscription
   where S.Output == Output, S.Failure == Failure {
-    subscribe(subject)
+    subscribe(
+      queue: nil,
+      onNext: { subject.send($0) },
+      onError: { subject.send(completion: .failure($0)) },
+      onDone: { subject.send(completion: .finished) }
+    )
   }
 }

@@ -56,3 +56,23 @@ extension Cancellable {
     collection.append(self)
   }
 }
+
+extension Publisher where Failure == Never {
+  /// Subscribes to this chain and keeps the subscription in `collection`, as SwiftySignals'
+  /// `EndPoint.append(to:)` ends a modifier chain.
+  ///
+  /// ```swift
+  /// signal.fired.then { print($0) }.append(to: observables)
+  /// ```
+  ///
+  /// It is `sink { _ in }` (unlimited demand) with the token appended to `collection`: the chain
+  /// lives until ``ObservableCollection/releaseAll()``, until the collection is released, or
+  /// until the publisher finishes.
+  ///
+  /// > Thread safety: Safe from any thread.
+  ///
+  /// - Parameter collection: The collection that keeps, and later cancels, the subscription.
+  public func append(to collection: ObservableCollection) {
+    collection.append(sink { _ in })
+  }
+}

@@ -5,7 +5,8 @@ extension Publisher {
   /// Subscribes with Snail's three optional closures, delivered by Snail's queue rules.
   ///
   /// ```swift
-  /// let token = userLoaded.subscribe(queue: .main, onNext: { user in label.text = user.name })
+  /// userLoaded.subscribe(queue: .main, onNext: { user in label.text = user.name })
+  ///   .add(to: disposer)
   /// ```
   ///
   /// It requests `.unlimited`. Where the closures run:
@@ -16,23 +17,30 @@ extension Publisher {
   /// - any other case: asynchronously on `queue`, one event after another and in the order they
   ///   were sent, even on a concurrent queue.
   ///
-  /// Nothing is called once the token is cancelled (from the thread that cancels), and the
-  /// closures are released when the publisher completes or the token is cancelled.
+  /// As in Snail, the subscription lives until it is disposed (``SnailSubscription/dispose()``,
+  /// `cancel()`, or a ``Disposer`` it was added to) or until the publisher completes: the
+  /// publisher holds it, so the result may be ignored. Nothing is called once the subscription
+  /// is disposed (from the thread that disposes it), and the closures are released when the
+  /// publisher completes or the subscription is disposed. A publisher that is released without
+  /// completing keeps a subscription it holds until that is disposed, so give long-lived
+  /// subscriptions to a ``Disposer``.
   ///
-  /// > Thread safety: The publisher may send from any thread; cancel the token from any thread.
+  /// > Thread safety: The publisher may send from any thread; dispose from any thread.
   ///
   /// - Parameters:
   ///   - queue: Where to run the closures; `nil` runs them on the sending thread.
   ///   - onNext: Called with each value.
   ///   - onError: Called once if the publisher fails.
   ///   - onDone: Called once if the publisher finishes.
-  /// - Returns: A token that cancels the subscription when cancelled or deinitialised.
+  /// - Returns: The subscription, to dispose of or add to a ``Disposer``; dropping it does not
+  ///   end the subscription.
+  @discardableResult
   public func subscribe(
     queue: DispatchQueue? = nil,
     onNext: ((Output) -> Void)? = nil,
     onError: ((Failure) -> Void)? = nil,
     onDone: (() -> Void)? = nil
-  ) -> AnyCancellable {
+  ) -> SnailSubscription {
     let subscriber = SnailSubscriber<Output, Failure>(
       queue: queue,
       onNext: onNext,
@@ -40,7 +48,50 @@ extension Publisher {
       onDone: onDone
     )
     subscribe(subscriber)
-    return AnyCancellable(subscriber)
+    return SnailSubscription(subscriber)
+  }
+}
+
+/// A subscription made by Snail's `subscribe(queue:onNext:onError:onDone:)` or
+/// `forward(to:)`: Snail's `Subscriber<T>` token.
+///
+/// ```swift
+/// let subscription = subject.subscribe(onNext: { print($0) })
+/// subscription.dispose()  // or .add(to: disposer)
+/// ```
+///
+/// Unlike an `AnyCancellable`, releasing it does **not** end the subscription: the publisher
+/// holds the subscription until it completes or until it is disposed here, as a Snail observable
+/// held its subscribers. ``dispose()`` and ``cancel()`` are the same, and idempotent.
+///
+/// > Thread safety: Dispose from any thread.
+public final class SnailSubscription: Cancellable, Sendable {
+  private let subscriber: any Cancellable & Sendable
+
+  init(_ subscriber: any Cancellable & Sendable) {
+    self.subscriber = subscriber
+  }
+
+  /// Ends the subscription: no closure is called afterwards, and what it held is released.
+  ///
+  /// ```swift
+  /// subscription.cancel()
+  /// ```
+  ///
+  /// > Thread safety: Safe from any thread; a second call does nothing.
+  public func cancel() {
+    subscriber.cancel()
+  }
+
+  /// Ends the subscription, Snail's `Subscriber.dispose()`; the same as ``cancel()``.
+  ///
+  /// ```swift
+  /// subscription.dispose()
+  /// ```
+  ///
+  /// > Thread safety: Safe from any thread; a second call does nothing.
+  public func dispose() {
+    subscriber.cancel()
   }
 }
 

@@ -9,8 +9,9 @@ extension Publisher {
   /// let cancellable = signal.fired.dispatch(to: .main).then { label.text = $0 }.sink { _ in }
   /// ```
   ///
-  /// It is `receive(on: queue)`. Unlike SwiftySignals, delivery is synchronous until an explicit
-  /// `dispatch`, and it moves every later step, not only user closures.
+  /// It is `receive(on: queue)`, asynchronous, and it moves every later step, not only user
+  /// closures. On a ``Signal``'s or ``TimerSignal``'s ``EndPoint`` it replaces the end point's
+  /// queue (main by default) rather than adding a hop.
   ///
   /// > Thread safety: Later steps run on `queue`, one event at a time.
   ///
@@ -38,19 +39,22 @@ extension Publisher {
     receive(on: DispatchQueue(label: "StreamKit.dispatch", qos: qos))
   }
 
-  /// Keeps delivering on the thread the upstream sends on (SwiftySignals' `noDispatch()`).
+  /// Delivers on a new private serial queue, never the main queue (SwiftySignals'
+  /// `noDispatch()`, which ran closures on the modifier's own serial queue).
   ///
   /// ```swift
-  /// let cancellable = signal.fired.noDispatch().then { print($0) }.sink { _ in }
+  /// let cancellable = values.map(transform: { $0 * 2 }).noDispatch().then { print($0) }
+  ///   .sink { _ in }
   /// ```
   ///
-  /// It returns this publisher unchanged: StreamKit delivers synchronously unless told otherwise,
-  /// so there is nothing to undo.
+  /// It is `receive(on:)` a new serial queue, so later steps run asynchronously, in order. To
+  /// keep running on the sending thread, leave it out (or use `onFiringThread()` on an
+  /// ``EndPoint``).
   ///
-  /// > Thread safety: Later steps run on the upstream's sending thread.
+  /// > Thread safety: Later steps run on the new queue, one event at a time.
   ///
-  /// - Returns: This publisher.
-  public func noDispatch() -> Self {
-    self
+  /// - Returns: A publisher that delivers on a new private serial queue.
+  public func noDispatch() -> Publishers.ReceiveOn<Self, DispatchQueue> {
+    receive(on: DispatchQueue(label: "StreamKit.noDispatch"))
   }
 }

@@ -11,8 +11,11 @@ extension Publisher {
   /// Once `target` is deallocated the call is skipped, but values keep flowing (unlike
   /// `invoke(_:onWeak:)`, which cancels). Demand and completion pass straight through.
   ///
-  /// > Thread safety: The method runs on the thread the upstream sends on, one value at a time,
-  /// > with no lock held.
+  /// After a ``Signal``'s or ``TimerSignal``'s ``EndPoint`` the method runs on the main queue by
+  /// default, as in SwiftySignals.
+  ///
+  /// > Thread safety: The method runs where the upstream delivers, one value at a time, with no
+  /// > lock held.
   ///
   /// - Parameters:
   ///   - method: The method to call, as an unapplied reference such as `Type.method`.

@@ -10,8 +10,11 @@ extension Publisher {
   /// It is `handleEvents(receiveOutput:)`: demand and completion pass straight through, and
   /// `action` runs before the value goes downstream.
   ///
-  /// > Thread safety: `action` runs on the thread the upstream sends on, one value at a time, with
-  /// > no lock held.
+  /// After a ``Signal``'s or ``TimerSignal``'s ``EndPoint`` that is the main queue by default,
+  /// as in SwiftySignals; `dispatch(to:)`, `dispatch(qos:)` and `noDispatch()` move it.
+  ///
+  /// > Thread safety: `action` runs where the upstream delivers, one value at a time, with no
+  /// > lock held.
   ///
   /// - Parameter action: Called with each value.
   /// - Returns: A publisher that republishes the upstream's events.

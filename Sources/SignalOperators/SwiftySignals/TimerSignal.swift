@@ -5,14 +5,17 @@ public import StreamCore
 /// (SwiftySignals' `TimerSignal`).
 ///
 /// ```swift
-/// let timer = TimerSignal(repeats: true)  // times on its own serial DispatchQueue
+/// let timer = TimerSignal(repeats: true)  // times on the main queue, as SwiftySignals did
 /// let cancellable = timer.fired.sink { print("tick") }
 /// timer.fire(after: .seconds(10))
 /// ```
 ///
 /// ``fire(after:)-(Duration)`` (re)starts the timer: an earlier schedule is dropped. With `repeats` the
 /// timer fires every `delay` until ``disable()``; otherwise once. ``fired`` does not replay: a
-/// subscriber gets only the ticks after it subscribed. Ticks are delivered on the scheduler.
+/// subscriber gets only the ticks after it subscribed. Ticks are delivered on the scheduler:
+/// the main queue by default, where SwiftySignals fired its timers (on the main run loop), so
+/// the closures of `then`, `filter` and `map` after ``fired`` run on the main queue as there;
+/// `dispatch(to:)`, `dispatch(qos:)` and `noDispatch()` on ``EndPoint`` move them.
 /// Releasing the timer stops it and finishes every subscriber; the scheduler holds it only
 /// weakly.
 ///
@@ -82,15 +85,16 @@ public final class TimerSignal: @unchecked Sendable {
     subject.send(completion: .finished)
   }
 
-  /// The publisher of ticks (SwiftySignals' endpoint `fired`).
+  /// The publisher of ticks (SwiftySignals' endpoint `fired`), delivered where the scheduler
+  /// runs them.
   ///
   /// ```swift
   /// let cancellable = timer.fired.sink { refresh() }
   /// ```
   ///
   /// > Thread safety: Safe to read and subscribe to from any thread.
-  public var fired: AnyPublisher<Void, Never> {
-    subject.eraseToAnyPublisher()
+  public var fired: EndPoint<Void> {
+    EndPoint(upstream: subject.eraseToAnyPublisher(), queue: nil)
   }
 
   /// Starts the timer, replacing any earlier schedule: it fires `delay` from now, and with
@@ -164,32 +168,31 @@ public final class TimerSignal: @unchecked Sendable {
 }
 
 extension TimerSignal {
-  /// Creates a timer on its own serial `DispatchQueue` (not a run loop, and not main).
+  /// Creates a timer on the main queue, where SwiftySignals fired its timers.
   ///
   /// ```swift
   /// let timer = TimerSignal(repeats: true)
   /// ```
   ///
-  /// > Thread safety: Ticks are delivered on the timer's private queue.
+  /// Timed by `DispatchQueue.main`, not a run loop: on Linux the main queue must be serviced
+  /// (`dispatchMain()`, an async `main`, or a main-actor task).
+  ///
+  /// > Thread safety: Ticks are delivered on the main queue.
   ///
   /// - Parameters:
   ///   - repeats: Whether it fires repeatedly or once.
   ///   - tolerance: How late the queue may run a tick.
   public convenience init(repeats: Bool, tolerance: Duration = .zero) {
-    self.init(
-      repeats: repeats,
-      tolerance: tolerance,
-      scheduler: DispatchQueue(label: "StreamKit.TimerSignal")
-    )
+    self.init(repeats: repeats, tolerance: tolerance, scheduler: DispatchQueue.main)
   }
 
-  /// Creates a timer on its own serial `DispatchQueue`, with SwiftySignals' tolerance in seconds.
+  /// Creates a timer on the main queue, with SwiftySignals' tolerance in seconds.
   ///
   /// ```swift
   /// let timer = TimerSignal(repeats: true, tolerance: 0.1)
   /// ```
   ///
-  /// > Thread safety: Ticks are delivered on the timer's private queue.
+  /// > Thread safety: Ticks are delivered on the main queue.
   ///
   /// - Parameters:
   ///   - repeats: Whether it fires repeatedly or once.

@@ -17,9 +17,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromSnail.md:50
-func sample_Docs_Migration_FromSnail_line50() async throws {
-#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 51)
+// Docs/Migration/FromSnail.md:51
+func sample_Docs_Migration_FromSnail_line51() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 52)
 final class LoaderViewModel {
   let isLoading = Variable(false)
   let isSpinnerVisible = Variable(false)
@@ -40,9 +40,9 @@ print(model.isSpinnerVisible.value)  // prints true
 #sourceLocation()
 }
 
-// Docs/Migration/FromSnail.md:130
-func sample_Docs_Migration_FromSnail_line130() async throws {
-#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 131)
+// Docs/Migration/FromSnail.md:131
+func sample_Docs_Migration_FromSnail_line131() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 132)
 final class ScoreBoard {
   let scores = Replay<Int>(bufferSize: 2)
   private let disposer = Disposer()
@@ -67,9 +67,9 @@ board.scores.send(5)  // nobody listens
 #sourceLocation()
 }
 
-// Docs/Migration/FromSnail.md:181
-func sample_Docs_Migration_FromSnail_line181() async throws {
-#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 182)
+// Docs/Migration/FromSnail.md:182
+func sample_Docs_Migration_FromSnail_line182() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 183)
 final class TapSource {
   private let taps = PassthroughSubject<Void, Never>()
   var tapped: AnyPublisher<Void, Never> { taps.eraseToAnyPublisher() }
@@ -85,41 +85,41 @@ source.handleTap()  // prints "tapped"
 #sourceLocation()
 }
 
-// What Docs/Migration/FromSnail.md:50 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSnail.md:50 prints what its comments say")
-func output_sample_Docs_Migration_FromSnail_line50() async {
+// What Docs/Migration/FromSnail.md:51 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:51 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line51() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSnail_line50()
+    try await sample_Docs_Migration_FromSnail_line51()
   }
   expectPrinted(
     result, ["status: idle", "status: loading", "true"],
-    sample: "Docs/Migration/FromSnail.md", line: 50)
+    sample: "Docs/Migration/FromSnail.md", line: 51)
 }
 
-// What Docs/Migration/FromSnail.md:130 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSnail.md:130 prints what its comments say")
-func output_sample_Docs_Migration_FromSnail_line130() async {
+// What Docs/Migration/FromSnail.md:131 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:131 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line131() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSnail_line130()
+    try await sample_Docs_Migration_FromSnail_line131()
   }
   expectPrinted(
     result, ["score: 2", "score: 3", "score: 4"],
-    sample: "Docs/Migration/FromSnail.md", line: 130)
+    sample: "Docs/Migration/FromSnail.md", line: 131)
 }
 
-// What Docs/Migration/FromSnail.md:181 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSnail.md:181 prints what its comments say")
-func output_sample_Docs_Migration_FromSnail_line181() async {
+// What Docs/Migration/FromSnail.md:182 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:182 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line182() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSnail_line181()
+    try await sample_Docs_Migration_FromSnail_line182()
   }
   expectPrinted(
     result, ["tapped"],
-    sample: "Docs/Migration/FromSnail.md", line: 181)
+    sample: "Docs/Migration/FromSnail.md", line: 182)
 }

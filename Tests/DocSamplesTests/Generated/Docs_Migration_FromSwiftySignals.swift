@@ -17,17 +17,18 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromSwiftySignals.md:50
-func sample_Docs_Migration_FromSwiftySignals_line50() async throws {
-#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 51)
+// Docs/Migration/FromSwiftySignals.md:53
+func sample_Docs_Migration_FromSwiftySignals_line53() async throws {
+#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 54)
 final class VolumeController {
   private let volume = Property(value: 50)
-  private var cancellables = Set<AnyCancellable>()
+  private let observables = ObservableCollection()
 
   init() {
     volume.didSet
-      .sink { print("Value changed to \($0)") }  // runs on the assigning thread
-      .store(in: &cancellables)
+      .onAssigningThread()  // leave it out to run on the main queue, as SwiftySignals did
+      .then { print("Value changed to \($0)") }
+      .append(to: observables)
   }
 
   func louder() { volume.modify { $0 += 1 } }  // atomic
@@ -38,16 +39,15 @@ controller.louder()  // prints "Value changed to 51"
 #sourceLocation()
 }
 
-// Docs/Migration/FromSwiftySignals.md:119
-func sample_Docs_Migration_FromSwiftySignals_line119() async throws {
-#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 120)
+// Docs/Migration/FromSwiftySignals.md:123
+func sample_Docs_Migration_FromSwiftySignals_line123() async throws {
+#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 124)
 let clock = DispatchQueue.test
 let observables = ObservableCollection()
 let ticks = TimerSignal(repeats: true, scheduler: clock)
-ticks.fired
+ticks.fired  // ticks where `clock` runs them; without a scheduler, on the main queue
   .throttle(pause: .seconds(1), scheduler: clock)
   .then { print("tick") }
-  .sink { _ in }
   .append(to: observables)
 ticks.fire(after: .milliseconds(250))
 await clock.advance(by: .seconds(2))  // prints "tick", then "tick": ticks every 250 ms, passed at 0.25 s and 1.25 s
@@ -55,28 +55,28 @@ observables.releaseAll()
 #sourceLocation()
 }
 
-// What Docs/Migration/FromSwiftySignals.md:50 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSwiftySignals.md:50 prints what its comments say")
-func output_sample_Docs_Migration_FromSwiftySignals_line50() async {
+// What Docs/Migration/FromSwiftySignals.md:53 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSwiftySignals.md:53 prints what its comments say")
+func output_sample_Docs_Migration_FromSwiftySignals_line53() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSwiftySignals_line50()
+    try await sample_Docs_Migration_FromSwiftySignals_line53()
   }
   expectPrinted(
     result, ["Value changed to 50", "Value changed to 51"],
-    sample: "Docs/Migration/FromSwiftySignals.md", line: 50)
+    sample: "Docs/Migration/FromSwiftySignals.md", line: 53)
 }
 
-// What Docs/Migration/FromSwiftySignals.md:119 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSwiftySignals.md:119 prints what its comments say")
-func output_sample_Docs_Migration_FromSwiftySignals_line119() async {
+// What Docs/Migration/FromSwiftySignals.md:123 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSwiftySignals.md:123 prints what its comments say")
+func output_sample_Docs_Migration_FromSwiftySignals_line123() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSwiftySignals_line119()
+    try await sample_Docs_Migration_FromSwiftySignals_line123()
   }
   expectPrinted(
     result, ["tick", "tick"],
-    sample: "Docs/Migration/FromSwiftySignals.md", line: 119)
+    sample: "Docs/Migration/FromSwiftySignals.md", line: 123)
 }

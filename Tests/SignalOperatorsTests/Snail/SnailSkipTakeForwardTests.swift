@@ -86,6 +86,51 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
+  // Snail's `forward(to:)` returned nothing: the forwarding lives as long as the source.
+  @Test func forward_resultIgnored_keepsForwardingUntilTheSourceEnds() {
+    let source = PassthroughSubject<Int, SnailOpsError>()
+    let target = PassthroughSubject<Int, SnailOpsError>()
+    let recorder = RecordingSubscriber<Int, SnailOpsError>()
+    target.subscribe(recorder)
+    source.forward(to: target)
+    source.send(1)
+    source.send(2)
+    source.send(completion: .failure(.boom))
+    source.send(3)
+    #expect(recorder.values == [1, 2])
+    #expect(recorder.completion == .failure(.boom))
+  }
+
+  @Test func forward_releasesTheTargetOnceTheSourceEnds() {
+    let source = PassthroughSubject<Int, Never>()
+    weak var weakTarget: CurrentValueSubject<Int, Never>?
+    do {
+      let target = CurrentValueSubject<Int, Never>(0)
+      weakTarget = target
+      source.forward(to: target)
+    }
+    source.send(1)
+    #expect(weakTarget?.value == 1)
+    source.send(completion: .finished)
+    #expect(weakTarget == nil)
+  }
+
+  @Test func forward_dispose_stopsAndReleasesTheTarget() {
+    let source = PassthroughSubject<Int, Never>()
+    weak var weakTarget: CurrentValueSubject<Int, Never>?
+    let subscription: SnailSubscription
+    do {
+      let target = CurrentValueSubject<Int, Never>(0)
+      weakTarget = target
+      subscription = source.forward(to: target)
+    }
+    source.send(1)
+    #expect(weakTarget?.value == 1)
+    subscription.dispose()
+    #expect(weakTarget == nil)
+    source.send(2)
+  }
+
   @Test func block_firstValue_returnsItAndCancels() throws {
     let result = upstreamSendingOnSubscribe([5, 6]).block()
     #expect(try result.get() == 5)

@@ -49,7 +49,7 @@ import Testing
     final class Probe: Sendable {}
     let log = SnailOpsLog<Int>()
     weak var weakProbe: Probe?
-    var token: AnyCancellable?
+    var token: SnailSubscription?
     do {
       let probe = Probe()
       weakProbe = probe
@@ -69,7 +69,7 @@ import Testing
   @Test func completion_releasesClosures() {
     final class Probe: Sendable {}
     weak var weakProbe: Probe?
-    var token: AnyCancellable?
+    var token: SnailSubscription?
     do {
       let probe = Probe()
       weakProbe = probe
@@ -81,16 +81,99 @@ import Testing
     _ = token
   }
 
-  @Test func tokenDeinit_cancels() {
+  // Snail's observables keep their subscribers until they are disposed, so a subscription
+  // whose result is ignored keeps receiving until the source ends.
+  @Test func droppedResult_keepsTheSubscriptionUntilTheSourceEnds() {
+    final class Probe: Sendable {}
+    let log = SnailOpsLog<Int>()
+    weak var weakProbe: Probe?
     do {
-      _ = upstream.subscribe(onNext: { _ in })
+      let probe = Probe()
+      weakProbe = probe
+      upstream.subscribe(onNext: {
+        _ = probe
+        log.append($0)
+      })
     }
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    upstream.send(1)
+    upstream.send(2)
+    #expect(log.entries == [1, 2])
+    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(weakProbe != nil)
+    upstream.send(completion: .finished)
+    #expect(weakProbe == nil)
+  }
+
+  @Test func droppedResult_onASubject_releasedWhenTheSubjectFinishes() {
+    final class Probe: Sendable {}
+    let subject = PassthroughSubject<Int, Never>()
+    let log = SnailOpsLog<String>()
+    weak var weakProbe: Probe?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      subject.subscribe(
+        onNext: {
+          _ = probe
+          log.append("next \($0)")
+        },
+        onDone: { log.append("done") }
+      )
+    }
+    subject.send(1)
+    #expect(weakProbe != nil)
+    subject.send(completion: .finished)
+    #expect(log.entries == ["next 1", "done"])
+    #expect(weakProbe == nil)
+  }
+
+  @Test func dispose_endsTheSubscription_andReleasesTheClosures() {
+    final class Probe: Sendable {}
+    let subject = PassthroughSubject<Int, Never>()
+    let log = SnailOpsLog<Int>()
+    weak var weakProbe: Probe?
+    let subscription: SnailSubscription
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      subscription = subject.subscribe(onNext: {
+        _ = probe
+        log.append($0)
+      })
+    }
+    subject.send(1)
+    subscription.dispose()
+    subscription.dispose()  // idempotent, as in Snail
+    subject.send(2)
+    #expect(log.entries == [1])
+    #expect(weakProbe == nil)
+  }
+
+  @Test func disposer_disposeAll_endsTheSubscription() {
+    final class Probe: Sendable {}
+    let subject = PassthroughSubject<Int, Never>()
+    let disposer = Disposer()
+    let log = SnailOpsLog<Int>()
+    weak var weakProbe: Probe?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      subject.subscribe(onNext: {
+        _ = probe
+        log.append($0)
+      })
+      .add(to: disposer)
+    }
+    subject.send(1)
+    disposer.disposeAll()
+    subject.send(2)
+    #expect(log.entries == [1])
+    #expect(weakProbe == nil)
   }
 
   @Test func cancelFromOnNext_stopsAtOnce() {
     let log = SnailOpsLog<Int>()
-    let box = LockedState<AnyCancellable?>(nil)
+    let box = LockedState<SnailSubscription?>(nil)
     let token = upstream.subscribe(onNext: { value in
       log.append(value)
       box.withLock { $0 }?.cancel()

@@ -34,9 +34,14 @@ import Testing
     cancellable.cancel()
   }
 
-  @Test func noDispatch_deliversSynchronously() {
-    let recorder = RecordingSubscriber<Int, Never>()
-    [1, 2].publisher.noDispatch().subscribe(recorder)
-    #expect(recorder.values == [1, 2])
+  @Test func noDispatch_deliversOnAPrivateSerialQueue_neverMain() async {
+    let log = SwiftyLog<String>()
+    let cancellable = await MainActor.run {
+      Array(1...3).publisher.noDispatch()
+        .sink { log.append("\($0) \(SwiftyMainQueue.isCurrent ? "main" : "private")") }
+    }
+    #expect(await log.wait(forCount: 3))
+    #expect(log.entries == ["1 private", "2 private", "3 private"])
+    cancellable.cancel()
   }
 }

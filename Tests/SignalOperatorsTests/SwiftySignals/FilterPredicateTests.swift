@@ -8,7 +8,7 @@ import Testing
   @Test func passesTheAcceptedValues() {
     let signal = Signal<Int>()
     let recorder = RecordingSubscriber<Int, Never>()
-    signal.fired.filter(predicate: { $0.isMultiple(of: 2) }).subscribe(recorder)
+    signal.fired.onFiringThread().filter(predicate: { $0.isMultiple(of: 2) }).subscribe(recorder)
     for message in 1...6 { signal.fire(message) }
     #expect(recorder.values == [2, 4, 6])
   }

@@ -8,7 +8,7 @@ import Testing
   @Test func transformsEachValue() {
     let signal = Signal<Int>()
     let recorder = RecordingSubscriber<String, Never>()
-    signal.fired.map(transform: { "#\($0)" }).subscribe(recorder)
+    signal.fired.onFiringThread().map(transform: { "#\($0)" }).subscribe(recorder)
     signal.fire(1)
     signal.fire(2)
     #expect(recorder.values == ["#1", "#2"])

@@ -103,17 +103,28 @@ import Testing
     #expect(recorder.values.isEmpty)
   }
 
-  @Test func defaultScheduler_ticksOnItsOwnQueue_notMain() {
+  // SwiftySignals fires its timers on the main run loop, and runs `then` on the main queue.
+  @Test func defaultScheduler_ticksOnTheMainQueue() async {
     let timer = TimerSignal(repeats: false)
-    let label = LockedLabel()
-    let ticked = DispatchSemaphore(value: 0)
-    let cancellable = timer.fired.sink {
-      label.set(Thread.isMainThread ? "main" : "another thread")
-      ticked.signal()
-    }
+    let log = SwiftyLog<String>()
+    let cancellable = timer.fired
+      .then { log.append(SwiftyMainQueue.isCurrent ? "main" : "another queue") }
+      .sink { _ in }
     timer.fire(after: .milliseconds(1))
-    #expect(ticked.wait(timeout: .now() + 30) == .success)
-    #expect(label.value == "another thread")
+    #expect(await log.wait(forCount: 1))
+    #expect(log.entries == ["main"])
+    cancellable.cancel()
+  }
+
+  @Test func noDispatch_movesTheTicksOffTheMainQueue() async {
+    let timer = TimerSignal(repeats: false)
+    let log = SwiftyLog<String>()
+    let cancellable = timer.fired.noDispatch()
+      .then { log.append(SwiftyMainQueue.isCurrent ? "main" : "private") }
+      .sink { _ in }
+    timer.fire(after: .milliseconds(1))
+    #expect(await log.wait(forCount: 1))
+    #expect(log.entries == ["private"])
     cancellable.cancel()
   }
 
@@ -125,12 +136,4 @@ import Testing
     let erased = TimerSignal(repeats: false, scheduler: AnySchedulerOf<DispatchQueue>.main)
     #expect(!erased.repeats)
   }
-}
-
-// Sendable: `storage` is guarded by `lock`.
-private final class LockedLabel: @unchecked Sendable {
-  private let lock = NSLock()
-  private var storage: String?
-  var value: String? { lock.withLock { storage } }
-  func set(_ label: String) { lock.withLock { storage = label } }
 }
