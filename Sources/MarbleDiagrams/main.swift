@@ -1,7 +1,8 @@
 // Writes the marble diagrams of the time, combining and error operators, each made by running
 // the operator through StreamTesting's marble kit: a text diagram per operator between the
-// `<!-- marbles:<section> -->` markers of Docs/SignalOperators.md, and an SVG per operator in
-// Docs/Diagrams/. Run it from the package root:
+// `<!-- marbles:<section> -->` markers of Docs/SignalOperators.md, an SVG per operator in
+// Docs/Diagrams/, and the same diagrams as the SignalOperators DocC article `MarbleDiagrams`
+// (with copies of the SVGs in the catalog). Run it from the package root:
 //
 //   swift run MarbleDiagrams           rewrite the diagrams (commit the result)
 //   swift run MarbleDiagrams --check   exit 1 if a checked-in diagram differs from what the code makes
@@ -12,14 +13,22 @@ let checking = CommandLine.arguments.contains("--check")
 let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 let guide = root.appendingPathComponent("Docs/SignalOperators.md")
 let diagramsDirectory = root.appendingPathComponent("Docs/Diagrams")
+let catalog = root.appendingPathComponent("Sources/SignalOperators/SignalOperators.docc")
 
 let diagrams = makeDiagrams()
 var outputs: [(URL, String)] = []
 
-// The SVGs.
+// The SVGs, for GitHub and for DocC.
 for diagram in diagrams {
-  outputs.append((diagramsDirectory.appendingPathComponent("\(diagram.slug).svg"), svg(diagram)))
+  let picture = svg(diagram)
+  outputs.append((diagramsDirectory.appendingPathComponent("\(diagram.slug).svg"), picture))
+  outputs.append(
+    (catalog.appendingPathComponent("marble-\(diagram.slug).svg"), picture)
+  )
 }
+
+// The DocC article.
+outputs.append((catalog.appendingPathComponent("MarbleDiagrams.md"), article(diagrams)))
 
 // The guide's generated blocks.
 guard var text = try? String(contentsOf: guide, encoding: .utf8) else {
@@ -35,7 +44,8 @@ for section in Set(diagrams.map(\.section)).sorted() {
     print("MarbleDiagrams: \(guide.path) has no \(open) … \(close) block")
     exit(2)
   }
-  let body = diagrams.filter { $0.section == section }.map(markdown).joined(separator: "\n")
+  let body = diagrams.filter { $0.section == section }.map { markdown($0) }
+    .joined(separator: "\n")
   text.replaceSubrange(start.upperBound..<end.lowerBound, with: "\n" + body)
 }
 outputs.append((guide, text))
@@ -72,7 +82,7 @@ if checking {
 }
 
 /// A diagram as Markdown: its title, the text diagram and the SVG.
-func markdown(_ diagram: Diagram) -> String {
+func markdown(_ diagram: Diagram, image: String? = nil) -> String {
   let width = diagram.lines.map(\.label.count).max() ?? 0
   let rows = diagram.lines.map { line in
     line.label.isEmpty
@@ -86,7 +96,36 @@ func markdown(_ diagram: Diagram) -> String {
     \(rows.joined(separator: "\n"))
     ```
 
-    ![Marble diagram of \(diagram.title)](Diagrams/\(diagram.slug).svg)
+    ![Marble diagram of \(diagram.title)](\(image ?? "Diagrams/\(diagram.slug).svg"))
 
     """
+}
+
+/// The DocC article that shows every diagram.
+func article(_ diagrams: [Diagram]) -> String {
+  let sections = [
+    ("time", "Time operators"), ("combining", "Combining operators"), ("errors", "Retrying"),
+  ]
+  var text = """
+    # Marble Diagrams
+
+    What the time, combining and retry operators do, drawn by running them.
+
+    ## Overview
+
+    Each diagram is made by running the operator through StreamTesting's marble kit on a
+    `TestScheduler` (`swift run MarbleDiagrams` writes them; CI fails when they differ from what
+    the code produces). Time runs left to right, one character per tick of virtual time: `-` is
+    a tick with nothing, a letter a value, `|` the finish, `#` a failure, and `(ab)` events at
+    one instant. Inner publishers (`x`, `y`) and retried inputs are cold: they start when
+    subscribed.
+
+    """
+  for (section, title) in sections {
+    let members = diagrams.filter { $0.section == section }
+    guard !members.isEmpty else { continue }
+    text += "\n## \(title)\n\n"
+    text += members.map { markdown($0, image: "marble-\($0.slug).svg") }.joined(separator: "\n")
+  }
+  return text
 }
