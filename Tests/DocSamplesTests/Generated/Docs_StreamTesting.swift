@@ -164,8 +164,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:363 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 364)
+// Docs/StreamTesting.md:364 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 365)
 // import SignalOperators  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -179,8 +179,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:387 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 388)
+// Docs/StreamTesting.md:388 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 389)
 // import SignalOperators  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -215,8 +215,8 @@ fileprivate struct Offline: Error, Equatable {}
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:459 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 460)
+// Docs/StreamTesting.md:460 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 461)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -232,8 +232,8 @@ fileprivate struct Offline: Error, Equatable {}
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:477 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 478)
+// Docs/StreamTesting.md:478 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 479)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import XCTest  (moved to the top of this file)
@@ -253,8 +253,8 @@ final class ResultPublisherTests: XCTestCase {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:499 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 500)
+// Docs/StreamTesting.md:500 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 501)
 // MyError: the error type of the XCTest example above.
 @Test fileprivate func doubled_conforms() {
   PublisherConformance(
