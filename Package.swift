@@ -57,6 +57,13 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // Writes the marble diagrams in Docs/ by running each operator through the marble kit;
+    // CI runs it with `--check`.
+    .executableTarget(
+      name: "MarbleDiagrams",
+      dependencies: ["StreamCore", "SignalOperators", "StreamTesting"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "StreamCoreTests",
       dependencies: ["StreamCore"],

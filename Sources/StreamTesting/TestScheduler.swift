@@ -84,6 +84,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   private var nextOrder: UInt64 = 0
   /// Sorted latest first, so that the next entry to run is `last`.
   private var queue: [Entry] = []
+  /// The frame length and the marble publishers made on this scheduler.
+  let marbleRegistry = MarbleRegistry()
 
   /// Creates a scheduler whose virtual clock starts at `now`, in another scheduler's time.
   ///
@@ -240,6 +242,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
       case .limitReached:
         return false
       }
+    }
+  }
+
+  /// Runs every action due before `instant` (not at it), then moves ``now`` to `instant` if
+  /// that is later: the marble expectations act first within a frame this way.
+  func advance(upTo instant: SchedulerTimeType) {
+    while let action = nextAction(dueBefore: instant) {
+      action()
+    }
+  }
+
+  private func nextAction(dueBefore instant: Instant) -> (@Sendable () -> Void)? {
+    lock.withLock {
+      guard let next = queue.last, next.due < instant else {
+        currentTime = Swift.max(currentTime, instant)
+        return nil
+      }
+      return dequeueNext()
     }
   }
 

@@ -57,8 +57,8 @@ fileprivate final class Counter: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:107 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 108)
+// Docs/StreamTesting.md:108 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 109)
 // import Testing  (moved to the top of this file)
 // import XCTest  (moved to the top of this file)
 
@@ -104,8 +104,8 @@ final class SearchViewModelTests: XCTestCase {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:250 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 251)
+// Docs/StreamTesting.md:251 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 252)
 // import SignalOperators  // setFailureType, receive(on:)  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
@@ -142,8 +142,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:289 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 290)
+// Docs/StreamTesting.md:290 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 291)
 // import Dispatch  (moved to the top of this file)
 // import SignalOperators  // count, receive(on:)  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
@@ -168,8 +168,59 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:335 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 336)
+// Docs/StreamTesting.md:364 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 365)
+// import SignalOperators  (moved to the top of this file)
+// import StreamTesting  (moved to the top of this file)
+// import Testing  (moved to the top of this file)
+
+@Test fileprivate func debounce_sendsTheLastValueOfEachBurst() {
+  let scheduler = TestScheduler()
+  let input = scheduler.hot(      "-ab----c-d----|")
+  let output = input.debounce(for: 3, scheduler: scheduler)
+  scheduler.expectMarbles(output, "-----b------d-|")
+  #expect(input.subscriptionLines.map { $0.rendered() } == ["(^*)"])
+}
+#sourceLocation()
+
+// Docs/StreamTesting.md:388 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 389)
+// import SignalOperators  (moved to the top of this file)
+// import StreamTesting  (moved to the top of this file)
+// import Testing  (moved to the top of this file)
+
+fileprivate struct Offline: Error, Equatable {}
+
+@Test fileprivate func combineLatest_pairsTheLatestOfEach() {
+  let scheduler = TestScheduler()
+  let left = scheduler.hot("-a---b---|")
+  let right = scheduler.hot("---1---2-|")
+  scheduler.expectMarbles(
+    left.combineLatest(right).map { $0 + $1 },
+    "---x-y-z-|",
+    values: ["x": "a1", "y": "b1", "z": "b2"])
+}
+
+@Test fileprivate func retry_resubscribesAfterAFailure() {
+  let scheduler = TestScheduler()
+  let request = scheduler.cold("-a#", values: ["a": 1], error: Offline())
+  scheduler.expectMarbles(request.retry(1), "-a-a#", values: ["a": 1], error: Offline())
+  #expect(request.subscriptionLines.map { $0.rendered() } == ["(^*)", "--(^*)"])
+}
+
+@Test fileprivate func delay_forwardsDemand() {
+  let scheduler = TestScheduler()
+  let input = scheduler.hot("-a-b-c-|")
+  scheduler.expectMarbles(
+    input.delay(for: 3, scheduler: scheduler),
+    "----a---c-|",
+    demand: "(^1)1")  // the group takes frames 0 to 3: the second request is at frame 4
+  #expect(input.violations == ["sent b while demand was none"])
+}
+#sourceLocation()
+
+// Docs/StreamTesting.md:460 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 461)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -185,8 +236,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:353 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 354)
+// Docs/StreamTesting.md:478 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 479)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import XCTest  (moved to the top of this file)
@@ -206,8 +257,8 @@ final class ResultPublisherTests: XCTestCase {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:375 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 376)
+// Docs/StreamTesting.md:500 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 501)
 // MyError: the error type of the XCTest example above.
 @Test fileprivate func doubled_conforms() {
   PublisherConformance(
