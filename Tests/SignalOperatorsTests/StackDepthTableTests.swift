@@ -138,7 +138,10 @@ enum StackDepthTable {
     op("prepend") { values.prepend(Empty()) },
     op("catch") { values.setFailureType(to: TestError.self).catch { _ in Empty() } },
     op("retry") { values.setFailureType(to: TestError.self).retry(1).assertNoFailure() },
-    op("buffer(byRequest)") { values.buffer(size: 8, prefetch: .byRequest, whenFull: .dropNewest) },
+    // `.byRequest` asks for everything at once: a buffer that holds every value.
+    op("buffer(byRequest)") {
+      values.buffer(size: size, prefetch: .byRequest, whenFull: .dropNewest)
+    },
     op("buffer(keepFull)") { values.buffer(size: 8, prefetch: .keepFull, whenFull: .dropNewest) },
     op("receive(on: immediate)") { values.receive(on: ImmediateScheduler.shared) },
     op("subscribe(on: immediate)") { values.subscribe(on: ImmediateScheduler.shared) },

@@ -129,7 +129,7 @@ extension Publishers.HandleEvents {
   // Sendable: all mutable state is in `link`, which guards it with a lock; closures, upstream and
   // downstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, ChildlessReflection
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 

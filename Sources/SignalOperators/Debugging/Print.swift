@@ -117,7 +117,7 @@ extension Publishers.Print {
   // Sendable: all mutable state is in `link` and `log`, which guard it with locks; upstream and
   // downstream are called outside them.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, ChildlessReflection
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 

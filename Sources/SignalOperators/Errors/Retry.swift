@@ -56,7 +56,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let serial = SerialUpstreams(downstream: subscriber, name: "Retry")
+      let serial = SerialUpstreams(downstream: subscriber, name: "Retry", requestsExtraDemand: true)
       let upstream = self.upstream
       let retries = self.retries
       var attempts = 0

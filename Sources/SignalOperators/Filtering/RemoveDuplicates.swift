@@ -119,13 +119,23 @@ extension Transforming {
       self.predicate = predicate
     }
 
+    /// Whether the upstream has sent its subscription (upstream calls are serial, so no lock).
+    @usableFromInline
+    var subscribed = false
+
     @inlinable
     func receive(subscription: any Subscription) {
+      guard !subscribed else {
+        subscription.cancel()  // a second subscription, as Combine
+        return
+      }
+      subscribed = true
       downstream.receive(subscription: subscription)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+      if !subscribed { trapEventBeforeSubscription("RemoveDuplicates", "a value") }
       let previous = last
       last = input
       if let previous, predicate(previous, input) { return .max(1) }
@@ -134,6 +144,7 @@ extension Transforming {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
+      if !subscribed { trapEventBeforeSubscription("RemoveDuplicates", "a completion") }
       last = nil
       downstream.receive(completion: completion)
     }

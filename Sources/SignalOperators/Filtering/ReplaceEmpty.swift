@@ -72,7 +72,7 @@ extension Publishers.ReplaceEmpty {
   // Sendable: all mutable state is in `state`, guarded by `lock`; upstream and downstream are
   // called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 

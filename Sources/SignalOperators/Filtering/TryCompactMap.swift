@@ -118,6 +118,9 @@ extension Transforming {
     static var isStateful: Bool { false }
 
     @inlinable
+    static var trapsEventsBeforeSubscription: Bool { true }
+
+    @inlinable
     func apply(_ input: Input) throws -> Output? {
       try transform(input)
     }

@@ -133,6 +133,9 @@ extension Transforming {
     static var isStateful: Bool { false }
 
     @inlinable
+    static var trapsEventsBeforeSubscription: Bool { true }
+
+    @inlinable
     func apply(_ input: Input) throws -> Input? {
       try isIncluded(input) ? input : nil
     }

@@ -99,6 +99,9 @@ extension Transforming {
     static var isStateful: Bool { true }
 
     @inlinable
+    static var trapsEventsBeforeSubscription: Bool { true }
+
+    @inlinable
     mutating func apply(_ input: Input) throws -> Input? {
       let previous = last
       last = input

@@ -35,6 +35,16 @@ protocol PassRule {
 
   /// Turns an upstream failure into the downstream's failure.
   static func convert(_ failure: UpstreamFailure) -> Failure
+
+  /// Whether a value or a completion from an upstream that has not sent its subscription yet
+  /// traps (as in Combine's `prefix(while:)` and `tryPrefix(while:)`) rather than being ignored.
+  static var trapsEventsBeforeSubscription: Bool { get }
+}
+
+extension PassRule {
+  /// Ignores events before the subscription, by default.
+  @inlinable
+  static var trapsEventsBeforeSubscription: Bool { false }
 }
 
 /// The subscription of `output`, `dropFirst`, `drop(while:)`, `prefix(while:)` and their `try`
@@ -116,6 +126,9 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let checkout = lock.withLock { () -> (Downstream, Rule)? in
+      if Rule.trapsEventsBeforeSubscription, upstream == nil, downstream != nil {
+        trapEventBeforeSubscription(Rule.name, "a value")
+      }
       guard let downstream, let rule = rule.take() else { return nil }
       return (downstream, rule)
     }
@@ -141,6 +154,9 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
+    if Rule.trapsEventsBeforeSubscription, lock.withLock({ upstream == nil && downstream != nil }) {
+      trapEventBeforeSubscription(Rule.name, "a completion")
+    }
     guard let released = release() else { return }
     switch completion {
     case .finished: released.downstream.receive(completion: .finished)

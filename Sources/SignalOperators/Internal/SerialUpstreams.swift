@@ -102,9 +102,14 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   let description: String
 
-  init(downstream: Downstream, name: String) {
+  /// Whether the demand the downstream returns from `receive(_:)` is requested from the live
+  /// stage (and `.none` returned to it) rather than returned to it: `Retry`'s way, as Combine's.
+  private let requestsExtraDemand: Bool
+
+  init(downstream: Downstream, name: String, requestsExtraDemand: Bool = false) {
     state = .live(Live(downstream: downstream))
     self.description = name
+    self.requestsExtraDemand = requestsExtraDemand
   }
 
   var customMirror: Mirror { Mirror(self, children: [:]) }
@@ -198,11 +203,19 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     let more = target.receive(value)
     deliveryReturned()
     guard more > 0 else { return .none }
-    return withLive { live -> Subscribers.Demand in
-      guard number == live.stage else { return .none }
+    let outcome = lock.withLock { () -> (stale: Bool, subscription: (any Subscription)?) in
+      guard case .live(var live) = state else { return (false, nil) }  // ended
+      guard number == live.stage else { return (true, nil) }
       live.demand += more
-      return more
-    } ?? .none
+      state = .live(live)
+      return (false, live.link.subscription)
+    }
+    if outcome.stale { return .none }
+    // As Combine: once ended (also by a cancel from inside the downstream's `receive(_:)`), the
+    // demand the downstream returned still goes back to the stage that sent the value.
+    guard requestsExtraDemand else { return more }
+    outcome.subscription?.request(more)
+    return .none
   }
 
   fileprivate func stageCompleted<F: Error>(

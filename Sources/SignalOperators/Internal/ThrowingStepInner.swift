@@ -16,6 +16,11 @@ protocol ThrowingStep {
   /// step is moved out of the subscription while it runs, so its state is never copied.
   static var isStateful: Bool { get }
 
+  /// Whether a value or a completion from an upstream that has not sent its subscription yet
+  /// traps (as in Combine's `tryFilter`, `tryCompactMap`, `tryRemoveDuplicates`) rather than
+  /// being ignored.
+  static var trapsEventsBeforeSubscription: Bool { get }
+
   mutating func apply(_ input: Input) throws -> Output?
 }
 
@@ -39,7 +44,7 @@ final class ThrowingStepInner<
 >:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
-  CustomPlaygroundDisplayConvertible
+  CustomPlaygroundDisplayConvertible, ChildlessReflection
 where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   @usableFromInline
   typealias Input = Step.Input
@@ -116,7 +121,12 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     var target: Downstream?
     var running: Step?
     lock.withLock {
-      guard case .active = status else { return }
+      guard case .active = status else {
+        if Step.trapsEventsBeforeSubscription, case .awaitingSubscription = status {
+          trapEventBeforeSubscription(Step.name, "a value")
+        }
+        return
+      }
       target = downstream
       running = step
       if Step.isStateful { step = nil }
@@ -146,7 +156,13 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard let released = lock.withLock({ end() }), let downstream = released.downstream else {
+    let released = lock.withLock { () -> Released? in
+      if Step.trapsEventsBeforeSubscription, case .awaitingSubscription = status {
+        trapEventBeforeSubscription(Step.name, "a completion")
+      }
+      return end()
+    }
+    guard let released, let downstream = released.downstream else {
       return
     }  // the upstream and the step are dropped after the lock
     switch completion {

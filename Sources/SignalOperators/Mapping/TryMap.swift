@@ -128,6 +128,9 @@ extension Transforming {
     static var isStateful: Bool { false }
 
     @inlinable
+    static var trapsEventsBeforeSubscription: Bool { false }
+
+    @inlinable
     func apply(_ input: Input) throws -> Output? {
       try transform(input)
     }

@@ -115,6 +115,9 @@ extension Transforming {
     static var isStateful: Bool { true }
 
     @inlinable
+    static var trapsEventsBeforeSubscription: Bool { false }
+
+    @inlinable
     mutating func apply(_ input: Input) throws -> Output? {
       result = try nextPartialResult(result, input)
       return result

@@ -11,8 +11,8 @@ extension Publisher {
   ///
   /// With ``StreamCore/Publishers/PrefetchStrategy/keepFull`` the operator requests `size`
   /// values as soon as it is subscribed, and one more each time a value goes downstream, so the
-  /// buffer stays full. With ``StreamCore/Publishers/PrefetchStrategy/byRequest`` it passes each
-  /// downstream request on to the upstream. A value that arrives while `size` values are
+  /// buffer stays full. With ``StreamCore/Publishers/PrefetchStrategy/byRequest`` it requests
+  /// `.unlimited` as soon as it is subscribed, as Combine does. A value that arrives while `size` values are
   /// buffered is handled by `whenFull`: dropped, or kept in place of the oldest, or the stream
   /// fails with the strategy's error (upstream is cancelled and the buffered values are
   /// dropped). Buffered values go downstream in order as demand arrives, and the upstream's
@@ -49,7 +49,7 @@ extension Publishers {
     /// Request `size` values at once and one more for each value sent downstream.
     case keepFull
 
-    /// Pass each downstream request on to the upstream.
+    /// Request `.unlimited` at once; the buffer holds values until the subscriber asks.
     case byRequest
   }
 
@@ -182,9 +182,14 @@ extension Publishers.Buffer {
         subscription.cancel()
         return
       }
+      // As Combine: the prefetch goes upstream before the subscriber gets its subscription;
+      // `.byRequest` asks for everything at once (the buffer holds what the subscriber has
+      // not asked for yet, so its demand is never exceeded). This thread holds the drain
+      // until the subscriber has its subscription, so what the upstream sends synchronously
+      // waits in the buffer.
+      subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
       downstream.receive(subscription: self)
-      guard prefetch == .keepFull, lock.withLock({ state.upstream != nil }) else { return }
-      subscription.request(.max(size))
+      drain()
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
@@ -216,7 +221,6 @@ extension Publishers.Buffer {
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > .none, "Buffer: request(.none) is not allowed")
       let requested = lock.withLock { state.request(demand) }
-      if prefetch == .byRequest { requested.upstream?.request(demand) }
       if requested.claimed { drain() }
     }
 
@@ -234,9 +238,6 @@ extension Publishers.Buffer {
         case .value(let downstream, let value, let refill):
           refill?.request(.max(1))
           more = downstream.receive(value)
-          if more > .none, prefetch == .byRequest {
-            lock.withLock { state.upstream }?.request(more)
-          }
           return true
         case .completion(let downstream, let completion):
           downstream.receive(completion: completion)
@@ -301,7 +302,7 @@ enum BufferState<Downstream: Subscriber> {
 
   /// What a request hands out.
   struct Requested {
-    /// The upstream, while subscribed, for `.byRequest` to pass the request on to.
+    /// The upstream, while subscribed.
     let upstream: (any Subscription)?
     /// Whether the caller claimed the drain.
     let claimed: Bool
@@ -331,11 +332,14 @@ enum BufferState<Downstream: Subscriber> {
     return nil
   }
 
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
+  /// Stores the upstream's subscription and claims the drain for the caller; returns the
+  /// subscriber to hand this subscription to, or `nil` when the subscription must be cancelled
+  /// (a second one, or after `cancel()`).
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(upstream: subscription, outlet: Outlet(downstream)))
+    var outlet = Outlet(downstream)
+    _ = outlet.queue.drain.claim()  // the first claim: it succeeds
+    self = .active(Active(upstream: subscription, outlet: outlet))
     return downstream
   }
 

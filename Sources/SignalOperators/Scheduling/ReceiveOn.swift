@@ -90,7 +90,7 @@ extension Publishers.ReceiveOn {
   // the drain that claimed the state's `SerialDrain`; `cancelled` is atomic.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Output
 

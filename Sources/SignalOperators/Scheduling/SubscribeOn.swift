@@ -85,7 +85,7 @@ extension Publishers.SubscribeOn {
   // Sendable: `state` is guarded by `lock`; the upstream publisher is moved out under the lock
   // by the one scheduled action that subscribes; calls out happen outside the lock.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 

@@ -80,6 +80,9 @@ extension Publishers.PrefixWhile {
     static var name: String { "PrefixWhile" }
 
     @inlinable
+    static var trapsEventsBeforeSubscription: Bool { true }
+
+    @inlinable
     mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {
       predicate(input) ? .pass : .finish
     }

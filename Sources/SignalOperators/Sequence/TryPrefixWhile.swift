@@ -84,6 +84,9 @@ extension Publishers.TryPrefixWhile {
     @usableFromInline
     static var name: String { "TryPrefixWhile" }
 
+    @inlinable
+    static var trapsEventsBeforeSubscription: Bool { true }
+
     @usableFromInline
     mutating func judge(_ input: Input) -> PassVerdict<any Error> {
       do {

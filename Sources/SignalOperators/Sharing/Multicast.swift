@@ -149,7 +149,7 @@ extension Publishers.Multicast {
   // Sendable: all mutable state is in `link`, which guards it with a lock; the subject's
   // subscription and the downstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, ChildlessReflection
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 

@@ -277,14 +277,56 @@ import Testing
 
   // MARK: Cancel
 
-  @Test func cancelInsideReceiveSubscription_subscribesNoUpstream() {
+  @Test func cancelInsideReceiveSubscription_cancelsTheUpstreams() {
+    // The upstreams are subscribed before the subscriber (as Combine), so a cancel from
+    // inside `receive(subscription:)` cancels them.
     let subscriber = AnySubscriber<(Int, Int), Boom>(
       receiveSubscription: { $0.cancel() },
       receiveValue: { _ in .none }
     )
     a.zip(b).subscribe(subscriber)
-    #expect(a.subscriptionCount == 0)
-    #expect(b.subscriptionCount == 0)
+    #expect(a.subscriptionCount == 1)
+    #expect(b.subscriptionCount == 1)
+    #expect(a.requests == [.cancel])
+    #expect(b.requests == [.cancel])
+  }
+
+  @Test func upstreamsAreSubscribedBeforeTheSubscriber() {
+    let seen = Seen<[Int]>()
+    let (a, b) = (self.a, self.b)
+    let subscriber = AnySubscriber<(Int, Int), Boom>(
+      receiveSubscription: { _ in seen.value = [a.subscriptionCount, b.subscriptionCount] },
+      receiveValue: { _ in .none }
+    )
+    a.zip(b).subscribe(subscriber)
+    #expect(seen.value == [1, 1])
+  }
+
+  @Test func unlimitedDemand_completingUpstreamGetsTheReturnedDemand() {
+    // As Combine: the upstream whose value completed the tuple gets the subscriber's demand
+    // back from `receive(_:)`, also when the demand is unlimited.
+    let first = CombiningPushSource<Int, Boom>()
+    let second = CombiningPushSource<Int, Boom>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(demandPerValue: .max(1))
+    first.zip(second).subscribe(recorder)
+    #expect(first.send(1) == .none)
+    #expect(second.send(10) == .max(1))
+    #expect(pairs(recorder) == [[1, 10]])
+  }
+
+  @Test func failure_reachesTheSubscriberBeforeTheOthersAreCancelled() {
+    let first = CombiningPushSource<Int, Boom>()
+    let second = CombiningPushSource<Int, Boom>()
+    let seen = Seen<Bool>()
+    let subscriber = AnySubscriber<(Int, Int), Boom>(
+      receiveSubscription: { $0.request(.unlimited) },
+      receiveValue: { _ in .none },
+      receiveCompletion: { _ in seen.value = first.cancelled }
+    )
+    first.zip(second).subscribe(subscriber)
+    second.send(completion: .failure(Boom()))
+    #expect(seen.value == false)
+    #expect(first.cancelled)
   }
 
   @Test func cancel_cancelsUpstreamsAndStopsDelivery() {

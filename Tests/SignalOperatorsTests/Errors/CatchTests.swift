@@ -4,6 +4,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CatchTests {
+  @Test func cancelInsideReceive_stillReturnsTheSubscribersDemand() {
+    // As Combine: the demand the subscriber returns goes back to the upstream that sent the
+    // value even though the subscriber cancelled from inside `receive(_:)`.
+    let source = CombiningPushSource<Int, TestError>()
+    source.catch { _ in Just(0) }.subscribe(
+      CancelInReceiveSubscriber<Int, Never>(returning: .max(1))
+    )
+    #expect(source.send(1) == .max(1))
+    #expect(source.cancelled)
+  }
 
   let upstream = TestPublisher<Int, TestError>()
   let replacement = TestPublisher<Int, Never>()

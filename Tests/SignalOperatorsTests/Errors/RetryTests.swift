@@ -4,6 +4,20 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RetryTests {
+  @Test func demandReturnedFromReceive_isRequestedUpstreamNotReturned() {
+    // As Combine: the subscriber's extra demand goes to the live attempt as a request, and
+    // `receive(_:)` returns `.none` to it.
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.retry(1).subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(upstream.outstandingDemand == .max(1))
+    #expect(upstream.violations.isEmpty)
+  }
 
   let upstream = TestPublisher<Int, TestError>()
 

@@ -4,6 +4,33 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RemoveDuplicatesTests {
+  @Test func valueBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: 1).removeDuplicates()
+        .subscribe(RecordingSubscriber<Int, Never>())
+    }
+    expectTrap(trap, "RemoveDuplicates: the upstream sent a value before its subscription")
+  }
+
+  @Test func completionBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: nil).removeDuplicates()
+        .subscribe(RecordingSubscriber<Int, Never>())
+    }
+    expectTrap(trap, "RemoveDuplicates: the upstream sent a completion before its subscription")
+  }
+
+  @Test func secondSubscription_isCancelledAndNotForwarded() {
+    let first = SubscriptionProbe()
+    let second = SubscriptionProbe()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    TwoSubscriptionsPublisher<Int>(first: first, second: second).removeDuplicates()
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    #expect(second.cancelled)
+    #expect(!first.cancelled)
+  }
+
   private let scenarios = PassThroughScenarios(
     make: { (upstream: TestPublisher<Int, TestError>) in upstream.removeDuplicates() },
     inputs: [1, 1, 2, 2, 2, 1],

@@ -4,6 +4,22 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryCompactMapTests {
+  @Test func valueBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: 1).tryCompactMap { $0 }
+        .subscribe(RecordingSubscriber<Int, any Error>())
+    }
+    expectTrap(trap, "TryCompactMap: the upstream sent a value before its subscription")
+  }
+
+  @Test func completionBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: nil).tryCompactMap { $0 }
+        .subscribe(RecordingSubscriber<Int, any Error>())
+    }
+    expectTrap(trap, "TryCompactMap: the upstream sent a completion before its subscription")
+  }
+
   private let scenarios = PassThroughScenarios(
     make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryCompactMap { value -> String? in

@@ -4,6 +4,22 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryRemoveDuplicatesTests {
+  @Test func valueBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: 1).tryRemoveDuplicates { $0 == $1 }
+        .subscribe(RecordingSubscriber<Int, any Error>())
+    }
+    expectTrap(trap, "TryRemoveDuplicates: the upstream sent a value before its subscription")
+  }
+
+  @Test func completionBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: nil).tryRemoveDuplicates { $0 == $1 }
+        .subscribe(RecordingSubscriber<Int, any Error>())
+    }
+    expectTrap(trap, "TryRemoveDuplicates: the upstream sent a completion before its subscription")
+  }
+
   private let scenarios = PassThroughScenarios(
     make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryRemoveDuplicates { previous, next in

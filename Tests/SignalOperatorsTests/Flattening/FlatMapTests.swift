@@ -5,6 +5,37 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FlatMapTests {
+  @Test func requestUnlimited_asksEveryChildForUnlimited() {
+    // As Combine: children asked one value at a time get `.unlimited` once the subscriber asks
+    // for everything.
+    let log = CallLog()
+    let outer = LoggedPublisher<Int, TestError>("outer", log: log)
+    let children = [LoggedPublisher<Int, TestError>("child0", log: log), .init("child1", log: log)]
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    outer.flatMap { children[$0] }.subscribe(recorder)
+    outer.send(0)
+    outer.send(1)
+    #expect(log.calls == ["outer.request unlimited", "child0.request 1", "child1.request 1"])
+    log.calls.removeAll()
+    recorder.request(.unlimited)
+    #expect(log.calls == ["child0.request unlimited", "child1.request unlimited"])
+    #expect(children[0].send(5) == .none)  // no top-up needed any more
+    #expect(recorder.values == [5])
+  }
+
+  @Test func cancel_cancelsTheChildrenBeforeTheUpstream() {
+    let log = CallLog()
+    let outer = LoggedPublisher<Int, TestError>("outer", log: log)
+    let children = [LoggedPublisher<Int, TestError>("child0", log: log), .init("child1", log: log)]
+    let recorder = RecordingSubscriber<Int, TestError>()
+    outer.flatMap { children[$0] }.subscribe(recorder)
+    outer.send(0)
+    outer.send(1)
+    log.calls.removeAll()
+    recorder.cancel()
+    #expect(log.calls == ["child0.cancel", "child1.cancel", "outer.cancel"])
+  }
+
   typealias Boom = TestError
 
   let upstream = TestPublisher<Int, Boom>()

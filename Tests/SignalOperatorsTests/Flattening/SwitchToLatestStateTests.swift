@@ -35,7 +35,7 @@ private func drainAll(_ state: inout State, perValue: Subscribers.Demand = .none
   while let delivery = state.nextDelivery(adding: more) {
     more = .none
     switch delivery {
-    case .topUp(_, let demand):
+    case .topUp(_, let demand, _):
       log.append("topUp \(demand)")
     case .value(let value):
       log.append("value \(value)")

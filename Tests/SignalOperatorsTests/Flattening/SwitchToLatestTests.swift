@@ -63,7 +63,9 @@ import Testing
     #expect(inners[1].requests == [.demand(.max(3))])
   }
 
-  @Test func maxOne_toppedUpFromReceive_reachesCurrentInner() {
+  @Test func maxOne_toppedUpFromReceive_isReturnedToTheSendingInner() {
+    // As Combine: the demand the subscriber returns goes back to the inner that sent the value
+    // as `receive(_:)`'s result, not as a request.
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.switchToLatest().subscribe(recorder)
     upstream.send(inners[0])
@@ -72,8 +74,21 @@ import Testing
     upstream.send(inners[1])
     inners[1].send(3)
     #expect(recorder.values == [1, 2, 3])
-    #expect(inners[1].requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(inners[1].requests == [.demand(.max(1))])
+    #expect(inners[1].outstandingDemand == .max(1))
     #expect(inners.allSatisfy { $0.violations.isEmpty })
+  }
+
+  @Test func cancel_cancelsTheInnerBeforeTheUpstream() {
+    let log = CallLog()
+    let outer = LoggedPublisher<LoggedPublisher<Int, Boom>, Boom>("outer", log: log)
+    let inner = LoggedPublisher<Int, Boom>("inner", log: log)
+    let recorder = RecordingSubscriber<Int, Boom>()
+    outer.switchToLatest().subscribe(recorder)
+    outer.send(inner)
+    log.calls.removeAll()
+    recorder.cancel()
+    #expect(log.calls == ["inner.cancel", "outer.cancel"])
   }
 
   @Test func finishes_whenUpstreamAndCurrentInnerFinished() {

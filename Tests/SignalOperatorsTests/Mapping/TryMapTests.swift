@@ -5,6 +5,14 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryMapTests {
+  @Test func subscription_reflectsNoChildren() {
+    // As Combine: the subscription's mirror shows no children (not the lock or the state).
+    let recorder = RecordingSubscriber<Int, any Error>()
+    TestPublisher<Int, Never>().tryMap { $0 }.subscribe(recorder)
+    let children = recorder.subscription.map { Mirror(reflecting: $0).children.count }
+    #expect(children == 0)
+  }
+
   private let scenarios = PassThroughScenarios(
     make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryMap { value -> Int in

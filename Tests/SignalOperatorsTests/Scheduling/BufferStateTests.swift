@@ -26,11 +26,14 @@ private func drained(
   return (values, nil, refillCount)
 }
 
-/// A subscribed state.
+/// A subscribed state, whose subscribing thread has let go of the drain it holds until the
+/// subscriber has its subscription.
 private func subscribed() -> State {
   var state = State.awaitingSubscription(Recorder(initialDemand: nil))
   let downstream = state.receive(subscription: IgnoredSubscription())
   #expect(downstream != nil)
+  let step = state.nextStep(adding: .none, refills: false)
+  #expect(step == nil)  // nothing to deliver: the drain is released
   return state
 }
 

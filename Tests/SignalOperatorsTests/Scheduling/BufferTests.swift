@@ -33,18 +33,54 @@ import Testing
     #expect(upstream.violations.isEmpty)
   }
 
-  @Test func byRequest_forwardsDownstreamDemand() {
+  @Test func byRequest_requestsUnlimitedBeforeTheSubscriberIsSubscribed() {
+    // As Combine: `.byRequest` asks for everything at once, before the subscriber has its
+    // subscription; the subscriber's requests stay with the buffer.
+    let seen = Seen<[TestPublisher<Int, Boom>.Request]>()
+    let upstream = self.upstream
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
-    #expect(upstream.requests.isEmpty)
-    recorder.request(.max(2))
-    #expect(upstream.requests == [.demand(.max(2))])
+    let subscriber = AnySubscriber<Int, Boom>(
+      receiveSubscription: { subscription in
+        seen.value = upstream.requests
+        recorder.receive(subscription: subscription)
+      },
+      receiveValue: { recorder.receive($0) },
+      receiveCompletion: { recorder.receive(completion: $0) }
+    )
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(seen.value == [.demand(.unlimited)])
     upstream.send(1)
     upstream.send(2)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(2))
+    #expect(upstream.requests == [.demand(.unlimited)])
     #expect(recorder.values == [1, 2])
   }
 
-  @Test func byRequest_demandFromReceive_forwardedUpstream() {
+  @Test func keepFull_requestsSizeBeforeTheSubscriberIsSubscribed() {
+    let seen = Seen<[TestPublisher<Int, Boom>.Request]>()
+    let upstream = self.upstream
+    let subscriber = AnySubscriber<Int, Boom>(
+      receiveSubscription: { _ in seen.value = upstream.requests },
+      receiveValue: { _ in .none },
+      receiveCompletion: { _ in }
+    )
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(seen.value == [.demand(.max(3))])
+  }
+
+  @Test func synchronousUpstream_waitsForTheSubscription() {
+    // `Just` sends its value and finishes inside the prefetch request, before the subscriber
+    // has its subscription: both wait in the buffer.
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    Just(1).buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func byRequest_demandFromReceive_deliversBufferedValues() {
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
@@ -177,7 +213,8 @@ import Testing
     PublisherConformance(
       elements: 3,
       makePublisher: {
-        [1, 2, 3].publisher.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
+        // `.byRequest` asks for everything at once: the buffer holds all three.
+        [1, 2, 3].publisher.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest)
       }
     )
     .run()

@@ -4,6 +4,14 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ConcatenateTests {
+  @Test func cancelInsideReceive_stillReturnsTheSubscribersDemand() {
+    // As Combine: the demand goes back to the upstream that sent the value, even after a
+    // cancel from inside `receive(_:)`.
+    let source = CombiningPushSource<Int, Never>()
+    source.append(Just(9)).subscribe(CancelInReceiveSubscriber<Int, Never>(returning: .unlimited))
+    #expect(source.send(1) == .unlimited)
+    #expect(source.cancelled)
+  }
 
   let first = TestPublisher<Int, TestError>()
   let second = TestPublisher<Int, TestError>()

@@ -4,6 +4,21 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PrefixWhileTests {
+  @Test func valueBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: 1).prefix { $0 > 0 }
+        .subscribe(RecordingSubscriber<Int, Never>())
+    }
+    expectTrap(trap, "PrefixWhile: the upstream sent a value before its subscription")
+  }
+
+  @Test func completionBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: nil).prefix { $0 > 0 }
+        .subscribe(RecordingSubscriber<Int, Never>())
+    }
+    expectTrap(trap, "PrefixWhile: the upstream sent a completion before its subscription")
+  }
 
   let upstream = TestPublisher<Int, TestError>()
 

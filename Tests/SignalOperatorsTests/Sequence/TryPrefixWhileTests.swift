@@ -4,6 +4,21 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryPrefixWhileTests {
+  @Test func valueBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: 1).tryPrefix { $0 > 0 }
+        .subscribe(RecordingSubscriber<Int, any Error>())
+    }
+    expectTrap(trap, "TryPrefixWhile: the upstream sent a value before its subscription")
+  }
+
+  @Test func completionBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: nil).tryPrefix { $0 > 0 }
+        .subscribe(RecordingSubscriber<Int, any Error>())
+    }
+    expectTrap(trap, "TryPrefixWhile: the upstream sent a completion before its subscription")
+  }
 
   struct Thrown: Error, Equatable {}
 

@@ -5,6 +5,13 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct MulticastTests {
+  @Test func subscription_reflectsNoChildren() {
+    // As Combine: the subscription's mirror shows no children (not the lock or the state).
+    let recorder = RecordingSubscriber<Int, TestError>()
+    multicast().subscribe(recorder)
+    let children = recorder.subscription.map { Mirror(reflecting: $0).children.count }
+    #expect(children == 0)
+  }
 
   let upstream = TestPublisher<Int, TestError>()
 

@@ -189,8 +189,10 @@ final class CombiningPushSource<Output, Failure: Error>: Publisher, @unchecked S
     )
   }
 
-  func send(_ value: Output) {
-    _ = lock.withLock { target }?.receive(value)
+  /// Sends `value`; returns the demand the subscriber returned (`.none` once cancelled).
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    lock.withLock { target }?.receive(value) ?? .none
   }
 
   func send(completion: Subscribers.Completion<Failure>) {

@@ -112,7 +112,7 @@ extension Publishers {
       self.b = b
     }
 
-    /// Subscribes `subscriber`, then each upstream in order.
+    /// Subscribes each upstream in order, then hands `subscriber` its subscription.
     ///
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
@@ -121,11 +121,10 @@ extension Publishers {
       typealias Storage = ZipQueues2<A.Output, B.Output>
       typealias Core = ZipInner<Storage, S>
       let core = Core(downstream: subscriber)
-      subscriber.receive(subscription: core)
-      guard core.isActive else { return }
+      // As Combine: the upstreams first, then the subscriber (see `ZipInner.start()`).
       a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
-      guard core.isActive else { return }
-      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
+      if core.isActive { b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core)) }
+      core.start()
     }
   }
 
@@ -167,7 +166,7 @@ extension Publishers {
       self.c = c
     }
 
-    /// Subscribes `subscriber`, then each upstream in order.
+    /// Subscribes each upstream in order, then hands `subscriber` its subscription.
     ///
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
@@ -176,13 +175,11 @@ extension Publishers {
       typealias Storage = ZipQueues3<A.Output, B.Output, C.Output>
       typealias Core = ZipInner<Storage, S>
       let core = Core(downstream: subscriber)
-      subscriber.receive(subscription: core)
-      guard core.isActive else { return }
+      // As Combine: the upstreams first, then the subscriber (see `ZipInner.start()`).
       a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
-      guard core.isActive else { return }
-      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
-      guard core.isActive else { return }
-      c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core))
+      if core.isActive { b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core)) }
+      if core.isActive { c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core)) }
+      core.start()
     }
   }
 
@@ -229,7 +226,7 @@ extension Publishers {
       self.d = d
     }
 
-    /// Subscribes `subscriber`, then each upstream in order.
+    /// Subscribes each upstream in order, then hands `subscriber` its subscription.
     ///
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
@@ -238,15 +235,12 @@ extension Publishers {
       typealias Storage = ZipQueues4<A.Output, B.Output, C.Output, D.Output>
       typealias Core = ZipInner<Storage, S>
       let core = Core(downstream: subscriber)
-      subscriber.receive(subscription: core)
-      guard core.isActive else { return }
+      // As Combine: the upstreams first, then the subscriber (see `ZipInner.start()`).
       a.subscribe(CombiningSide<CombiningSlot0<Storage>, Core>(core: core))
-      guard core.isActive else { return }
-      b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core))
-      guard core.isActive else { return }
-      c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core))
-      guard core.isActive else { return }
-      d.subscribe(CombiningSide<CombiningSlot3<Storage>, Core>(core: core))
+      if core.isActive { b.subscribe(CombiningSide<CombiningSlot1<Storage>, Core>(core: core)) }
+      if core.isActive { c.subscribe(CombiningSide<CombiningSlot2<Storage>, Core>(core: core)) }
+      if core.isActive { d.subscribe(CombiningSide<CombiningSlot3<Storage>, Core>(core: core)) }
+      core.start()
     }
   }
 }

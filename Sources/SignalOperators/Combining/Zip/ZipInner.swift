@@ -6,7 +6,7 @@ public import StreamCore
 ///
 /// Demand: downstream demand, from `request(_:)` or returned by `receive(_:)`, is forwarded to
 /// every upstream, as Combine does; the upstream whose value completed the tuple gets it as the
-/// return value of its `receive(_:)`. Values wait in their upstream's queue until every queue
+/// return value of its `receive(_:)` (also once the demand is unlimited). Values wait in their upstream's queue until every queue
 /// has one and there is demand.
 ///
 /// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`): a value that completes a
@@ -52,9 +52,23 @@ where Downstream.Input == Storage.Output {
   @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
   @exclusivity(unchecked) @usableFromInline var state = State()
 
+  /// Holds the drain until ``start()``: what the upstreams send while they are subscribed
+  /// waits until the subscriber has its subscription.
   @inlinable
   init(downstream: Downstream) {
     self.downstream = downstream
+    _ = drain.claim()  // the first claim: it succeeds
+  }
+
+  /// Called once every upstream has been subscribed (as Combine, the subscriber gets its
+  /// subscription after them): hands the subscriber its subscription, then lets go of the
+  /// drain taken in `init`, delivering what arrived meanwhile (a failure, say).
+  @inlinable
+  func start() {
+    if let downstream = lock.withLock({ downstream }) {
+      downstream.receive(subscription: self)
+    }
+    drain.release { drainAvailable() }
   }
 
   @usableFromInline
@@ -96,19 +110,16 @@ where Downstream.Input == Storage.Output {
       return .none
     case .deliver(let output, let downstream, let unlimited, let ending):
       let more = downstream.receive(output)
-      var returned = Subscribers.Demand.none
       if !unlimited, more > .none {
-        let calls = lock.withLock { state.add(more, except: Slot.index) }
-        if let calls {
-          returned = more
-          calls.request(more)
-        }
+        lock.withLock { state.add(more, except: Slot.index) }?.request(more)
         drainAvailable()
       } else if ending {
         drainAvailable()
       }
       drain.release { drainAvailable() }
-      return returned
+      // As Combine: the upstream whose value completed the tuple gets the downstream's demand
+      // back, also once it is unlimited or the subscription ended.
+      return more
     }
   }
 
@@ -181,9 +192,9 @@ where Downstream.Input == Storage.Output {
         }
         calls?.request(more)
       case .completion(let completion, let downstream, let cancels, let released):
-        cancels.cancel()
         _ = released
         downstream.receive(completion: completion)
+        cancels.cancel()  // after the completion, as Combine
         return
       case .stop:
         return

@@ -49,7 +49,7 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
   enum Step {
     /// Deliver a tuple.
     case value(Storage.Output)
-    /// Cancel `cancels`, deliver the completion, release `released` (the values not paired).
+    /// Deliver the completion, then cancel `cancels`; release `released` (the values not paired).
     case completion(Subscribers.Completion<Failure>, cancels: CombiningCalls, released: Storage)
     /// Nothing to deliver now.
     case stop
@@ -154,7 +154,8 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
       guard storage.isEmpty(at: index) else { return action }
       phase = .ending(.finished)
     }
-    action.cancels = takeSubscriptions()
+    // The other upstreams are cancelled right after the completion goes down (`nextStep()`),
+    // as Combine: the subscriber hears of the end first.
     action.ending = true
     return action
   }

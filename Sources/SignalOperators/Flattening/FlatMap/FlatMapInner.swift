@@ -185,7 +185,15 @@ extension Publishers.FlatMap {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      if lock.withLock({ state.request(demand) }) { drain() }
+      var turning: [any Subscription] = []
+      let claimed = lock.withLock { () -> Bool in
+        let claimed = state.request(demand)
+        if demand == .unlimited { turning = state.childrenTurningUnlimited() }
+        return claimed
+      }
+      if claimed { drain() }
+      // As Combine: once the downstream asks for everything, so does every child.
+      for subscription in turning { subscription.request(.unlimited) }
     }
 
     @usableFromInline

@@ -313,6 +313,20 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     queue.request(demand)
   }
 
+  /// The downstream requested `.unlimited`: the children asked one value at a time are marked
+  /// unlimited and returned, to ask for `.unlimited` after the lock (as Combine).
+  @inlinable
+  mutating func childrenTurningUnlimited() -> [any Subscription] {
+    guard case .active = phase, queue.demand == .unlimited else { return [] }
+    var turning: [any Subscription] = []
+    for index in children.slots.indices where !children.slots[index].unlimited {
+      guard let subscription = children.slots[index].subscription else { continue }
+      children.slots[index].unlimited = true
+      turning.append(subscription)
+    }
+    return turning
+  }
+
   /// The downstream cancelled: everything is handed out, nothing more is delivered. `nil` once
   /// terminal.
   @inlinable
@@ -325,10 +339,11 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
       break
     case .active(let active):
       cancelled.transform = active.transform
-      if case .subscribed(let upstream) = active.upstream { cancelled.cancel.append(upstream) }
+      // The children first, then the upstream, as Combine.
       for child in children.takeAll() {
         if let subscription = child.subscription { cancelled.cancel.append(subscription) }
       }
+      if case .subscribed(let upstream) = active.upstream { cancelled.cancel.append(upstream) }
     }
     phase = .terminal
     cancelled.remains = queue.cancel()

@@ -118,8 +118,9 @@ extension Publishers.SwitchToLatest {
       perform(lock.withLock { state.innerSubscribed(generation, subscription) })
     }
 
-    fileprivate func innerValue(_ generation: Int, _ value: Output) {
-      if lock.withLock({ state.innerValue(generation, value) }) { drain() }
+    fileprivate func innerValue(_ generation: Int, _ value: Output) -> Subscribers.Demand {
+      guard lock.withLock({ state.innerValue(generation, value) }) else { return .none }
+      return drain(returningTopUpsOf: generation)
     }
 
     fileprivate func innerFinished(_ generation: Int) {
@@ -151,8 +152,12 @@ extension Publishers.SwitchToLatest {
     }
 
     /// Delivers queued values, then the completion; run only by the thread that claimed the
-    /// drain.
-    private func drain() {
+    /// drain. The demand the downstream returns goes to the current inner; when that is the
+    /// inner of `sender`, whose `receive(_:)` runs this drain, it is returned (for `receive(_:)`
+    /// to return, as Combine) rather than requested.
+    @discardableResult
+    private func drain(returningTopUpsOf sender: Int? = nil) -> Subscribers.Demand {
+      var returned = Subscribers.Demand.none
       var more = Subscribers.Demand.none
       SerialDrain.run(lock) { () -> (State.Delivery, Downstream)? in
         guard let delivery = state.nextDelivery(adding: more) else { return nil }
@@ -166,8 +171,12 @@ extension Publishers.SwitchToLatest {
       } perform: { step in
         let (delivery, downstream) = step
         switch delivery {
-        case .topUp(let current, let demand):
-          current.request(demand)
+        case .topUp(let current, let demand, let generation):
+          if generation == sender {
+            returned += demand
+          } else {
+            current.request(demand)
+          }
           return true
         case .value(let value):
           more = downstream.receive(value)
@@ -178,6 +187,7 @@ extension Publishers.SwitchToLatest {
           return false
         }
       }
+      return returned
     }
 
     /// The subscriber of one inner publisher, tagged with its generation.
@@ -197,7 +207,6 @@ extension Publishers.SwitchToLatest {
 
       func receive(_ input: Output) -> Subscribers.Demand {
         inner.innerValue(generation, input)
-        return .none
       }
 
       func receive(completion: Subscribers.Completion<P.Failure>) {

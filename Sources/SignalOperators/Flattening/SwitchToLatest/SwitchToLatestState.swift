@@ -84,8 +84,9 @@ struct SwitchToLatestState<Value, Failure: Error> {
 
   /// One step of the drain.
   enum Delivery {
-    /// Ask the current inner for the demand the downstream returned (already added).
-    case topUp(any Subscription, Subscribers.Demand)
+    /// Ask the current inner (of `generation`) for the demand the downstream returned (already
+    /// added).
+    case topUp(any Subscription, Subscribers.Demand, generation: Int)
     /// Deliver a value.
     case value(Value)
     /// Deliver the completion; `dropped` holds values a failure overtook, released after it.
@@ -237,8 +238,9 @@ struct SwitchToLatestState<Value, Failure: Error> {
   mutating func cancel() -> Action {
     var action = Action()
     if case .active(let active) = phase {
-      if case .subscribed(let upstream) = active.upstream { action.cancel.append(upstream) }
+      // The current inner first, then the upstream, as Combine.
       if case .subscribed(let current) = active.current { action.cancel.append(current) }
+      if case .subscribed(let upstream) = active.upstream { action.cancel.append(upstream) }
     }
     phase = .ended
     let remains = queue.cancel()
@@ -254,7 +256,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
       case .subscribed(let current) = active.current
     {
       queue.demand += more
-      return .topUp(current, more)
+      return .topUp(current, more, generation: active.generation)
     }
     switch queue.nextStep(adding: more) {
     case .none:
