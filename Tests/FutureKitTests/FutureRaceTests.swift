@@ -37,6 +37,7 @@ import Testing
           promise.resolve(1)
         }
       }
+      promise.future.waitForCallbacks()
       #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 50))
     }
   }
@@ -105,6 +106,7 @@ import Testing
         promises[index].resolve(index)
       }
       #expect(merged.resolvedValue == [0, 1, 2, 3])
+      merged.waitForCallbacks()
       #expect(completions.withLock { $0 } == 1)
     }
   }

@@ -38,6 +38,7 @@ import Testing
     }
     promise.resolve(1)
     #expect(promise.future.isComplete)
+    promise.future.waitForCallbacks()
     #expect(seen.withLock { $0 } == true)
   }
 

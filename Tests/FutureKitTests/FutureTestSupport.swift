@@ -1,6 +1,8 @@
+import Dispatch
 import FutureKit
 import StreamCore
 import StreamTesting
+import Testing
 
 /// The error the deferred publishers' tests fail and throw with; `code` tells two apart.
 struct TestError: Error, Equatable {
@@ -118,5 +120,35 @@ extension RecordingSubscriber {
     while completion == nil, ContinuousClock.now < deadline {
       await Task.yield()
     }
+  }
+}
+
+/// Waits, at most 60 s, until the blocks queued on `queue` so far have run.
+func waitForQueue(
+  _ queue: DispatchQueue,
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  let done = DispatchSemaphore(value: 0)
+  queue.async { done.signal() }
+  #expect(
+    done.wait(timeout: .now() + 60) == .success, "the queue did not drain in 60 s",
+    sourceLocation: sourceLocation)
+}
+
+extension Future {
+  /// Waits, at most 60 s, until the callbacks registered without a queue (on the future's
+  /// private queue) so far have run; returns at once if there are none.
+  func waitForCallbacks(sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let queue = callbackDispatchQueue else { return }
+    waitForQueue(queue, sourceLocation: sourceLocation)
+  }
+}
+
+extension StreamSubscriber {
+  /// Waits, at most 60 s, until the callbacks registered without a queue (on the subscriber's
+  /// private queue) so far have run; returns at once if there are none.
+  func waitForCallbacks(sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let queue = callbackDispatchQueue else { return }
+    waitForQueue(queue, sourceLocation: sourceLocation)
   }
 }

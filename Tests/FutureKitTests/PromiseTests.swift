@@ -66,6 +66,7 @@ import Testing
     promise.future.onSuccess { _ in calls.withLock { $0 += 1 } }
     promise.resolve(1)
     promise.resolve(2)
+    promise.future.waitForCallbacks()
     #expect(calls.withLock { $0 } == 1)
   }
 

@@ -16,7 +16,7 @@ import Testing
       case .cancelled: log.append("cancelled")
       }
     }
-    return log
+    return log.waits(on: combined)
   }
 
   @Test func combine_waitsForEverySourceThenSendsTheLatestTuple() {
@@ -58,6 +58,7 @@ import Testing
     let combined = StreamSubscriber.combine(s[0], s[1], s[2], s[3], s[4], s[5], s[6])
     let sums = StreamLog<Int>()
     combined.onNewData { a, b, c, d, e, f, g in sums.append(a + b + c + d + e + f + g) }
+    sums.waits(on: combined)
     for (index, publisher) in publishers.enumerated() { publisher.publish(index) }
     publishers[6].publish(100)
     #expect(sums.elements == [21, 115])
@@ -68,6 +69,7 @@ import Testing
     let combined = ints.subscriber().combineWith(strings.subscriber(), doubles.subscriber())
     let log = StreamLog<String>()
     combined.onNewData { int, string, double in log.append("\(int) \(string) \(double)") }
+    log.waits(on: combined)
     ints.publish(1)
     strings.publish("a")
     doubles.publish(0.5)
@@ -90,6 +92,8 @@ import Testing
       tuples.append("\(tuple)")
       last.append(tuple)
     }
+    tuples.waits(on: combined)
+    last.waits(on: combined)
     ints.publish(-1)
     strings.publish("start")
     DispatchQueue.concurrentPerform(iterations: 2) { index in

@@ -40,6 +40,8 @@ import Testing
     let values = StreamLog<Int>()
     let errors = StreamLog<StreamOtherError>()
     mapped.onNewData { values.append($0) }.onError { errors.append($0) }
+    values.waits(on: mapped)
+    errors.waits(on: mapped)
     publisher.publish(StreamTestError(0))
     publisher.publish(StreamTestError(2))
     publisher.publish(5)

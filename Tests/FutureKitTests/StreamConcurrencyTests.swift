@@ -31,7 +31,7 @@ import Testing
     let logs = subscribers.map { subscriber in
       let log = StreamLog<Int>()
       subscriber.onNewData { log.append($0) }
-      return log
+      return log.waits(on: subscriber)
     }
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
       for value in 0..<1_000 { publisher.publish(thread * 10_000 + value) }
@@ -60,6 +60,7 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for value in 0..<500 { publisher.publish(value) }
     }
+    subscriber.waitForCallbacks()
     #expect(overlap.most == 1)
     #expect(calls.count == 2_000)  // every value, each in a call of its own
     _ = subscriber
@@ -72,7 +73,10 @@ import Testing
     DispatchQueue.global().async(group: group) {
       for value in 0..<2_000 { publisher.publish(value) }
     }
-    for log in logs { subscriber.onNewData { log.append($0) } }
+    for log in logs {
+      subscriber.onNewData { log.append($0) }
+      log.waits(on: subscriber)
+    }
     #expect(group.wait(timeout: .now() + 60) == .success)
     publisher.publish(2_000)  // after every registration, so no log is empty
     for log in logs {

@@ -79,6 +79,7 @@ import Testing
     let merged = StreamSubscriber.merge(publishers.map { $0.subscriber() })
     let values = StreamLog<Int>()
     merged.onNewData { values.append($0) }
+    values.waits(on: merged)
     DispatchQueue.concurrentPerform(iterations: 4) { index in
       for value in 0..<500 { publishers[index].publish(index * 1_000 + value) }
     }

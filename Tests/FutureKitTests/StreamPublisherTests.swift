@@ -101,6 +101,7 @@ import Testing
     let subscriber = ticks.subscriber()
     let count = StreamLog<Void>()
     subscriber.onNewData { count.append(()) }
+    count.waits(on: subscriber)
     ticks.kick()
     ticks.kick()
     #expect(count.count == 2)
@@ -110,11 +111,13 @@ import Testing
     let order = StreamLog<String>()
     let first = publisher.subscriber()
     let second = publisher.subscriber()
-    first.onNewData { [publisher] value in
+    // Synchronous callbacks: the publisher's own ordering rule, without the subscribers' queues
+    // (two subscribers' private queues have no order between them, as in Propagate).
+    first.onNewData(.synchronously) { [publisher] value in
       order.append("first \(value)")
       if value == 1 { publisher.publish(2) }
     }
-    second.onNewData { order.append("second \($0)") }
+    second.onNewData(.synchronously) { order.append("second \($0)") }
     publisher.publish(1)
     #expect(order.elements == ["first 1", "second 1", "first 2", "second 2"])
   }
@@ -122,7 +125,8 @@ import Testing
   @Test func publishingFromInsideCallbacks_twentyThousandTimes_doesNotRecurse() {
     let subscriber = publisher.subscriber()
     let count = StreamLog<Int>()
-    subscriber.onNewData { [publisher] value in
+    // Synchronous, so that each publish happens inside the publishing call it follows.
+    subscriber.onNewData(.synchronously) { [publisher] value in
       count.append(value)
       if value < 20_000 { publisher.publish(value + 1) }
     }

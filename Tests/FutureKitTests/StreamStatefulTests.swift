@@ -11,10 +11,12 @@ import Testing
     let first = StreamLog<Int>()
     let second = StreamLog<Int>()
     subscriber.onNewData { first.append($0) }
-    #expect(first.elements == [2])
+    #expect(first.elements == [2])  // the replay, synchronous
+    first.waits(on: subscriber)
     subscriber.onNewData { second.append($0) }
     #expect(second.elements == [2])
     #expect(first.elements == [2])
+    second.waits(on: subscriber)
     publisher.publish(3)
     #expect(first.elements == [2, 3])
     #expect(second.elements == [2, 3])
@@ -58,16 +60,18 @@ import Testing
     #expect(publisher.subscriber().record().elements == [.cancelled])
   }
 
-  @Test func replayWithAQueue_runsOnThatQueue() {
+  @Test func replayWithAQueue_runsSynchronouslyOnTheRegisteringThreadThenFollowsOnTheQueue() {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     publisher.publish(1)
     let marker = StreamQueueMarker(label: "replay")
-    let seen = StreamLog<Bool>()
-    let subscriber = publisher.subscriber().onNewData(onQueue: marker.queue) { _ in
-      seen.append(marker.isCurrent)
+    let seen = StreamLog<String>()
+    let subscriber = publisher.subscriber().onNewData(onQueue: marker.queue) { value in
+      seen.append("\(value) on queue: \(marker.isCurrent)")
     }
+    #expect(seen.elements == ["1 on queue: false"])  // before the registration returned
+    publisher.publish(2)
     marker.flush()
-    #expect(seen.elements == [true])
+    #expect(seen.elements == ["1 on queue: false", "2 on queue: true"])
     _ = subscriber
   }
 
@@ -150,6 +154,7 @@ import Testing
     }
     for log in logs {
       subscriber.onNewData { log.append($0) }
+      log.waits(on: subscriber)
     }
     #expect(group.wait(timeout: .now() + 60) == .success)
     for log in logs {

@@ -14,6 +14,9 @@ import Testing
       .onNewData { values.append($0) }
       .onError { errors.append($0) }
       .onCancelled { cancellations.append(()) }
+    values.waits(on: subscriber)
+    errors.waits(on: subscriber)
+    cancellations.waits(on: subscriber)
     publisher.publish(1)
     publisher.publish(StreamTestError(1))
     publisher.publish(2)
@@ -30,6 +33,7 @@ import Testing
       .onNewData { order.append("a\($0)") }
       .subscribe { order.append("b\($0.value ?? 0)") }
       .onNewData { order.append("c\($0)") }
+    order.waits(on: subscriber)
     publisher.publish(1)
     publisher.publish(2)
     #expect(order.elements == ["a1", "b1", "c1", "a2", "b2", "c2"])
@@ -69,14 +73,15 @@ import Testing
     #expect(values.count == 0)
   }
 
-  @Test func lateRegistrationWithAQueue_receivesCancelledOnThatQueue() {
+  @Test func lateRegistrationWithAQueue_receivesCancelledSynchronouslyInPlaceAsInPropagate() {
     let marker = StreamQueueMarker(label: "late")
     let subscriber = publisher.subscriber()
     subscriber.cancel()
     let ranOnQueue = StreamLog<Bool>()
     subscriber.onCancelled(onQueue: marker.queue) { ranOnQueue.append(marker.isCurrent) }
+    #expect(ranOnQueue.elements == [false])
     marker.flush()
-    #expect(ranOnQueue.elements == [true])
+    #expect(ranOnQueue.elements == [false])
   }
 
   @Test func droppedSubscriber_stopsReceivingIsReleasedAndIsCancelled() {
@@ -87,6 +92,8 @@ import Testing
       let subscriber = publisher.subscriber()
         .onNewData { values.append($0) }
         .onCancelled { cancellations.append(()) }
+      values.waits(on: subscriber)
+      cancellations.waits(on: subscriber)
       weakSubscriber = subscriber
       publisher.publish(1)
     }
@@ -116,7 +123,11 @@ import Testing
   @Test func storedAsCancellable_staysAliveUntilTheSetIsEmptied() {
     var cancellables = Set<AnyCancellable>()
     let values = StreamLog<Int>()
-    publisher.subscriber().onNewData { values.append($0) }.store(in: &cancellables)
+    do {
+      let subscriber = publisher.subscriber().onNewData { values.append($0) }
+      values.waits(on: subscriber)
+      subscriber.store(in: &cancellables)
+    }
     publisher.publish(1)
     cancellables.removeAll()
     publisher.publish(2)
@@ -179,7 +190,10 @@ import Testing
       outer.append(value)
       if value == 1 { subscriber.onNewData { inner.append($0) } }
     }
+    outer.waits(on: subscriber)
+    inner.waits(on: subscriber)
     publisher.publish(1)
+    subscriber.waitForCallbacks()  // the outer callback has registered the inner one
     publisher.publish(2)
     #expect(outer.elements == [1, 2])
     #expect(inner.elements == [2])

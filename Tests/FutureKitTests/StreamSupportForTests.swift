@@ -1,6 +1,7 @@
 import Dispatch
 import FutureKit
 import StreamCore
+import Testing
 
 // Shared helpers for the Stream*Tests files.
 
@@ -19,20 +20,59 @@ struct StreamOtherError: Error, Equatable {
 }
 
 /// A thread-safe list that callbacks append to.
+///
+/// Callbacks registered without a queue run later, on their subscriber's private queue: after
+/// ``waits(on:)``, reading the list first waits (at most 60 s) until that queue has run
+/// everything queued so far.
 final class StreamLog<Element>: @unchecked Sendable {
-  // Sendable: `storage` is a `LockedState`; the list is only reached through it.
+  // Sendable: `storage` and `queues` are `LockedState`s; the lists are only reached through them.
   private let storage = LockedState<[Element]>([])
+  private let queues = LockedState<[DispatchQueue]>([])
 
   func append(_ element: Element) {
     storage.withLock { $0.append(element) }
   }
 
+  /// Makes reads wait for the private callback queue of `subscriber`; call it after registering
+  /// the callback that appends.
+  @discardableResult
+  func waits<T, E>(on subscriber: StreamSubscriber<T, E>) -> Self {
+    if let queue = subscriber.callbackDispatchQueue {
+      queues.withLock { $0.append(queue) }
+    }
+    return self
+  }
+
+  /// As ``waits(on:)-(StreamSubscriber<T, E>)``, for a value-only stream.
+  @discardableResult
+  func waits<T>(on stream: ValueOnlyStreamSubscriber<T>) -> Self {
+    if let queue = stream.callbackDispatchQueue {
+      queues.withLock { $0.append(queue) }
+    }
+    return self
+  }
+
+  /// As ``waits(on:)-(StreamSubscriber<T, E>)``, for an update-only stream.
+  @discardableResult
+  func waits(on stream: UpdateOnlyStreamSubscriber) -> Self {
+    if let queue = stream.callbackDispatchQueue {
+      queues.withLock { $0.append(queue) }
+    }
+    return self
+  }
+
+  private func settle() {
+    for queue in queues.withLock({ $0 }) { waitForQueue(queue) }
+  }
+
   var elements: [Element] {
-    storage.withLock { $0 }
+    settle()
+    return storage.withLock { $0 }
   }
 
   var count: Int {
-    storage.withLock { $0.count }
+    settle()
+    return storage.withLock { $0.count }
   }
 }
 
@@ -41,7 +81,7 @@ extension StreamSubscriber {
   func record() -> StreamLog<StreamState<T, E>> {
     let log = StreamLog<StreamState<T, E>>()
     subscribe { log.append($0) }
-    return log
+    return log.waits(on: self)
   }
 }
 

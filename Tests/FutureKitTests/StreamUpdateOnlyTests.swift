@@ -9,6 +9,7 @@ import Testing
   @Test func didUpdate_firesOnValuesOnlyByDefault() {
     let updates = StreamLog<Void>()
     let stream = publisher.subscriber().didUpdate().subscribe { updates.append(()) }
+    updates.waits(on: stream)
     publisher.publish(1)
     publisher.publish(StreamTestError(1))
     publisher.publish(2)
@@ -20,6 +21,7 @@ import Testing
     let updates = StreamLog<Void>()
     let stream = publisher.subscriber().didUpdate(includeErrors: true)
       .subscribe { updates.append(()) }
+    updates.waits(on: stream)
     publisher.publish(1)
     publisher.publish(StreamTestError(1))
     #expect(updates.count == 2)
@@ -29,6 +31,7 @@ import Testing
   @Test func onCancelled_runsOnCancellationAndAtOnceWhenLate() {
     let cancellations = StreamLog<Void>()
     let stream = publisher.subscriber().didUpdate().onCancelled { cancellations.append(()) }
+    cancellations.waits(on: stream)
     publisher.cancelAll()
     #expect(stream.isCancelled)
     stream.onCancelled { cancellations.append(()) }
@@ -51,6 +54,7 @@ import Testing
       .fullSubscriber()
     let count = StreamLog<Void>()
     full.onNewData { count.append(()) }
+    count.waits(on: full)
     publisher.publish(1)
     #expect(count.count == 1)
   }

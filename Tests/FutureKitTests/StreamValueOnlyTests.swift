@@ -10,6 +10,7 @@ import Testing
   @Test func valueOnly_dropsErrors() {
     let values = StreamLog<Int>()
     let stream = publisher.subscriber().valueOnly().onNext { values.append($0) }
+    values.waits(on: stream)
     publisher.publish(1)
     publisher.publish(StreamTestError(1))
     publisher.publish(2)
@@ -25,6 +26,8 @@ import Testing
     let first = values.map(mapping: { $0 * 2 }).onNext { doubled.append($0) }
     let second = values.compactMap(mapping: { $0.isMultiple(of: 2) ? $0 : nil })
       .onNext { evens.append($0) }
+    doubled.waits(on: first)
+    evens.waits(on: second)
     for value in 1...4 { publisher.publish(value) }
     #expect(doubled.elements == [2, 4, 6, 8])
     #expect(evens.elements == [2, 4])
@@ -34,6 +37,7 @@ import Testing
   @Test func onCancelled_runsOnCancellationAndAtOnceWhenLate() {
     let cancellations = StreamLog<Void>()
     let stream = publisher.subscriber().valueOnly().onCancelled { cancellations.append(()) }
+    cancellations.waits(on: stream)
     publisher.cancelAll()
     #expect(cancellations.count == 1)
     #expect(stream.isCancelled)
@@ -62,6 +66,7 @@ import Testing
       .distinctValues()
       .map { "#\($0)" }
       .onNext { values.append($0) }
+    values.waits(on: stream)
     for value in [nil, 1, 1, -1, 2, nil, 2, 3] as [Int?] { optionals.publish(value) }
     #expect(values.elements == ["#1", "#2", "#3"])
     _ = stream
@@ -75,6 +80,7 @@ import Testing
     )
     let log = StreamLog<String>()
     combined.onNext { log.append("\($0) \($1)") }
+    log.waits(on: combined)
     publisher.publish(1)
     strings.publish("a")
     publisher.publish(2)
@@ -89,6 +95,7 @@ import Testing
       .combineWith(strings.subscriber().valueOnly(), publisher.subscriber().valueOnly())
     let log = StreamLog<String>()
     combined.onNext { log.append("\($0) \($1) \($2)") }
+    log.waits(on: combined)
     strings.publish("a")
     publisher.publish(1)
     #expect(log.elements == ["1 a 1"])
@@ -109,6 +116,7 @@ import Testing
     weak var weakStream: ValueOnlyStreamSubscriber<Int>?
     do {
       let stream = publisher.subscriber().valueOnly().onNext { values.append($0) }
+      values.waits(on: stream)
       weakStream = stream
       publisher.publish(1)
     }
