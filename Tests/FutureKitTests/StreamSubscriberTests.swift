@@ -40,6 +40,42 @@ import Testing
     _ = subscriber
   }
 
+  @Test func callbacksWithoutAQueue_neverRunInsidePublishAsInPropagate() {
+    let marker = StreamQueueMarker(label: "publisher")
+    let inside = StreamLog<String>()
+    let subscriber = publisher.subscriber()
+      .onNewData { inside.append("data \($0) inside publish: \(marker.isCurrent)") }
+      .onError { _ in inside.append("error inside publish: \(marker.isCurrent)") }
+    inside.waits(on: subscriber)
+    marker.queue.sync {
+      publisher.publish(1)
+      publisher.publish(StreamTestError(1))
+    }
+    #expect(
+      inside.elements == ["data 1 inside publish: false", "error inside publish: false"])
+    #expect(subscriber.callbackDispatchQueue != nil)
+  }
+
+  @Test func synchronously_runsInsidePublish() {
+    let values = StreamLog<Int>()
+    let errors = StreamLog<StreamTestError>()
+    let cancellations = StreamLog<Void>()
+    let states = StreamLog<StreamState<Int, StreamTestError>>()
+    let subscriber = publisher.subscriber()
+      .onNewData(.synchronously) { values.append($0) }
+      .onError(.synchronously) { errors.append($0) }
+      .onCancelled(.synchronously) { cancellations.append(()) }
+      .subscribe(.synchronously) { states.append($0) }
+    publisher.publish(1)
+    #expect(values.elements == [1])
+    publisher.publish(StreamTestError(2))
+    #expect(errors.elements == [StreamTestError(2)])
+    publisher.cancelAll()
+    #expect(cancellations.count == 1)
+    #expect(states.elements == [.data(1), .error(StreamTestError(2)), .cancelled])
+    #expect(subscriber.callbackDispatchQueue == nil)
+  }
+
   @Test func cancelled_dropsCallbacksAndIgnoresLaterStates() {
     let subscriber = publisher.subscriber()
     let log = subscriber.record()

@@ -66,7 +66,7 @@ cancellable = numberPublisher.assign(to: \.value, on: self)
 func awaitExample() throws -> String {
     let publisher = Just("Hello")
     .delay(for: 2, scheduler: DispatchQueue.global())
-    let greeting = try publisher.waitForValue(timeout: 60)
+    let greeting = try publisher.waitForValue(timeout: .seconds(60))
     return greeting  // added: uses the value
 }
 
@@ -104,15 +104,21 @@ func maxDemandExample() -> AnyCancellable {
 
 // MARK: - Publishers
 
+// Adapted: nothing in `DeferredValue { … }` says what `Failure` is (Conbini's `failure:` default,
+// `.self`, doesn't either), so the types are written out; FromConbini.md,
+// "The Deferred* publishers".
 func deferredValueExample() -> DeferredValue<Int, Never> {
-      let publisher = DeferredValue {
+      let publisher = DeferredValue<Int, Never> {
       return intenseProcessing()
       }
       return publisher  // added: uses the value
 }
 
+// Adapted: `.failure(…)` and `.success(…)` need the `Result` type from context, which nothing
+// gives (in Conbini either), so the types are written out; FromConbini.md,
+// "The Deferred* publishers".
 func deferredResultExample() -> DeferredResult<Int, CustomError> {
-      let publisher = DeferredResult {
+      let publisher = DeferredResult<Int, CustomError> {
       guard someExpression else { return .failure(CustomError()) }
       return .success(someValue)
       }
