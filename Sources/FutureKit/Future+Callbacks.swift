@@ -49,7 +49,8 @@ extension Future {
   ///   - callback: Called with the value.
   /// - Returns: This future, to chain more callbacks.
   @discardableResult
-  public func onSuccess(_ delivery: CallbackDelivery, _ callback: @escaping SuccessBlock) -> Future {
+  public func onSuccess(_ delivery: CallbackDelivery, _ callback: @escaping SuccessBlock) -> Future
+  {
     finally(delivery) { result in
       if case .success(let value) = result { callback(value) }
     }

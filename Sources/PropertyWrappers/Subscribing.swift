@@ -35,7 +35,10 @@ public import UIKit
 ///   on the sender's thread otherwise.
 /// - ``subscribeOnSenderThread(to:performing:)-(ObservableEvent<T>,_)`` calls the closure
 ///   synchronously inside `send`, on the sending thread. A `send` from inside the closure is
-///   delivered re-entrantly, as with any StreamCore subject.
+///   delivered re-entrantly, as with any StreamCore subject. When several threads send at once,
+///   the closure still runs for one value at a time: a value sent while it runs for another
+///   thread's value is queued, its `send` returns, and the closure runs for it on that other
+///   thread, right after.
 /// - ``subscribeOnMain(to:performing:)-(ObservableEvent<T>,_)`` always hops: each value is
 ///   scheduled with `DispatchQueue.main.async`, even when it is sent on the main thread, so it
 ///   arrives one main-queue turn later. Values arrive in the order they were sent.
@@ -206,8 +209,10 @@ extension Subscribing where Self: AnyObject {
   /// ```
   ///
   /// `action` runs inside `send`, before it returns; a `send` from inside `action` is delivered
-  /// re-entrantly. Only values sent after this call are delivered. The subscription is kept in
-  /// ``cancellables``; capture `self` weakly in `action`.
+  /// re-entrantly. When several threads send at once, a value sent while `action` runs for
+  /// another thread's value is queued instead: its `send` returns at once, and `action` runs
+  /// for it right after, on that other thread. Only values sent after this call are delivered.
+  /// The subscription is kept in ``cancellables``; capture `self` weakly in `action`.
   ///
   /// > Thread safety: Call it where ``cancellables`` may be written. `action` runs on each
   /// > sender's thread, one value at a time.
@@ -339,7 +344,12 @@ extension Subscribing {
   /// - Parameters:
   ///   - event: The event.
   ///   - action: The action.
-  @available(*, unavailable, message: "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable.")
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
   public func subscribe<T>(to event: ObservableEvent<T>, performing action: @escaping (T) -> Void) {
     fatalError(valueTypeMessage)
   }
@@ -351,7 +361,12 @@ extension Subscribing {
   /// - Parameters:
   ///   - stream: The stream.
   ///   - action: The action.
-  @available(*, unavailable, message: "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable.")
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
   public func subscribe<T>(to stream: ObservableStream<T>, performing action: @escaping (T) -> Void)
   {
     fatalError(valueTypeMessage)
@@ -364,7 +379,12 @@ extension Subscribing {
   /// - Parameters:
   ///   - event: The event.
   ///   - action: The action.
-  @available(*, unavailable, message: "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable.")
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
   public func subscribeOnSenderThread<T>(
     to event: ObservableEvent<T>,
     performing action: @escaping (T) -> Void
@@ -379,7 +399,12 @@ extension Subscribing {
   /// - Parameters:
   ///   - stream: The stream.
   ///   - action: The action.
-  @available(*, unavailable, message: "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable.")
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
   public func subscribeOnSenderThread<T>(
     to stream: ObservableStream<T>,
     performing action: @escaping (T) -> Void
@@ -394,7 +419,12 @@ extension Subscribing {
   /// - Parameters:
   ///   - event: The event.
   ///   - action: The action.
-  @available(*, unavailable, message: "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable.")
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
   public func subscribeOnMain<T>(
     to event: ObservableEvent<T>,
     performing action: @escaping (T) -> Void
@@ -409,7 +439,12 @@ extension Subscribing {
   /// - Parameters:
   ///   - stream: The stream.
   ///   - action: The action.
-  @available(*, unavailable, message: "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable.")
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
   public func subscribeOnMain<T>(
     to stream: ObservableStream<T>,
     performing action: @escaping (T) -> Void

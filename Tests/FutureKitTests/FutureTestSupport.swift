@@ -131,8 +131,10 @@ func waitForQueue(
   let done = DispatchSemaphore(value: 0)
   queue.async { done.signal() }
   #expect(
-    done.wait(timeout: .now() + 60) == .success, "the queue did not drain in 60 s",
-    sourceLocation: sourceLocation)
+    done.wait(timeout: .now() + 60) == .success,
+    "the queue did not drain in 60 s",
+    sourceLocation: sourceLocation
+  )
 }
 
 extension Future {

@@ -52,7 +52,8 @@ import Testing
       publisher.publish(StreamTestError(1))
     }
     #expect(
-      inside.elements == ["data 1 inside publish: false", "error inside publish: false"])
+      inside.elements == ["data 1 inside publish: false", "error inside publish: false"]
+    )
     #expect(subscriber.callbackDispatchQueue != nil)
   }
 

@@ -429,7 +429,10 @@ extension StreamSubscriber {
   ///   - callback: Called with each value.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
-  public func onNewData(_ delivery: CallbackDelivery, perform callback: @escaping (T) -> Void)
+  public func onNewData(
+    _ delivery: CallbackDelivery,
+    perform callback: @escaping (T) -> Void
+  )
     -> Self
   {
     _ = addCallback(inlineMode(delivery)) { state in
@@ -451,7 +454,10 @@ extension StreamSubscriber {
   ///   - callback: Called with each error.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
-  public func onError(_ delivery: CallbackDelivery, perform callback: @escaping (E) -> Void)
+  public func onError(
+    _ delivery: CallbackDelivery,
+    perform callback: @escaping (E) -> Void
+  )
     -> Self
   {
     _ = addCallback(inlineMode(delivery)) { state in
@@ -474,7 +480,10 @@ extension StreamSubscriber {
   ///   - callback: Called on cancellation.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
-  public func onCancelled(_ delivery: CallbackDelivery, perform callback: @escaping () -> Void)
+  public func onCancelled(
+    _ delivery: CallbackDelivery,
+    perform callback: @escaping () -> Void
+  )
     -> Self
   {
     _ = addCallback(inlineMode(delivery)) { state in
