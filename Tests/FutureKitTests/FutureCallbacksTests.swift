@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct FutureCallbacksTests {
   let log = LockedState<[String]>([])
 
-  @Test func onSuccess_runsAsynchronouslyNotInsideTheResolvingCall() {
+  @Test func onSuccess_runsAsynchronouslyNotInsideTheResolvingCall() async {
     let marker = DispatchQueue(label: "FutureCallbacksTests.resolver")
     let key = DispatchSpecificKey<Int>()
     marker.setSpecific(key: key, value: 1)
@@ -17,7 +17,7 @@ import Testing
     }
     #expect(log.withLock { $0 }.isEmpty)
     _ = marker.sync { promise.resolve(1) }
-    promise.future.waitForCallbacks()
+    await promise.future.waitForCallbacks()
     #expect(log.withLock { $0 } == ["success 1 inside resolve: false"])
   }
 
@@ -40,49 +40,49 @@ import Testing
     #expect(log.withLock { $0 } == ["failure first"])
   }
 
-  @Test func onSuccessOnAFailure_doesNotRun() {
+  @Test func onSuccessOnAFailure_doesNotRun() async {
     let promise = Promise<Int, FutureTestError>()
     promise.future.onSuccess { [log] _ in log.withLock { $0.append("success") } }
     promise.reject(.first)
-    promise.future.waitForCallbacks()
+    await promise.future.waitForCallbacks()
     #expect(log.withLock { $0 }.isEmpty)
   }
 
-  @Test func onFailure_runsWithTheError() {
+  @Test func onFailure_runsWithTheError() async {
     let promise = Promise<Int, FutureTestError>()
     promise.future.onFailure { [log] error in log.withLock { $0.append("failure \(error)") } }
     promise.reject(.second)
-    promise.future.waitForCallbacks()
+    await promise.future.waitForCallbacks()
     #expect(log.withLock { $0 } == ["failure second"])
   }
 
-  @Test func onFailureOnASuccess_doesNotRun() {
+  @Test func onFailureOnASuccess_doesNotRun() async {
     let future = Future<Int, FutureTestError>.of(1)
     future.onFailure { [log] _ in log.withLock { $0.append("failure") } }
-    future.waitForCallbacks()
+    await future.waitForCallbacks()
     #expect(log.withLock { $0 }.isEmpty)
   }
 
-  @Test func finally_runsForBothOutcomes() {
+  @Test func finally_runsForBothOutcomes() async {
     let success = Future<Int, FutureTestError>.of(1).finally { [log] result in
       log.withLock { $0.append("\(result)") }
     }
-    success.waitForCallbacks()
+    await success.waitForCallbacks()
     let failure = Future<Int, FutureTestError>.error(.third)
       .finally { [log] result in log.withLock { $0.append("\(result)") } }
-    failure.waitForCallbacks()
+    await failure.waitForCallbacks()
     #expect(log.withLock { $0 } == ["success(1)", "failure(FutureKitTests.FutureTestError.third)"])
   }
 
-  @Test func onComplete_isFinally() {
+  @Test func onComplete_isFinally() async {
     let promise = Promise<Int, Never>()
     promise.future.onComplete { [log] _ in log.withLock { $0.append("complete") } }
     promise.resolve(1)
-    promise.future.waitForCallbacks()
+    await promise.future.waitForCallbacks()
     #expect(log.withLock { $0 } == ["complete"])
   }
 
-  @Test func callbacksRegisteredBefore_runInRegistrationOrder() {
+  @Test func callbacksRegisteredBefore_runInRegistrationOrder() async {
     let promise = Promise<Int, FutureTestError>()
     promise.future
       .onSuccess { [log] _ in log.withLock { $0.append("a") } }
@@ -91,7 +91,7 @@ import Testing
       .onSuccess { [log] _ in log.withLock { $0.append("c") } }
       .onComplete { [log] _ in log.withLock { $0.append("d") } }
     promise.resolve(1)
-    promise.future.waitForCallbacks()
+    await promise.future.waitForCallbacks()
     #expect(log.withLock { $0 } == ["a", "b", "c", "d"])
   }
 
@@ -103,7 +103,7 @@ import Testing
     #expect(future.onComplete { _ in } === future)
   }
 
-  @Test func registeredAfterCompletion_runsAsynchronouslyNotInsideTheRegistration() {
+  @Test func registeredAfterCompletion_runsAsynchronouslyNotInsideTheRegistration() async {
     let future = Future<Int, Never>.of(2)
     let marker = DispatchQueue(label: "FutureCallbacksTests.registrar")
     let key = DispatchSpecificKey<Int>()
@@ -114,21 +114,21 @@ import Testing
         log.withLock { $0.append("late \(value) inside registration: \(inside)") }
       }
     }
-    future.waitForCallbacks()
+    await future.waitForCallbacks()
     #expect(log.withLock { $0 } == ["late 2 inside registration: false"])
   }
 
-  @Test func registeredBeforeAndAfterCompletion_runInRegistrationOrder() {
+  @Test func registeredBeforeAndAfterCompletion_runInRegistrationOrder() async {
     let promise = Promise<Int, Never>()
     for index in 0..<50 {
       if index == 25 { promise.resolve(1) }
       promise.future.onSuccess { [log] _ in log.withLock { $0.append("\(index)") } }
     }
-    promise.future.waitForCallbacks()
+    await promise.future.waitForCallbacks()
     #expect(log.withLock { $0 } == (0..<50).map { "\($0)" })
   }
 
-  @Test func callbackInsideACallback_runsAfterItWithoutDeadlock() {
+  @Test func callbackInsideACallback_runsAfterItWithoutDeadlock() async {
     let promise = Promise<Int, Never>()
     let future = promise.future
     future.onSuccess { [log] _ in
@@ -137,12 +137,12 @@ import Testing
       log.withLock { $0.append("outer done") }
     }
     promise.resolve(1)
-    future.waitForCallbacks()  // the outer callback
-    future.waitForCallbacks()  // the inner one, queued behind it
+    await future.waitForCallbacks()  // the outer callback
+    await future.waitForCallbacks()  // the inner one, queued behind it
     #expect(log.withLock { $0 } == ["outer", "outer done", "inner"])
   }
 
-  @Test func callbackReadingTheFuture_doesNotDeadlock() {
+  @Test func callbackReadingTheFuture_doesNotDeadlock() async {
     let promise = Promise<Int, Never>()
     let future = promise.future
     future.onSuccess { [log] _ in
@@ -150,7 +150,7 @@ import Testing
       promise.resolve(2)  // loses; must not deadlock either
     }
     promise.resolve(1)
-    future.waitForCallbacks()
+    await future.waitForCallbacks()
     #expect(log.withLock { $0 } == ["value 1"])
   }
 
@@ -193,11 +193,11 @@ import Testing
     #expect(log.withLock { $0 } == ["success", "finally", "complete"])
   }
 
-  @Test func nilQueue_runsOnThePrivateQueue() {
+  @Test func nilQueue_runsOnThePrivateQueue() async {
     let future = Future<Int, Never>.of(1)
     future.onSuccess(onQueue: nil) { [log] _ in log.withLock { $0.append("later") } }
     #expect(future.callbackDispatchQueue != nil)
-    future.waitForCallbacks()
+    await future.waitForCallbacks()
     #expect(log.withLock { $0 } == ["later"])
   }
 

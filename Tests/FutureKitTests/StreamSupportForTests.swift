@@ -22,8 +22,8 @@ struct StreamOtherError: Error, Equatable {
 /// A thread-safe list that callbacks append to.
 ///
 /// Callbacks registered without a queue run later, on their subscriber's private queue: after
-/// ``waits(on:)``, reading the list first waits (at most 60 s) until that queue has run
-/// everything queued so far.
+/// ``waits(on:)``, reading the list first waits (at most 60 s, suspending) until that queue has
+/// run everything queued so far.
 final class StreamLog<Element>: @unchecked Sendable {
   // Sendable: `storage` and `queues` are `LockedState`s; the lists are only reached through them.
   private let storage = LockedState<[Element]>([])
@@ -61,18 +61,24 @@ final class StreamLog<Element>: @unchecked Sendable {
     return self
   }
 
-  private func settle() {
-    for queue in queues.withLock({ $0 }) { waitForQueue(queue) }
+  private func settle() async {
+    for queue in queues.withLock({ $0 }) { await waitForQueue(queue) }
   }
 
+  /// The list, once the callbacks queued so far have run.
   var elements: [Element] {
-    settle()
-    return storage.withLock { $0 }
+    get async {
+      await settle()
+      return storage.withLock { $0 }
+    }
   }
 
+  /// The number of elements, once the callbacks queued so far have run.
   var count: Int {
-    settle()
-    return storage.withLock { $0.count }
+    get async {
+      await settle()
+      return storage.withLock { $0.count }
+    }
   }
 }
 
@@ -82,6 +88,14 @@ extension StreamSubscriber {
     let log = StreamLog<StreamState<T, E>>()
     subscribe { log.append($0) }
     return log.waits(on: self)
+  }
+
+  /// Records every state this stream delivers to a callback registered now with
+  /// `.synchronously`: the log is complete when `publish` or `cancel()` returns.
+  func recordSynchronously() -> StreamLog<StreamState<T, E>> {
+    let log = StreamLog<StreamState<T, E>>()
+    subscribe(.synchronously) { log.append($0) }
+    return log
   }
 }
 
