@@ -17,9 +17,11 @@ private func oneFuture() {
     look: "the first resolve wins; DeferredValue's closure runs only when the sink subscribes."
   )
   let promise = Promise<Int, LookupError>()
+  // Propagate's callbacks run later, on the future's own queue; `.synchronously` runs them
+  // inside `resolve`, so that the tour prints in order.
   _ = promise.future
-    .onSuccess { print("onSuccess:", $0) }
-    .finally { print("finally:", $0) }
+    .onSuccess(.synchronously) { print("onSuccess:", $0) }
+    .finally(.synchronously) { print("finally:", $0) }
   let futureToken = promise.future.sink(
     receiveCompletion: { print("sink completion:", $0) },
     receiveValue: { print("sink value:", $0) }
@@ -77,8 +79,8 @@ private func chainWithRetry() {
     lookUpUser("ada")
       .flatMapSuccess { user in retrying(attempts) { fetchBasket(of: user, attempt: $0) } }
       .mapValue { $0.count }
-      .onSuccess { print("  onSuccess: \($0) items") }
-      .onFailure { print("  onFailure:", $0) }
+      .onSuccess(.synchronously) { print("  onSuccess: \($0) items") }
+      .onFailure(.synchronously) { print("  onFailure:", $0) }
   }
 }
 

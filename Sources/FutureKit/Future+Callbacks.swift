@@ -1,4 +1,5 @@
 public import Dispatch
+import StreamCore
 
 extension Future {
   /// Runs `callback` with the value if the future succeeds.
@@ -9,15 +10,17 @@ extension Future {
   ///   .onFailure { error in report(error) }
   /// ```
   ///
-  /// The callback runs once, or never if the future fails. Without a queue it runs
-  /// synchronously: on the thread that completes the future, or at once on this thread if the
-  /// future is already complete. With a queue it always runs asynchronously on that queue.
+  /// The callback runs once, or never if the future fails, and always asynchronously, as in
+  /// Propagate: without a queue on the future's private serial queue, after the callbacks
+  /// registered before it; with a queue on that queue. For synchronous delivery use
+  /// ``onSuccess(_:_:)`` with ``CallbackDelivery/synchronously``.
   ///
   /// > Thread safety: May be called from any thread, also while another thread completes the
   /// > future: the callback runs exactly once either way, never under the future's lock.
   ///
   /// - Parameters:
-  ///   - queue: Where to run the callback; `nil` (the default) runs it synchronously.
+  ///   - queue: Where to run the callback; `nil` (the default) means the future's private serial
+  ///     queue.
   ///   - callback: Called with the value.
   /// - Returns: This future, to chain more callbacks.
   @discardableResult
@@ -26,6 +29,29 @@ extension Future {
     _ callback: @escaping SuccessBlock
   ) -> Future {
     finally(onQueue: queue) { result in
+      if case .success(let value) = result { callback(value) }
+    }
+  }
+
+  /// Runs `callback` with the value if the future succeeds, on the thread that completes it, or
+  /// at once if it already has.
+  ///
+  /// ```swift
+  /// promise.future.onSuccess(.synchronously) { cache.store($0) }
+  /// promise.resolve(user)  // the callback has run
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread; the callback runs exactly once, never under
+  /// > the future's lock, on whichever thread completes the future (or this one).
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called with the value.
+  /// - Returns: This future, to chain more callbacks.
+  @discardableResult
+  public func onSuccess(_ delivery: CallbackDelivery, _ callback: @escaping SuccessBlock) -> Future
+  {
+    finally(delivery) { result in
       if case .success(let value) = result { callback(value) }
     }
   }
@@ -43,7 +69,8 @@ extension Future {
   /// > the future's lock.
   ///
   /// - Parameters:
-  ///   - queue: Where to run the callback; `nil` (the default) runs it synchronously.
+  ///   - queue: Where to run the callback; `nil` (the default) means the future's private serial
+  ///     queue.
   ///   - callback: Called with the failure.
   /// - Returns: This future, to chain more callbacks.
   @discardableResult
@@ -56,22 +83,44 @@ extension Future {
     }
   }
 
+  /// Runs `callback` with the failure if the future fails, on the thread that completes it, or
+  /// at once if it already has.
+  ///
+  /// ```swift
+  /// upload.onFailure(.synchronously) { log($0) }
+  /// ```
+  ///
+  /// > Thread safety: As ``onSuccess(_:_:)``.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called with the failure.
+  /// - Returns: This future, to chain more callbacks.
+  @discardableResult
+  public func onFailure(_ delivery: CallbackDelivery, _ callback: @escaping ErrorBlock) -> Future {
+    finally(delivery) { result in
+      if case .failure(let error) = result { callback(error) }
+    }
+  }
+
   /// Runs `callback` with the result when the future completes, whichever way.
   ///
   /// ```swift
   /// request.finally { _ in spinner.stop() }
   /// ```
   ///
-  /// Callbacks registered before completion run in registration order. Without a queue the
-  /// callback runs synchronously, on the thread that completes the future after the future's
-  /// lock is released, or at once on this thread if the future is already complete. With a
-  /// queue it always runs asynchronously on that queue (`queue.async`), as Propagate did.
+  /// Always asynchronous, as in Propagate, even when the future is already complete: without a
+  /// queue the callback runs on the future's private serial queue, where the callbacks
+  /// registered without a queue run one at a time in registration order; with a queue it runs
+  /// on that queue (`queue.async`). For synchronous delivery use ``finally(_:_:)`` with
+  /// ``CallbackDelivery/synchronously``.
   ///
   /// > Thread safety: May be called from any thread, also while another thread completes the
   /// > future: the callback runs exactly once either way.
   ///
   /// - Parameters:
-  ///   - queue: Where to run the callback; `nil` (the default) runs it synchronously.
+  ///   - queue: Where to run the callback; `nil` (the default) means the future's private serial
+  ///     queue.
   ///   - callback: Called with the result.
   /// - Returns: This future, to chain more callbacks.
   @discardableResult
@@ -85,7 +134,30 @@ extension Future {
         queue.async { callback(self.settledResult) }
       }
     } else {
-      whenComplete(callback)
+      privateCallbackQueue().add(callback)
+    }
+    return self
+  }
+
+  /// Runs `callback` with the result when the future completes: on the completing thread, after
+  /// the future's lock is released, in registration order; or at once on this thread if the
+  /// future is already complete.
+  ///
+  /// ```swift
+  /// request.finally(.synchronously) { _ in pending -= 1 }
+  /// ```
+  ///
+  /// > Thread safety: May be called from any thread, also while another thread completes the
+  /// > future: the callback runs exactly once either way, never under the future's lock.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called with the result.
+  /// - Returns: This future, to chain more callbacks.
+  @discardableResult
+  public func finally(_ delivery: CallbackDelivery, _ callback: @escaping FinallyBlock) -> Future {
+    switch delivery {
+    case .synchronously: whenComplete(callback)
     }
     return self
   }
@@ -100,7 +172,8 @@ extension Future {
   /// > Thread safety: As ``finally(onQueue:_:)``.
   ///
   /// - Parameters:
-  ///   - queue: Where to run the callback; `nil` (the default) runs it synchronously.
+  ///   - queue: Where to run the callback; `nil` (the default) means the future's private serial
+  ///     queue.
   ///   - callback: Called with the result.
   /// - Returns: This future, to chain more callbacks.
   @discardableResult
@@ -109,5 +182,41 @@ extension Future {
     _ callback: @escaping FinallyBlock
   ) -> Future {
     finally(onQueue: queue, callback)
+  }
+
+  /// Runs `callback` with the result when the future completes, synchronously; as
+  /// ``finally(_:_:)``.
+  ///
+  /// > Thread safety: As ``finally(_:_:)``.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called with the result.
+  /// - Returns: This future, to chain more callbacks.
+  @discardableResult
+  public func onComplete(_ delivery: CallbackDelivery, _ callback: @escaping FinallyBlock) -> Future
+  {
+    finally(delivery, callback)
+  }
+
+  /// The private serial queue of the callbacks registered without a queue; for tests, which
+  /// wait on it until those callbacks have run. `nil` until the first such callback.
+  package var callbackDispatchQueue: DispatchQueue? {
+    lock.withLock { callbackQueue }?.queue
+  }
+
+  /// The private callback queue, made (and told about the completion) by the first callback
+  /// registered without a queue.
+  private func privateCallbackQueue() -> FutureCallbackQueue<Output, Failure> {
+    let (callbacks, made) = lock.withLock { () -> (FutureCallbackQueue<Output, Failure>, Bool) in
+      if let callbackQueue { return (callbackQueue, false) }
+      let made = FutureCallbackQueue<Output, Failure>()
+      callbackQueue = made
+      return (made, true)
+    }
+    if made {
+      whenComplete { result in callbacks.complete(result) }
+    }
+    return callbacks
   }
 }

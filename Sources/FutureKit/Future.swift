@@ -35,17 +35,17 @@ public import StreamCore
 /// delivered right after `receive(subscription:)` returns (Combine delivers it from inside).
 ///
 /// **Callbacks** (``onSuccess(onQueue:_:)``, ``onFailure(onQueue:_:)``,
-/// ``finally(onQueue:_:)``) each run exactly once:
-/// - without a queue, synchronously: on the thread that completes the future, after the
-///   completing call has released the future's lock, in registration order; or, when the future
-///   is already complete, on the registering thread before the registration returns;
-/// - with a queue, always asynchronously on that queue (`queue.async`), even when the future is
-///   already complete, as Propagate did.
+/// ``finally(onQueue:_:)``) each run exactly once, and never inside the call that completes the
+/// future or registers the callback, as in Propagate:
+/// - without a queue, asynchronously on the future's own private serial queue, in registration
+///   order, also when the future is already complete;
+/// - with a queue, asynchronously on that queue (`queue.async`).
 ///
-/// Propagate ran every callback asynchronously, on a private serial queue per future; pass
-/// `onQueue:` for that behaviour. No callback, subscriber or continuation is ever called while a
-/// lock of the future is held, so a callback may register further callbacks, subscribe, or
-/// complete other promises.
+/// Synchronous delivery is available under its own name: ``onSuccess(_:_:)`` and its siblings
+/// with ``CallbackDelivery/synchronously`` run the callback on the thread that completes the
+/// future, or at once on the registering thread when it is already complete. No callback,
+/// subscriber or continuation is ever called while a lock of the future is held, so a callback
+/// may register further callbacks, subscribe, or complete other promises.
 ///
 /// **Names.** Combine's `value` is the asynchronous value (`try await future.value`), so
 /// Propagate's synchronous `value: T?` is ``resolvedValue`` here. ``error``, ``succeeded``,
@@ -112,6 +112,11 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// cancelled.
   @usableFromInline
   @exclusivity(unchecked) var task: Task<Void, Never>?
+
+  /// The private serial queue of the callbacks registered without a queue, made by the first
+  /// of them; never changes after that.
+  @usableFromInline
+  @exclusivity(unchecked) var callbackQueue: FutureCallbackQueue<Output, Failure>?
 
   /// Creates a future and runs `attemptToFulfill` at once, on the calling thread.
   ///

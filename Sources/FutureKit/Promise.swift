@@ -16,8 +16,10 @@
 ///
 /// A promise owns one ``Future`` (``future``). Only its first completion counts: each completing
 /// call returns whether it was the one, and later calls change nothing (Propagate ignored them
-/// silently; here the `Bool` tells). The future's callbacks and subscribers are notified by the
-/// call that wins, synchronously on its thread, after the future's lock is released.
+/// silently; here the `Bool` tells). The future's subscribers, and its callbacks registered
+/// ``CallbackDelivery/synchronously``, are notified by the call that wins, on its thread, after
+/// the future's lock is released; its other callbacks run later on their queues, never inside
+/// the call, as in Propagate.
 ///
 /// > Thread safety: A promise may be completed from any thread, and from several at once: exactly
 /// > one call wins.

@@ -35,7 +35,10 @@ public import UIKit
 ///   on the sender's thread otherwise.
 /// - ``subscribeOnSenderThread(to:performing:)-(ObservableEvent<T>,_)`` calls the closure
 ///   synchronously inside `send`, on the sending thread. A `send` from inside the closure is
-///   delivered re-entrantly, as with any StreamCore subject.
+///   delivered re-entrantly, as with any StreamCore subject. When several threads send at once,
+///   the closure still runs for one value at a time: a value sent while it runs for another
+///   thread's value is queued, its `send` returns, and the closure runs for it on that other
+///   thread, right after.
 /// - ``subscribeOnMain(to:performing:)-(ObservableEvent<T>,_)`` always hops: each value is
 ///   scheduled with `DispatchQueue.main.async`, even when it is sent on the main thread, so it
 ///   arrives one main-queue turn later. Values arrive in the order they were sent.
@@ -53,9 +56,13 @@ public import UIKit
 /// ``subscribe(to:calling:)-(ObservableEvent<T>,_)``, which holds the object weakly for you.
 /// `[unowned self]` is safe only when the object is released on the thread that delivers.
 ///
-/// The protocol is limited to classes, as Shuttle's methods were, and unlike Shuttle its
-/// methods are not `mutating`: they can be called from `init`, from any method and on a `let`
-/// reference. A main-actor class conforms on the main actor:
+/// Any type may conform, as in Shuttle, but the `subscribe` methods exist only on classes, as
+/// Shuttle's did: a subscription stores itself in ``cancellables`` and runs later, possibly on
+/// another thread, which a value type's copies can't share safely. Calling them on a struct or
+/// enum conformer is a compile error that says so. Unlike Shuttle, the methods are not
+/// `mutating`: they can be called from `init`, from any method and on a `let` reference. An
+/// actor can't conform: its isolated ``cancellables`` can't be written from the nonisolated
+/// `subscribe` methods. A main-actor class conforms on the main actor:
 /// `extension ProfileViewController: @MainActor Subscribing {}`. On platforms with UIKit,
 /// `UIViewController` and `UIView` conformers prefer the main thread by default. On Linux, the
 /// main queue runs only while the program services it: an async `main`, `dispatchMain()` or
@@ -64,7 +71,7 @@ public import UIKit
 /// > Thread safety: The `subscribe` methods read and write ``cancellables``, which is ordinary
 /// > state of the object: call them where the object's state may be used (for a main-actor
 /// > class, on the main actor). Events may be sent from any thread.
-public protocol Subscribing: AnyObject {
+public protocol Subscribing {
   /// The subscriptions made by the `subscribe` methods; they last as long as they stay in the
   /// set.
   var cancellables: Set<AnyCancellable> { get set }
@@ -74,7 +81,7 @@ public protocol Subscribing: AnyObject {
   var prefersMainThreadExecution: Bool { get }
 }
 
-extension Subscribing {
+extension Subscribing where Self: AnyObject {
   /// Subscribes to an event, delivering on the main queue or on the sender's thread as
   /// ``prefersMainThreadExecution`` says.
   ///
@@ -202,8 +209,10 @@ extension Subscribing {
   /// ```
   ///
   /// `action` runs inside `send`, before it returns; a `send` from inside `action` is delivered
-  /// re-entrantly. Only values sent after this call are delivered. The subscription is kept in
-  /// ``cancellables``; capture `self` weakly in `action`.
+  /// re-entrantly. When several threads send at once, a value sent while `action` runs for
+  /// another thread's value is queued instead: its `send` returns at once, and `action` runs
+  /// for it right after, on that other thread. Only values sent after this call are delivered.
+  /// The subscription is kept in ``cancellables``; capture `self` weakly in `action`.
   ///
   /// > Thread safety: Call it where ``cancellables`` may be written. `action` runs on each
   /// > sender's thread, one value at a time.
@@ -215,7 +224,7 @@ extension Subscribing {
     to event: ObservableEvent<T>,
     performing action: @escaping (T) -> Void
   ) {
-    event.sink(receiveValue: action).store(in: &cancellables)
+    keep(event.sink(receiveValue: action))
   }
 
   /// Subscribes to a stream and calls `action` synchronously on the thread that sends.
@@ -241,7 +250,7 @@ extension Subscribing {
     to stream: ObservableStream<T>,
     performing action: @escaping (T) -> Void
   ) {
-    stream.sink(receiveValue: action).store(in: &cancellables)
+    keep(stream.sink(receiveValue: action))
   }
 
   /// Subscribes to an event and calls `action` on the main queue, always asynchronously.
@@ -271,7 +280,7 @@ extension Subscribing {
   ) {
     let delivery = MainQueueDelivery(action)
     event.subscribe(delivery)
-    AnyCancellable(delivery).store(in: &cancellables)
+    keep(AnyCancellable(delivery))
   }
 
   /// Subscribes to a stream and calls `action` on the main queue, always asynchronously.
@@ -301,7 +310,14 @@ extension Subscribing {
   ) {
     let delivery = MainQueueDelivery(action)
     stream.subscribe(delivery)
-    AnyCancellable(delivery).store(in: &cancellables)
+    keep(AnyCancellable(delivery))
+  }
+
+  /// Inserts `cancellable` into ``cancellables``. The requirement's setter counts as mutating
+  /// (the protocol is not class-bound); on a class it writes through the reference.
+  private func keep(_ cancellable: AnyCancellable) {
+    var object = self
+    object.cancellables.insert(cancellable)
   }
 
   /// Wraps `method` in a closure that holds this object weakly.
@@ -310,6 +326,130 @@ extension Subscribing {
       guard let self else { return }
       method(self)(value)
     }
+  }
+}
+
+/// The message of the `subscribe` methods on a value type.
+private let valueTypeMessage = """
+  Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in \
+  `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies \
+  can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable.
+  """
+
+extension Subscribing {
+  /// Unavailable on a value type: ``Subscribing``'s methods need a class, as in Shuttle.
+  ///
+  /// > Thread safety: Not callable.
+  ///
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - action: The action.
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
+  public func subscribe<T>(to event: ObservableEvent<T>, performing action: @escaping (T) -> Void) {
+    fatalError(valueTypeMessage)
+  }
+
+  /// Unavailable on a value type: ``Subscribing``'s methods need a class, as in Shuttle.
+  ///
+  /// > Thread safety: Not callable.
+  ///
+  /// - Parameters:
+  ///   - stream: The stream.
+  ///   - action: The action.
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
+  public func subscribe<T>(to stream: ObservableStream<T>, performing action: @escaping (T) -> Void)
+  {
+    fatalError(valueTypeMessage)
+  }
+
+  /// Unavailable on a value type: ``Subscribing``'s methods need a class, as in Shuttle.
+  ///
+  /// > Thread safety: Not callable.
+  ///
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - action: The action.
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
+  public func subscribeOnSenderThread<T>(
+    to event: ObservableEvent<T>,
+    performing action: @escaping (T) -> Void
+  ) {
+    fatalError(valueTypeMessage)
+  }
+
+  /// Unavailable on a value type: ``Subscribing``'s methods need a class, as in Shuttle.
+  ///
+  /// > Thread safety: Not callable.
+  ///
+  /// - Parameters:
+  ///   - stream: The stream.
+  ///   - action: The action.
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
+  public func subscribeOnSenderThread<T>(
+    to stream: ObservableStream<T>,
+    performing action: @escaping (T) -> Void
+  ) {
+    fatalError(valueTypeMessage)
+  }
+
+  /// Unavailable on a value type: ``Subscribing``'s methods need a class, as in Shuttle.
+  ///
+  /// > Thread safety: Not callable.
+  ///
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - action: The action.
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
+  public func subscribeOnMain<T>(
+    to event: ObservableEvent<T>,
+    performing action: @escaping (T) -> Void
+  ) {
+    fatalError(valueTypeMessage)
+  }
+
+  /// Unavailable on a value type: ``Subscribing``'s methods need a class, as in Shuttle.
+  ///
+  /// > Thread safety: Not callable.
+  ///
+  /// - Parameters:
+  ///   - stream: The stream.
+  ///   - action: The action.
+  @available(
+    *,
+    unavailable,
+    message:
+      "Subscribing's subscribe methods need a class, as in Shuttle: the subscription is stored in `cancellables` and runs later, possibly on another thread, which a struct's or enum's copies can't share safely. Make the conformer a class, or use `sink` and store the AnyCancellable."
+  )
+  public func subscribeOnMain<T>(
+    to stream: ObservableStream<T>,
+    performing action: @escaping (T) -> Void
+  ) {
+    fatalError(valueTypeMessage)
   }
 }
 

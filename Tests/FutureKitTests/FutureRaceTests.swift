@@ -24,7 +24,7 @@ import Testing
     }
   }
 
-  @Test func callbacksAddedWhileAnotherThreadResolves_eachRunsExactlyOnce() {
+  @Test func callbacksAddedWhileAnotherThreadResolves_eachRunsExactlyOnce() async {
     for _ in 0..<200 {
       let promise = Promise<Int, Never>()
       let runs = LockedState([Int](repeating: 0, count: 50))
@@ -37,6 +37,7 @@ import Testing
           promise.resolve(1)
         }
       }
+      await promise.future.waitForCallbacks()
       #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 50))
     }
   }
@@ -95,7 +96,7 @@ import Testing
     }
   }
 
-  @Test func concurrentCombinatorInputs_completeOnce() {
+  @Test func concurrentCombinatorInputs_completeOnce() async {
     for _ in 0..<200 {
       let promises = (0..<4).map { _ in Promise<Int, FutureTestError>() }
       let merged = Future.merge(promises.map(\.future))
@@ -105,6 +106,7 @@ import Testing
         promises[index].resolve(index)
       }
       #expect(merged.resolvedValue == [0, 1, 2, 3])
+      await merged.waitForCallbacks()
       #expect(completions.withLock { $0 } == 1)
     }
   }

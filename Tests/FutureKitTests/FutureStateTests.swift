@@ -30,7 +30,7 @@ import Testing
     #expect(future.error == .first)
   }
 
-  @Test func stateIsSet_beforeResolveReturnsAndBeforeCallbacksRun() {
+  @Test func stateIsSet_beforeResolveReturnsAndBeforeCallbacksRun() async {
     let promise = Promise<Int, Never>()
     let seen = LockedState<Bool?>(nil)
     promise.future.onSuccess { [future = promise.future] _ in
@@ -38,6 +38,7 @@ import Testing
     }
     promise.resolve(1)
     #expect(promise.future.isComplete)
+    await promise.future.waitForCallbacks()
     #expect(seen.withLock { $0 } == true)
   }
 

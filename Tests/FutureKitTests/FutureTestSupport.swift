@@ -1,6 +1,8 @@
+import Dispatch
 import FutureKit
 import StreamCore
 import StreamTesting
+import Testing
 
 /// The error the deferred publishers' tests fail and throw with; `code` tells two apart.
 struct TestError: Error, Equatable {
@@ -118,5 +120,47 @@ extension RecordingSubscriber {
     while completion == nil, ContinuousClock.now < deadline {
       await Task.yield()
     }
+  }
+}
+
+/// Waits, at most 60 s, until the blocks queued on `queue` so far have run.
+///
+/// It suspends rather than blocks: a blocked thread is one of the few cooperative threads, and
+/// libdispatch on Linux takes about a second to add a worker thread for the queue being waited
+/// for.
+func waitForQueue(
+  _ queue: DispatchQueue,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  let drained = await withCheckedContinuation { continuation in
+    let once = LockedState(false)
+    let finish: @Sendable (Bool) -> Void = { drained in
+      let first = once.withLock { done in
+        defer { done = true }
+        return !done
+      }
+      if first { continuation.resume(returning: drained) }
+    }
+    queue.async { finish(true) }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60) { finish(false) }
+  }
+  #expect(drained, "the queue did not drain in 60 s", sourceLocation: sourceLocation)
+}
+
+extension Future {
+  /// Waits, at most 60 s, until the callbacks registered without a queue (on the future's
+  /// private queue) so far have run; returns at once if there are none.
+  func waitForCallbacks(sourceLocation: SourceLocation = #_sourceLocation) async {
+    guard let queue = callbackDispatchQueue else { return }
+    await waitForQueue(queue, sourceLocation: sourceLocation)
+  }
+}
+
+extension StreamSubscriber {
+  /// Waits, at most 60 s, until the callbacks registered without a queue (on the subscriber's
+  /// private queue) so far have run; returns at once if there are none.
+  func waitForCallbacks(sourceLocation: SourceLocation = #_sourceLocation) async {
+    guard let queue = callbackDispatchQueue else { return }
+    await waitForQueue(queue, sourceLocation: sourceLocation)
   }
 }

@@ -60,12 +60,13 @@ import Testing
     #expect(promise.future.error == .first)
   }
 
-  @Test func laterCompletions_runNoCallbackAgain() {
+  @Test func laterCompletions_runNoCallbackAgain() async {
     let promise = Promise<Int, Never>()
     let calls = LockedState(0)
     promise.future.onSuccess { _ in calls.withLock { $0 += 1 } }
     promise.resolve(1)
     promise.resolve(2)
+    await promise.future.waitForCallbacks()
     #expect(calls.withLock { $0 } == 1)
   }
 

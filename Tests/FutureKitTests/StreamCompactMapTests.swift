@@ -4,7 +4,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct StreamCompactMapTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
-  @Test func compactMapStates_skipsNilResults() {
+  @Test func compactMapStates_skipsNilResults() async {
     let mapped = publisher.subscriber().compactMapStates {
       state -> StreamState<String, StreamTestError>? in
       switch state {
@@ -19,10 +19,10 @@ import Testing
     publisher.publish(StreamTestError(0))
     publisher.publish(StreamTestError(1))
     publisher.cancelAll()
-    #expect(log.elements == [.data("2"), .error(StreamTestError(1)), .cancelled])
+    #expect(await log.elements == [.data("2"), .error(StreamTestError(1)), .cancelled])
   }
 
-  @Test func compactMapValues_skipsNilValuesAndPassesErrors() {
+  @Test func compactMapValues_skipsNilValuesAndPassesErrors() async {
     let texts = StreamPublisher<String, StreamTestError>()
     let numbers = texts.subscriber().compactMapValues { Int($0) }
     let log = numbers.record()
@@ -30,21 +30,23 @@ import Testing
     texts.publish("x")
     texts.publish(StreamTestError(1))
     texts.publish("3")
-    #expect(log.elements == [.data(1), .error(StreamTestError(1)), .data(3)])
+    #expect(await log.elements == [.data(1), .error(StreamTestError(1)), .data(3)])
   }
 
-  @Test func compactMapErrors_skipsNilErrorsAndPassesValues() {
+  @Test func compactMapErrors_skipsNilErrorsAndPassesValues() async {
     let mapped = publisher.subscriber().compactMapErrors { error in
       error.code > 0 ? StreamOtherError(text: "e\(error.code)") : nil
     }
     let values = StreamLog<Int>()
     let errors = StreamLog<StreamOtherError>()
     mapped.onNewData { values.append($0) }.onError { errors.append($0) }
+    values.waits(on: mapped)
+    errors.waits(on: mapped)
     publisher.publish(StreamTestError(0))
     publisher.publish(StreamTestError(2))
     publisher.publish(5)
-    #expect(values.elements == [5])
-    #expect(errors.elements == [StreamOtherError(text: "e2")])
+    #expect(await values.elements == [5])
+    #expect(await errors.elements == [StreamOtherError(text: "e2")])
   }
 
   @Test func upstreamCancellation_cancelsEveryCompactMappedStream() {

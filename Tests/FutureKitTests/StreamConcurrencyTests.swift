@@ -26,17 +26,17 @@ import Testing
     }
   }
 
-  @Test func severalThreadsPublishing_nothingIsLostDuplicatedOrReordered() {
+  @Test func severalThreadsPublishing_nothingIsLostDuplicatedOrReordered() async {
     let subscribers = (0..<3).map { _ in publisher.subscriber() }
     let logs = subscribers.map { subscriber in
       let log = StreamLog<Int>()
       subscriber.onNewData { log.append($0) }
-      return log
+      return log.waits(on: subscriber)
     }
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
       for value in 0..<1_000 { publisher.publish(thread * 10_000 + value) }
     }
-    let reference = logs[0].elements
+    let reference = await logs[0].elements
     #expect(reference.count == 4_000)
     #expect(Set(reference).count == 4_000)
     for thread in 0..<4 {
@@ -44,11 +44,11 @@ import Testing
       #expect(fromThread == fromThread.sorted())
     }
     for log in logs.dropFirst() {
-      #expect(log.elements == reference)  // every subscriber sees the same order
+      await #expect(log.elements == reference)  // every subscriber sees the same order
     }
   }
 
-  @Test func severalThreadsPublishing_aCallbackNeverRunsTwiceAtOnce() {
+  @Test func severalThreadsPublishing_aCallbackNeverRunsTwiceAtOnce() async {
     let overlap = Overlap()
     let calls = StreamLog<Int>()
     let subscriber = publisher.subscriber().onNewData { value in
@@ -60,32 +60,36 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for value in 0..<500 { publisher.publish(value) }
     }
+    await subscriber.waitForCallbacks()
     #expect(overlap.most == 1)
-    #expect(calls.count == 2_000)  // every value, each in a call of its own
+    await #expect(calls.count == 2_000)  // every value, each in a call of its own
     _ = subscriber
   }
 
-  @Test func registeringWhileOtherThreadsPublish_eachCallbackSeesAnIncreasingSequence() {
+  @Test func registeringWhileOtherThreadsPublish_eachCallbackSeesAnIncreasingSequence() async {
     let subscriber = publisher.subscriber()
     let logs = (0..<100).map { _ in StreamLog<Int>() }
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) {
       for value in 0..<2_000 { publisher.publish(value) }
     }
-    for log in logs { subscriber.onNewData { log.append($0) } }
+    for log in logs {
+      subscriber.onNewData { log.append($0) }
+      log.waits(on: subscriber)
+    }
     #expect(group.wait(timeout: .now() + 60) == .success)
     publisher.publish(2_000)  // after every registration, so no log is empty
     for log in logs {
       // From its registration on, each callback sees every value, in order: a run that ends
       // with the last one.
-      let values = log.elements
+      let values = await log.elements
       let first = values.first ?? -1
       #expect(first >= 0)
       #expect(values == Array(first...2_000))
     }
   }
 
-  @Test func cancellingWhileAnotherThreadPublishes_endsWithOneCancelledAndNothingAfter() {
+  @Test func cancellingWhileAnotherThreadPublishes_endsWithOneCancelledAndNothingAfter() async {
     for _ in 0..<50 {
       let publisher = StreamPublisher<Int, StreamTestError>()
       let subscriber = publisher.subscriber()
@@ -96,7 +100,7 @@ import Testing
       }
       subscriber.cancel()
       #expect(group.wait(timeout: .now() + 60) == .success)
-      let states = log.elements
+      let states = await log.elements
       #expect(states.last == .cancelled)
       #expect(states.filter(\.isCancelled).count == 1)
       // Subscribed before the first publish: the values before the cancellation, from 0 on,
@@ -107,7 +111,7 @@ import Testing
     }
   }
 
-  @Test func cancelAllWhileOtherThreadsPublish_cancelledIsTheLastStateEverySubscriberSees() {
+  @Test func cancelAllWhileOtherThreadsPublish_cancelledIsTheLastStateEverySubscriberSees() async {
     let subscribers = (0..<3).map { _ in publisher.subscriber() }
     let logs = subscribers.map { $0.record() }
     DispatchQueue.concurrentPerform(iterations: 4) { thread in
@@ -117,11 +121,11 @@ import Testing
       }
     }
     for log in logs {
-      #expect(log.elements.last == .cancelled)
-      #expect(log.elements.filter(\.isCancelled).count == 1)
-      #expect(log.elements == logs[0].elements)
+      #expect(await log.elements.last == .cancelled)
+      #expect(await log.elements.filter(\.isCancelled).count == 1)
+      #expect(await log.elements == logs[0].elements)
       // Thread 3 published 150 values before it cancelled, and they all came first.
-      #expect(log.elements.count >= 151)
+      #expect(await log.elements.count >= 151)
     }
   }
 
@@ -130,15 +134,17 @@ import Testing
   /// weak reference under its lock: that read makes a strong reference, which could become the
   /// last one and run the subscriber's deinit, which re-enters the lock, inside it (this crashed
   /// with "Recursive call to lock Mutex" about once in fifteen test runs).
-  @Test func cancellingOneSubscriberWhileAnotherIsDropped_neverDeinitsUnderTheLock() {
+  @Test func cancellingOneSubscriberWhileAnotherIsDropped_neverDeinitsUnderTheLock() async {
     for _ in 0..<30_000 {
       let publisher = StreamPublisher<Int, StreamTestError>()
+      // Synchronous callbacks: this is about the subscribers' locks, and 30,000 rounds of
+      // private queues would take minutes.
       let cancelled = publisher.subscriber()
-      let cancelledLog = cancelled.record()
+      let cancelledLog = cancelled.recordSynchronously()
       let dropped = LockedState<StreamSubscriber<Int, StreamTestError>?>(publisher.subscriber())
-      let droppedLog = dropped.withLock { $0!.record() }
+      let droppedLog = dropped.withLock { $0!.recordSynchronously() }
       let kept = publisher.subscriber()
-      let keptLog = kept.record()
+      let keptLog = kept.recordSynchronously()
       DispatchQueue.concurrentPerform(iterations: 2) { index in
         if index == 0 {
           cancelled.cancel()
@@ -149,13 +155,13 @@ import Testing
       }
       publisher.publish(1)
       // Each ended once, and the publisher, still sound, reaches only the one left.
-      #expect(cancelledLog.elements == [.cancelled])
-      #expect(droppedLog.elements == [.cancelled])
-      #expect(keptLog.elements == [.data(1)])
+      #expect(await cancelledLog.elements == [.cancelled])
+      #expect(await droppedLog.elements == [.cancelled])
+      #expect(await keptLog.elements == [.data(1)])
     }
   }
 
-  @Test func droppingSubscribersWhileAnotherThreadPublishes_neitherCrashesNorLeaks() {
+  @Test func droppingSubscribersWhileAnotherThreadPublishes_neitherCrashesNorLeaks() async {
     final class Weak: @unchecked Sendable {
       weak var subscriber: StreamSubscriber<Int, StreamTestError>?
     }
@@ -173,14 +179,16 @@ import Testing
     let kept = publisher.subscriber()
     let log = kept.record()
     publisher.publish(2_000)
-    #expect(log.elements == [.data(2_000)])
+    #expect(await log.elements == [.data(2_000)])
   }
 
   /// A dropped subscriber's deinit forgets it in the publisher. That used to read every other
   /// subscriber's weak reference under the publisher's lock; when another thread dropped one of
   /// those at the same moment, the strong reference the read made was the last one, and
   /// releasing it under the lock ran that subscriber's deinit there, which locked again.
-  @Test func droppingSubscribersOnSeveralThreadsAtOnce_neverReleasesOneUnderThePublishersLock() {
+  @Test func droppingSubscribersOnSeveralThreadsAtOnce_neverReleasesOneUnderThePublishersLock()
+    async
+  {
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<2_000 {
         let batch = (0..<8).map { _ in publisher.subscriber() }
@@ -191,7 +199,7 @@ import Testing
     let kept = publisher.subscriber()
     let log = kept.record()
     publisher.publish(7)
-    #expect(log.elements == [.data(7)])
+    #expect(await log.elements == [.data(7)])
     #expect(!publisher.isCancelled)
   }
 }

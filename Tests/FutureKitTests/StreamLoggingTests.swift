@@ -9,14 +9,14 @@ import Testing
     .external { [lines] in lines.append($0) }
   }
 
-  @Test func allLevel_reportsLifeCyclePubSubAndOperators() {
+  @Test func allLevel_reportsLifeCyclePubSubAndOperators() async {
     publisher.enableLogging(logLevel: .all, "pub", hook)
     let subscriber = publisher.subscriber().enableLogging(logLevel: .all, "sub", hook)
     let mapped = subscriber.mapValues { $0 + 1 }
     publisher.publish(1)
     publisher.cancelAll()
     #expect(
-      lines.elements == [
+      await lines.elements == [
         "[pub] StreamPublisher<Int, StreamTestError>: vended StreamSubscriber<Int, StreamTestError>",
         "[sub] StreamSubscriber<Int, StreamTestError>: mapValues -> StreamSubscriber<Int, StreamTestError>",
         "[pub] StreamPublisher<Int, StreamTestError>: publishing Data: 1",
@@ -30,39 +30,39 @@ import Testing
     _ = mapped
   }
 
-  @Test func pubSubOnly_reportsOnlyStates() {
+  @Test func pubSubOnly_reportsOnlyStates() async {
     publisher.enableLogging(logLevel: .pubSubOnly, "", hook)
     let subscriber = publisher.subscriber()
     publisher.publish(StreamTestError(1))
     publisher.cancelAll()
     #expect(
-      lines.elements == [
+      await lines.elements == [
         "StreamPublisher<Int, StreamTestError>: publishing Error: StreamTestError(code: 1)"
       ]
     )
     _ = subscriber
   }
 
-  @Test func lifeCycleOnly_reportsVendingCancellationAndDeinit() {
+  @Test func lifeCycleOnly_reportsVendingCancellationAndDeinit() async {
     do {
       let subscriber = publisher.subscriber().enableLogging(logLevel: .lifeCycleOnly, "", hook)
       publisher.publish(1)
       _ = subscriber.mapValues { $0 }  // inherits the logging, and is released at once
     }
     #expect(
-      lines.elements == [
+      await lines.elements == [
         "StreamSubscriber<Int, StreamTestError>: deinit",
         "StreamSubscriber<Int, StreamTestError>: deinit",
       ]
     )
   }
 
-  @Test func operatorsOnly_reportsOperatorsAndIsInheritedByDerivedStreams() {
+  @Test func operatorsOnly_reportsOperatorsAndIsInheritedByDerivedStreams() async {
     let subscriber = publisher.subscriber().enableLogging(logLevel: .operatorsOnly, "", hook)
     let mapped = subscriber.mapValues { "\($0)" }.filterValues { !$0.isEmpty }
     publisher.publish(1)
     #expect(
-      lines.elements == [
+      await lines.elements == [
         "StreamSubscriber<Int, StreamTestError>: mapValues -> StreamSubscriber<String, StreamTestError>",
         "StreamSubscriber<String, StreamTestError>: filterValues -> StreamSubscriber<String, StreamTestError>",
       ]
@@ -70,7 +70,7 @@ import Testing
     _ = mapped
   }
 
-  @Test func combinedLevels_includeExactlyTheirGroups() {
+  @Test func combinedLevels_includeExactlyTheirGroups() async {
     publisher.enableLogging(logLevel: .lifeCyclePlusPubSub, "", hook)
     let subscriber = publisher.subscriber().enableLogging(
       logLevel: .lifeCyclePlusOperators,
@@ -80,7 +80,7 @@ import Testing
     let stateful = subscriber.stateful()
     publisher.publish(1)
     #expect(
-      lines.elements == [
+      await lines.elements == [
         "StreamPublisher<Int, StreamTestError>: vended StreamSubscriber<Int, StreamTestError>",
         "StreamSubscriber<Int, StreamTestError>: stateful -> StreamSubscriber<Int, StreamTestError>",
         "StreamPublisher<Int, StreamTestError>: publishing Data: 1",
@@ -89,16 +89,16 @@ import Testing
     _ = stateful
   }
 
-  @Test func noneLevel_reportsNothing() {
+  @Test func noneLevel_reportsNothing() async {
     publisher.enableLogging(logLevel: .none, "", hook)
     let subscriber = publisher.subscriber().enableLogging(logLevel: .none, "", hook)
     publisher.publish(1)
     publisher.cancelAll()
-    #expect(lines.elements.isEmpty)
+    #expect(await lines.elements.isEmpty)
     _ = subscriber
   }
 
-  @Test func valueOnlyAndUpdateOnly_logThroughTheirStream() {
+  @Test func valueOnlyAndUpdateOnly_logThroughTheirStream() async {
     let values = publisher.subscriber().valueOnly().enableLogging(logLevel: .pubSubOnly, "v", hook)
     let updates = publisher.subscriber().didUpdate().enableLogging(
       logLevel: .pubSubOnly,
@@ -107,7 +107,7 @@ import Testing
     )
     publisher.publish(1)
     #expect(
-      Set(lines.elements) == [
+      await Set(lines.elements) == [
         "[v] StreamSubscriber<Int, Never>: received Data: 1",
         "[u] StreamSubscriber<(), Never>: received Data: ()",
       ]

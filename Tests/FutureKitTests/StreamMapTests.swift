@@ -4,7 +4,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct StreamMapTests {
   let publisher = StreamPublisher<Int, StreamTestError>()
 
-  @Test func mapStates_transformsValuesAndErrors() {
+  @Test func mapStates_transformsValuesAndErrors() async {
     let mapped = publisher.subscriber().mapStates {
       state -> StreamState<String, StreamOtherError> in
       switch state {
@@ -17,10 +17,10 @@ import Testing
     publisher.publish(1)
     publisher.publish(StreamTestError(2))
     publisher.cancelAll()
-    #expect(log.elements == [.data("v1"), .error(StreamOtherError(text: "e2")), .cancelled])
+    #expect(await log.elements == [.data("v1"), .error(StreamOtherError(text: "e2")), .cancelled])
   }
 
-  @Test func mapStatesReturningCancelled_cancelsTheNewStream() {
+  @Test func mapStatesReturningCancelled_cancelsTheNewStream() async {
     let mapped = publisher.subscriber().mapStates { state -> StreamState<Int, StreamTestError> in
       state.value == 0 ? .cancelled : state
     }
@@ -28,28 +28,28 @@ import Testing
     publisher.publish(1)
     publisher.publish(0)
     publisher.publish(2)
-    #expect(log.elements == [.data(1), .cancelled])
+    #expect(await log.elements == [.data(1), .cancelled])
     #expect(!publisher.isCancelled)
   }
 
-  @Test func mapValues_transformsValuesAndPassesErrors() {
+  @Test func mapValues_transformsValuesAndPassesErrors() async {
     let mapped = publisher.subscriber().mapValues { "\($0 * 10)" }
     let log = mapped.record()
     publisher.publish(1)
     publisher.publish(StreamTestError(1))
     publisher.publish(2)
-    #expect(log.elements == [.data("10"), .error(StreamTestError(1)), .data("20")])
+    #expect(await log.elements == [.data("10"), .error(StreamTestError(1)), .data("20")])
   }
 
-  @Test func mapErrors_transformsErrorsAndPassesValues() {
+  @Test func mapErrors_transformsErrorsAndPassesValues() async {
     let mapped = publisher.subscriber().mapErrors { StreamOtherError(text: "\($0.code)") }
     let log = mapped.record()
     publisher.publish(1)
     publisher.publish(StreamTestError(5))
-    #expect(log.elements == [.data(1), .error(StreamOtherError(text: "5"))])
+    #expect(await log.elements == [.data(1), .error(StreamOtherError(text: "5"))])
   }
 
-  @Test func splitMapValues_canTurnAValueIntoAnError() {
+  @Test func splitMapValues_canTurnAValueIntoAnError() async {
     let mapped = publisher.subscriber().splitMapValues {
       value -> StreamState<String, StreamTestError> in
       value < 0 ? .error(StreamTestError(value)) : .data("\(value)")
@@ -59,11 +59,11 @@ import Testing
     publisher.publish(-1)
     publisher.publish(StreamTestError(9))
     #expect(
-      log.elements == [.data("1"), .error(StreamTestError(-1)), .error(StreamTestError(9))]
+      await log.elements == [.data("1"), .error(StreamTestError(-1)), .error(StreamTestError(9))]
     )
   }
 
-  @Test func splitMapErrors_canRecoverAnErrorAsAValue() {
+  @Test func splitMapErrors_canRecoverAnErrorAsAValue() async {
     let mapped = publisher.subscriber().splitMapErrors {
       error -> StreamState<Int, StreamOtherError> in
       error.code == 0 ? .data(0) : .error(StreamOtherError(text: "\(error.code)"))
@@ -72,10 +72,10 @@ import Testing
     publisher.publish(StreamTestError(0))
     publisher.publish(StreamTestError(1))
     publisher.publish(3)
-    #expect(log.elements == [.data(0), .error(StreamOtherError(text: "1")), .data(3)])
+    #expect(await log.elements == [.data(0), .error(StreamOtherError(text: "1")), .data(3)])
   }
 
-  @Test func upstreamCancellation_cancelsEveryMappedStream() {
+  @Test func upstreamCancellation_cancelsEveryMappedStream() async {
     let source = publisher.subscriber()
     let streams = [
       source.mapValues { $0 }.record(),
@@ -86,7 +86,7 @@ import Testing
     ]
     publisher.cancelAll()
     for log in streams {
-      #expect(log.elements == [.cancelled])
+      #expect(await log.elements == [.cancelled])
     }
   }
 

@@ -163,14 +163,14 @@ import Testing
     #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
-  @Test func sink_receivesStatesAndCancellingTheTokenUnregisters() {
+  @Test func sink_receivesStatesAndCancellingTheTokenUnregisters() async {
     let stream = publisher.subscriber()
     let states = StreamLog<State>()
     let token = stream.sink { states.append($0) }
     publisher.publish(1)
     token.cancel()
     publisher.publish(2)
-    #expect(states.elements == [.data(1)])
+    #expect(await states.elements == [.data(1)])
     #expect(!stream.isCancelled)
   }
 

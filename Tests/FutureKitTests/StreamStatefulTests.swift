@@ -3,7 +3,7 @@ import FutureKit
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamStatefulTests {
-  @Test func statefulPublisher_replaysTheLatestStateSynchronouslyPerRegistration() {
+  @Test func statefulPublisher_replaysTheLatestStateSynchronouslyPerRegistration() async {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     let subscriber = publisher.subscriber()
     publisher.publish(1)
@@ -11,27 +11,29 @@ import Testing
     let first = StreamLog<Int>()
     let second = StreamLog<Int>()
     subscriber.onNewData { first.append($0) }
-    #expect(first.elements == [2])
+    #expect(await first.elements == [2])  // the replay, synchronous
+    first.waits(on: subscriber)
     subscriber.onNewData { second.append($0) }
-    #expect(second.elements == [2])
-    #expect(first.elements == [2])
+    #expect(await second.elements == [2])
+    #expect(await first.elements == [2])
+    second.waits(on: subscriber)
     publisher.publish(3)
-    #expect(first.elements == [2, 3])
-    #expect(second.elements == [2, 3])
+    #expect(await first.elements == [2, 3])
+    #expect(await second.elements == [2, 3])
   }
 
-  @Test func statefulPublisher_newSubscriberReplaysTheLatestState() {
+  @Test func statefulPublisher_newSubscriberReplaysTheLatestState() async {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     publisher.publish(StreamTestError(1))
     let subscriber = publisher.subscriber()
-    #expect(subscriber.record().elements == [.error(StreamTestError(1))])
+    #expect(await subscriber.record().elements == [.error(StreamTestError(1))])
   }
 
-  @Test func statefulPublisher_beforeAnyState_replaysNothing() {
+  @Test func statefulPublisher_beforeAnyState_replaysNothing() async {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     let subscriber = publisher.subscriber()
     let log = subscriber.record()
-    #expect(log.elements.isEmpty)
+    #expect(await log.elements.isEmpty)
     #expect(publisher.lastState == nil)
     #expect(publisher.lastValue == nil)
   }
@@ -48,98 +50,100 @@ import Testing
     #expect(publisher.lastValue == 1)
   }
 
-  @Test func statefulPublisherAfterCancel_newCallbacksReceiveOnlyCancelled() {
+  @Test func statefulPublisherAfterCancel_newCallbacksReceiveOnlyCancelled() async {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     let subscriber = publisher.subscriber()
     publisher.publish(1)
     publisher.cancelAll()
     let log = subscriber.record()
-    #expect(log.elements == [.cancelled])
-    #expect(publisher.subscriber().record().elements == [.cancelled])
+    #expect(await log.elements == [.cancelled])
+    #expect(await publisher.subscriber().record().elements == [.cancelled])
   }
 
-  @Test func replayWithAQueue_runsOnThatQueue() {
+  @Test func replayWithAQueue_runsSynchronouslyOnTheRegisteringThreadThenFollowsOnTheQueue() async {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     publisher.publish(1)
     let marker = StreamQueueMarker(label: "replay")
-    let seen = StreamLog<Bool>()
-    let subscriber = publisher.subscriber().onNewData(onQueue: marker.queue) { _ in
-      seen.append(marker.isCurrent)
+    let seen = StreamLog<String>()
+    let subscriber = publisher.subscriber().onNewData(onQueue: marker.queue) { value in
+      seen.append("\(value) on queue: \(marker.isCurrent)")
     }
+    #expect(await seen.elements == ["1 on queue: false"])  // before the registration returned
+    publisher.publish(2)
     marker.flush()
-    #expect(seen.elements == [true])
+    #expect(await seen.elements == ["1 on queue: false", "2 on queue: true"])
     _ = subscriber
   }
 
-  @Test func stateful_replaysTheUpstreamsLatestStateToEachRegistration() {
+  @Test func stateful_replaysTheUpstreamsLatestStateToEachRegistration() async {
     let publisher = StreamPublisher<Int, StreamTestError>()
     let stateful = publisher.subscriber().stateful()
-    #expect(stateful.record().elements.isEmpty)
+    #expect(await stateful.record().elements.isEmpty)
     publisher.publish(1)
     publisher.publish(StreamTestError(1))
-    #expect(stateful.record().elements == [.error(StreamTestError(1))])
+    #expect(await stateful.record().elements == [.error(StreamTestError(1))])
     let log = stateful.record()
     publisher.publish(2)
-    #expect(log.elements == [.error(StreamTestError(1)), .data(2)])
+    #expect(await log.elements == [.error(StreamTestError(1)), .data(2)])
   }
 
-  @Test func statefulUpstreamCancelled_cancelsTheStatefulStream() {
+  @Test func statefulUpstreamCancelled_cancelsTheStatefulStream() async {
     let publisher = StreamPublisher<Int, StreamTestError>()
     let stateful = publisher.subscriber().stateful()
     publisher.publish(1)
     publisher.cancelAll()
     #expect(stateful.isCancelled)
-    #expect(stateful.record().elements == [.cancelled])
+    #expect(await stateful.record().elements == [.cancelled])
   }
 
-  @Test func operatorsOnAStatefulStream_areStatefulToo() {
+  @Test func operatorsOnAStatefulStream_areStatefulToo() async {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     publisher.publish(1)
     let doubled = publisher.subscriber().mapValues { $0 * 2 }.filterValues { $0 > 0 }
     let log = doubled.record()
-    #expect(log.elements == [.data(2)])
+    #expect(await log.elements == [.data(2)])
     publisher.publish(2)
-    #expect(log.elements == [.data(2), .data(4)])
-    #expect(doubled.record().elements == [.data(4)])
+    #expect(await log.elements == [.data(2), .data(4)])
+    #expect(await doubled.record().elements == [.data(4)])
   }
 
-  @Test func operatorsOnAPlainStream_arePlain() {
+  @Test func operatorsOnAPlainStream_arePlain() async {
     let publisher = StreamPublisher<Int, StreamTestError>()
     let doubled = publisher.subscriber().mapValues { $0 * 2 }
     publisher.publish(1)
-    #expect(doubled.record().elements.isEmpty)
+    #expect(await doubled.record().elements.isEmpty)
   }
 
-  @Test func startWith_replaysTheInitialValueThenFollowsUpstream() {
+  @Test func startWith_replaysTheInitialValueThenFollowsUpstream() async {
     let publisher = StreamPublisher<String, StreamTestError>()
     let query = publisher.subscriber().startWith("")
-    #expect(query.record().elements == [.data("")])
+    #expect(await query.record().elements == [.data("")])
     publisher.publish("swift")
-    #expect(query.record().elements == [.data("swift")])
+    #expect(await query.record().elements == [.data("swift")])
   }
 
-  @Test func startWithOnAStatefulUpstream_theUpstreamsStateWins() {
+  @Test func startWithOnAStatefulUpstream_theUpstreamsStateWins() async {
     let publisher = StatefulStreamPublisher<String, StreamTestError>()
     publisher.publish("latest")
     let query = publisher.subscriber().startWith("")
-    #expect(query.record().elements == [.data("latest")])
+    #expect(await query.record().elements == [.data("latest")])
   }
 
-  @Test func ofValue_replaysTheValueForeverAndIsNotCancelled() {
+  @Test func ofValue_replaysTheValueForeverAndIsNotCancelled() async {
     let fixed = StreamSubscriber<Int, StreamTestError>.of(42)
-    #expect(fixed.record().elements == [.data(42)])
-    #expect(fixed.record().elements == [.data(42)])
+    #expect(await fixed.record().elements == [.data(42)])
+    #expect(await fixed.record().elements == [.data(42)])
     #expect(!fixed.isCancelled)
   }
 
-  @Test func ofError_replaysTheError() {
+  @Test func ofError_replaysTheError() async {
     let failing = StreamSubscriber<Int, StreamTestError>.of(StreamTestError(3))
-    #expect(failing.record().elements == [.error(StreamTestError(3))])
+    #expect(await failing.record().elements == [.error(StreamTestError(3))])
     failing.cancel()
-    #expect(failing.record().elements == [.cancelled])
+    #expect(await failing.record().elements == [.cancelled])
   }
 
-  @Test func registrationWhileAnotherThreadPublishes_replayComesBeforeNewerStates() {
+  @Test func registrationWhileAnotherThreadPublishes_replayComesBeforeNewerStates() async {
     let publisher = StatefulStreamPublisher<Int, StreamTestError>()
     publisher.publish(0)
     let subscriber = publisher.subscriber()
@@ -150,10 +154,11 @@ import Testing
     }
     for log in logs {
       subscriber.onNewData { log.append($0) }
+      log.waits(on: subscriber)
     }
     #expect(group.wait(timeout: .now() + 60) == .success)
     for log in logs {
-      let values = log.elements
+      let values = await log.elements
       #expect(!values.isEmpty)
       #expect(values == values.sorted() && Set(values).count == values.count)
       #expect(values.last == 2_000)

@@ -158,7 +158,7 @@ private func released(_ offered: State.Offered) -> Int? {
   @Test func cancel_handsOutEverythingAndIgnoresLaterEvents() {
     let source = Source()
     var state = subscribed(source)
-    let callback = StreamCallback<Int, StreamTestError>(queue: nil) { _ in }
+    let callback = StreamCallback<Int, StreamTestError>(delivery: .inline) { _ in }
     let stale = state.install(callback)
     #expect(stale == nil)
     _ = state.request(.max(1))

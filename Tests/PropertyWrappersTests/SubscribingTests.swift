@@ -305,6 +305,25 @@ import Testing
   }
 }
 
+extension SubscribingTests {
+  /// A value type conforming, as Shuttle allowed; its `subscribe` methods are unavailable (a
+  /// compile error that says they need a class), so it can only use its requirements.
+  private struct Settings: Subscribing {
+    var cancellables = Set<AnyCancellable>()
+    let prefersMainThreadExecution = false
+  }
+
+  @Test func valueType_mayConformAsInShuttle() {
+    func requirements(of subscriber: some Subscribing) -> (Int, Bool) {
+      (subscriber.cancellables.count, subscriber.prefersMainThreadExecution)
+    }
+    var settings = Settings()
+    let event = ObservableEvent<Int>()
+    event.sink { _ in }.store(in: &settings.cancellables)
+    #expect(requirements(of: settings) == (1, false))
+  }
+}
+
 /// A main-actor class, as a UIKit view would be, conforming on the main actor.
 @MainActor private final class MainActorView {
   var cancellables = Set<AnyCancellable>()

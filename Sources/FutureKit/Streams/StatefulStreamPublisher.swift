@@ -11,8 +11,8 @@ import StreamCore
 /// ```
 ///
 /// Every callback registered on one of its subscribers is called first with the latest state,
-/// synchronously on the registering thread (or on its queue, when one is given), and then with
-/// every later state. The replay happens once per registration call, not once per subscriber.
+/// synchronously on the registering thread (also when the callback is given a queue, as in
+/// Propagate), and then with every later state, on the callback's queue. The replay happens once per registration call, not once per subscriber.
 /// After ``StreamPublisher/cancelAll()`` the latest state is `.cancelled`, so a new callback
 /// receives only that.
 ///

@@ -21,8 +21,9 @@ import StreamCore
 ///   subscribers vended afterwards are already cancelled. Deinitialising the publisher cancels
 ///   its subscribers too.
 ///
-/// > Thread safety: Every method may be called from any thread. A state is delivered
-/// > synchronously, on the publishing thread, unless another delivery from this publisher is
+/// > Thread safety: Every method may be called from any thread. A state is handed to the
+/// > subscribers synchronously, on the publishing thread (their callbacks then run on their
+/// > queues, or there if registered ``CallbackDelivery/synchronously``), unless another delivery from this publisher is
 /// > under way: then it is queued and the thread already delivering sends it right after, so
 /// > `publish` never waits for another thread's callbacks. Every subscriber sees the states in
 /// > the same order. A state published from inside a callback is delivered once the current

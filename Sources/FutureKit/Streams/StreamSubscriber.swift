@@ -16,23 +16,29 @@ public import StreamCore
 ///   is deinitialised, which cancels it (its `onCancelled` callbacks still run).
 /// - Each registration returns the subscriber, so calls chain. Callbacks run in registration
 ///   order for each state. `.error` does not end the stream.
+/// - As in Propagate, no callback runs inside `publish`: without a queue, callbacks run
+///   asynchronously on the subscriber's own private serial queue, each state to every callback
+///   in registration order before the next state; with `onQueue:` they run on that queue. For
+///   synchronous delivery on the publishing thread, register with
+///   ``CallbackDelivery/synchronously`` (``onNewData(_:perform:)`` and its siblings).
 /// - `.cancelled` is terminal: the callbacks receive it, then they are dropped and later states
 ///   are ignored. A callback registered after that is called at once, synchronously, with
 ///   `.cancelled`, and not kept.
 /// - A subscriber of a stateful stream (``StatefulStreamPublisher``, ``stateful()``,
 ///   ``startWith(_:)``, ``of(_:)-(T)``, ``distinctValues()``, ``distinctStates()``, and any
 ///   stream derived from a stateful one) calls each new callback with the latest state first,
-///   synchronously, once per registration.
+///   synchronously on the registering thread, once per registration, also when it is given a
+///   queue (as Propagate did); later states follow on the callback's queue.
 /// - ``cancel()`` (an addition: Propagate's is internal) ends it early. As a
 ///   `StreamCore.Cancellable` it can be stored with `store(in:)`.
 /// - It is also a StreamCore `Publisher` of its states, with `Failure == Never`; see
 ///   `StreamSubscriber+Publisher.swift`.
 ///
 /// > Thread safety: Registration and ``cancel()`` may be called from any thread. A callback
-/// > without a queue runs on the thread that publishes (or, for a replay or a late `.cancelled`,
-/// > the thread that registers it); one with `onQueue:` always runs asynchronously on that
-/// > queue. A callback is never called twice at once, never re-entrantly, and sees states in
-/// > publish order. No lock is held while callbacks run. Callbacks needn't be `Sendable`: like
+/// > without a queue runs on the subscriber's private serial queue; one with `onQueue:` on that
+/// > queue; one registered ``CallbackDelivery/synchronously`` on the thread that publishes. A
+/// > replay or a late `.cancelled` runs on the registering thread. A callback is never called
+/// > twice at once, never re-entrantly, and sees states in publish order. No lock is held while callbacks run. Callbacks needn't be `Sendable`: like
 /// > a `Sink`'s closures, each is called for one state at a time.
 // Sendable: every mutable property is guarded by `lock`; callbacks are called after it, one state
 // at a time (`StreamCallback`).
@@ -52,8 +58,20 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     case cancelled
   }
 
+  /// Where a callback runs.
+  enum CallbackMode {
+    /// On the publishing thread.
+    case inline
+    /// Asynchronously on this queue.
+    case queue(DispatchQueue)
+    /// On the subscriber's private serial queue.
+    case privateQueue
+  }
+
   private let lock = Lock()
   private var callbacks = ContiguousArray<StreamCallback<T, E>>()
+  /// Made by the first callback registered without a queue; never changes after that.
+  private var privateQueue: DispatchQueue?
   private var cancelled: Bool
   private var lastState: State?
   private var logger: StreamLogger?
@@ -115,8 +133,8 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
   /// ```
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the publishing thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     subscriber's private serial queue.
   ///   - callback: Called with each state.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
@@ -124,7 +142,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     onQueue queue: DispatchQueue? = nil,
     performing callback: @escaping (State) -> Void
   ) -> Self {
-    _ = addCallback(queue: queue, callback)
+    _ = addCallback(mode(queue), callback)
     return self
   }
 
@@ -144,8 +162,8 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
   /// ```
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the publishing thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     subscriber's private serial queue.
   ///   - callback: Called with each value.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
@@ -153,7 +171,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     onQueue queue: DispatchQueue? = nil,
     perform callback: @escaping (T) -> Void
   ) -> Self {
-    _ = addCallback(queue: queue) { state in
+    _ = addCallback(mode(queue)) { state in
       if case .data(let value) = state { callback(value) }
     }
     return self
@@ -162,8 +180,8 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
   /// Calls `callback` with each error; errors don't end the stream.
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the publishing thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     subscriber's private serial queue.
   ///   - callback: Called with each error.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
@@ -171,7 +189,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     onQueue queue: DispatchQueue? = nil,
     perform callback: @escaping (E) -> Void
   ) -> Self {
-    _ = addCallback(queue: queue) { state in
+    _ = addCallback(mode(queue)) { state in
       if case .error(let error) = state { callback(error) }
     }
     return self
@@ -180,8 +198,8 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
   /// Calls `callback` once, when the stream is cancelled; at once if it already is.
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the cancelling thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     subscriber's private serial queue.
   ///   - callback: Called on cancellation.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
@@ -189,7 +207,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     onQueue queue: DispatchQueue? = nil,
     perform callback: @escaping () -> Void
   ) -> Self {
-    _ = addCallback(queue: queue) { state in
+    _ = addCallback(mode(queue)) { state in
       if case .cancelled = state { callback() }
     }
     return self
@@ -206,7 +224,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
   /// - Returns: This subscriber, for chaining.
   @discardableResult
   public func bindTo(_ publisher: StreamPublisher<T, E>) -> Self {
-    _ = addCallback(queue: nil) { state in publisher.publishState(state) }
+    _ = addCallback(.inline) { state in publisher.publishState(state) }
     return self
   }
 
@@ -222,14 +240,41 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
 
   // MARK: Internals
 
+  /// The mode of a public registration given `queue`.
+  private func mode(_ queue: DispatchQueue?) -> CallbackMode {
+    queue.map { .queue($0) } ?? .privateQueue
+  }
+
+  /// The private serial queue, made on first use.
+  private func privateDispatchQueue() -> DispatchQueue {
+    lock.withLock {
+      if let privateQueue { return privateQueue }
+      let made = DispatchQueue(label: "StreamKit.StreamSubscriber.callbacks")
+      privateQueue = made
+      return made
+    }
+  }
+
+  /// The private serial queue of the callbacks registered without a queue; for tests, which
+  /// wait on it until those callbacks have run. `nil` until the first such callback.
+  package var callbackDispatchQueue: DispatchQueue? {
+    lock.withLock { privateQueue }
+  }
+
   /// Registers `body`; replays the latest state or reports cancellation synchronously.
   func addCallback(
-    queue: DispatchQueue?,
+    _ mode: CallbackMode,
     _ body: @escaping (State) -> Void
   )
     -> StreamCallback<T, E>
   {
-    let callback = StreamCallback(queue: queue, body: body)
+    let delivery: StreamCallback<T, E>.Delivery
+    switch mode {
+    case .inline: delivery = .inline
+    case .queue(let queue): delivery = .queue(queue)
+    case .privateQueue: delivery = .serial(privateDispatchQueue())
+    }
+    let callback = StreamCallback(delivery: delivery, body: body)
     let registration = lock.withLock { () -> Registration in
       guard !cancelled else { return .cancelled }
       callbacks.append(callback)
@@ -240,7 +285,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     switch registration {
     case .stored: break
     case .replay: callback.start()
-    case .cancelled: callback.offer(.cancelled)
+    case .cancelled: callback.runNow(.cancelled)
     }
     return callback
   }
@@ -299,7 +344,7 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
     let logger = lock.withLock { self.logger }
     let derived = publisher.makeSubscriber(retaining: [self], logger: logger)
     logger.log(.operators, description, "\(name) -> \(derived)")
-    _ = addCallback(queue: nil) { state in
+    _ = addCallback(.inline) { state in
       if case .cancelled = state {
         publisher.cancelAll()
       } else {
@@ -332,5 +377,118 @@ public final class StreamSubscriber<T, E: Error>: Cancellable, @unchecked Sendab
   /// The type, such as `StreamSubscriber<Int, LoadError>`, and `(cancelled)` once cancelled.
   public var description: String {
     isCancelled ? "\(type(of: self)) (cancelled)" : "\(type(of: self))"
+  }
+}
+
+// MARK: - Synchronous registration
+
+extension StreamSubscriber {
+  /// The synchronous counterpart of a registration.
+  private func inlineMode(_ delivery: CallbackDelivery) -> CallbackMode {
+    switch delivery {
+    case .synchronously: .inline
+    }
+  }
+
+  /// Calls `callback` with every state, synchronously on the publishing thread.
+  ///
+  /// ```swift
+  /// subscriber.subscribe(.synchronously) { state in log.append(state) }
+  /// publisher.publish(1)  // the callback has run
+  /// ```
+  ///
+  /// Propagate had no synchronous delivery; ``subscribe(onQueue:performing:)`` is its
+  /// asynchronous behaviour.
+  ///
+  /// > Thread safety: May be called from any thread. The callback runs on whichever thread
+  /// > publishes, one state at a time (a state published meanwhile waits), never under a lock.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called with each state.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func subscribe(
+    _ delivery: CallbackDelivery,
+    performing callback: @escaping (State) -> Void
+  ) -> Self {
+    _ = addCallback(inlineMode(delivery), callback)
+    return self
+  }
+
+  /// Calls `callback` with each value, synchronously on the publishing thread.
+  ///
+  /// ```swift
+  /// subscriber.onNewData(.synchronously) { total += $0 }
+  /// ```
+  ///
+  /// > Thread safety: As ``subscribe(_:performing:)``.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called with each value.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func onNewData(
+    _ delivery: CallbackDelivery,
+    perform callback: @escaping (T) -> Void
+  )
+    -> Self
+  {
+    _ = addCallback(inlineMode(delivery)) { state in
+      if case .data(let value) = state { callback(value) }
+    }
+    return self
+  }
+
+  /// Calls `callback` with each error, synchronously on the publishing thread.
+  ///
+  /// ```swift
+  /// subscriber.onError(.synchronously) { failures.append($0) }
+  /// ```
+  ///
+  /// > Thread safety: As ``subscribe(_:performing:)``.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called with each error.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func onError(
+    _ delivery: CallbackDelivery,
+    perform callback: @escaping (E) -> Void
+  )
+    -> Self
+  {
+    _ = addCallback(inlineMode(delivery)) { state in
+      if case .error(let error) = state { callback(error) }
+    }
+    return self
+  }
+
+  /// Calls `callback` once, synchronously on the cancelling thread, when the stream is
+  /// cancelled; at once if it already is.
+  ///
+  /// ```swift
+  /// subscriber.onCancelled(.synchronously) { isOpen = false }
+  /// ```
+  ///
+  /// > Thread safety: As ``subscribe(_:performing:)``.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``CallbackDelivery/synchronously``.
+  ///   - callback: Called on cancellation.
+  /// - Returns: This subscriber, for chaining.
+  @discardableResult
+  public func onCancelled(
+    _ delivery: CallbackDelivery,
+    perform callback: @escaping () -> Void
+  )
+    -> Self
+  {
+    _ = addCallback(inlineMode(delivery)) { state in
+      if case .cancelled = state { callback() }
+    }
+    return self
   }
 }

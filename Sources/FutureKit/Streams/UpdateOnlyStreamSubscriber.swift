@@ -42,6 +42,11 @@ public final class UpdateOnlyStreamSubscriber: Cancellable, StreamDebuggable,
   /// The underlying stream.
   let base: StreamSubscriber<Void, Never>
 
+  /// The private callback queue of the underlying subscriber; for tests.
+  package var callbackDispatchQueue: DispatchQueue? {
+    base.callbackDispatchQueue
+  }
+
   init(base: StreamSubscriber<Void, Never>) {
     self.base = base
   }
@@ -54,8 +59,8 @@ public final class UpdateOnlyStreamSubscriber: Cancellable, StreamDebuggable,
   /// Calls `callback` on each update.
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the publishing thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     underlying subscriber's private serial queue.
   ///   - callback: Called on each update.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
@@ -72,8 +77,8 @@ public final class UpdateOnlyStreamSubscriber: Cancellable, StreamDebuggable,
   /// Calls `callback` once, when the stream is cancelled; at once if it already is.
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the cancelling thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     underlying subscriber's private serial queue.
   ///   - callback: Called on cancellation.
   /// - Returns: This subscriber, for chaining.
   @discardableResult

@@ -45,6 +45,11 @@ public final class ValueOnlyStreamSubscriber<T>: Cancellable, StreamDebuggable,
   /// The underlying stream, whose error type is `Never`.
   let base: StreamSubscriber<T, Never>
 
+  /// The private callback queue of the underlying subscriber; for tests.
+  package var callbackDispatchQueue: DispatchQueue? {
+    base.callbackDispatchQueue
+  }
+
   init(base: StreamSubscriber<T, Never>) {
     self.base = base
   }
@@ -57,8 +62,8 @@ public final class ValueOnlyStreamSubscriber<T>: Cancellable, StreamDebuggable,
   /// Calls `callback` with each value.
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the publishing thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     underlying subscriber's private serial queue.
   ///   - callback: Called with each value.
   /// - Returns: This subscriber, for chaining.
   @discardableResult
@@ -75,8 +80,8 @@ public final class ValueOnlyStreamSubscriber<T>: Cancellable, StreamDebuggable,
   /// Calls `callback` once, when the stream is cancelled; at once if it already is.
   ///
   /// - Parameters:
-  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) runs it
-  ///     synchronously on the cancelling thread.
+  ///   - queue: Where the callback runs, asynchronously; `nil` (the default) means the
+  ///     underlying subscriber's private serial queue.
   ///   - callback: Called on cancellation.
   /// - Returns: This subscriber, for chaining.
   @discardableResult

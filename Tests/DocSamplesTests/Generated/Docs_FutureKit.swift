@@ -17,9 +17,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/FutureKit.md:32
-func sample_Docs_FutureKit_line32() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 33)
+// Docs/FutureKit.md:34
+func sample_Docs_FutureKit_line34() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 35)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
 
@@ -47,10 +47,13 @@ func user(id: String) -> Future<User, LoadError> {
   return promise.future
 }
 
-user(id: "42")
+let loading = user(id: "42")
   .onSuccess { print("hello,", $0.name) }  // prints "hello, Ada" when the store answers
   .onFailure { print("failed:", $0) }
   .finally { _ in print("loading done") }  // prints "loading done"
+// The callbacks run later, on the future's own serial queue, in registration order; a script
+// waits for them with one more callback.
+await withCheckedContinuation { done in loading.finally { _ in done.resume() } }
 
 // Combine style: the closure runs at once and gets the promise.
 let answer = Future<Int, Never> { promise in
@@ -66,9 +69,9 @@ print(loaded.name)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:145
-func sample_Docs_FutureKit_line145() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 146)
+// Docs/FutureKit.md:154
+func sample_Docs_FutureKit_line154() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 155)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -88,8 +91,8 @@ cancellable.cancel()  // prints nothing: nobody else needs it, so the task is ca
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:249 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 250)
+// Docs/FutureKit.md:258 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 259)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
@@ -134,9 +137,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:375
-func sample_Docs_FutureKit_line375() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 376)
+// Docs/FutureKit.md:390
+func sample_Docs_FutureKit_line390() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 391)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -156,9 +159,9 @@ thermometer.cancelAll()  // prints "Cancelled." (the second sink's last state); 
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:429
-func sample_Docs_FutureKit_line429() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 430)
+// Docs/FutureKit.md:444
+func sample_Docs_FutureKit_line444() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 445)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -170,7 +173,7 @@ let passwords = passwordInput.subscriber().filterNil().filterValues { $0.count >
 let taps = enterTaps.subscriber()
 
 StreamSubscriber.combine(emails, passwords, taps)
-  .onNewData { email, password, _ in print("create an account for", email) }
+  .onNewData(.synchronously) { email, password, _ in print("create an account for", email) }
   .store(in: &cancellables)
 
 emailInput.publish("ada@example.com")
@@ -179,9 +182,9 @@ enterTaps.publish(())  // prints "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:451
-func sample_Docs_FutureKit_line451() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 452)
+// Docs/FutureKit.md:466
+func sample_Docs_FutureKit_line466() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 467)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -197,9 +200,9 @@ print(title)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:482
-func sample_Docs_FutureKit_line482() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 483)
+// Docs/FutureKit.md:497
+func sample_Docs_FutureKit_line497() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 498)
 struct Login {}
 enum LoginError: Error { case expired }
 
@@ -209,9 +212,9 @@ publisher.publish(nil)  // prints "[login] StreamPublisher<Optional<Login>, Logi
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:535
-func sample_Docs_FutureKit_line535() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 536)
+// Docs/FutureKit.md:550
+func sample_Docs_FutureKit_line550() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 551)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -231,9 +234,9 @@ settings.sink(
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:559
-func sample_Docs_FutureKit_line559() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 560)
+// Docs/FutureKit.md:574
+func sample_Docs_FutureKit_line574() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 575)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -249,8 +252,8 @@ user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:576 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 577)
+// Docs/FutureKit.md:591 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 592)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 
@@ -267,9 +270,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:599
-func sample_Docs_FutureKit_line599() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 600)
+// Docs/FutureKit.md:614
+func sample_Docs_FutureKit_line614() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 615)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -294,9 +297,9 @@ weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:632
-func sample_Docs_FutureKit_line632() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 633)
+// Docs/FutureKit.md:647
+func sample_Docs_FutureKit_line647() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 648)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
@@ -326,132 +329,132 @@ progress.sink(receiveCompletion: { print($0) }, receiveValue: { print("progress:
 #sourceLocation()
 }
 
-// What Docs/FutureKit.md:32 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:32 prints what its comments say")
-func output_sample_Docs_FutureKit_line32() async {
+// What Docs/FutureKit.md:34 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:34 prints what its comments say")
+func output_sample_Docs_FutureKit_line34() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line32()
+    try await sample_Docs_FutureKit_line34()
   }
   expectPrinted(
     result, ["hello, Ada", "loading done", "42", "Ada"],
-    sample: "Docs/FutureKit.md", line: 32)
+    sample: "Docs/FutureKit.md", line: 34)
 }
 
-// What Docs/FutureKit.md:145 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:145 prints what its comments say")
-func output_sample_Docs_FutureKit_line145() async {
+// What Docs/FutureKit.md:154 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:154 prints what its comments say")
+func output_sample_Docs_FutureKit_line154() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line145()
+    try await sample_Docs_FutureKit_line154()
   }
   expectPrinted(
     result, [],
-    sample: "Docs/FutureKit.md", line: 145)
+    sample: "Docs/FutureKit.md", line: 154)
 }
 
-// What Docs/FutureKit.md:375 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:375 prints what its comments say")
-func output_sample_Docs_FutureKit_line375() async {
+// What Docs/FutureKit.md:390 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:390 prints what its comments say")
+func output_sample_Docs_FutureKit_line390() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line375()
+    try await sample_Docs_FutureKit_line390()
   }
   expectPrinted(
     result, ["now 21.5°", "Data: 21.5", "Error: offline", "Cancelled."],
-    sample: "Docs/FutureKit.md", line: 375)
+    sample: "Docs/FutureKit.md", line: 390)
 }
 
-// What Docs/FutureKit.md:429 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:429 prints what its comments say")
-func output_sample_Docs_FutureKit_line429() async {
+// What Docs/FutureKit.md:444 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:444 prints what its comments say")
+func output_sample_Docs_FutureKit_line444() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line429()
+    try await sample_Docs_FutureKit_line444()
   }
   expectPrinted(
     result, ["create an account for ada@example.com"],
-    sample: "Docs/FutureKit.md", line: 429)
+    sample: "Docs/FutureKit.md", line: 444)
 }
 
-// What Docs/FutureKit.md:451 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:451 prints what its comments say")
-func output_sample_Docs_FutureKit_line451() async {
+// What Docs/FutureKit.md:466 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:466 prints what its comments say")
+func output_sample_Docs_FutureKit_line466() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line451()
+    try await sample_Docs_FutureKit_line466()
   }
   expectPrinted(
     result, ["render Ada", "Ada"],
-    sample: "Docs/FutureKit.md", line: 451)
+    sample: "Docs/FutureKit.md", line: 466)
 }
 
-// What Docs/FutureKit.md:482 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:482 prints what its comments say")
-func output_sample_Docs_FutureKit_line482() async {
+// What Docs/FutureKit.md:497 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:497 prints what its comments say")
+func output_sample_Docs_FutureKit_line497() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line482()
+    try await sample_Docs_FutureKit_line497()
   }
   expectPrinted(
     result, ["[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"],
-    sample: "Docs/FutureKit.md", line: 482)
+    sample: "Docs/FutureKit.md", line: 497)
 }
 
-// What Docs/FutureKit.md:535 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:535 prints what its comments say")
-func output_sample_Docs_FutureKit_line535() async {
+// What Docs/FutureKit.md:550 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:550 prints what its comments say")
+func output_sample_Docs_FutureKit_line550() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line535()
+    try await sample_Docs_FutureKit_line550()
   }
   expectPrinted(
     result, ["3 new messages", "theme: dark"],
-    sample: "Docs/FutureKit.md", line: 535)
+    sample: "Docs/FutureKit.md", line: 550)
 }
 
-// What Docs/FutureKit.md:559 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:559 prints what its comments say")
-func output_sample_Docs_FutureKit_line559() async {
+// What Docs/FutureKit.md:574 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:574 prints what its comments say")
+func output_sample_Docs_FutureKit_line574() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line559()
+    try await sample_Docs_FutureKit_line574()
   }
   expectPrinted(
     result, ["Ada", "finished"],
-    sample: "Docs/FutureKit.md", line: 559)
+    sample: "Docs/FutureKit.md", line: 574)
 }
 
-// What Docs/FutureKit.md:599 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:599 prints what its comments say")
-func output_sample_Docs_FutureKit_line599() async {
+// What Docs/FutureKit.md:614 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:614 prints what its comments say")
+func output_sample_Docs_FutureKit_line614() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line599()
+    try await sample_Docs_FutureKit_line614()
   }
   expectPrinted(
     result, ["sunny", "finished"],
-    sample: "Docs/FutureKit.md", line: 599)
+    sample: "Docs/FutureKit.md", line: 614)
 }
 
-// What Docs/FutureKit.md:632 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:632 prints what its comments say")
-func output_sample_Docs_FutureKit_line632() async {
+// What Docs/FutureKit.md:647 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:647 prints what its comments say")
+func output_sample_Docs_FutureKit_line647() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line632()
+    try await sample_Docs_FutureKit_line647()
   }
   expectPrinted(
     result, ["progress: 0.0", "progress: 0.5", "progress: 1.0", "finished"],
-    sample: "Docs/FutureKit.md", line: 632)
+    sample: "Docs/FutureKit.md", line: 647)
 }

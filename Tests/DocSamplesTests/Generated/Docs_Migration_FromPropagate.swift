@@ -26,9 +26,9 @@ func sample_Docs_Migration_FromPropagate_line19() async throws {
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:120
-func sample_Docs_Migration_FromPropagate_line120() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 121)
+// Docs/Migration/FromPropagate.md:119
+func sample_Docs_Migration_FromPropagate_line119() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 120)
 // After (FutureKit)
 // Stand-ins for the app's types, its callback API and its screen.
 struct Image: Sendable {
@@ -57,7 +57,7 @@ func avatar(for id: String) -> Future<Image, AppError> {
 avatar(for: id)
   .mapValue { $0.thumbnail() }
   .onSuccess(onQueue: .main) { display($0) }
-  .onFailure(onQueue: .main) { print("avatar:", $0) }  // or no queue: runs on the resolving thread
+  .onFailure { print("avatar:", $0) }  // no queue: later, on the future's own queue
 
 let all = Future.merge(ids.map(avatar(for:)))
 if let images = all.resolvedValue { show(images) }  // prints "show 3 images"
@@ -70,9 +70,9 @@ all.sink(receiveCompletion: { _ in }, receiveValue: show).store(in: &cancellable
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:173
-func sample_Docs_Migration_FromPropagate_line173() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 174)
+// Docs/Migration/FromPropagate.md:172
+func sample_Docs_Migration_FromPropagate_line172() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 173)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // for sink, AnyCancellable, store(in:), and operators  (moved to the top of this file)
@@ -113,15 +113,15 @@ fileprivate final class AuthService {
 }
 #sourceLocation()
 
-// What Docs/Migration/FromPropagate.md:120 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromPropagate.md:120 prints what its comments say")
-func output_sample_Docs_Migration_FromPropagate_line120() async {
+// What Docs/Migration/FromPropagate.md:119 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromPropagate.md:119 prints what its comments say")
+func output_sample_Docs_Migration_FromPropagate_line119() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromPropagate_line120()
+    try await sample_Docs_Migration_FromPropagate_line119()
   }
   expectPrinted(
     result, ["show 3 images", "show 3 images", "show 3 images"],
-    sample: "Docs/Migration/FromPropagate.md", line: 120)
+    sample: "Docs/Migration/FromPropagate.md", line: 119)
 }

@@ -26,8 +26,8 @@ func sample_Docs_Migration_FromShuttle_line12() async throws {
 #sourceLocation()
 }
 
-// Docs/Migration/FromShuttle.md:130 (file scope)
-#sourceLocation(file: "Docs/Migration/FromShuttle.md", line: 131)
+// Docs/Migration/FromShuttle.md:141 (file scope)
+#sourceLocation(file: "Docs/Migration/FromShuttle.md", line: 142)
 // After: StreamKit
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)

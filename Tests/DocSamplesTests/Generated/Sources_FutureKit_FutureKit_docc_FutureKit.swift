@@ -23,7 +23,9 @@ func sample_Sources_FutureKit_FutureKit_docc_FutureKit_line17() async throws {
 // import StreamCore  (moved to the top of this file)
 
 let promise = Promise<Int, Never>()
-promise.future.onSuccess { print("got", $0) }
+// Propagate's callbacks run later, on the future's own queue; `.synchronously` runs this one
+// inside `resolve`.
+promise.future.onSuccess(.synchronously) { print("got", $0) }
 promise.resolve(42)  // prints "got 42"
 
 let report = DeferredValue<String, Never> { "built on demand" }

@@ -58,7 +58,7 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
     step: @escaping (StreamState<T, E>) -> StreamViewStep<Output, Failure>
   ) {
     let subscription = StreamViewSubscription(downstream: downstream, source: source, step: step)
-    let callback = source.addCallback(queue: nil) { [weak subscription] state in
+    let callback = source.addCallback(.inline) { [weak subscription] state in
       subscription?.offer(state)
     }
     let stale = subscription.lock.withLock { subscription.state.install(callback) }

@@ -62,7 +62,7 @@ func combineStreams<each U, E: Error>(
   let lock = Lock()
   typealias Enqueued = StreamPublisher<(repeat each U), E>.Enqueued
   for (source, slot) in repeat (each sources, each slots) {
-    _ = source.addCallback(queue: nil) { state in
+    _ = source.addCallback(.inline) { state in
       // The slot's old value is moved here and released after the lock.
       var replaced = state
       // The tuple is built and queued under one lock, and delivered after it.

@@ -25,7 +25,7 @@ extension StreamSubscriber {
     }
     let remaining = LockedState(subscribers.count)
     for source in subscribers {
-      _ = source.addCallback(queue: nil) { state in
+      _ = source.addCallback(.inline) { state in
         guard case .cancelled = state else {
           publisher.publishState(state)
           return
