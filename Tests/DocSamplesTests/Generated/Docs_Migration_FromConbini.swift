@@ -17,9 +17,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromConbini.md:119
-func sample_Docs_Migration_FromConbini_line119() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 120)
+// Docs/Migration/FromConbini.md:120
+func sample_Docs_Migration_FromConbini_line120() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 121)
 struct APIError: Error {}
 
 final class Profile {
@@ -48,17 +48,17 @@ print(count ?? 0)  // prints 3
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:158
-func sample_Docs_Migration_FromConbini_line158() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 159)
+// Docs/Migration/FromConbini.md:159
+func sample_Docs_Migration_FromConbini_line159() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 160)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, PassthroughSubject  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:229 (file scope)
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 230)
+// Docs/Migration/FromConbini.md:230 (file scope)
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 231)
 // After: StreamKit — the imports change, and the closure captures a Sendable client
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
@@ -90,15 +90,15 @@ fileprivate struct WeatherClient: Sendable {
 }
 #sourceLocation()
 
-// What Docs/Migration/FromConbini.md:119 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromConbini.md:119 prints what its comments say")
-func output_sample_Docs_Migration_FromConbini_line119() async {
+// What Docs/Migration/FromConbini.md:120 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromConbini.md:120 prints what its comments say")
+func output_sample_Docs_Migration_FromConbini_line120() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromConbini_line119()
+    try await sample_Docs_Migration_FromConbini_line120()
   }
   expectPrinted(
     result, ["load ended: nil", "3"],
-    sample: "Docs/Migration/FromConbini.md", line: 119)
+    sample: "Docs/Migration/FromConbini.md", line: 120)
 }
