@@ -225,3 +225,20 @@ private final class SingleValueWaiter<Input, Failure: Error>: Subscriber, Cancel
     return (taken.0, taken.1)
   }
 }
+
+extension Publisher {
+  /// Conbini's blocking wait for a single value, which is
+  /// ``StreamCore/Publisher/waitForValue(timeout:deliveredOn:)``
+  /// here: a compile error that says what to write.
+  ///
+  /// ```swift
+  /// let count = try [1, 2, 3].publisher.count().waitForValue(timeout: .seconds(1))
+  /// ```
+  @available(
+    *,
+    unavailable,
+    message:
+      "Conbini's `await` is `try waitForValue(timeout:)` here (or `try await singleValue()` in async code); it throws instead of crashing"
+  )
+  public var `await`: Output { fatalError("unavailable") }
+}
