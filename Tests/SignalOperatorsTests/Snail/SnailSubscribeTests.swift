@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SignalOperators
 import StreamCore
 import StreamTesting
@@ -325,9 +326,11 @@ import Testing
 /// Sends `value` from another thread and blocks the caller until `send` has returned.
 private func sendOffMainAndWait(_ upstream: TestPublisher<Int, SnailOpsError>, _ value: Int) {
   let sent = DispatchSemaphore(value: 0)
-  DispatchQueue.global().async {
+  // A thread of its own, not a global queue: the main thread blocks here, and the global
+  // queues' few threads may all be busy with other tests on a small machine.
+  Thread {
     upstream.send(value)
     sent.signal()
-  }
+  }.start()
   #expect(sent.wait(timeout: .now() + 60) == .success)
 }
