@@ -1,8 +1,11 @@
 // Writes the marble diagrams of the time, combining and error operators, each made by running
 // the operator through StreamTesting's marble kit: a text diagram per operator between the
 // `<!-- marbles:<section> -->` markers of Docs/SignalOperators.md, an SVG per operator in
-// Docs/Diagrams/, and the same diagrams as the SignalOperators DocC article `MarbleDiagrams`
-// (with copies of the SVGs in the catalog). Run it from the package root:
+// Docs/Diagrams/, the same diagrams as the SignalOperators DocC article `MarbleDiagrams` (with
+// copies of the SVGs in the catalog), and each operator's diagram in its doc comment, between
+// `/// <!-- marbles:<slug> -->` and `/// <!-- /marbles:<slug> -->` lines in
+// Sources/SignalOperators. Every diagram must have such a block in at least one doc comment, and
+// every block must name a diagram. Run it from the package root:
 //
 //   swift run MarbleDiagrams           rewrite the diagrams (commit the result)
 //   swift run MarbleDiagrams --check   exit 1 if a checked-in diagram differs from what the code makes
@@ -14,6 +17,7 @@ let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 let guide = root.appendingPathComponent("Docs/SignalOperators.md")
 let diagramsDirectory = root.appendingPathComponent("Docs/Diagrams")
 let catalog = root.appendingPathComponent("Sources/SignalOperators/SignalOperators.docc")
+let operatorSources = root.appendingPathComponent("Sources/SignalOperators")
 
 let diagrams = makeDiagrams()
 var outputs: [(URL, String)] = []
@@ -50,6 +54,32 @@ for section in Set(diagrams.map(\.section)).sorted() {
 }
 outputs.append((guide, text))
 
+// The doc comments.
+let bySlug = Dictionary(uniqueKeysWithValues: diagrams.map { ($0.slug, $0) })
+var placed: Set<String> = []
+for url in swiftFiles(in: operatorSources) {
+  guard let source = try? String(contentsOf: url, encoding: .utf8),
+    source.contains("<!-- marbles:")
+  else { continue }
+  let name = url.path.replacingOccurrences(of: root.path + "/", with: "")
+  switch docCommentBlocks(in: source, bySlug: bySlug) {
+  case .success(let (updated, slugs)):
+    placed.formUnion(slugs)
+    outputs.append((url, updated))
+  case .failure(let problem):
+    print("MarbleDiagrams: \(name): \(problem.message)")
+    exit(2)
+  }
+}
+let unplaced = diagrams.map(\.slug).filter { !placed.contains($0) }
+guard unplaced.isEmpty else {
+  print("MarbleDiagrams: no doc comment in Sources/SignalOperators shows these diagrams:")
+  for slug in unplaced {
+    print("  \(slug): add `/// <!-- marbles:\(slug) -->` and `/// <!-- /marbles:\(slug) -->` lines")
+  }
+  exit(2)
+}
+
 var stale: [String] = []
 for (url, content) in outputs {
   let current = try? String(contentsOf: url, encoding: .utf8)
@@ -81,35 +111,139 @@ if checking {
   print("MarbleDiagrams --check: \(diagrams.count) diagrams are up to date")
 }
 
-/// A diagram as Markdown: its title, the text diagram and the SVG.
-func markdown(_ diagram: Diagram, image: String? = nil) -> String {
+/// A generator error, with what to do about it.
+struct Problem: Error {
+  var message: String
+}
+
+/// The `.swift` files under `directory`, sorted by path.
+func swiftFiles(in directory: URL) -> [URL] {
+  let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+  let urls = (walker?.allObjects as? [URL]) ?? []
+  return urls.filter { $0.pathExtension == "swift" }.sorted { $0.path < $1.path }
+}
+
+/// `source` with the body of every `<!-- marbles:<slug> -->` … `<!-- /marbles:<slug> -->`
+/// block of its doc comments replaced by that diagram, and the slugs it found.
+func docCommentBlocks(
+  in source: String,
+  bySlug: [String: Diagram]
+) -> Result<(String, Set<String>), Problem> {
+  let open = "<!-- marbles:"
+  let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+  var result: [String] = []
+  var slugs: Set<String> = []
+  var index = 0
+  while index < lines.count {
+    let line = lines[index]
+    result.append(line)
+    index += 1
+    guard let start = line.range(of: open) else { continue }
+    let prefix = String(line[..<start.lowerBound])
+    guard prefix.trimmingCharacters(in: .whitespaces).hasPrefix("///"),
+      line.hasSuffix(" -->")
+    else {
+      return .failure(
+        Problem(message: "line \(index): a marker must be a `/// <!-- marbles:<slug> -->` line")
+      )
+    }
+    let slug = String(line[start.upperBound...].dropLast(" -->".count))
+    guard let diagram = bySlug[slug] else {
+      return .failure(Problem(message: "line \(index): no diagram is called `\(slug)`"))
+    }
+    let close = prefix + "<!-- /marbles:\(slug) -->"
+    guard let end = lines[index...].firstIndex(of: close) else {
+      return .failure(Problem(message: "line \(index): no `\(close)` line follows"))
+    }
+    let bare = prefix.hasSuffix(" ") ? String(prefix.dropLast()) : prefix
+    result += docComment(diagram, width: 100 - prefix.count).map { $0.isEmpty ? bare : prefix + $0 }
+    result.append(close)
+    slugs.insert(slug)
+    index = end + 1
+  }
+  return .success((result.joined(separator: "\n"), slugs))
+}
+
+/// A diagram as doc-comment Markdown, its caption wrapped to `width` columns: a caption, the
+/// text diagram and the SVG from the SignalOperators catalog.
+func docComment(_ diagram: Diagram, width: Int) -> [String] {
+  let caption =
+    "Marble diagram of `\(diagram.title)`, made by running it (a character is a tick of "
+    + "virtual time; `|` finished, `#` failed, `(ab)` one instant):"
+  return wrapped(caption, width: width) + ["", "```text"] + rows(diagram) + [
+    "```",
+    "",
+    "![Marble diagram of \(diagram.title)](marble-\(diagram.slug))",
+  ]
+}
+
+/// `text` in lines of at most `width` columns, broken at spaces outside code spans.
+func wrapped(_ text: String, width: Int) -> [String] {
+  var words: [String] = []
+  var word = ""
+  var inCode = false
+  for character in text {
+    if character == "`" { inCode.toggle() }
+    if character == " " && !inCode {
+      words.append(word)
+      word = ""
+    } else {
+      word.append(character)
+    }
+  }
+  words.append(word)
+  var lines: [String] = []
+  var line = ""
+  for word in words where !word.isEmpty {
+    if line.isEmpty {
+      line = word
+    } else if line.count + 1 + word.count <= width {
+      line += " " + word
+    } else {
+      lines.append(line)
+      line = word
+    }
+  }
+  if !line.isEmpty { lines.append(line) }
+  return lines
+}
+
+/// The text diagram's lines: each label padded to the same width, then its marbles.
+func rows(_ diagram: Diagram) -> [String] {
   let width = diagram.lines.map(\.label.count).max() ?? 0
-  let rows = diagram.lines.map { line in
+  return diagram.lines.map { line in
     line.label.isEmpty
       ? String(repeating: " ", count: width + 2) + line.marbles
       : line.label.padding(toLength: width + 2, withPad: " ", startingAt: 0) + line.marbles
   }
-  return """
-    `\(diagram.title)`
+}
 
-    ```text
-    \(rows.joined(separator: "\n"))
-    ```
+/// A diagram as Markdown: its title, the text diagram and the SVG.
+func markdown(_ diagram: Diagram, image: String? = nil) -> String {
+  """
+  `\(diagram.title)`
 
-    ![Marble diagram of \(diagram.title)](\(image ?? "Diagrams/\(diagram.slug).svg"))
+  ```text
+  \(rows(diagram).joined(separator: "\n"))
+  ```
 
-    """
+  ![Marble diagram of \(diagram.title)](\(image ?? "Diagrams/\(diagram.slug).svg"))
+
+  """
 }
 
 /// The DocC article that shows every diagram.
 func article(_ diagrams: [Diagram]) -> String {
   let sections = [
-    ("time", "Time operators"), ("combining", "Combining operators"), ("errors", "Retrying"),
+    ("time", "Time operators"), ("combining", "Combining operators"),
+    ("selecting", "Selecting by another publisher"), ("errors", "Errors"),
+    ("filtering", "Replacing a failure"), ("seeds", "Snail's and SwiftySignals' operators"),
+    ("conbini", "Conbini's delayed retry"), ("combineext", "CombineExt's operators"),
   ]
   var text = """
     # Marble Diagrams
 
-    What the time, combining and retry operators do, drawn by running them.
+    What the time, combining and error operators do, drawn by running them.
 
     ## Overview
 

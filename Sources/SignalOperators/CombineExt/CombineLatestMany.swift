@@ -70,6 +70,21 @@ extension Collection where Element: Publisher {
   /// `combineLatest(with:)` of a collection, the first publisher combined
   /// with the rest.
   ///
+  /// <!-- marbles:combine-latest-many -->
+  /// Marble diagram of `[first, second, third].combineLatest()`, made by running it (a character is
+  /// a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b---|
+  /// second  --1-----2-|
+  /// third   ---A---B--|
+  /// output  ---x--yzw-|
+  ///         x = [a, 1, A], y = [b, 1, A], z = [b, 1, B], w = [b, 2, B]
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].combineLatest()](marble-combine-latest-many)
+  /// <!-- /marbles:combine-latest-many -->
+  ///
   /// > Thread safety: As ``StreamCore/Publisher/combineLatest(_:)``.
   ///
   /// - Returns: A publisher of arrays of the latest values, in the collection's order.

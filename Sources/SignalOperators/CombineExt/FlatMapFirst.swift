@@ -17,6 +17,21 @@ extension Publisher {
   /// as with `flatMap`. It finishes once this publisher and the active inner publisher have
   /// finished; a failure of either fails it.
   ///
+  /// <!-- marbles:flat-map-first -->
+  /// Marble diagram of `flatMapFirst { $0 }`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// outer   -x-y---z-----|
+  /// x       -a-b|
+  /// y       -c-d|
+  /// z       -e-f|
+  /// output  --a-b---e-f--|
+  /// ```
+  ///
+  /// ![Marble diagram of flatMapFirst { $0 }](marble-flat-map-first)
+  /// <!-- /marbles:flat-map-first -->
+  ///
   /// > Thread safety: The decision to drop a value or start an inner publisher is made under a
   /// > lock, so two inner publishers are never active at once, whatever threads send.
   ///

@@ -15,6 +15,20 @@ extension Publisher {
   /// moves on to each new publisher; it finishes once this publisher and the current inner
   /// publisher have finished, and a failure of either fails it.
   ///
+  /// <!-- marbles:flat-map-latest -->
+  /// Marble diagram of `flatMapLatest { $0 }`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// outer   -x---y-----|
+  /// x       -a-b-c|
+  /// y       -d-e|
+  /// output  --a-b-d-e--|
+  /// ```
+  ///
+  /// ![Marble diagram of flatMapLatest { $0 }](marble-flat-map-latest)
+  /// <!-- /marbles:flat-map-latest -->
+  ///
   /// > Thread safety: As `switchToLatest()`: values go downstream one at a time, on the thread
   /// > that sent them or on the thread already delivering; `transform` runs on this publisher's
   /// > thread.

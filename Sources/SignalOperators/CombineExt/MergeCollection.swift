@@ -38,6 +38,20 @@ extension Collection where Element: Publisher {
   /// A ``StreamCore/Publishers/MergeMany`` of the publishers: it finishes when all have finished (at once
   /// for an empty collection) and fails with the first failure, cancelling the others.
   ///
+  /// <!-- marbles:merge-many -->
+  /// Marble diagram of `[first, second, third].merge()`, made by running it (a character is a tick
+  /// of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b|
+  /// second  --1----|
+  /// third   ---A-B---|
+  /// output  -a1A-Bb--|
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].merge()](marble-merge-many)
+  /// <!-- /marbles:merge-many -->
+  ///
   /// > Thread safety: As ``StreamCore/Publishers/MergeMany``.
   ///
   /// - Returns: A publisher of the values of all of the collection's publishers.

@@ -12,6 +12,18 @@ extension Publisher {
   /// upstream is cancelled and the publisher finishes. It is
   /// `prefix(untilOutputFrom:)` with a one-shot timer that is cancelled with the subscription.
   ///
+  /// <!-- marbles:prefix-duration -->
+  /// Marble diagram of `prefix(duration: 5, on: scheduler)`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a-b--c-|
+  /// output  -a-b-|
+  /// ```
+  ///
+  /// ![Marble diagram of prefix(duration: 5, on: scheduler)](marble-prefix-duration)
+  /// <!-- /marbles:prefix-duration -->
+  ///
   /// > Thread safety: As `prefix(untilOutputFrom:)`: the finish is delivered on `scheduler`,
   /// > values on the upstream's thread; `request(_:)` and `cancel()` are safe from any thread.
   ///

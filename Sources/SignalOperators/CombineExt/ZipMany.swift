@@ -61,6 +61,21 @@ extension Collection where Element: Publisher {
   /// An empty collection gives a publisher that finishes at once, without a value. Otherwise as
   /// `zip(with:)` of a collection, the first publisher zipped with the rest.
   ///
+  /// <!-- marbles:zip-many -->
+  /// Marble diagram of `[first, second, third].zip()`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a-b---c|
+  /// second  --1---2-|
+  /// third   ---A-B---|
+  /// output  ---x--y-|
+  ///         x = [a, 1, A], y = [b, 2, B]
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].zip()](marble-zip-many)
+  /// <!-- /marbles:zip-many -->
+  ///
   /// > Thread safety: As ``StreamCore/Publisher/zip(_:)``.
   ///
   /// - Returns: A publisher of arrays of values, in the collection's order.

@@ -63,6 +63,19 @@ extension Publisher {
   /// Array literals of plain numbers pick the `Double` form (this overload is disfavoured), so
   /// `intervals: [0, 1, 5]` means seconds, as in Conbini; spell strides as strides.
   ///
+  /// <!-- marbles:delayed-retry -->
+  /// Marble diagram of `retry(on: scheduler, intervals: [2, 3])`, made by running it (a character
+  /// is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a-#
+  /// output  -a----a-----a-#
+  ///         intervals in ticks: the second try starts 2 after the first failure, the third 3
+  /// ```
+  ///
+  /// ![Marble diagram of retry(on: scheduler, intervals: [2, 3])](marble-delayed-retry)
+  /// <!-- /marbles:delayed-retry -->
+  ///
   /// > Thread safety: As for the `Double` form.
   ///
   /// - Parameters:

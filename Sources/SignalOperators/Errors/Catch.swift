@@ -13,6 +13,19 @@ extension Publisher {
   /// finishes. If it fails, `handler` makes a new publisher from the error, which is subscribed
   /// with the demand not yet used; its values and completion go downstream.
   ///
+  /// <!-- marbles:catch -->
+  /// Marble diagram of `catch { _ in fallback }`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input     -a-b-#
+  /// fallback  -1-2|
+  /// output    -a-b--1-2|
+  /// ```
+  ///
+  /// ![Marble diagram of catch { _ in fallback }](marble-catch)
+  /// <!-- /marbles:catch -->
+  ///
   /// > Thread safety: `handler` runs on the thread that delivered the failure. `request(_:)` and
   /// > `cancel()` are safe from any thread.
   ///

@@ -14,6 +14,18 @@ extension Publisher {
   /// last attempt goes downstream. A retry happens at once, on the thread that delivered the
   /// failure.
   ///
+  /// <!-- marbles:retry -->
+  /// Marble diagram of `retry(1)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a-#
+  /// output  -a--a-#
+  /// ```
+  ///
+  /// ![Marble diagram of retry(1)](marble-retry)
+  /// <!-- /marbles:retry -->
+  ///
   /// > Thread safety: `request(_:)` and `cancel()` are safe from any thread.
   ///
   /// - Parameter retries: How many times to subscribe again after a failure.

@@ -16,6 +16,19 @@ extension Publisher {
   /// Like ``catch(_:)``, but the failure type becomes `any Error`: an error thrown by `handler`
   /// fails the stream with that error.
   ///
+  /// <!-- marbles:try-catch -->
+  /// Marble diagram of `tryCatch { _ in fallback }`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input     -a-b-#
+  /// fallback  -1-2|
+  /// output    -a-b--1-2|
+  /// ```
+  ///
+  /// ![Marble diagram of tryCatch { _ in fallback }](marble-try-catch)
+  /// <!-- /marbles:try-catch -->
+  ///
   /// > Thread safety: `handler` runs on the thread that delivered the failure. `request(_:)` and
   /// > `cancel()` are safe from any thread.
   ///

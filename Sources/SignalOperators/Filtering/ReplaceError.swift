@@ -13,6 +13,18 @@ extension Publisher {
   /// `output` goes out followed by `.finished` — at once if the subscriber has demand left,
   /// otherwise on its next request.
   ///
+  /// <!-- marbles:replace-error -->
+  /// Marble diagram of `replaceError(with: "z")`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a-b-#
+  /// output  -a-b-(z|)
+  /// ```
+  ///
+  /// ![Marble diagram of replaceError(with: "z")](marble-replace-error)
+  /// <!-- /marbles:replace-error -->
+  ///
   /// > Thread safety: `request(_:)` and `cancel()` are safe from any thread. The replacement is
   /// > delivered on the thread that failed the upstream or on the thread that requested it.
   ///

@@ -18,6 +18,32 @@ extension Publisher {
   /// upstream finishes, the values collected so far go out as a last group, then `.finished`; a
   /// failure drops them and is sent on.
   ///
+  /// <!-- marbles:collect-by-time -->
+  /// Marble diagram of `collect(.byTime(scheduler, 4))`, made by running it (a character is a tick
+  /// of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -ab---c-----d-|
+  /// output  ----x---y---z-|
+  ///         x = [a, b], y = [c], z = [d]
+  /// ```
+  ///
+  /// ![Marble diagram of collect(.byTime(scheduler, 4))](marble-collect-by-time)
+  /// <!-- /marbles:collect-by-time -->
+  ///
+  /// <!-- marbles:collect-by-time-or-count -->
+  /// Marble diagram of `collect(.byTimeOrCount(scheduler, 4, 2))`, made by running it (a character
+  /// is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -abc--d----e--|
+  /// output  --x-y---z---w-|
+  ///         x = [a, b], y = [c], z = [d], w = [e]
+  /// ```
+  ///
+  /// ![Marble diagram of collect(.byTimeOrCount(scheduler, 4, 2))](marble-collect-by-time-or-count)
+  /// <!-- /marbles:collect-by-time-or-count -->
+  ///
   /// > Thread safety: Upstream may send from any thread. Groups and the completion are delivered
   /// > on the strategy's scheduler, one at a time. `request(_:)` and `cancel()` are safe from any
   /// > thread; nothing is delivered after `cancel()` returns.

@@ -42,6 +42,19 @@ extension Publisher {
   /// This publisher is subscribed only after `publisher` finished; if `publisher` fails, the
   /// failure goes downstream and this publisher is never subscribed.
   ///
+  /// <!-- marbles:prepend-publisher -->
+  /// Marble diagram of `prepend(prefix)`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   --1--2--3|
+  /// prefix  -a-b|
+  /// output  -a-b-2--3|
+  /// ```
+  ///
+  /// ![Marble diagram of prepend(prefix)](marble-prepend-publisher)
+  /// <!-- /marbles:prepend-publisher -->
+  ///
   /// > Thread safety: `request(_:)` and `cancel()` are safe from any thread.
   ///
   /// - Parameter publisher: The publisher whose values come first.
@@ -92,6 +105,19 @@ extension Publisher {
   ///
   /// `publisher` is subscribed only after this publisher finished; if this publisher fails, the
   /// failure goes downstream and `publisher` is never subscribed.
+  ///
+  /// <!-- marbles:append-publisher -->
+  /// Marble diagram of `append(suffix)`, made by running it (a character is a tick of virtual time;
+  /// `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a-b|
+  /// suffix  -1-2|
+  /// output  -a-b-1-2|
+  /// ```
+  ///
+  /// ![Marble diagram of append(suffix)](marble-append-publisher)
+  /// <!-- /marbles:append-publisher -->
   ///
   /// > Thread safety: `request(_:)` and `cancel()` are safe from any thread.
   ///

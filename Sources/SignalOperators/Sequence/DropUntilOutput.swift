@@ -15,6 +15,19 @@ extension Publisher {
   /// `publisher` completes before emitting, finished or failed, the upstream is cancelled and
   /// that completion goes downstream, as in Combine.
   ///
+  /// <!-- marbles:drop-until-output -->
+  /// Marble diagram of `drop(untilOutputFrom: trigger)`, made by running it (a character is a tick
+  /// of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input    -a-b-c-d|
+  /// trigger  ----t-----|
+  /// output   -----c-d|
+  /// ```
+  ///
+  /// ![Marble diagram of drop(untilOutputFrom: trigger)](marble-drop-until-output)
+  /// <!-- /marbles:drop-until-output -->
+  ///
   /// > Thread safety: As ``StreamCore/Publishers/DropUntilOutput``.
   ///
   /// - Parameter publisher: The publisher whose first value starts the flow.

@@ -14,6 +14,19 @@ extension Publisher {
   /// without emitting, finished or failed, its completion is ignored and the values keep
   /// flowing, as in Combine.
   ///
+  /// <!-- marbles:prefix-until-output -->
+  /// Marble diagram of `prefix(untilOutputFrom: trigger)`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input    -a-b-c-d|
+  /// trigger  ----t-----|
+  /// output   -a-b|
+  /// ```
+  ///
+  /// ![Marble diagram of prefix(untilOutputFrom: trigger)](marble-prefix-until-output)
+  /// <!-- /marbles:prefix-until-output -->
+  ///
   /// > Thread safety: As ``StreamCore/Publishers/PrefixUntilOutput``.
   ///
   /// - Parameter publisher: The publisher whose first value ends the stream.

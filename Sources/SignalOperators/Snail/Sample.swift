@@ -17,6 +17,18 @@ extension Publisher {
   /// delivered on `scheduler`. It requests `.unlimited` upstream. Unlike Combine's
   /// `throttle(for:scheduler:latest:)`, the first value is not emitted at once.
   ///
+  /// <!-- marbles:sample -->
+  /// Marble diagram of `sample(every: 3, scheduler:)`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -ab--c-----d-|
+  /// output  ---b--c-----d|
+  /// ```
+  ///
+  /// ![Marble diagram of sample(every: 3, scheduler:)](marble-sample)
+  /// <!-- /marbles:sample -->
+  ///
   /// > Thread safety: Upstream may send from any thread; downstream is called on `scheduler`,
   /// > which should run one action at a time.
   ///

@@ -10,8 +10,21 @@ extension Publisher {
   /// ```
   ///
   /// It is `debounce(for:scheduler:)` with the duration converted to the scheduler's stride, in
-  /// whole nanoseconds. A stream faster than `timeout` never publishes until it pauses or
-  /// finishes. There is no default scheduler: pass the one to time and deliver on.
+  /// whole nanoseconds. A stream faster than `timeout` publishes nothing until it pauses; a
+  /// value still waiting when the upstream finishes is dropped, as in `debounce(for:)`. There is
+  /// no default scheduler: pass the one to time and deliver on.
+  ///
+  /// <!-- marbles:debounce-timeout -->
+  /// Marble diagram of `debounce(timeout: .nanoseconds(3), scheduler:)`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -ab----c-d|
+  /// output  -----b----|
+  /// ```
+  ///
+  /// ![Marble diagram of debounce(timeout: .nanoseconds(3), scheduler:)](marble-debounce-timeout)
+  /// <!-- /marbles:debounce-timeout -->
   ///
   /// > Thread safety: Values are delivered on `scheduler`; `request(_:)` and `cancel()` are safe
   /// > from any thread.

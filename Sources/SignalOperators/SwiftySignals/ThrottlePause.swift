@@ -15,6 +15,18 @@ extension Publisher {
   /// It is built on `filter`: a dropped value asks upstream for one more, and the subscription
   /// downstream sees is the one `filter` gives.
   ///
+  /// <!-- marbles:throttle-pause -->
+  /// Marble diagram of `throttle(pause: .nanoseconds(4), scheduler:)`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -abc----d-e--|
+  /// output  -a------d----|
+  /// ```
+  ///
+  /// ![Marble diagram of throttle(pause: .nanoseconds(4), scheduler:)](marble-throttle-pause)
+  /// <!-- /marbles:throttle-pause -->
+  ///
   /// > Thread safety: `request(_:)` and `cancel()` are safe from any thread.
   ///
   /// - Parameters:

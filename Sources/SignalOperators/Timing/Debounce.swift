@@ -14,6 +14,18 @@ extension Publisher {
   /// the upstream completes, a value still waiting for its quiet period is dropped, as in
   /// Combine, and the completion is delivered on `scheduler`.
   ///
+  /// <!-- marbles:debounce -->
+  /// Marble diagram of `debounce(for: 3, scheduler:)`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -ab----c-d----|
+  /// output  -----b------d-|
+  /// ```
+  ///
+  /// ![Marble diagram of debounce(for: 3, scheduler:)](marble-debounce)
+  /// <!-- /marbles:debounce -->
+  ///
   /// > Thread safety: Upstream may send from any thread. Values and the completion are delivered
   /// > on `scheduler`, one at a time. `request(_:)` and `cancel()` are safe from any thread;
   /// > nothing is delivered after `cancel()` returns.

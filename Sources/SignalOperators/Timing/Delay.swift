@@ -13,6 +13,18 @@ extension Publisher {
   /// order they arrived. Requests pass straight to the upstream, and demand the subscriber returns
   /// from `receive(_:)` is requested from the upstream.
   ///
+  /// <!-- marbles:delay -->
+  /// Marble diagram of `delay(for: 3, scheduler:)`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a-b--c|
+  /// output  ----a-b--c|
+  /// ```
+  ///
+  /// ![Marble diagram of delay(for: 3, scheduler:)](marble-delay)
+  /// <!-- /marbles:delay -->
+  ///
   /// > Thread safety: Upstream may send from any thread. Values and the completion are delivered
   /// > on `scheduler`, one at a time. `request(_:)` and `cancel()` are safe from any thread;
   /// > nothing is delivered after `cancel()` returns.

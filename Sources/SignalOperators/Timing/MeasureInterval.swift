@@ -14,6 +14,19 @@ extension Publisher {
   /// through, and demand passes both ways unchanged. Nothing is scheduled: each stride is
   /// delivered on the thread that sent the value.
   ///
+  /// <!-- marbles:measure-interval -->
+  /// Marble diagram of `measureInterval(using: scheduler)`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a--b-c---d|
+  /// output  -1--3-2---4|
+  ///         each value: the ticks since the previous one (the first: since subscription)
+  /// ```
+  ///
+  /// ![Marble diagram of measureInterval(using: scheduler)](marble-measure-interval)
+  /// <!-- /marbles:measure-interval -->
+  ///
   /// > Thread safety: Upstream may send from any thread, one value at a time. `request(_:)` and
   /// > `cancel()` are safe from any thread; nothing is delivered after `cancel()` returns.
   ///

@@ -18,6 +18,30 @@ extension Publisher {
   /// value is sent first and the completion right after it; otherwise the completion is scheduled
   /// at once.
   ///
+  /// <!-- marbles:throttle-latest -->
+  /// Marble diagram of `throttle(for: 4, scheduler:, latest: true)`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -abc----d-e--|
+  /// output  -a---c---d---(e|)
+  /// ```
+  ///
+  /// ![Marble diagram of throttle(for: 4, scheduler:, latest: true)](marble-throttle-latest)
+  /// <!-- /marbles:throttle-latest -->
+  ///
+  /// <!-- marbles:throttle-first -->
+  /// Marble diagram of `throttle(for: 4, scheduler:, latest: false)`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -abc----d-e--|
+  /// output  -a---b---d---(e|)
+  /// ```
+  ///
+  /// ![Marble diagram of throttle(for: 4, scheduler:, latest: false)](marble-throttle-first)
+  /// <!-- /marbles:throttle-first -->
+  ///
   /// > Thread safety: Upstream may send from any thread. Values and the completion are delivered
   /// > on `scheduler`, one at a time. `request(_:)` and `cancel()` are safe from any thread;
   /// > nothing is delivered after `cancel()` returns.

@@ -16,6 +16,30 @@ extension Publisher {
   /// scheduler are dropped. Values and the completion are delivered on `scheduler`, in order;
   /// requests pass straight to the upstream.
   ///
+  /// <!-- marbles:timeout -->
+  /// Marble diagram of `timeout(4, scheduler:, customError: { Offline() })`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a--b-------c-|
+  /// output  -a--b---#
+  /// ```
+  ///
+  /// ![Marble diagram of timeout(4, scheduler:, customError: { Offline() })](marble-timeout)
+  /// <!-- /marbles:timeout -->
+  ///
+  /// <!-- marbles:timeout-finish -->
+  /// Marble diagram of `timeout(4, scheduler:)`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a--b-------c-|
+  /// output  -a--b---|
+  /// ```
+  ///
+  /// ![Marble diagram of timeout(4, scheduler:)](marble-timeout-finish)
+  /// <!-- /marbles:timeout-finish -->
+  ///
   /// > Thread safety: Upstream may send from any thread. Values and the completion are delivered
   /// > on `scheduler`, one at a time. `request(_:)` and `cancel()` are safe from any thread;
   /// > nothing is delivered after `cancel()` returns.

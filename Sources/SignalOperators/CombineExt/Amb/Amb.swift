@@ -18,6 +18,19 @@ extension Publisher {
   /// the winner only. Since no value is ever held back, the subscriber never gets more than it
   /// asked for, and a race that needs values starts only when the subscriber asks for some.
   ///
+  /// <!-- marbles:amb -->
+  /// Marble diagram of `amb(other)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   ---a-b-|
+  /// other   --1-2--3|
+  /// output  --1-2--3|
+  /// ```
+  ///
+  /// ![Marble diagram of amb(other)](marble-amb)
+  /// <!-- /marbles:amb -->
+  ///
   /// > Thread safety: The two publishers may send from any threads at once; exactly one wins,
   /// > and nothing of the other reaches the subscriber.
   ///

@@ -19,6 +19,20 @@ extension Publisher {
   /// publisher finishes when this publisher completes; it fails when either fails, cancelling
   /// the other. `other` finishing ends nothing: its last value goes on being used.
   ///
+  /// <!-- marbles:with-latest-from -->
+  /// Marble diagram of `withLatestFrom(other) { $0 + $1 }`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a---b---c-|
+  /// other   --1---2-3--|
+  /// output  -----x---y-|
+  ///         x = (b, 1), y = (c, 3)
+  /// ```
+  ///
+  /// ![Marble diagram of withLatestFrom(other) { $0 + $1 }](marble-with-latest-from)
+  /// <!-- /marbles:with-latest-from -->
+  ///
   /// > Thread safety: This publisher and `other` may send from any threads at once; calls to the
   /// > subscriber never overlap, and `resultSelector` runs outside the operator's lock, on the
   /// > thread that delivers.

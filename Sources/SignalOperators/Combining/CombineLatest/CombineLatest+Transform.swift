@@ -10,6 +10,20 @@ extension Publisher {
   ///
   /// The same as ``combineLatest(_:)`` followed by `map`.
   ///
+  /// <!-- marbles:combine-latest -->
+  /// Marble diagram of `combineLatest(_:)`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// left    -a---b---|
+  /// right   ---1---2-|
+  /// output  ---x-y-z-|
+  ///         x = (a, 1), y = (b, 1), z = (b, 2)
+  /// ```
+  ///
+  /// ![Marble diagram of combineLatest(_:)](marble-combine-latest)
+  /// <!-- /marbles:combine-latest -->
+  ///
   /// > Thread safety: As for ``combineLatest(_:)``; `transform` is called for one tuple at a
   /// > time.
   ///
@@ -33,6 +47,21 @@ extension Publisher {
   /// ```
   ///
   /// The same as ``combineLatest(_:_:)->Publishers.CombineLatest3<Self,P,Q>`` followed by `map`.
+  ///
+  /// <!-- marbles:combine-latest-3 -->
+  /// Marble diagram of `combineLatest(_:_:)`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b---|
+  /// second  --1-----2-|
+  /// third   ---A---B--|
+  /// output  ---x--yzw-|
+  ///         x = (a, 1, A), y = (b, 1, A), z = (b, 1, B), w = (b, 2, B)
+  /// ```
+  ///
+  /// ![Marble diagram of combineLatest(_:_:)](marble-combine-latest-3)
+  /// <!-- /marbles:combine-latest-3 -->
   ///
   /// > Thread safety: As for ``combineLatest(_:)``.
   ///

@@ -18,6 +18,20 @@ extension Publisher {
   /// later. Finishes once both upstreams have finished, or as soon as one finishes without
   /// having sent a value; fails at the first failure and cancels the other upstream.
   ///
+  /// <!-- marbles:combine-latest -->
+  /// Marble diagram of `combineLatest(_:)`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// left    -a---b---|
+  /// right   ---1---2-|
+  /// output  ---x-y-z-|
+  ///         x = (a, 1), y = (b, 1), z = (b, 2)
+  /// ```
+  ///
+  /// ![Marble diagram of combineLatest(_:)](marble-combine-latest)
+  /// <!-- /marbles:combine-latest -->
+  ///
   /// > Thread safety: The upstreams may send from any threads at once; calls to the subscriber
   /// > never overlap, and a sender never waits for another's delivery (it queues its tuple).
   ///
@@ -37,6 +51,21 @@ extension Publisher {
   /// ```
   ///
   /// Behaves as ``combineLatest(_:)`` with three upstreams.
+  ///
+  /// <!-- marbles:combine-latest-3 -->
+  /// Marble diagram of `combineLatest(_:_:)`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b---|
+  /// second  --1-----2-|
+  /// third   ---A---B--|
+  /// output  ---x--yzw-|
+  ///         x = (a, 1, A), y = (b, 1, A), z = (b, 1, B), w = (b, 2, B)
+  /// ```
+  ///
+  /// ![Marble diagram of combineLatest(_:_:)](marble-combine-latest-3)
+  /// <!-- /marbles:combine-latest-3 -->
   ///
   /// > Thread safety: As for ``combineLatest(_:)``.
   ///

@@ -10,6 +10,19 @@ extension Publisher {
   /// The result finishes once both have finished, and fails with the first failure, cancelling
   /// the other. See ``StreamCore/Publishers/Merge`` for how demand is passed on.
   ///
+  /// <!-- marbles:merge -->
+  /// Marble diagram of `merge(with:)`, made by running it (a character is a tick of virtual time;
+  /// `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// left    -a---b-|
+  /// right   --1---2--|
+  /// output  -a1--b2--|
+  /// ```
+  ///
+  /// ![Marble diagram of merge(with:)](marble-merge)
+  /// <!-- /marbles:merge -->
+  ///
   /// > Thread safety: The publishers may send from any threads; values go downstream one at a
   /// > time, never overlapping.
   ///

@@ -9,6 +9,20 @@ extension Publisher {
   ///
   /// The same as ``zip(_:)`` followed by `map`.
   ///
+  /// <!-- marbles:zip -->
+  /// Marble diagram of `zip(_:)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// left    -a--b--c|
+  /// right   ---1---2|
+  /// output  ---x---y|
+  ///         x = (a, 1), y = (b, 2)
+  /// ```
+  ///
+  /// ![Marble diagram of zip(_:)](marble-zip)
+  /// <!-- /marbles:zip -->
+  ///
   /// > Thread safety: As for ``zip(_:)``; `transform` is called for one tuple at a
   /// > time.
   ///
@@ -31,6 +45,21 @@ extension Publisher {
   /// ```
   ///
   /// The same as ``zip(_:_:)->Publishers.Zip3<Self,P,Q>`` followed by `map`.
+  ///
+  /// <!-- marbles:zip-3 -->
+  /// Marble diagram of `zip(_:_:)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a-b---c|
+  /// second  --1---2-|
+  /// third   ---A-B---|
+  /// output  ---x--y-|
+  ///         x = (a, 1, A), y = (b, 2, B)
+  /// ```
+  ///
+  /// ![Marble diagram of zip(_:_:)](marble-zip-3)
+  /// <!-- /marbles:zip-3 -->
   ///
   /// > Thread safety: As for ``zip(_:)``.
   ///

@@ -19,6 +19,20 @@ extension Publisher {
   /// finished and its queue is empty, cancelling the other; fails at the first failure,
   /// dropping the queues and cancelling the other upstream.
   ///
+  /// <!-- marbles:zip -->
+  /// Marble diagram of `zip(_:)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// left    -a--b--c|
+  /// right   ---1---2|
+  /// output  ---x---y|
+  ///         x = (a, 1), y = (b, 2)
+  /// ```
+  ///
+  /// ![Marble diagram of zip(_:)](marble-zip)
+  /// <!-- /marbles:zip -->
+  ///
   /// > Thread safety: The upstreams may send from any threads at once; calls to the subscriber
   /// > never overlap, and a sender never waits for another's delivery.
   ///
@@ -37,6 +51,21 @@ extension Publisher {
   /// ```
   ///
   /// Behaves as ``zip(_:)`` with three upstreams.
+  ///
+  /// <!-- marbles:zip-3 -->
+  /// Marble diagram of `zip(_:_:)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a-b---c|
+  /// second  --1---2-|
+  /// third   ---A-B---|
+  /// output  ---x--y-|
+  ///         x = (a, 1, A), y = (b, 2, B)
+  /// ```
+  ///
+  /// ![Marble diagram of zip(_:_:)](marble-zip-3)
+  /// <!-- /marbles:zip-3 -->
   ///
   /// > Thread safety: As for ``zip(_:)``.
   ///

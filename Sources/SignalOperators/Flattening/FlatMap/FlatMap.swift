@@ -16,6 +16,35 @@ extension Publisher {
   /// publisher and every child have finished; the first failure, of this publisher or a child,
   /// cancels everything else and goes downstream.
   ///
+  /// <!-- marbles:flat-map -->
+  /// Marble diagram of `flatMap { $0 }`, made by running it (a character is a tick of virtual time;
+  /// `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// outer   -x--y-----|
+  /// x       -a--b|
+  /// y       -c---d|
+  /// output  --a--(bc)d|
+  /// ```
+  ///
+  /// ![Marble diagram of flatMap { $0 }](marble-flat-map)
+  /// <!-- /marbles:flat-map -->
+  ///
+  /// <!-- marbles:flat-map-max-1 -->
+  /// Marble diagram of `flatMap(maxPublishers: .max(1)) { $0 }`, made by running it (a character is
+  /// a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// outer   (xy|)
+  /// x       -a--b|
+  /// y       -c-d|
+  /// output  -a--b-c-d|
+  ///         outer = [x, y].publisher: it sends y only when flatMap asks for it
+  /// ```
+  ///
+  /// ![Marble diagram of flatMap(maxPublishers: .max(1)) { $0 }](marble-flat-map-max-1)
+  /// <!-- /marbles:flat-map-max-1 -->
+  ///
   /// > Thread safety: Children may send from any threads at once; none of them waits for
   /// > another. Values go downstream one at a time, either on the thread that sent them or on
   /// > the thread already delivering. `request(_:)` and `cancel()` are safe from any thread.

@@ -17,6 +17,20 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
   /// stream finishes once this publisher and the current inner publisher have finished; a
   /// failure of either cancels the other and goes downstream.
   ///
+  /// <!-- marbles:switch-to-latest -->
+  /// Marble diagram of `switchToLatest()`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// outer   -x---y-----|
+  /// x       -a-b-c|
+  /// y       -d-e|
+  /// output  --a-b-d-e--|
+  /// ```
+  ///
+  /// ![Marble diagram of switchToLatest()](marble-switch-to-latest)
+  /// <!-- /marbles:switch-to-latest -->
+  ///
   /// > Thread safety: Values go downstream one at a time, on the thread that sent them or on
   /// > the thread already delivering. `request(_:)` and `cancel()` are safe from any thread.
   ///
