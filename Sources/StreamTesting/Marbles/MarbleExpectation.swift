@@ -6,6 +6,10 @@ enum MarbleExpectation {
   /// The most scheduler actions one expectation runs before it gives up.
   static let actionLimit = 100_000
 
+  /// The most characters of a marble line that a failure message shows; a publisher that never
+  /// settles can send one value per action.
+  static let lineLimit = 200
+
   /// Runs `publisher` on `scheduler` as `demand` says and compares what it sends with
   /// `expected`.
   ///
@@ -82,8 +86,8 @@ enum MarbleExpectation {
     if demand != nil {
       lines.append("  demand:   " + subscriberLine.rendered())
     }
-    lines.append("  expected: " + expectedLine.rendered(values: values))
-    lines.append("  actual:   " + recorder.rendered(values: values))
+    lines.append("  expected: " + clipped(expectedLine.rendered(values: values)))
+    lines.append("  actual:   " + clipped(recorder.rendered(values: values)))
     lines += problemsFound
     let summaries = inputs.map(\.summary)
     if !summaries.isEmpty {
@@ -91,6 +95,12 @@ enum MarbleExpectation {
       lines += summaries.map { "  " + $0 }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// `line`, or its first ``lineLimit`` characters and how many more there are.
+  static func clipped(_ line: String) -> String {
+    guard line.count > lineLimit else { return line }
+    return line.prefix(lineLimit) + "… (\(line.count - lineLimit) more characters)"
   }
 
   /// Describes the first place where `actual` differs from `expected`, or returns `nil`.

@@ -25,8 +25,9 @@ extension TestScheduler where SchedulerTimeType == VirtualTime, SchedulerOptions
   /// compared with `==`, errors with `==` when they are `Equatable`.
   ///
   /// On a difference it records one issue at `sourceLocation`, never crashing: the expected
-  /// and actual lines one above the other, the first differing event, any contract break, and
-  /// the subscription log of every marble publisher made on this scheduler. A line that does
+  /// and actual lines one above the other (each cut after 200 characters), the first differing
+  /// event, any contract break, and the subscription log of every marble publisher made on this
+  /// scheduler. A line that does
   /// not parse, here or in a marble publisher, is reported the same way.
   ///
   /// > Thread safety: Call it from the test's thread; it runs the scheduler's actions there.

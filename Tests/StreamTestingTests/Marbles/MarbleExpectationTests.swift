@@ -169,6 +169,42 @@ private struct Pushy: Publisher {
     }
   }
 
+  /// A repeating timer keeps the scheduler busy for ever: the expectation stops after its
+  /// action limit and records one issue that says why, with the marble lines cut short.
+  @Test func publisherThatNeverSettles_failsOnce_insteadOfHanging() {
+    let timer = scheduler.timerPublisher(every: 1).autoconnect().map { _ in "t" }
+    let line = #line + 4
+    let issues = LockedState<[String]>([])
+    let frames = String(repeating: "t", count: 200)
+    withKnownIssue {
+      scheduler.expectMarbles(timer, "-t|")
+    } matching: { recorded in
+      issues.withLock { $0 += recorded.comments.map(\.rawValue) }
+      return issue(
+        recorded,
+        isAt: line,
+        mentioning: "The scheduler still had work after 100000 actions (a repeating timer?); "
+          + "end it with a cancel `!` in the demand line"
+      )
+    }
+    let messages = issues.withLock { $0 }
+    #expect(messages.count == 1)
+    let message = messages.first ?? ""
+    #expect(message.contains("  expected: -t|\n"))
+    #expect(message.contains("  actual:   -\(frames.dropLast())… ("))
+    #expect(message.contains(" more characters)\n"))
+    #expect(
+      message.contains("Event 2: expected finished | at frame 2, got value t (\"t\") at frame 2")
+    )
+    #expect(message.count < 1_000)
+  }
+
+  @Test func publisherThatNeverSettles_passesWhenTheDemandLineCancels() {
+    let timer = scheduler.timerPublisher(every: 1).autoconnect().map { _ in "t" }
+    // `(^*)` takes frames 0 to 3: the cancel is at frame 4, before that frame's tick.
+    #expect(scheduler.expectMarbles(timer, "-ttt", demand: "(^*)!"))
+  }
+
   @Test func malformedExpectation_isAnIssueNotACrash() {
     let line = #line + 2
     withKnownIssue {
