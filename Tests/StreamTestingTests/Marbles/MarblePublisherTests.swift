@@ -118,4 +118,16 @@ import Testing
     }
     #expect(weakInput == nil)
   }
+
+  @Test func keepsItsLine_itsKind_andItsClock() {
+    scheduler.advance(by: 4)
+    let hot = scheduler.hot("-a|")
+    let cold = scheduler.cold("--b|")
+    #expect(hot.isHot)
+    #expect(!cold.isHot)
+    #expect(hot.marbles == "-a|")
+    #expect(cold.marbles == "--b|")
+    #expect(hot.origin == VirtualTime(4))
+    #expect(hot.frame == scheduler.marbleFrame)
+  }
 }

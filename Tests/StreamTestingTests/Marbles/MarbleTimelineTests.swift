@@ -111,4 +111,15 @@ import Testing
     )
     #expect(line.rendered() == "(ab)c")
   }
+
+  @Test func renderSymbol_writesEachValueWithTheGivenCharacter_andGroupsAnInstant() {
+    let line = MarbleTimeline<Int, TestError>(
+      entries: [
+        .init(frame: 1, event: .value(1)),
+        .init(frame: 3, event: .value(2)),
+        .init(frame: 3, event: .completion(.failure(TestError()))),
+      ]
+    )
+    #expect(line.rendered { $0 == 1 ? "x" : "y" } == "-x-(y#)")
+  }
 }

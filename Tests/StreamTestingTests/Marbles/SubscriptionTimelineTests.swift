@@ -50,4 +50,16 @@ import Testing
     #expect(line.rendered() == "^?")
     #expect(line.description == "^?")
   }
+
+  @Test func entries_renderAsTheMarksThatParseBackToThem() throws {
+    let line = SubscriptionTimeline(
+      entries: [
+        .init(frame: 0, action: .subscribe),
+        .init(frame: 0, action: .request(.max(1))),
+        .init(frame: 5, action: .cancel),
+      ]
+    )
+    #expect(line.description == "(^1)-!")
+    #expect(try SubscriptionTimeline(parsing: line.description) == line)
+  }
 }
