@@ -251,8 +251,9 @@ func article(_ diagrams: [Diagram]) -> String {
     `TestScheduler` (`swift run MarbleDiagrams` writes them; CI fails when they differ from what
     the code produces). Time runs left to right, one character per tick of virtual time: `-` is
     a tick with nothing, a letter a value, `|` the finish, `#` a failure, and `(ab)` events at
-    one instant. Inner publishers (`x`, `y`) and retried inputs are cold: they start when
-    subscribed.
+    one instant. Inner publishers (`x`, `y`, `z`), fallbacks, appended and prepended
+    publishers and retried inputs are cold: they start when subscribed; the other inputs are
+    hot. Each operator's own page shows its diagram too.
 
     """
   for (section, title) in sections {
