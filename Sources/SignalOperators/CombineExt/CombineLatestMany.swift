@@ -15,6 +15,21 @@ extension Publisher {
   /// or when one finishes without having sent a value; the first failure fails it. The array
   /// is in the order of the publishers, this one first.
   ///
+  /// <!-- marbles:combine-latest-many -->
+  /// Marble diagram of `[first, second, third].combineLatest()`, made by running it (a character is
+  /// a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b---|
+  /// second  --1-----2-|
+  /// third   ---A---B--|
+  /// output  ---x--yzw-|
+  ///         x = [a, 1, A], y = [b, 1, A], z = [b, 1, B], w = [b, 2, B]
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].combineLatest()](marble-combine-latest-many)
+  /// <!-- /marbles:combine-latest-many -->
+  ///
   /// > Thread safety: As ``StreamCore/Publisher/combineLatest(_:)``: the publishers may send from any threads at
   /// > once; calls to the subscriber never overlap.
   ///
@@ -43,6 +58,21 @@ extension Publisher {
   /// ```
   ///
   /// As `combineLatest(with:)` of a collection.
+  ///
+  /// <!-- marbles:combine-latest-many -->
+  /// Marble diagram of `[first, second, third].combineLatest()`, made by running it (a character is
+  /// a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b---|
+  /// second  --1-----2-|
+  /// third   ---A---B--|
+  /// output  ---x--yzw-|
+  ///         x = [a, 1, A], y = [b, 1, A], z = [b, 1, B], w = [b, 2, B]
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].combineLatest()](marble-combine-latest-many)
+  /// <!-- /marbles:combine-latest-many -->
   ///
   /// > Thread safety: As ``StreamCore/Publisher/combineLatest(_:)``.
   ///

@@ -11,6 +11,20 @@ extension Publisher {
   /// completion and failure rules: it finishes when all have finished and fails with the first
   /// failure.
   ///
+  /// <!-- marbles:merge-many -->
+  /// Marble diagram of `[first, second, third].merge()`, made by running it (a character is a tick
+  /// of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b|
+  /// second  --1----|
+  /// third   ---A-B---|
+  /// output  -a1A-Bb--|
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].merge()](marble-merge-many)
+  /// <!-- /marbles:merge-many -->
+  ///
   /// > Thread safety: As ``StreamCore/Publishers/MergeMany``.
   ///
   /// - Parameter others: The other publishers to merge with this one.

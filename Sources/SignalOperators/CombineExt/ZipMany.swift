@@ -15,6 +15,21 @@ extension Publisher {
   /// its values are used up; the first failure fails it. The array is in the order of the
   /// publishers, this one first.
   ///
+  /// <!-- marbles:zip-many -->
+  /// Marble diagram of `[first, second, third].zip()`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a-b---c|
+  /// second  --1---2-|
+  /// third   ---A-B---|
+  /// output  ---x--y-|
+  ///         x = [a, 1, A], y = [b, 2, B]
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].zip()](marble-zip-many)
+  /// <!-- /marbles:zip-many -->
+  ///
   /// > Thread safety: As ``StreamCore/Publisher/zip(_:)``: the publishers may send from any threads at once; calls to
   /// > the subscriber never overlap.
   ///
@@ -39,6 +54,21 @@ extension Publisher {
   /// ```
   ///
   /// As `zip(with:)` of a collection.
+  ///
+  /// <!-- marbles:zip-many -->
+  /// Marble diagram of `[first, second, third].zip()`, made by running it (a character is a tick of
+  /// virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a-b---c|
+  /// second  --1---2-|
+  /// third   ---A-B---|
+  /// output  ---x--y-|
+  ///         x = [a, 1, A], y = [b, 2, B]
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].zip()](marble-zip-many)
+  /// <!-- /marbles:zip-many -->
   ///
   /// > Thread safety: As ``StreamCore/Publisher/zip(_:)``.
   ///

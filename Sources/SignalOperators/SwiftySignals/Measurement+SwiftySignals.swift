@@ -16,6 +16,18 @@ extension Publisher {
   /// taps.throttle(pause: Measurement(value: 1, unit: .seconds), scheduler: DispatchQueue.main)
   /// ```
   ///
+  /// <!-- marbles:throttle-pause -->
+  /// Marble diagram of `throttle(pause: .nanoseconds(4), scheduler:)`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -abc----d-e--|
+  /// output  -a------d----|
+  /// ```
+  ///
+  /// ![Marble diagram of throttle(pause: .nanoseconds(4), scheduler:)](marble-throttle-pause)
+  /// <!-- /marbles:throttle-pause -->
+  ///
   /// > Thread safety: As `throttle(pause:scheduler:)`.
   ///
   /// - Parameters:
@@ -34,6 +46,18 @@ extension Publisher {
   /// ```swift
   /// typing.debounce(timeout: Measurement(value: 300, unit: .milliseconds), scheduler: queue)
   /// ```
+  ///
+  /// <!-- marbles:debounce-timeout -->
+  /// Marble diagram of `debounce(timeout: .nanoseconds(3), scheduler:)`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -ab----c-d|
+  /// output  -----b----|
+  /// ```
+  ///
+  /// ![Marble diagram of debounce(timeout: .nanoseconds(3), scheduler:)](marble-debounce-timeout)
+  /// <!-- /marbles:debounce-timeout -->
   ///
   /// > Thread safety: As `debounce(timeout:scheduler:)`.
   ///

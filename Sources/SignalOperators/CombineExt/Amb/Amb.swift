@@ -50,6 +50,19 @@ extension Publisher {
   ///
   /// Built as a chain of ``StreamCore/Publisher/amb(_:)``, which describes the race.
   ///
+  /// <!-- marbles:amb -->
+  /// Marble diagram of `amb(other)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   ---a-b-|
+  /// other   --1-2--3|
+  /// output  --1-2--3|
+  /// ```
+  ///
+  /// ![Marble diagram of amb(other)](marble-amb)
+  /// <!-- /marbles:amb -->
+  ///
   /// > Thread safety: As ``StreamCore/Publisher/amb(_:)``.
   ///
   /// - Parameter others: The publishers racing this one.
@@ -67,6 +80,19 @@ extension Publisher {
   /// ```
   ///
   /// Built as a chain of ``StreamCore/Publisher/amb(_:)``, which describes the race.
+  ///
+  /// <!-- marbles:amb -->
+  /// Marble diagram of `amb(other)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   ---a-b-|
+  /// other   --1-2--3|
+  /// output  --1-2--3|
+  /// ```
+  ///
+  /// ![Marble diagram of amb(other)](marble-amb)
+  /// <!-- /marbles:amb -->
   ///
   /// > Thread safety: As ``StreamCore/Publisher/amb(_:)``.
   ///
@@ -93,6 +119,19 @@ extension Collection where Element: Publisher {
   ///
   /// An empty collection gives a publisher that finishes at once; one publisher is mirrored as
   /// it is. Otherwise as ``StreamCore/Publisher/amb(_:)``.
+  ///
+  /// <!-- marbles:amb -->
+  /// Marble diagram of `amb(other)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   ---a-b-|
+  /// other   --1-2--3|
+  /// output  --1-2--3|
+  /// ```
+  ///
+  /// ![Marble diagram of amb(other)](marble-amb)
+  /// <!-- /marbles:amb -->
   ///
   /// > Thread safety: As ``StreamCore/Publisher/amb(_:)``.
   ///
