@@ -338,5 +338,22 @@ func makeDiagrams() -> [Diagram] {
     return [("first", first.marbles), ("second", second.marbles), ("third", third.marbles)]
       + namedOutput(result, on: s) { "[" + $0.joined(separator: ", ") + "]" }
   }
+  add("retry-when", "retryWhen { failures in failures.prefix(3).map { _ in () } }", "combineext") {
+    s in
+    let input = s.cold("-a-#", error: Offline())
+    let result = input.retryWhen { failures in failures.prefix(3).map { _ in () } }
+    return [
+      ("input", input.marbles), ("output", output(result, on: s)),
+      ("", "the trigger's third value is also its last: its finish ends the output"),
+    ]
+  }
+  add("flat-map-batches", "[first, second, third].flatMapBatches(of: 2)", "combineext") { s in
+    let first = s.cold("-a|")
+    let second = s.cold("---b|")
+    let third = s.cold("-c|")
+    let result = [first, second, third].flatMapBatches(of: 2)
+    return [("first", first.marbles), ("second", second.marbles), ("third", third.marbles)]
+      + namedOutput(result, on: s) { "[" + $0.joined(separator: ", ") + "]" }
+  }
   return diagrams
 }

@@ -15,6 +15,21 @@ extension Collection where Element: Publisher {
   /// publisher and no later batch starts. An empty collection finishes at once. A size below 1
   /// traps.
   ///
+  /// <!-- marbles:flat-map-batches -->
+  /// Marble diagram of `[first, second, third].flatMapBatches(of: 2)`, made by running it (a
+  /// character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a|
+  /// second  ---b|
+  /// third   -c|
+  /// output  ---xy|
+  ///         x = [a, b], y = [c]
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].flatMapBatches(of: 2)](marble-flat-map-batches)
+  /// <!-- /marbles:flat-map-batches -->
+  ///
   /// > Thread safety: As `zip()` within a batch; batches never overlap.
   ///
   /// - Parameter size: How many publishers run at once; at least 1.

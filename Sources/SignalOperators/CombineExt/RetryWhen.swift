@@ -24,6 +24,20 @@ extension Publisher {
   /// A trigger value while the upstream is live is ignored. The subscription's description is
   /// `"RetryWhen"`.
   ///
+  /// <!-- marbles:retry-when -->
+  /// Marble diagram of `retryWhen { failures in failures.prefix(3).map { _ in () } }`, made by
+  /// running it (a character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one
+  /// instant):
+  ///
+  /// ```text
+  /// input   -a-#
+  /// output  -a--a--a-|
+  ///         the trigger's third value is also its last: its finish ends the output
+  /// ```
+  ///
+  /// ![Marble diagram of retryWhen { failures in failures.prefix(3).map { _ in () } }](marble-retry-when)
+  /// <!-- /marbles:retry-when -->
+  ///
   /// > Thread safety: `request(_:)` and `cancel()` are safe from any thread; the upstream and the
   /// > trigger may deliver on any thread. A failure is published to the trigger on the thread it
   /// > arrived on; `errorTrigger` runs on the subscribing thread. A trigger that answers a
@@ -46,6 +60,20 @@ extension Publisher {
   /// ```
   ///
   /// Another spelling of ``retryWhen(_:)``, CombineExt's name.
+  ///
+  /// <!-- marbles:retry-when -->
+  /// Marble diagram of `retryWhen { failures in failures.prefix(3).map { _ in () } }`, made by
+  /// running it (a character is a tick of virtual time; `|` finished, `#` failed, `(ab)` one
+  /// instant):
+  ///
+  /// ```text
+  /// input   -a-#
+  /// output  -a--a--a-|
+  ///         the trigger's third value is also its last: its finish ends the output
+  /// ```
+  ///
+  /// ![Marble diagram of retryWhen { failures in failures.prefix(3).map { _ in () } }](marble-retry-when)
+  /// <!-- /marbles:retry-when -->
   ///
   /// > Thread safety: As ``retryWhen(_:)``.
   ///

@@ -22,6 +22,19 @@ extension Publisher {
   /// **Difference from Conbini:** `tolerance` and `options` are passed to the scheduler; Conbini
   /// ignored them.
   ///
+  /// <!-- marbles:delayed-retry -->
+  /// Marble diagram of `retry(on: scheduler, intervals: [2, 3])`, made by running it (a character
+  /// is a tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a-#
+  /// output  -a----a-----a-#
+  ///         intervals in ticks: the second try starts 2 after the first failure, the third 3
+  /// ```
+  ///
+  /// ![Marble diagram of retry(on: scheduler, intervals: [2, 3])](marble-delayed-retry)
+  /// <!-- /marbles:delayed-retry -->
+  ///
   /// > Thread safety: Upstream may send from any thread. Values and completions go downstream on
   /// > the thread the current attempt sends them on; an attempt that follows a wait subscribes on
   /// > `scheduler`. `request(_:)` and `cancel()` are safe from any thread; `cancel()` stops the

@@ -61,6 +61,20 @@ extension Publisher {
   /// is published only once both have sent a value. Otherwise as
   /// ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)``.
   ///
+  /// <!-- marbles:with-latest-from -->
+  /// Marble diagram of `withLatestFrom(other) { $0 + $1 }`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a---b---c-|
+  /// other   --1---2-3--|
+  /// output  -----x---y-|
+  ///         x = (b, 1), y = (c, 3)
+  /// ```
+  ///
+  /// ![Marble diagram of withLatestFrom(other) { $0 + $1 }](marble-with-latest-from)
+  /// <!-- /marbles:with-latest-from -->
+  ///
   /// > Thread safety: As ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)``.
   ///
   /// - Parameters:
@@ -92,6 +106,20 @@ extension Publisher {
   /// The three others are combined with `combineLatest` first, so a value of this publisher is
   /// published only once all three have sent a value. Otherwise as
   /// ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)``.
+  ///
+  /// <!-- marbles:with-latest-from -->
+  /// Marble diagram of `withLatestFrom(other) { $0 + $1 }`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a---b---c-|
+  /// other   --1---2-3--|
+  /// output  -----x---y-|
+  ///         x = (b, 1), y = (c, 3)
+  /// ```
+  ///
+  /// ![Marble diagram of withLatestFrom(other) { $0 + $1 }](marble-with-latest-from)
+  /// <!-- /marbles:with-latest-from -->
   ///
   /// > Thread safety: As ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)``.
   ///
@@ -129,6 +157,20 @@ extension Publisher {
   ///
   /// As ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)`` with a selector that keeps `other`'s value.
   ///
+  /// <!-- marbles:with-latest-from -->
+  /// Marble diagram of `withLatestFrom(other) { $0 + $1 }`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a---b---c-|
+  /// other   --1---2-3--|
+  /// output  -----x---y-|
+  ///         x = (b, 1), y = (c, 3)
+  /// ```
+  ///
+  /// ![Marble diagram of withLatestFrom(other) { $0 + $1 }](marble-with-latest-from)
+  /// <!-- /marbles:with-latest-from -->
+  ///
   /// > Thread safety: As ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)``.
   ///
   /// - Parameter other: The publisher whose latest value is published.
@@ -147,6 +189,20 @@ extension Publisher {
   /// ```
   ///
   /// As ``StreamCore/Publisher/withLatestFrom(_:_:resultSelector:)`` with a selector that keeps the others' values.
+  ///
+  /// <!-- marbles:with-latest-from -->
+  /// Marble diagram of `withLatestFrom(other) { $0 + $1 }`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a---b---c-|
+  /// other   --1---2-3--|
+  /// output  -----x---y-|
+  ///         x = (b, 1), y = (c, 3)
+  /// ```
+  ///
+  /// ![Marble diagram of withLatestFrom(other) { $0 + $1 }](marble-with-latest-from)
+  /// <!-- /marbles:with-latest-from -->
   ///
   /// > Thread safety: As ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)``.
   ///
@@ -174,6 +230,20 @@ extension Publisher {
   /// ```
   ///
   /// As ``StreamCore/Publisher/withLatestFrom(_:_:_:resultSelector:)`` with a selector that keeps the others' values.
+  ///
+  /// <!-- marbles:with-latest-from -->
+  /// Marble diagram of `withLatestFrom(other) { $0 + $1 }`, made by running it (a character is a
+  /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// input   -a---b---c-|
+  /// other   --1---2-3--|
+  /// output  -----x---y-|
+  ///         x = (b, 1), y = (c, 3)
+  /// ```
+  ///
+  /// ![Marble diagram of withLatestFrom(other) { $0 + $1 }](marble-with-latest-from)
+  /// <!-- /marbles:with-latest-from -->
   ///
   /// > Thread safety: As ``StreamCore/Publisher/withLatestFrom(_:resultSelector:)``.
   ///

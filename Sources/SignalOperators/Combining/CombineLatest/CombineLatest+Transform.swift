@@ -91,6 +91,21 @@ extension Publisher {
   ///
   /// The same as ``combineLatest(_:_:_:)->Publishers.CombineLatest4<Self,P,Q,R>`` followed by `map`.
   ///
+  /// <!-- marbles:combine-latest-3 -->
+  /// Marble diagram of `combineLatest(_:_:)`, made by running it (a character is a tick of virtual
+  /// time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b---|
+  /// second  --1-----2-|
+  /// third   ---A---B--|
+  /// output  ---x--yzw-|
+  ///         x = (a, 1, A), y = (b, 1, A), z = (b, 1, B), w = (b, 2, B)
+  /// ```
+  ///
+  /// ![Marble diagram of combineLatest(_:_:)](marble-combine-latest-3)
+  /// <!-- /marbles:combine-latest-3 -->
+  ///
   /// > Thread safety: As for ``combineLatest(_:)``.
   ///
   /// - Parameters:

@@ -9,6 +9,20 @@ extension Publisher {
   ///
   /// It behaves like ``StreamCore/Publisher/merge(with:)-(P)``, with more publishers.
   ///
+  /// <!-- marbles:merge-many -->
+  /// Marble diagram of `[first, second, third].merge()`, made by running it (a character is a tick
+  /// of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a----b|
+  /// second  --1----|
+  /// third   ---A-B---|
+  /// output  -a1A-Bb--|
+  /// ```
+  ///
+  /// ![Marble diagram of [first, second, third].merge()](marble-merge-many)
+  /// <!-- /marbles:merge-many -->
+  ///
   /// > Thread safety: As for ``StreamCore/Publisher/merge(with:)-(P)``.
   ///
   /// - Parameters:

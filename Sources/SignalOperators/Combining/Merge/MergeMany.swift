@@ -54,6 +54,20 @@ extension Publishers {
     /// let more = Publishers.MergeMany(a, b).merge(with: c)  // merges a, b and c
     /// ```
     ///
+    /// <!-- marbles:merge-many -->
+    /// Marble diagram of `[first, second, third].merge()`, made by running it (a character is a
+    /// tick of virtual time; `|` finished, `#` failed, `(ab)` one instant):
+    ///
+    /// ```text
+    /// first   -a----b|
+    /// second  --1----|
+    /// third   ---A-B---|
+    /// output  -a1A-Bb--|
+    /// ```
+    ///
+    /// ![Marble diagram of [first, second, third].merge()](marble-merge-many)
+    /// <!-- /marbles:merge-many -->
+    ///
     /// - Parameter other: The publisher to add; it is subscribed last.
     /// - Returns: A `MergeMany` of this one's publishers followed by `other`.
     @inlinable

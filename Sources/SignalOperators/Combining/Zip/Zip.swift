@@ -90,6 +90,21 @@ extension Publisher {
   ///
   /// Behaves as ``zip(_:)`` with four upstreams.
   ///
+  /// <!-- marbles:zip-3 -->
+  /// Marble diagram of `zip(_:_:)`, made by running it (a character is a tick of virtual time; `|`
+  /// finished, `#` failed, `(ab)` one instant):
+  ///
+  /// ```text
+  /// first   -a-b---c|
+  /// second  --1---2-|
+  /// third   ---A-B---|
+  /// output  ---x--y-|
+  ///         x = (a, 1, A), y = (b, 2, B)
+  /// ```
+  ///
+  /// ![Marble diagram of zip(_:_:)](marble-zip-3)
+  /// <!-- /marbles:zip-3 -->
+  ///
   /// > Thread safety: As for ``zip(_:)``.
   ///
   /// - Parameters:
