@@ -413,13 +413,22 @@ public enum Compare {
     openCombine: [String],
     severalDownstreams: Bool = false
   ) -> [Difference] {
-    let streamKit = severalDownstreams ? canonicalOrder(streamKit) : streamKit
-    let openCombine = severalDownstreams ? canonicalOrder(openCombine) : openCombine
     var result: [Difference] = []
     // A trap is its own channel; when one side trapped, later channels are compared only up to
     // the trap, since everything after it is missing on that side.
     let skTrap = lines(streamKit, .trap).first
     let ocTrap = lines(openCombine, .trap).first
+    // Cut each channel at the trap before reordering the deliveries to several downstreams, so
+    // that lines from after the trap don't move in front of the cut.
+    var streamKit = streamKit
+    var openCombine = openCombine
+    if severalDownstreams, (skTrap == nil) != (ocTrap == nil) {
+      (streamKit, openCombine) = cutAtTrap(streamKit, openCombine)
+    }
+    if severalDownstreams {
+      streamKit = canonicalOrder(streamKit)
+      openCombine = canonicalOrder(openCombine)
+    }
     if (skTrap == nil) != (ocTrap == nil) {
       result.append(
         Difference(
@@ -465,6 +474,25 @@ public enum Compare {
       )
     }
     return result
+  }
+
+  /// Both traces with each channel cut to the number of lines the shorter trace has in it
+  /// (keeping the other channels' lines and the trap line).
+  static func cutAtTrap(_ a: [String], _ b: [String]) -> ([String], [String]) {
+    func cut(_ trace: [String], _ limits: [Character: Int]) -> [String] {
+      var seen: [Character: Int] = [:]
+      return trace.filter { line in
+        guard let c = line.first, let limit = limits[c] else { return true }
+        seen[c, default: 0] += 1
+        return seen[c]! <= limit
+      }
+    }
+    var limits: [Character: Int] = [:]
+    for channel in [Channel.events, .descriptions, .lifecycle] {
+      let c = Character(channel.rawValue)
+      limits[c] = min(lines(a, channel).count, lines(b, channel).count)
+    }
+    return (cut(a, limits), cut(b, limits))
   }
 
   /// A trap's message, shortened: `trapped: Fatal error: request(.none): …` -> `request(.none)`.

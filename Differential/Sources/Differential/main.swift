@@ -434,8 +434,11 @@ if options.emitKnown {
 var reported = 0
 for key in order {
   let group = groups[key]!
-  // The shortest script of the group is the best start for shrinking.
-  let f = group.min { $0.script.steps.count < $1.script.steps.count }!
+  // The shortest script of the group is the best start for shrinking; when the first finding is
+  // new (what the summary counts), the shortest of the new ones.
+  let unmatched = group.filter { $0.expectation == nil }
+  let candidates = group[0].expectation == nil ? unmatched : group
+  let f = candidates.min { $0.script.steps.count < $1.script.steps.count }!
   let isNew = f.expectation == nil
   guard isNew || options.shrinkAll || options.verbose else { continue }
   if !isNew && !options.shrinkAll {

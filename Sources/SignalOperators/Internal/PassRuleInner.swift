@@ -37,14 +37,40 @@ protocol PassRule {
   static func convert(_ failure: UpstreamFailure) -> Failure
 
   /// Whether a value or a completion from an upstream that has not sent its subscription yet
-  /// traps (as in Combine's `prefix(while:)` and `tryPrefix(while:)`) rather than being ignored.
+  /// traps (as in Combine's `prefix(while:)` and `tryPrefix(while:)`).
   static var trapsEventsBeforeSubscription: Bool { get }
+
+  /// Whether a value from an upstream that has not sent its subscription yet is ignored (as in
+  /// Combine's `drop(while:)`) rather than judged (as in its `output(in:)`). A completion before
+  /// the subscription is always ignored, unless the rule traps or is subscriber-first.
+  static var ignoresValuesBeforeSubscription: Bool { get }
+
+  /// Whether the downstream gets its subscription before the upstream is subscribed (as in
+  /// Combine's `dropFirst(_:)`); the upstream's subscription is then not passed on, and
+  /// ``initialRequest`` is requested when it arrives.
+  static var subscriberFirst: Bool { get }
+
+  /// What a subscriber-first rule asks the upstream for when its subscription arrives, on top
+  /// of what the downstream requested until then.
+  var initialRequest: Subscribers.Demand { get }
 }
 
 extension PassRule {
   /// Ignores events before the subscription, by default.
   @inlinable
   static var trapsEventsBeforeSubscription: Bool { false }
+
+  /// Judges values sent before the subscription, by default.
+  @inlinable
+  static var ignoresValuesBeforeSubscription: Bool { false }
+
+  /// Subscribes the upstream first, by default.
+  @inlinable
+  static var subscriberFirst: Bool { false }
+
+  /// Nothing, by default.
+  @inlinable
+  var initialRequest: Subscribers.Demand { .none }
 }
 
 /// The subscription of `output`, `dropFirst`, `drop(while:)`, `prefix(while:)` and their `try`
@@ -55,6 +81,10 @@ extension PassRule {
 /// active --receive(_:)--> active         (rule checked out while it judges, then checked in)
 /// active --verdict finish/fail, completion, cancel()--> terminal  (downstream == nil)
 /// ```
+///
+/// Subscriber-first (`dropFirst`): the downstream has this subscription before the upstream is
+/// subscribed; its requests until then add up in `pending`, requested when the upstream's
+/// subscription arrives.
 ///
 /// The rule, which may hold user closures, is checked out of the lock while it judges a value,
 /// so that no closure runs under the lock; a `cancel()` meanwhile releases everything else, and
@@ -87,9 +117,10 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   @usableFromInline
   var rule: Rule?
 
-  /// Added to the first downstream request, then `.none`.
+  /// What the downstream requested before the upstream's subscription arrived (subscriber-first
+  /// rules only); requested, with the rule's initial request, when it arrives.
   @usableFromInline
-  var extra: Subscribers.Demand
+  var pending = Subscribers.Demand.none
 
   /// Whether to finish as soon as the downstream has its subscription (nothing can pass).
   @usableFromInline
@@ -99,24 +130,28 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   init(
     downstream: Downstream,
     rule: Rule,
-    firstRequestExtra: Subscribers.Demand = .none,
     finishAtOnce: Bool = false
   ) {
     self.downstream = downstream
     self.rule = rule
-    self.extra = firstRequestExtra
     self.finishAtOnce = finishAtOnce
   }
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = lock.withLock { () -> Downstream? in
+    let accepted = lock.withLock { () -> (Downstream, Subscribers.Demand)? in
       guard upstream == nil, let downstream else { return nil }
       upstream = subscription
-      return downstream
+      // A value sent before the subscription may have used up part of the initial request.
+      defer { pending = .none }
+      return (downstream, pending + (rule?.initialRequest ?? .none))
     }
-    guard let downstream = accepted else {
+    guard let (downstream, pending) = accepted else {
       subscription.cancel()
+      return
+    }
+    if Rule.subscriberFirst {
+      if pending != .none { subscription.request(pending) }
       return
     }
     downstream.receive(subscription: self)
@@ -126,8 +161,11 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let checkout = lock.withLock { () -> (Downstream, Rule)? in
-      if Rule.trapsEventsBeforeSubscription, upstream == nil, downstream != nil {
-        trapEventBeforeSubscription(Rule.name, "a value")
+      if upstream == nil, downstream != nil, !Rule.subscriberFirst {
+        if Rule.trapsEventsBeforeSubscription {
+          trapEventBeforeSubscription(Rule.name, "a value")
+        }
+        if Rule.ignoresValuesBeforeSubscription { return nil }
       }
       guard let downstream, let rule = rule.take() else { return nil }
       return (downstream, rule)
@@ -154,8 +192,12 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    if Rule.trapsEventsBeforeSubscription, lock.withLock({ upstream == nil && downstream != nil }) {
-      trapEventBeforeSubscription(Rule.name, "a completion")
+    if !Rule.subscriberFirst, lock.withLock({ upstream == nil && downstream != nil }) {
+      if Rule.trapsEventsBeforeSubscription {
+        trapEventBeforeSubscription(Rule.name, "a completion")
+      }
+      // As in Combine: the downstream has no subscription yet, so the completion is ignored.
+      return
     }
     guard let released = release() else { return }
     switch completion {
@@ -167,13 +209,15 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let forward = lock.withLock { () -> (any Subscription, Subscribers.Demand)? in
-      guard downstream != nil, let upstream else { return nil }
-      defer { extra = .none }
-      return (upstream, demand + extra)
+    let forward = lock.withLock { () -> (any Subscription)? in
+      guard downstream != nil else { return nil }
+      guard let upstream else {
+        pending += demand
+        return nil
+      }
+      return upstream
     }
-    guard let (upstream, demand) = forward else { return }
-    upstream.request(demand)
+    forward?.request(demand)
   }
 
   @inlinable

@@ -223,11 +223,13 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     _ completion: Subscribers.Completion<F>,
     _ onCompletion: (Subscribers.Completion<F>) -> Step
   ) {
-    let finished = withLive { live -> (any Subscription)?? in
+    let finished = withLive { live -> (any Subscription)? in
       guard number == live.stage else { return nil }
-      guard case .attached(let subscription) = live.link else { return .some(nil) }
+      // As in Combine: a completion from a stage that hasn't sent its subscription yet (a
+      // misbehaving upstream) is ignored.
+      guard case .attached(let subscription) = live.link else { return nil }
       live.link = .between
-      return .some(subscription)
+      return subscription
     }
     // `.some(subscription)`: this stage is the live one; its subscription is released here.
     guard case .some(.some(let ended)) = finished else { return }

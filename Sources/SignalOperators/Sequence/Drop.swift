@@ -7,9 +7,9 @@ extension Publisher {
   /// [1, 2, 3, 4].publisher.dropFirst(2).sink { print($0) }  // prints 3, 4
   /// ```
   ///
-  /// As in Combine, the first downstream request is passed on to the upstream with `count` added,
-  /// so that the dropped values don't use up the downstream's demand; later requests are passed on
-  /// as they are.
+  /// As in Combine, the subscriber gets its subscription before the upstream is subscribed; once
+  /// the upstream's subscription arrives, it is asked for `count` values (the ones dropped) plus
+  /// whatever the subscriber requested meanwhile, and later requests are passed on as they are.
   ///
   /// > Thread safety: As ``StreamCore/Publishers/Drop``.
   ///
@@ -58,13 +58,9 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(
-        PassRuleInner(
-          downstream: subscriber,
-          rule: Rule(remaining: count),
-          firstRequestExtra: .max(count)
-        )
-      )
+      let inner = PassRuleInner(downstream: subscriber, rule: Rule(remaining: count))
+      subscriber.receive(subscription: inner)
+      upstream.subscribe(inner)
     }
   }
 }
@@ -74,7 +70,7 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
 extension Publishers.Drop {
-  /// Drops `remaining` values, whose demand the first request already covered.
+  /// Drops `remaining` values, whose demand the initial request covered.
   @usableFromInline
   struct Rule: PassRule {
     @usableFromInline
@@ -90,6 +86,13 @@ extension Publishers.Drop {
 
     @usableFromInline
     static var name: String { "Drop" }
+
+    @usableFromInline
+    static var subscriberFirst: Bool { true }
+
+    /// The values still to drop, asked for as soon as the upstream subscribes.
+    @usableFromInline
+    var initialRequest: Subscribers.Demand { .max(remaining) }
 
     @inlinable
     mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {

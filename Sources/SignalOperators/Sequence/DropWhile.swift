@@ -80,6 +80,10 @@ extension Publishers.DropWhile {
     @usableFromInline
     static var name: String { "DropWhile" }
 
+    /// As in Combine: a value sent before the upstream's subscription is ignored.
+    @usableFromInline
+    static var ignoresValuesBeforeSubscription: Bool { true }
+
     @inlinable
     mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {
       guard let predicate else { return .pass }

@@ -87,6 +87,10 @@ extension Publishers.TryDropWhile {
     @usableFromInline
     static var name: String { "TryDropWhile" }
 
+    /// As in Combine: a value sent before the upstream's subscription is ignored.
+    @usableFromInline
+    static var ignoresValuesBeforeSubscription: Bool { true }
+
     @inlinable
     mutating func judge(_ input: Input) -> PassVerdict<any Error> {
       guard let predicate else { return .pass }

@@ -10,8 +10,9 @@ extension ConnectablePublisher {
   /// cancellable.cancel()  // disconnects
   /// ```
   ///
-  /// Subscribers that complete still count; only cancelling releases one. A subscriber that
-  /// arrives after the last one cancelled connects again.
+  /// Subscribers that complete still count; only cancelling releases one (also after its
+  /// completion, as in Combine). A subscriber that arrives after the last one cancelled connects
+  /// again, also after the upstream ended.
   ///
   /// > Thread safety: Subscribing and cancelling are safe from any thread, also at the same time;
   /// > the upstream is connected at most once at a time.
@@ -208,11 +209,15 @@ extension Publishers.Autoconnect {
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
-    private let link: PassThroughLink<Downstream, Publishers.Autoconnect<Upstream>>
+    private let link: PassThroughLink<Downstream, Void>
     private let upstreamDescription = LockedState<String?>(nil)
+    /// The publisher that counts this subscriber, until the subscriber's first `cancel()`: as in
+    /// Combine, a subscriber that completed still counts until it cancels.
+    private let counted: LockedState<Publishers.Autoconnect<Upstream>?>
 
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
-      link = PassThroughLink(downstream: downstream, extra: parent)
+      link = PassThroughLink(downstream: downstream, extra: ())
+      counted = LockedState(parent)
     }
 
     /// The upstream subscription's description.
@@ -244,9 +249,13 @@ extension Publishers.Autoconnect {
     }
 
     func cancel() {
-      guard let ended = link.cancel() else { return }
-      ended.extra.release()
-      ended.upstream?.cancel()
+      let parent = counted.withLock { parent in
+        defer { parent = nil }
+        return parent
+      }
+      let ended = link.cancel()
+      parent?.release()
+      ended?.upstream?.cancel()
     }
   }
 }

@@ -52,9 +52,9 @@ extension Publishers {
       inner.receive(subscriber: subscriber)
     }
 
-    /// Subscribes to the upstream, unless already connected.
+    /// Subscribes to the upstream; every call subscribes again, as with ``Multicast``.
     ///
-    /// - Returns: The connection; cancel it to disconnect from the upstream.
+    /// - Returns: The connection; cancel (or release) it to cancel this upstream subscription.
     public func connect() -> any Cancellable {
       inner.connect()
     }

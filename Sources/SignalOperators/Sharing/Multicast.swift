@@ -50,9 +50,10 @@ extension Publishers {
   /// connection.cancel()  // disconnects from the upstream
   /// ```
   ///
-  /// ``connect()`` subscribes the subject to the upstream once; while connected, further calls
-  /// return the same connection. Cancelling the connection cancels that upstream subscription,
-  /// and a later ``connect()`` subscribes again. Subscriptions are described as `"Multicast"`.
+  /// Each ``connect()`` subscribes the subject to the upstream, as Combine's does: connecting
+  /// twice without cancelling makes two upstream subscriptions feeding the one subject.
+  /// Cancelling a connection (or releasing it) cancels its upstream subscription.
+  /// Subscriptions are described as `"Multicast"`.
   ///
   /// > Thread safety: Subscribing, ``connect()`` and cancelling the connection are safe from any
   /// > thread, also at the same time.
@@ -68,8 +69,6 @@ extension Publishers {
     public let createSubject: () -> SubjectType
 
     private let subject: SubjectType
-    private let lock = Lock()
-    private var state = MulticastState<Connection>.disconnected
 
     /// Creates a multicast publisher and its subject.
     ///
@@ -89,63 +88,26 @@ extension Publishers {
       subject.subscribe(Inner(link: PassThroughLink(downstream: subscriber, extra: ())))
     }
 
-    /// Subscribes the subject to the upstream, unless it is already connected.
+    /// Subscribes the subject to the upstream.
     ///
     /// ```swift
     /// let connection = multicast.connect()
     /// ```
     ///
-    /// - Returns: The connection; cancel it to disconnect from the upstream.
+    /// Every call subscribes again, also while an earlier connection is still active.
+    ///
+    /// - Returns: The connection; cancel it (or release it) to cancel this upstream subscription.
     public func connect() -> any Cancellable {
-      let connecting = lock.withLock { state.connect { Connection(parent: self) } }
-      switch connecting {
-      case .existing(let current):
-        return current
-      case .fresh(let current):
-        current.attach(upstream.subscribe(subject))
-        return current
-      }
-    }
-
-    /// Forgets `connection` if it is the current one, so that the next ``connect()`` subscribes
-    /// again.
-    fileprivate func disconnected(_ connection: Connection) {
-      let released = lock.withLock { state.disconnect(connection) }
-      _ = released  // released after the lock
+      upstream.subscribe(subject)
     }
   }
 }
 
-// Sendable: `state` is guarded by `lock`; `subject` and `upstream` are only called outside
-// it, and `createSubject` runs once, in `init`.
+// Sendable: no mutable state; `createSubject` runs once, in `init`.
 extension Publishers.Multicast: @unchecked Sendable
 where Upstream: Sendable, SubjectType: Sendable {}
 
 extension Publishers.Multicast {
-  /// One connection of the subject to the upstream.
-  // Sendable: `state` is guarded by `lock`; the upstream cancellable is cancelled outside it.
-  fileprivate final class Connection: @unchecked Sendable, Cancellable {
-    private let lock = Lock()
-    private var state = MulticastConnectionState.connecting
-    private weak var parent: Publishers.Multicast<Upstream, SubjectType>?
-
-    init(parent: Publishers.Multicast<Upstream, SubjectType>) {
-      self.parent = parent
-    }
-
-    /// Keeps the upstream subscription, or cancels it if the connection was cancelled first.
-    func attach(_ cancellable: AnyCancellable) {
-      let stale = lock.withLock { state.attach(cancellable) }
-      stale?.cancel()
-    }
-
-    func cancel() {
-      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
-      parent?.disconnected(self)
-      cancelled.upstream?.cancel()
-    }
-  }
-
   // Sendable: all mutable state is in `link`, which guards it with a lock; the subject's
   // subscription and the downstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
@@ -186,81 +148,6 @@ extension Publishers.Multicast {
 
     func cancel() {
       link.cancel()?.upstream?.cancel()
-    }
-  }
-}
-
-/// Which connection a `multicast` publisher has, as data: each transition runs under its lock.
-enum MulticastState<Connection: AnyObject> {
-  /// Not connected: the next `connect()` subscribes the subject.
-  case disconnected
-  /// Connected through `Connection` until it is cancelled.
-  case connected(Connection)
-
-  /// What `connect()` decided.
-  enum Connecting {
-    /// Already connected: return this connection.
-    case existing(Connection)
-    /// A new connection: subscribe the subject to the upstream, then return it.
-    case fresh(Connection)
-  }
-
-  /// Returns the current connection, or one made by `make` and stored.
-  mutating func connect(_ make: () -> Connection) -> Connecting {
-    if case .connected(let current) = self { return .existing(current) }
-    let fresh = make()
-    self = .connected(fresh)
-    return .fresh(fresh)
-  }
-
-  /// Forgets `connection` if it is the current one; returns it, to be released after the lock.
-  mutating func disconnect(_ connection: Connection) -> Connection? {
-    guard case .connected(let current) = self, current === connection else { return nil }
-    self = .disconnected
-    return current
-  }
-}
-
-/// The state of one `multicast` connection, as data: each transition runs under its lock and
-/// returns what to cancel after it.
-///
-/// ```
-/// connecting --attach--> connected --cancel()--> cancelled
-/// connecting --cancel()--> cancelled (a later attach hands its subscription back to cancel)
-/// ```
-enum MulticastConnectionState {
-  /// `connect()` is subscribing the subject.
-  case connecting
-  /// The subject's subscription to the upstream.
-  case connected(AnyCancellable)
-  /// Cancelled: nothing is held.
-  case cancelled
-
-  /// What `cancel()` lets go of.
-  struct Cancelled {
-    /// The subject's subscription to cancel, once it was attached.
-    let upstream: AnyCancellable?
-  }
-
-  /// Keeps the subject's subscription; returns it if the connection was cancelled first, for the
-  /// caller to cancel.
-  mutating func attach(_ cancellable: AnyCancellable) -> AnyCancellable? {
-    guard case .connecting = self else { return cancellable }
-    self = .connected(cancellable)
-    return nil
-  }
-
-  /// Ends the connection; `nil` when it was already cancelled.
-  mutating func cancel() -> Cancelled? {
-    switch self {
-    case .connecting:
-      self = .cancelled
-      return Cancelled(upstream: nil)
-    case .connected(let upstream):
-      self = .cancelled
-      return Cancelled(upstream: upstream)
-    case .cancelled:
-      return nil
     }
   }
 }

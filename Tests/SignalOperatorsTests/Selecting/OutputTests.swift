@@ -6,6 +6,19 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct OutputTests {
 
+  // Differential oracle (issue 15): `output(at:1) - late F0 S0`. As Combine: a completion sent before
+  // the subscription is ignored, and the subscription that follows is used as usual.
+  @Test func completionBeforeSubscription_isIgnored() {
+    let probe = SubscriptionProbe()
+    let recorder = RecordingSubscriber<Int, Never>()
+    LateSubscriptionPublisher<Int>(value: nil, subscription: probe).output(at: 1).subscribe(
+      recorder
+    )
+    #expect(recorder.events == [.subscription])
+    #expect(probe.requested == [.unlimited])
+    #expect(!probe.cancelled)
+  }
+
   let upstream = TestPublisher<Int, TestError>()
 
   @Test func outputIn_publishesValuesInRangeThenFinishes() {

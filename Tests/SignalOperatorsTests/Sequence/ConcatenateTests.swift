@@ -4,6 +4,18 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ConcatenateTests {
+
+  // Differential oracle (issue 15): `append(values) - late F0 S0`. As Combine: a completion sent before
+  // the subscription is ignored, and the subscription that follows is used as usual.
+  @Test func completionBeforeSubscription_isIgnored() {
+    let probe = SubscriptionProbe()
+    let recorder = RecordingSubscriber<Int, Never>()
+    LateSubscriptionPublisher<Int>(value: nil, subscription: probe).append(7, 8).subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    #expect(probe.requested == [.unlimited])
+    #expect(!probe.cancelled)
+  }
+
   @Test func cancelInsideReceive_stillReturnsTheSubscribersDemand() {
     // As Combine: the demand goes back to the upstream that sent the value, even after a
     // cancel from inside `receive(_:)`.

@@ -19,13 +19,41 @@ import Testing
     #expect(recorder.values == [2, 3])
   }
 
-  @Test func firstRequest_addsTheCount() {
+  @Test func requestsAfterTheSubscription_arePassedOnAsTheyAre() {
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.dropFirst(2).subscribe(recorder)
-    #expect(upstream.requests.isEmpty)
+    #expect(upstream.requests == [.demand(.max(2))])
     recorder.request(.max(1))
     recorder.request(.max(2))
-    #expect(upstream.requests == [.demand(.max(3)), .demand(.max(2))])
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(1)), .demand(.max(2))])
+  }
+
+  // Differential oracle (issue 15), K036: `dropFirst(2) - v0.3`. As Combine: the dropped values
+  // are requested as soon as the upstream subscribes, before any downstream demand.
+  @Test func noDemand_requestsTheDroppedCountAtOnce() {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: Subscribers.Demand.none)
+    upstream.dropFirst(2).subscribe(recorder)
+    #expect(upstream.requests == [.demand(.max(2))])
+    upstream.send(3)
+    upstream.send(4)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    upstream.send(5)
+    #expect(recorder.values == [5])
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(1))])
+  }
+
+  // Differential oracle (issue 15), K036: `dropFirst(2) u`. The downstream gets its
+  // subscription before the upstream is subscribed.
+  @Test func downstreamSubscribedBeforeUpstream() {
+    let source = PassthroughSubject<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: Subscribers.Demand.none)
+    var downstreamEventsWhenUpstreamSubscribed: [RecordingSubscriber<Int, TestError>.Event]?
+    let tapped = source.handleEvents(receiveSubscription: { _ in
+      downstreamEventsWhenUpstreamSubscribed = recorder.events
+    })
+    tapped.dropFirst(2).subscribe(recorder)
+    #expect(downstreamEventsWhenUpstreamSubscribed == [.subscription])
   }
 
   @Test func unlimitedDemand_staysUnlimited() {

@@ -5,6 +5,35 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DropWhileTests {
 
+  // Differential oracle (issue 15): `drop(while:) - late F0 S0`. As Combine: a completion sent before
+  // the subscription is ignored, and the subscription that follows is used as usual.
+  @Test func completionBeforeSubscription_isIgnored() {
+    let probe = SubscriptionProbe()
+    let recorder = RecordingSubscriber<Int, Never>()
+    LateSubscriptionPublisher<Int>(value: nil, subscription: probe).drop(while: { $0 < 5 })
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    #expect(probe.requested == [.unlimited])
+    #expect(!probe.cancelled)
+  }
+
+  // Differential oracle (issue 15), K041: `drop(while:) - late V0.1`. As Combine: a value
+  // before the subscription is ignored (not judged, no demand returned for it).
+  @Test func valueBeforeSubscription_isIgnored() {
+    let probe = SubscriptionProbe()
+    let recorder = RecordingSubscriber<Int, Never>()
+    var judged: [Int] = []
+    LateSubscriptionPublisher(value: 1, subscription: probe)
+      .drop(while: {
+        judged.append($0)
+        return $0 < 5
+      })
+      .subscribe(recorder)
+    #expect(judged.isEmpty)
+    #expect(recorder.events == [.subscription])
+    #expect(probe.requested == [.unlimited])
+  }
+
   let upstream = TestPublisher<Int, TestError>()
 
   @Test func dropWhile_dropsLeadingValuesThenPassesAll() {

@@ -31,6 +31,38 @@ import Testing
     #expect(first.events == [.subscription, .value(1), .completion(.failure(TestError()))])
   }
 
+  // Differential oracle (issue 15), K194: `autoconnect - f0 c0 A`.
+  @Test func cancelAfterCompletion_releasesTheSubscriber_soTheNextOneReconnects() {
+    let subject = PassthroughSubject<Int, Never>()
+    let upstream = TestPublisher<Int, Never>()
+    let auto = upstream.multicast(subject: subject).autoconnect()
+    let first = RecordingSubscriber<Int, Never>()
+    auto.subscribe(first)
+    let subscription = first.subscription
+    upstream.send(completion: .finished)
+    #expect(first.completion == .finished)
+    subscription?.cancel()
+    let second = RecordingSubscriber<Int, Never>()
+    auto.subscribe(second)
+    #expect(second.events == [.subscription, .completion(.finished)])
+    #expect(upstream.subscriptionCount == 2)
+  }
+
+  // Differential oracle (issue 15), I8: `autoconnect - c0 A c0` (OpenCombine disconnects here).
+  @Test func secondCancel_countsTheSubscriberOnce() {
+    let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
+    let first = RecordingSubscriber<Int, TestError>()
+    auto.subscribe(first)
+    let subscription = first.subscription
+    subscription?.cancel()
+    let second = RecordingSubscriber<Int, TestError>()
+    auto.subscribe(second)
+    subscription?.cancel()
+    upstream.send(1)
+    #expect(second.values == [1])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel, .demand(.unlimited)])
+  }
+
   @Test func lastCancel_disconnectsAndNextSubscriberReconnects() {
     let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
     let first = RecordingSubscriber<Int, TestError>()

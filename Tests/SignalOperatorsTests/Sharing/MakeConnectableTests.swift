@@ -33,18 +33,20 @@ import Testing
     connection.cancel()
   }
 
-  @Test func copies_shareOneConnection() {
+  // Differential oracle (issue 15), K191: `makeConnectable - C C`.
+  @Test func copies_shareOneSubject_andEachConnectSubscribes() {
     let connectable = upstream.makeConnectable()
     let copy = connectable
     let recorder = RecordingSubscriber<Int, Never>()
     copy.subscribe(recorder)
     let connection = connectable.connect()
-    _ = copy.connect()
+    let again = copy.connect()
+    #expect(upstream.subscriptionCount == 2)
+    again.cancel()
     upstream.send(5)
     #expect(recorder.values == [5])
-    #expect(upstream.subscriptionCount == 1)
     connection.cancel()
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.requests == [.demand(.unlimited), .demand(.unlimited), .cancel, .cancel])
   }
 
   @Test func demandMaxOne_deliversOneThenMisses() {

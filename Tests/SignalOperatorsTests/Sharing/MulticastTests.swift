@@ -53,17 +53,25 @@ import Testing
     _ = connection
   }
 
-  @Test func connectTwice_subscribesUpstreamOnce() {
+  // Differential oracle (issue 15), K187: `multicast - C C`.
+  @Test func connectTwice_subscribesUpstreamTwice() {
     let connectable = multicast()
-    // The subject requests from upstream once a subscriber has demand, as Combine's does.
     let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
     let first = connectable.connect()
     let second = connectable.connect()
-    #expect(upstream.subscriptionCount == 1)
+    #expect(upstream.subscriptionCount == 2)
+    upstream.send(1)
+    #expect(recorder.values == [1, 1])
     second.cancel()
+    upstream.send(2)
+    #expect(recorder.values == [1, 1, 2])
     first.cancel()
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    upstream.send(3)
+    #expect(recorder.values == [1, 1, 2])
+    #expect(
+      upstream.requests == [.demand(.unlimited), .demand(.unlimited), .cancel, .cancel]
+    )
   }
 
   @Test func cancelConnection_disconnectsAndConnectAgainResubscribes() {
@@ -202,7 +210,7 @@ import Testing
     #expect(completed == nil)
   }
 
-  @Test func concurrentConnects_subscribeUpstreamOnce() {
+  @Test func concurrentConnects_eachSubscribesUpstreamOnce() {
     let connectable = multicast()
     let recorder = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(recorder)
@@ -211,14 +219,18 @@ import Testing
       let connection = connectable.connect()
       connections.withLock { $0.append(connection) }
     }
-    #expect(upstream.subscriptionCount == 1)
+    #expect(upstream.subscriptionCount == 8)
     DispatchQueue.concurrentPerform(iterations: 8) { index in
-      connections.withLock { $0[index] }.cancel()
+      let connection = connections.withLock { $0[index] }
+      connection.cancel()
+      connection.cancel()
     }
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    let requests = upstream.requests
+    #expect(requests.filter { $0 == .cancel }.count == 8)
+    #expect(requests.filter { $0 == .demand(.unlimited) }.count == 8)
   }
 
-  @Test func concurrentConnectAndCancel_leaveAtMostOneConnection() {
+  @Test func concurrentConnectAndCancel_cancelEveryConnection() {
     let connectable = multicast()
     let demanding = RecordingSubscriber<Int, TestError>()
     connectable.subscribe(demanding)

@@ -26,6 +26,21 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited)])
   }
 
+  // Differential oracle (issue 15), K196: after the upstream failed and the subscriber
+  // cancelled, a new subscriber subscribes upstream again.
+  @Test func cancelAfterFailure_nextSubscriberSubscribesAgain() {
+    let shared = upstream.share()
+    let first = RecordingSubscriber<Int, TestError>()
+    shared.subscribe(first)
+    let subscription = first.subscription
+    upstream.send(completion: .failure(TestError()))
+    subscription?.cancel()
+    let second = RecordingSubscriber<Int, TestError>()
+    shared.subscribe(second)
+    #expect(second.events == [.subscription, .completion(.failure(TestError()))])
+    #expect(upstream.subscriptionCount == 2)
+  }
+
   @Test func lateSubscriber_getsOnlyLaterValues() {
     let shared = upstream.share()
     let first = RecordingSubscriber<Int, TestError>()

@@ -17,6 +17,25 @@ struct EarlyEventPublisher<Output>: Publisher {
   }
 }
 
+/// A publisher that sends `value` (or, when `nil`, `.finished`) before its subscription, and then
+/// hands the subscriber `subscription`: the oracle's `late V0.1 S0` and `late F0 S0`.
+struct LateSubscriptionPublisher<Output>: Publisher {
+  typealias Failure = Never
+
+  /// Sent before the subscription; `nil` sends `.finished`.
+  var value: Output?
+  let subscription: SubscriptionProbe
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    if let value {
+      _ = subscriber.receive(value)
+    } else {
+      subscriber.receive(completion: .finished)
+    }
+    subscriber.receive(subscription: subscription)
+  }
+}
+
 /// A publisher that hands its subscriber two subscriptions, `first` then `second`.
 struct TwoSubscriptionsPublisher<Output>: Publisher {
   typealias Failure = Never
