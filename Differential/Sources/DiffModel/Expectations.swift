@@ -112,23 +112,17 @@ public enum MirrorText {
   }
 
   /// Whether the two mirrors have the same labels, and each value that differs is what an ended
-  /// subscription shows in StreamKit: `nil` (a part it released), a `terminal` status or no
-  /// (`max(0)`) demand; at least one of them the downstream, the parent or the upstream
-  /// subscription, released.
+  /// subscription shows in StreamKit: `nil` (a part it released), `terminal`, no (`max(0)`)
+  /// demand or no (`[]`) values.
   public static func onlyReleased(streamKit: String, openCombine: String) -> Bool {
     guard let a = children(streamKit), let b = children(openCombine), a.count == b.count else {
       return false
     }
-    var released = false
     for (x, y) in zip(a, b) {
       guard x.label == y.label else { return false }
       if x.value == y.value { continue }
-      let ended =
-        x.value == "nil" || (x.label == "status" && x.value == "terminal")
-        || (x.label == "demand" && x.value == "max(0)")
-      guard ended else { return false }
-      if ["downstream", "parent", "upstreamSubscription"].contains(x.label) { released = true }
+      guard ["nil", "terminal", "max(0)", "[]"].contains(x.value) else { return false }
     }
-    return released
+    return true
   }
 }
