@@ -14,7 +14,7 @@ import Testing
     let mirror = Mirror(reflecting: subscription)
     #expect(mirror.children.map(\.label) == ["downstream", "demand"])
     #expect(mirror.children.first?.value as? RecordingSubscriber<Int, Never> === recorder)
-    #expect(mirror.children.last?.value as? Subscribers.Demand == .max(2))
+    #expect(Array(mirror.children).last?.value as? Subscribers.Demand == .max(2))
   }
 
   @Test func cancelInsideReceive_stillReturnsTheSubscribersDemand() {

@@ -19,7 +19,7 @@ import Testing
     )
     #expect(mirror.children.first?.value as? RecordingSubscriber<[Int], TestError> === recorder)
     #expect(mirror.children.dropFirst(2).first?.value as? [Int] == [7])
-    #expect(mirror.children.last?.value as? Int == 3)
+    #expect(Array(mirror.children).last?.value as? Int == 3)
   }
 
   let upstream = TestPublisher<Int, TestError>()
@@ -49,7 +49,7 @@ import Testing
   }
 
   @Test func demandNone_requestsNothingUpstream() {
-    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(3).subscribe(recorder)
     #expect(upstream.requests.isEmpty)
     recorder.request(.max(1))

@@ -19,7 +19,7 @@ import Testing
     let mirror = Mirror(reflecting: subscription)
     #expect(mirror.children.map(\.label) == ["values", "state", "downstreamDemand", "terminal"])
     #expect(mirror.children.first?.value as? [Int] == [1, 2])
-    let terminal = mirror.children.last?.value as? Subscribers.Completion<TestError>
+    let terminal = Array(mirror.children).last?.value as? Subscribers.Completion<TestError>
     #expect(terminal == .finished)
   }
 

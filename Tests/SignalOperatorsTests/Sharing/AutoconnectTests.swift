@@ -14,8 +14,8 @@ import Testing
     let subscription = try #require(recorder.subscription)
     let mirror = Mirror(reflecting: subscription)
     #expect(mirror.children.map(\.label) == ["parent", "upstreamSubscription"])
-    #expect(mirror.children.first?.value as AnyObject === autoconnect)
-    #expect(mirror.children.last.map { String(describing: $0.value) } == "Multicast")
+    #expect(mirror.children.first.map { $0.value as AnyObject } === autoconnect)
+    #expect(Array(mirror.children).last.map { String(describing: $0.value) } == "Multicast")
     let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
       .playgroundDescription
     #expect(playground as? String == "Multicast")
