@@ -221,9 +221,13 @@ extension Publishers.Sequence {
       return String(describing: sequence)
     }
 
+    /// As Combine's: the `sequence` still to send; an empty array once it was sent or the
+    /// subscription was cancelled.
     @usableFromInline
     var customMirror: Mirror {
-      guard let sequence = lock.withLock({ sequence }) else { return Mirror(self, children: [:]) }
+      guard let sequence = lock.withLock({ sequence }) else {
+        return Mirror(self, children: ["sequence": [Elements.Element]()])
+      }
       return Mirror(self, children: ["sequence": sequence])
     }
 

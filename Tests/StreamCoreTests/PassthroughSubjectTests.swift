@@ -234,7 +234,20 @@ import Testing
     subject.subscribe(holder)
     let subscription = holder.strong
     #expect(subscription.map { String(describing: $0) } == "PassthroughSubject")
-    #expect(subscription.map { Mirror(reflecting: $0).children.count } == 2)
+    // As Combine's: parent, downstream, demand, subject; the subject is described by its type.
+    let mirror = subscription.map { Mirror(reflecting: $0) }
+    #expect(mirror?.children.map(\.label) == ["parent", "downstream", "demand", "subject"])
+    let subjectText = mirror.flatMap { Array($0.children).last }.map {
+      String(describing: $0.value)
+    }
+    #expect(subjectText == "Optional(PassthroughSubject<Int, TestError>)")
+    #expect(
+      mirror?.children.dropFirst(2).first?.value as? Subscribers.Demand
+        == Subscribers.Demand.unlimited
+    )
+    subscription?.cancel()
+    let ended = subscription.map { Mirror(reflecting: $0) }
+    #expect(ended.map { String(describing: $0.children.first!.value) } == "nil")
     holder.cancelAndRelease()
   }
 

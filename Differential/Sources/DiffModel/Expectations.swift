@@ -80,3 +80,49 @@ public func defaultClass(of difference: Difference, in script: Script) -> Differ
 
 /// Every expected difference, intended ones first.
 public let expectations: [Expectation] = intendedDifferences + knownDifferences
+
+/// Reads the mirror lines of a trace (`down0.final.mirror [label: value, …]`).
+public enum MirrorText {
+  /// The children of a mirror line as (label, value) pairs, split at the top-level commas.
+  public static func children(_ line: String) -> [(label: String, value: String)]? {
+    guard let open = line.firstIndex(of: "["), line.hasSuffix("]") else { return nil }
+    let body = line[line.index(after: open)..<line.index(before: line.endIndex)]
+    var parts: [String] = []
+    var depth = 0
+    var current = ""
+    var i = body.startIndex
+    while i < body.endIndex {
+      let c = body[i]
+      if "([<".contains(c) { depth += 1 }
+      if ")]>".contains(c) { depth -= 1 }
+      if c == ",", depth == 0, body[body.index(after: i)...].hasPrefix(" ") {
+        parts.append(current)
+        current = ""
+        i = body.index(i, offsetBy: 2)
+        continue
+      }
+      current.append(c)
+      i = body.index(after: i)
+    }
+    if !current.isEmpty { parts.append(current) }
+    return parts.map { part in
+      guard let colon = part.firstRange(of: ": ") else { return (label: "", value: part) }
+      return (label: String(part[..<colon.lowerBound]), value: String(part[colon.upperBound...]))
+    }
+  }
+
+  /// Whether the two mirrors have the same labels, and each value that differs is what an ended
+  /// subscription shows in StreamKit: `nil` (a part it released), `terminal`, no (`max(0)`)
+  /// demand or no (`[]`) values.
+  public static func onlyReleased(streamKit: String, openCombine: String) -> Bool {
+    guard let a = children(streamKit), let b = children(openCombine), a.count == b.count else {
+      return false
+    }
+    for (x, y) in zip(a, b) {
+      guard x.label == y.label else { return false }
+      if x.value == y.value { continue }
+      guard ["nil", "terminal", "max(0)", "[]"].contains(x.value) else { return false }
+    }
+    return true
+  }
+}

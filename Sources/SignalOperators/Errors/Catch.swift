@@ -71,7 +71,7 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let serial = SerialUpstreams(downstream: subscriber, name: "Catch")
+      let serial = SerialUpstreams(downstream: subscriber, name: "Catch", reflectsDemand: true)
       let upstream = self.upstream
       let handler = self.handler
       serial.run {

@@ -114,6 +114,16 @@ extension Transforming {
     @inlinable
     static var name: String { "TryCompactMap" }
 
+    /// The downstream, as Combine's `TryCompactMap` subscription shows.
+    @inlinable
+    static func mirrorChildren(
+      downstream: Any,
+      step: Self?,
+      status: SubscriptionStatus
+    )
+      -> [Mirror.Child]
+    { [("downstream", downstream)] }
+
     @inlinable
     static var isStateful: Bool { false }
 

@@ -129,6 +129,16 @@ extension Transforming {
     @inlinable
     static var name: String { "TryFilter" }
 
+    /// The downstream, as Combine's `TryFilter` subscription shows.
+    @inlinable
+    static func mirrorChildren(
+      downstream: Any,
+      step: Self?,
+      status: SubscriptionStatus
+    )
+      -> [Mirror.Child]
+    { [("downstream", downstream)] }
+
     @inlinable
     static var isStateful: Bool { false }
 

@@ -95,6 +95,16 @@ extension Transforming {
     @inlinable
     static var name: String { "TryRemoveDuplicates" }
 
+    /// The downstream and the last value, as Combine's `TryRemoveDuplicates` subscription shows.
+    @inlinable
+    static func mirrorChildren(
+      downstream: Any,
+      step: Self?,
+      status: SubscriptionStatus
+    )
+      -> [Mirror.Child]
+    { [("downstream", downstream), ("last", step?.last as Any)] }
+
     @inlinable
     static var isStateful: Bool { true }
 

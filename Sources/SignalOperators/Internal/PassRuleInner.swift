@@ -53,9 +53,17 @@ protocol PassRule {
   /// What a subscriber-first rule asks the upstream for when its subscription arrives, on top
   /// of what the downstream requested until then.
   var initialRequest: Subscribers.Demand { get }
+
+  /// Whether the subscription's mirror shows its downstream (as Combine's `prefix(while:)` and
+  /// `tryPrefix(while:)`) rather than no children.
+  static var reflectsDownstream: Bool { get }
 }
 
 extension PassRule {
+  /// No mirror children, by default.
+  @inlinable
+  static var reflectsDownstream: Bool { false }
+
   /// Ignores events before the subscription, by default.
   @inlinable
   static var trapsEventsBeforeSubscription: Bool { false }
@@ -257,8 +265,16 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   @usableFromInline
   var description: String { Rule.name }
 
+  /// No children, or the downstream alone (see ``PassRule/reflectsDownstream``).
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror {
+    guard Rule.reflectsDownstream else { return Mirror(self, children: [:]) }
+    let downstream = lock.withLock { self.downstream }
+    return Mirror(
+      self,
+      children: ["downstream": downstream.map { $0 as Any } ?? (nil as Downstream? as Any)]
+    )
+  }
 
   @usableFromInline
   var playgroundDescription: Any { description }

@@ -26,6 +26,31 @@ protocol ValueReducer {
 
   /// Turns the upstream's failure into the operator's.
   static func failure(_ error: UpstreamFailure) -> ReducedFailure
+
+  /// The subscription's mirror children, as Combine's subscription for this operator shows them.
+  static func mirrorChildren(
+    downstream: Any,
+    result: Reduced?,
+    initial: Reduced?,
+    status: SubscriptionStatus
+  ) -> [Mirror.Child]
+}
+
+extension ValueReducer {
+  /// `downstream`, `result` (so far), `initial` and `status`, as most of Combine's reducing
+  /// operators show them.
+  @inlinable
+  static func mirrorChildren(
+    downstream: Any,
+    result: Reduced?,
+    initial: Reduced?,
+    status: SubscriptionStatus
+  ) -> [Mirror.Child] {
+    [
+      ("downstream", downstream), ("result", result as Any), ("initial", initial as Any),
+      ("status", status),
+    ]
+  }
 }
 
 extension ValueReducer where ReducedFailure == UpstreamFailure {
@@ -54,7 +79,7 @@ extension ValueReducer where ReducedFailure == UpstreamFailure {
 final class ReduceProducer<Downstream: Subscriber, Reducer: ValueReducer>:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
-  CustomPlaygroundDisplayConvertible
+  CustomPlaygroundDisplayConvertible, CustomReflectable
 where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.ReducedFailure {
   @usableFromInline
   typealias Input = Reducer.Element
@@ -98,9 +123,20 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   @usableFromInline
   var cancelled = false
 
+  /// The reducer's result before any value (the mirror's `initial` child: the initial value of
+  /// `reduce`, zero for `count`, `nil` for `first`).
+  @usableFromInline
+  let initialResult: Reducer.Reduced?
+
+  /// The result so far when the upstream ended or the subscription was cancelled, kept for the
+  /// mirror once the state no longer holds it (as Combine's subscription keeps it).
+  @usableFromInline
+  var resolvedResult: Reducer.Reduced?
+
   @inlinable
   init(downstream: Downstream, reducer: Reducer) {
     self.downstream = downstream
+    self.initialResult = reducer.result
     self.state = .awaitingSubscription(reducer)
   }
 
@@ -163,6 +199,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
     let (released, delivery) = lock.withLock { () -> (State?, Delivery?) in
       guard case .active(_, let reducer) = state else { return (nil, nil) }
       let released = state
+      resolvedResult = reducer?.result
       switch completion {
       case .finished:
         return (released, resolve(.success(reducer?.result)))
@@ -180,6 +217,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   func resolve(_ outcome: Result<Reducer.Reduced?, Reducer.ReducedFailure>) -> Delivery? {
     switch outcome {
     case .success(let result):
+      resolvedResult = result
       guard requested else {
         state = .resolved(result)
         return nil
@@ -224,6 +262,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   func cancel() {
     let released = lock.withLock { () -> (state: State, downstream: Downstream?) in
       cancelled = true
+      if case .active(_, let reducer?) = state { resolvedResult = reducer.result }
       defer { state = .terminal }
       return (state, downstream.take())
     }
@@ -237,4 +276,28 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
 
   @usableFromInline
   var playgroundDescription: Any { description }
+
+  /// As Combine's: the downstream, the result so far, the initial result and the status (see
+  /// ``ValueReducer/mirrorChildren(downstream:result:initial:status:)``).
+  @usableFromInline
+  var customMirror: Mirror {
+    let (downstream, result, status) = lock.withLock {
+      () -> (Downstream?, Reducer.Reduced?, SubscriptionStatus) in
+      switch state {
+      case .awaitingSubscription(let reducer):
+        return (self.downstream, reducer.result, .awaitingSubscription)
+      case .active(let subscription, let reducer):
+        return (self.downstream, reducer?.result, .subscribed(subscription))
+      case .resolved, .terminal:
+        return (self.downstream, resolvedResult, .terminal)
+      }
+    }
+    let children = Reducer.mirrorChildren(
+      downstream: downstream.map { $0 as Any } ?? (nil as Downstream? as Any),
+      result: result,
+      initial: initialResult,
+      status: status
+    )
+    return Mirror(self, children: children)
+  }
 }

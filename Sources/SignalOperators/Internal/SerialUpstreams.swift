@@ -72,6 +72,9 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     /// A completion `finish(_:)` decided while a delivery was in progress; the last delivering
     /// thread sends it.
     var finishing: Subscribers.Completion<Failure>?
+    /// `demand` when the first stage was left, which the mirror shows from then on (as
+    /// Combine's `catch`, which counts demand for the first publisher only).
+    var firstStageDemand: Subscribers.Demand?
   }
 
   private enum State {
@@ -106,13 +109,38 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   /// stage (and `.none` returned to it) rather than returned to it: `Retry`'s way, as Combine's.
   private let requestsExtraDemand: Bool
 
-  init(downstream: Downstream, name: String, requestsExtraDemand: Bool = false) {
+  /// Whether the mirror shows the downstream and its outstanding demand (as Combine's `catch`
+  /// and `tryCatch`) rather than no children.
+  private let reflectsDemand: Bool
+
+  init(
+    downstream: Downstream,
+    name: String,
+    requestsExtraDemand: Bool = false,
+    reflectsDemand: Bool = false
+  ) {
     state = .live(Live(downstream: downstream))
     self.description = name
     self.requestsExtraDemand = requestsExtraDemand
+    self.reflectsDemand = reflectsDemand
   }
 
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  /// No children, or `downstream` and `demand` (see `reflectsDemand`): what the downstream has
+  /// requested and not received from the first stage, frozen when the next stage attaches.
+  var customMirror: Mirror {
+    guard reflectsDemand else { return Mirror(self, children: [:]) }
+    let (downstream, demand) = lock.withLock { () -> (Downstream?, Subscribers.Demand) in
+      guard case .live(let live) = state else { return (nil, .none) }
+      return (live.downstream, live.firstStageDemand ?? live.demand)
+    }
+    return Mirror(
+      self,
+      children: [
+        "downstream": downstream.map { $0 as Any } ?? (nil as Downstream? as Any),
+        "demand": demand,
+      ]
+    )
+  }
 
   var playgroundDescription: Any { description }
 
@@ -159,6 +187,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Step
   ) where P.Output == Output {
     let number = withLive { live -> Int in
+      if live.stage >= 1, live.firstStageDemand == nil { live.firstStageDemand = live.demand }
       live.stage += 1
       return live.stage
     }

@@ -22,6 +22,27 @@ protocol ThrowingStep {
   static var trapsEventsBeforeSubscription: Bool { get }
 
   mutating func apply(_ input: Input) throws -> Output?
+
+  /// The subscription's mirror children, as Combine's subscription for this operator shows
+  /// them. `step` is `nil` while a stateful step runs and once the subscription ended.
+  static func mirrorChildren(
+    downstream: Any,
+    step: Self?,
+    status: SubscriptionStatus
+  )
+    -> [Mirror.Child]
+}
+
+extension ThrowingStep {
+  /// No children (as Combine's `tryMap`).
+  @inlinable
+  static func mirrorChildren(
+    downstream: Any,
+    step: Self?,
+    status: SubscriptionStatus
+  )
+    -> [Mirror.Child]
+  { [] }
 }
 
 /// The subscription of the `try` operators: it passes demand upstream, runs the step on each
@@ -44,7 +65,7 @@ final class ThrowingStepInner<
 >:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
-  CustomPlaygroundDisplayConvertible, ChildlessReflection
+  CustomPlaygroundDisplayConvertible, CustomReflectable
 where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   @usableFromInline
   typealias Input = Step.Input
@@ -216,4 +237,24 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   @usableFromInline
   var playgroundDescription: Any { description }
+
+  /// As Combine's subscription for the operator: see
+  /// ``ThrowingStep/mirrorChildren(downstream:step:status:)``.
+  @usableFromInline
+  var customMirror: Mirror {
+    let (downstream, step, status) = lock.withLock {
+      () -> (Downstream?, Step?, SubscriptionStatus) in
+      switch self.status {
+      case .awaitingSubscription: (self.downstream, self.step, .awaitingSubscription)
+      case .active(let subscription): (self.downstream, self.step, .subscribed(subscription))
+      case .terminal: (self.downstream, self.step, .terminal)
+      }
+    }
+    let children = Step.mirrorChildren(
+      downstream: downstream.map { $0 as Any } ?? (nil as Downstream? as Any),
+      step: step,
+      status: status
+    )
+    return Mirror(self, children: children)
+  }
 }

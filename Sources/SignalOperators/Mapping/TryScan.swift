@@ -111,6 +111,22 @@ extension Transforming {
     @inlinable
     static var name: String { "TryScan" }
 
+    /// The downstream, the status and the result so far, as Combine's `TryScan` subscription
+    /// shows.
+    @inlinable
+    static func mirrorChildren(
+      downstream: Any,
+      step: Self?,
+      status: SubscriptionStatus
+    )
+      -> [Mirror.Child]
+    {
+      [
+        ("downstream", downstream), ("status", status),
+        ("result", step.map { $0.result as Any } ?? (nil as Output? as Any)),
+      ]
+    }
+
     @inlinable
     static var isStateful: Bool { true }
 

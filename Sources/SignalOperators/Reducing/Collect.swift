@@ -104,5 +104,16 @@ extension Publishers.Collect {
 
     @inlinable
     var result: Output? { values }
+
+    /// Only the number of values collected, as Combine's `Collect` subscription shows.
+    @inlinable
+    static func mirrorChildren(
+      downstream: Any,
+      result: Output?,
+      initial: Output?,
+      status: SubscriptionStatus
+    ) -> [Mirror.Child] {
+      [("count", result?.count ?? 0)]
+    }
   }
 }

@@ -80,7 +80,7 @@ extension Publishers.CollectByCount {
   /// Decides under `lock`, in ``CollectByCountState``, and acts after it; the thread that claims
   /// the queue's drain delivers the full groups.
   // Sendable: state is guarded by `lock`; calls out happen outside it, by the draining thread.
-  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
+  fileprivate final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
@@ -365,5 +365,29 @@ extension CollectByCountState where Group: RangeReplaceableCollection {
     case .terminal:
       return nil
     }
+  }
+}
+
+extension Publishers.CollectByCount.Inner: CustomReflectable {
+  /// As Combine's: the `downstream`, the `upstreamSubscription`, the group being filled
+  /// (`buffer`) and the group size (`count`). The downstream and the upstream subscription are
+  /// `nil` once the subscription ended and let go of them.
+  var customMirror: Mirror {
+    let (downstream, upstream, buffer) = lock.withLock {
+      () -> (Downstream?, (any Subscription)?, [Upstream.Output]) in
+      switch state {
+      case .awaitingSubscription(let downstream): (downstream, nil, [])
+      case .active(let active): (active.outlet.downstream, active.upstream, active.group)
+      case .ending(let outlet): (outlet.downstream, nil, [])
+      case .terminal: (nil, nil, [])
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "downstream": downstream.map { $0 as Any } ?? (nil as Downstream? as Any),
+        "upstreamSubscription": upstream as Any, "buffer": buffer, "count": count,
+      ]
+    )
   }
 }

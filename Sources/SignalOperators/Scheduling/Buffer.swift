@@ -155,7 +155,8 @@ extension Publishers.Buffer {
   /// queue's drain delivers; a value's refill request (`.keepFull`) goes upstream just before
   /// the value goes downstream.
   // Sendable: state is guarded by `lock`; calls out happen outside it, by the draining thread.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable
+  fileprivate final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+    @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -453,5 +454,46 @@ enum BufferState<Downstream: Subscriber> {
     case .terminal:
       return nil
     }
+  }
+}
+
+extension Publishers.Buffer.Inner: CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+{
+  /// `Buffer`, as Combine's.
+  var description: String { "Buffer" }
+
+  /// The description, as Combine's playground display.
+  var playgroundDescription: Any { description }
+
+  /// As Combine's: the buffered `values`, the `state` (`subscribed(upstream)` or `terminal`),
+  /// the `downstreamDemand` not yet met, and the completion waiting behind the values
+  /// (`terminal`). Empty once the subscription ended and let go of them.
+  var customMirror: Mirror {
+    typealias Snapshot = (
+      values: [Downstream.Input], state: SubscriptionStatus, demand: Subscribers.Demand,
+      completion: Subscribers.Completion<Downstream.Failure>?
+    )
+    let snapshot = lock.withLock { () -> Snapshot in
+      switch state {
+      case .awaitingSubscription:
+        return ([], .awaitingSubscription, .none, nil)
+      case .active(let active):
+        let queue = active.outlet.queue
+        return (Array(queue.values), .subscribed(active.upstream), queue.demand, queue.completion)
+      case .ending(let outlet):
+        let queue = outlet.queue
+        return (Array(queue.values), .terminal, queue.demand, queue.completion)
+      case .terminal:
+        return ([], .terminal, .none, nil)
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "values": snapshot.values, "state": snapshot.state,
+        "downstreamDemand": snapshot.demand, "terminal": snapshot.completion as Any,
+      ]
+    )
   }
 }

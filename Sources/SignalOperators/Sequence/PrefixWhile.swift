@@ -79,6 +79,10 @@ extension Publishers.PrefixWhile {
     @usableFromInline
     static var name: String { "PrefixWhile" }
 
+    /// The mirror shows the downstream, as Combine's.
+    @inlinable
+    static var reflectsDownstream: Bool { true }
+
     @inlinable
     static var trapsEventsBeforeSubscription: Bool { true }
 

@@ -84,6 +84,10 @@ extension Publishers.TryPrefixWhile {
     @usableFromInline
     static var name: String { "TryPrefixWhile" }
 
+    /// The mirror shows the downstream, as Combine's.
+    @inlinable
+    static var reflectsDownstream: Bool { true }
+
     @inlinable
     static var trapsEventsBeforeSubscription: Bool { true }
 

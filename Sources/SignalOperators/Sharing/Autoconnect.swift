@@ -205,7 +205,7 @@ extension Publishers.Autoconnect {
   // Sendable: all mutable state is in `link`, which guards it with a lock; the parent, upstream
   // and downstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -222,6 +222,24 @@ extension Publishers.Autoconnect {
 
     /// The upstream subscription's description.
     var description: String { upstreamDescription.withLock { $0 } ?? "Autoconnect" }
+
+    /// As Combine's: the `Autoconnect` publisher (`parent`) and the `upstreamSubscription`, both
+    /// `nil` once the subscription ended and let go of them.
+    var customMirror: Mirror {
+      let upstream = link.upstream()
+      return Mirror(
+        self,
+        children: [
+          "parent": upstream.map { $0.extra as Any }
+            ?? (nil as Publishers.Autoconnect<Upstream>? as Any),
+          "upstreamSubscription": upstream.map { $0.subscription as Any }
+            ?? (nil as (any Subscription)? as Any),
+        ]
+      )
+    }
+
+    /// The description, as Combine's playground display.
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard let delivery = link.attach(subscription) else {

@@ -76,11 +76,8 @@ final class SingleValueSubscription<Downstream: Subscriber>: @unchecked Sendable
 
   var description: String { "\(name)" }
 
-  var customMirror: Mirror {
-    let pending = lock.withLock { phase == .pending }
-    guard pending else { return Mirror(self, children: [:]) }
-    return Mirror(self, children: ["value": output])
-  }
+  /// The value, unlabelled, before and after it is sent (as Combine's).
+  var customMirror: Mirror { Mirror(self, unlabeledChildren: [output]) }
 
   var playgroundDescription: Any { description }
 }

@@ -283,12 +283,18 @@ final class SubjectConduit<Downstream: Subscriber>:
     "\(name)"
   }
 
+  /// As Combine's: `parent`, `downstream`, `demand` and `subject`. The subject is shown by its
+  /// core (described as the subject, e.g. `PassthroughSubject<Int, Never>`), which the conduit
+  /// holds instead of the subject; `nil` once the subscription ended.
   @usableFromInline
   var customMirror: Mirror {
-    let (downstream, demand) = lock.withLock { (self.downstream, self.demand) }
+    let (downstream, demand, core) = lock.withLock { (self.downstream, self.demand, self.core) }
     return Mirror(
       self,
-      children: ["downstream": downstream as Any, "demand": demand]
+      children: [
+        "parent": core as Any, "downstream": downstream as Any, "demand": demand,
+        "subject": core as Any,
+      ]
     )
   }
 

@@ -5,7 +5,7 @@
 /// the subject, to remove themselves when cancelled.
 // Sendable: every mutable property is guarded by `lock`; conduits are called after it.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStringConvertible {
   @usableFromInline
   let lock = Lock()
 
@@ -37,6 +37,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   /// The description of this subject's subscriptions.
   @usableFromInline
   let name: StaticString
+
+  /// Described as the subject it is the core of (`PassthroughSubject<Int, Never>`), for the
+  /// conduits' mirrors.
+  @usableFromInline
+  var description: String { "\(name)<\(Output.self), \(Failure.self)>" }
 
   init(name: StaticString, current: Output?, keepsLatest: Bool) {
     self.name = name

@@ -4,6 +4,19 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CatchTests {
+  @Test func subscription_mirrorsDownstreamAndDemand() throws {
+    // As Combine's `Catch`: the downstream and the demand not yet met by the first publisher.
+    let upstream = TestPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
+    upstream.catch { _ in Just(0) }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(1)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "demand"])
+    #expect(mirror.children.first?.value as? RecordingSubscriber<Int, Never> === recorder)
+    #expect(Array(mirror.children).last?.value as? Subscribers.Demand == .max(2))
+  }
+
   @Test func cancelInsideReceive_stillReturnsTheSubscribersDemand() {
     // As Combine: the demand the subscriber returns goes back to the upstream that sent the
     // value even though the subscriber cancelled from inside `receive(_:)`.

@@ -4,6 +4,19 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryFilterTests {
+  @Test func subscription_mirrorsItsDownstream() throws {
+    // As Combine's `TryFilter`: the downstream, nil once the subscription ended.
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
+    TestPublisher<Int, Never>().tryFilter { _ in true }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream"])
+    #expect(mirror.children.first?.value as? RecordingSubscriber<Int, any Error> === recorder)
+    subscription.cancel()
+    let ended = Mirror(reflecting: subscription).children.first.map { String(describing: $0.value) }
+    #expect(ended == "nil")
+  }
+
   @Test func valueBeforeSubscription_traps() async {
     let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       EarlyEventPublisher<Int>(value: 1).tryFilter { $0 > 0 }

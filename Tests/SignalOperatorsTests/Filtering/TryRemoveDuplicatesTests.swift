@@ -4,6 +4,18 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryRemoveDuplicatesTests {
+  @Test func subscription_mirrorsDownstreamAndLast() throws {
+    // As Combine's `TryRemoveDuplicates`: the downstream and the last value.
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryRemoveDuplicates { $0 == $1 }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(4)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "last"])
+    #expect(mirror.children.dropFirst().first.map { String(describing: $0.value) } == "Optional(4)")
+  }
+
   @Test func valueBeforeSubscription_traps() async {
     let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       EarlyEventPublisher<Int>(value: 1).tryRemoveDuplicates { $0 == $1 }

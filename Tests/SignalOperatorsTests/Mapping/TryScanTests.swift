@@ -4,6 +4,19 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryScanTests {
+  @Test func subscription_mirrorsDownstreamStatusAndResult() throws {
+    // As Combine's `TryScan`: the downstream, the status and the result so far.
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, any Error>()
+    upstream.tryScan(1) { $0 + $1 }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(2)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "status", "result"])
+    let values = mirror.children.map { String(describing: $0.value) }
+    #expect(values.dropFirst() == ["subscribed(TestPublisher)", "3"])
+  }
+
   private let scenarios = PassThroughScenarios(
     make: { (upstream: TestPublisher<Int, TestError>) in
       upstream.tryScan(0) { total, value in

@@ -5,6 +5,23 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CollectByCountTests {
+  @Test func subscription_mirrorsDownstreamUpstreamBufferAndCount() throws {
+    // As Combine's: the downstream, the upstream subscription, the group being filled and the
+    // group size.
+    let upstream = TestPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
+    upstream.collect(3).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(7)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(
+      mirror.children.map(\.label) == ["downstream", "upstreamSubscription", "buffer", "count"]
+    )
+    #expect(mirror.children.first?.value as? RecordingSubscriber<[Int], TestError> === recorder)
+    #expect(mirror.children.dropFirst(2).first?.value as? [Int] == [7])
+    #expect(Array(mirror.children).last?.value as? Int == 3)
+  }
+
   let upstream = TestPublisher<Int, TestError>()
 
   @Test func fullArrays_sentAsTheyFill_lastShortOneOnFinish() {

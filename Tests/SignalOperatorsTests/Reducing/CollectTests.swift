@@ -5,6 +5,19 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CollectTests {
+  @Test func subscription_mirrorsTheCountCollected() throws {
+    // As Combine's `Collect`: only the number of values collected so far.
+    let upstream = TestPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
+    upstream.collect().subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(1)
+    upstream.send(2)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["count"])
+    #expect(mirror.children.first?.value as? Int == 2)
+  }
+
   let harness = ReducingHarness(name: "Collect") { $0.collect() }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -5,6 +5,23 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ReduceTests {
+  @Test func subscription_mirrorsDownstreamResultInitialAndStatus() throws {
+    // As Combine's: the downstream, the result so far, the initial result and the status.
+    let upstream = TestPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    upstream.reduce(10) { $0 + $1 }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(5)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
+    #expect(mirror.children.first?.value as? RecordingSubscriber<Int, TestError> === recorder)
+    let values = mirror.children.map { String(describing: $0.value) }
+    #expect(values.dropFirst() == ["Optional(15)", "Optional(10)", "subscribed(TestPublisher)"])
+    upstream.send(completion: .finished)
+    let resolved = Mirror(reflecting: subscription).children.map { String(describing: $0.value) }
+    #expect(resolved.dropFirst() == ["Optional(15)", "Optional(10)", "terminal"])
+  }
+
   let harness = ReducingHarness(name: "Reduce") { $0.reduce("") { $0 + String($1) } }
 
   @Test func basicPath_sendsResultThenFinished() {

@@ -5,6 +5,24 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct BufferTests {
+  @Test func subscription_describesItselfAndMirrorsValuesStateDemandAndTerminal() throws {
+    // As Combine's: `Buffer`, with the buffered values, the state, the demand not yet met
+    // and the completion waiting behind the values.
+    let upstream = TestPublisher<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Buffer")
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["values", "state", "downstreamDemand", "terminal"])
+    #expect(mirror.children.first?.value as? [Int] == [1, 2])
+    let terminal = Array(mirror.children).last?.value as? Subscribers.Completion<TestError>
+    #expect(terminal == .finished)
+  }
+
   struct Boom: Error, Equatable {}
   struct Overflow: Error, Equatable {}
 

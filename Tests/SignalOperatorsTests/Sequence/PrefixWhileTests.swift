@@ -4,6 +4,16 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PrefixWhileTests {
+  @Test func subscription_mirrorsItsDownstream() throws {
+    // As Combine's `PrefixWhile`: the downstream.
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    TestPublisher<Int, TestError>().prefix { $0 < 3 }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream"])
+    #expect(mirror.children.first?.value as? RecordingSubscriber<Int, TestError> === recorder)
+  }
+
   @Test func valueBeforeSubscription_traps() async {
     let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       EarlyEventPublisher<Int>(value: 1).prefix { $0 > 0 }

@@ -5,6 +5,22 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AutoconnectTests {
+  @Test func subscription_mirrorsParentAndUpstreamSubscription() throws {
+    // As Combine's: the `Autoconnect` publisher and the upstream subscription, whose
+    // description is also the playground's.
+    let autoconnect = TestPublisher<Int, Never>().makeConnectable().autoconnect()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    autoconnect.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["parent", "upstreamSubscription"])
+    #expect(mirror.children.first.map { $0.value as AnyObject } === autoconnect)
+    #expect(Array(mirror.children).last.map { String(describing: $0.value) } == "Multicast")
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "Multicast")
+    subscription.cancel()
+  }
 
   let upstream = TestPublisher<Int, TestError>()
 
