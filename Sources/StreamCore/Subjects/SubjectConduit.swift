@@ -16,6 +16,14 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
     self.offerEntry = offerEntry
   }
 
+  /// Calls ``offerEntry``. Not inlined: within this call the conduit is held by its caller, so
+  /// the entry closure is called without a retain of its context.
+  @inline(never)
+  @usableFromInline
+  final func offer(_ value: Output) {
+    offerEntry(self, value)
+  }
+
   /// Delivers the completion, after any values already accepted.
   @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) {
@@ -126,7 +134,8 @@ final class SubjectConduit<Downstream: Subscriber>:
       return (downstream, claim)
     }
     _ = superseded
-    guard let (downstream, claim) = target else { return }
+    // Consumed: binding a copy would retain the downstream a second time.
+    guard let (downstream, claim) = consume target else { return }
     let more = downstream.receive(value)
     afterDelivery(downstream, adding: more, outer: claim == .outer)
   }
@@ -136,7 +145,21 @@ final class SubjectConduit<Downstream: Subscriber>:
   @inlinable
   func afterDelivery(_ downstream: Downstream, adding more: Subscribers.Demand, outer: Bool) {
     if outer {
-      drain(downstream, adding: more)
+      // Nothing waits (the usual case): add the demand and let go in one critical section,
+      // without entering the drain loop.
+      let done = lock.withLock { () -> Bool in
+        if self.downstream != nil {
+          if let backlog,
+            !backlog.queue.isEmpty || backlog.pendingCompletion != nil || backlog.latest != nil
+          {
+            return false
+          }
+          demand += more
+        }
+        owner.release()
+        return true
+      }
+      if !done { drain(downstream, adding: more) }
     } else if more > .none {
       lock.withLock { if self.downstream != nil { demand += more } }
     }

@@ -59,9 +59,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
     _ = replaced
     guard let targets else { return }
+    // The snapshot holds every conduit, so each is reached without a retain of its own: a
+    // retain of the conduit and of its entry closure's context cost about 80 instructions per
+    // subscriber and send.
     targets.withUnsafeBufferPointer { conduits in
-      for conduit in conduits {
-        conduit.offerEntry(conduit, value)
+      for index in conduits.indices {
+        Unmanaged.passUnretained(conduits[index])._withUnsafeGuaranteedRef { $0.offer(value) }
       }
     }
   }
