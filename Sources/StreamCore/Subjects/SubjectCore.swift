@@ -116,9 +116,30 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     _ = removed  // released here, outside the lock
   }
 
+  /// The subjects' `sink`: the closures become the conduit's downstream directly, so one object
+  /// (the conduit) stands for the subscriber and its subscription, instead of a
+  /// `Subscribers.Sink` and a conduit; the token cancels the conduit.
   @inlinable
-  func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectConduit(downstream: subscriber, core: self)
+  func sink(
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    let subscriber = SubjectSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    // One token made on one path: the optimiser can then keep it on the stack when it doesn't
+    // escape.
+    return AnyCancellable(subscribe(subscriber, pinned: true))
+  }
+
+  /// Attaches `subscriber` and returns its conduit, which is already terminal if the subject
+  /// had ended (the subscriber then received the completion).
+  ///
+  /// `pinned`: the conduit also keeps the subscriber for its own lifetime (see
+  /// `SubjectConduit.pinned`); only for subscribers that don't hold their subscription.
+  @inlinable
+  @discardableResult
+  func subscribe<S: Subscriber>(_ subscriber: S, pinned: Bool = false) -> SubjectConduit<S>
+  where S.Input == Output, S.Failure == Failure {
+    let conduit = SubjectConduit(downstream: subscriber, core: self, pinned: pinned)
     let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
       if let completion { return completion }
       // The conduit is not shared yet, so its state may be seeded here, atomically with joining.
@@ -127,11 +148,14 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       return nil
     }
     if let ended {
+      let released = conduit.lock.withLock { conduit.terminate() }
+      _ = released  // released here, outside the lock
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: ended)
-    } else {
-      conduit.start(subscriber)
+      return conduit
     }
+    conduit.start(subscriber)
+    return conduit
   }
 
   @inlinable
@@ -159,5 +183,45 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       guard let current else { preconditionFailure("SubjectCore: no current value") }
       return current
     }
+  }
+}
+
+/// The subscriber a subject's own `sink` attaches: the two closures, and a request for unlimited
+/// values on subscription, as `Subscribers.Sink` makes. A struct, held by the conduit itself,
+/// so that `subject.sink { }` allocates one object where a `Sink` would add a second.
+@usableFromInline
+struct SubjectSink<Input, Failure: Error>: Subscriber {
+  @usableFromInline
+  let receiveValue: (Input) -> Void
+
+  @usableFromInline
+  let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
+
+  @inlinable
+  init(
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    receiveValue: @escaping (Input) -> Void
+  ) {
+    self.receiveCompletion = receiveCompletion
+    self.receiveValue = receiveValue
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    subscription.request(.unlimited)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    receiveValue(input)
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    receiveCompletion(completion)
   }
 }
