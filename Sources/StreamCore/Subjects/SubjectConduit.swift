@@ -79,7 +79,7 @@ final class SubjectConduit<Downstream: Subscriber>:
   @usableFromInline
   @exclusivity(unchecked) var toldCore = false
   /// The subscriber again, kept for the conduit's whole life, for a subject's own `sink`
-  /// (`SubjectSink`, two closures that don't hold the subscription); `nil` for other
+  /// (`ClosureSink`, two closures that don't hold the subscription); `nil` for other
   /// subscribers, which are released when the conduit ends. Values are delivered through it:
   /// an immutable property is called without the retain and release that a copy of
   /// `downstream` takes out of the lock. `downstream` still says whether the conduit is live.

@@ -124,7 +124,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
-    let subscriber = SubjectSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    let subscriber = ClosureSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     // One token made on one path: the optimiser can then keep it on the stack when it doesn't
     // escape.
     return AnyCancellable(subscribe(subscriber, pinned: true))
@@ -183,45 +183,5 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       guard let current else { preconditionFailure("SubjectCore: no current value") }
       return current
     }
-  }
-}
-
-/// The subscriber a subject's own `sink` attaches: the two closures, and a request for unlimited
-/// values on subscription, as `Subscribers.Sink` makes. A struct, held by the conduit itself,
-/// so that `subject.sink { }` allocates one object where a `Sink` would add a second.
-@usableFromInline
-struct SubjectSink<Input, Failure: Error>: Subscriber {
-  @usableFromInline
-  let receiveValue: (Input) -> Void
-
-  @usableFromInline
-  let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
-
-  @usableFromInline
-  let combineIdentifier = CombineIdentifier()
-
-  @inlinable
-  init(
-    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-    receiveValue: @escaping (Input) -> Void
-  ) {
-    self.receiveCompletion = receiveCompletion
-    self.receiveValue = receiveValue
-  }
-
-  @inlinable
-  func receive(subscription: any Subscription) {
-    subscription.request(.unlimited)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    receiveValue(input)
-    return .none
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    receiveCompletion(completion)
   }
 }
