@@ -200,6 +200,14 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// - Parameter subscriber: The subscriber to attach to this future.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    attach(subscriber)
+  }
+
+  /// Attaches `subscriber` and returns its subscription, for the future's own `sink`.
+  @inlinable
+  @discardableResult
+  func attach<S: Subscriber>(_ subscriber: S) -> FutureSubscription<S?>
+  where S.Input == Output, S.Failure == Failure {
     let subscription = FutureSubscription<S?>(downstream: subscriber, future: self)
     let waiter = FutureWaiter<Output, Failure>(id: ObjectIdentifier(subscription)) { result in
       subscription.fulfill(result)
@@ -211,6 +219,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       if self.resolution == .pending { appendWaiter(waiter) }
     }
     subscription.start(subscriber)
+    return subscription
   }
 
   /// Stores the result; must run under the lock (or in an initialiser), once.

@@ -16,6 +16,14 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
     self.offerEntry = offerEntry
   }
 
+  /// Calls ``offerEntry``. Not inlined: within this call the conduit is held by its caller, so
+  /// the entry closure is called without a retain of its context.
+  @inline(never)
+  @usableFromInline
+  final func offer(_ value: Output) {
+    offerEntry(self, value)
+  }
+
   /// Delivers the completion, after any values already accepted.
   @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) {
@@ -54,6 +62,7 @@ final class SubjectConduit<Downstream: Subscriber>:
   /// `nil` once terminal.
   @usableFromInline
   @exclusivity(unchecked) var downstream: Downstream?
+  /// `nil` once terminal, like `downstream` (both are cleared by `terminate()` only).
   @usableFromInline
   @exclusivity(unchecked) var core: SubjectCore<Output, Failure>?
   @usableFromInline
@@ -69,6 +78,16 @@ final class SubjectConduit<Downstream: Subscriber>:
   /// Whether this conduit has told the core that its subscriber has demand; once is enough.
   @usableFromInline
   @exclusivity(unchecked) var toldCore = false
+  /// The subscriber again, kept for the conduit's whole life, for a subject's own `sink`
+  /// (`ClosureSink`, two closures that don't hold the subscription); `nil` for other
+  /// subscribers, which are released when the conduit ends. Values are delivered through it:
+  /// an immutable property is called without the retain and release that a copy of
+  /// `downstream` takes out of the lock. `downstream` still says whether the conduit is live.
+  @usableFromInline
+  let pinned: Downstream?
+  /// Whether `pinned` is set.
+  @usableFromInline
+  let isPinned: Bool
   @usableFromInline
   let keepsLatest: Bool
   @usableFromInline
@@ -79,8 +98,10 @@ final class SubjectConduit<Downstream: Subscriber>:
   let cancelEntry: (SubjectConduit) -> Void
 
   @inlinable
-  init(downstream: Downstream, core: SubjectCore<Output, Failure>) {
+  init(downstream: Downstream, core: SubjectCore<Output, Failure>, pinned: Bool = false) {
     self.downstream = downstream
+    self.pinned = pinned ? downstream : nil
+    self.isPinned = pinned
     self.core = core
     self.keepsLatest = core.keepsLatest
     self.name = core.name
@@ -105,38 +126,80 @@ final class SubjectConduit<Downstream: Subscriber>:
     let me = ThreadID.current
     // A superseded latest value is released after the lock: its deinit may call back here.
     var superseded: Output?
+    if isPinned {
+      // Called through `pinned`: nothing is copied out of the lock.
+      let claim = lock.withLock { admit(value, from: me, superseding: &superseded) }
+      _ = superseded
+      guard let claim else { return }
+      let more = pinned.unsafelyUnwrapped.receive(value)
+      afterDelivery(nil, adding: more, outer: claim == .outer)
+      return
+    }
     let target = lock.withLock { () -> (Downstream, ReentrantOwner.Claim)? in
-      guard let downstream else { return nil }
-      guard demand > .none else {
-        if keepsLatest {
-          let backlog = makeBacklog()
-          superseded = backlog.latest.take()
-          backlog.latest = value
-        }
-        return nil
-      }
-      superseded = backlog?.latest.take()  // a newer value supersedes it
-      demand -= 1
-      // Re-entrant: deliver now, the outer call drains. Another thread owns it: queue.
-      let claim = owner.claim(for: me, waiting: backlog?.isWaiting == true)
-      guard claim != .queued else {
-        makeBacklog().queue.append(value)
-        return nil
-      }
-      return (downstream, claim)
+      guard let claim = admit(value, from: me, superseding: &superseded) else { return nil }
+      return (downstream.unsafelyUnwrapped, claim)
     }
     _ = superseded
-    guard let (downstream, claim) = target else { return }
+    // Consumed: binding a copy would retain the downstream a second time.
+    guard let (downstream, claim) = consume target else { return }
     let more = downstream.receive(value)
     afterDelivery(downstream, adding: more, outer: claim == .outer)
   }
 
+  /// Decides what becomes of an offered value: `nil` if it is dropped, kept as the latest or
+  /// queued for another thread; otherwise how the caller delivers it (its demand is taken).
+  /// Must run under the lock.
+  ///
+  /// Liveness is read from `core`, which is set and cleared together with `downstream`, so
+  /// the check doesn't go through the subscriber's optional.
+  @inlinable
+  func admit(
+    _ value: Output,
+    from me: ThreadID,
+    superseding superseded: inout Output?
+  ) -> ReentrantOwner.Claim? {
+    guard core != nil else { return nil }
+    guard demand > .none else {
+      if keepsLatest {
+        let backlog = makeBacklog()
+        superseded = backlog.latest.take()
+        backlog.latest = value
+      }
+      return nil
+    }
+    superseded = backlog?.latest.take()  // a newer value supersedes it
+    demand -= 1
+    // Re-entrant: deliver now, the outer call drains. Another thread owns it: queue.
+    let claim = owner.claim(for: me, waiting: backlog?.isWaiting == true)
+    guard claim != .queued else {
+      makeBacklog().queue.append(value)
+      return nil
+    }
+    return claim
+  }
+
   /// After a delivery: the outermost delivery on this thread drains; a re-entrant one only adds
   /// its demand, and the outer one delivers whatever that allows.
+  ///
+  /// `downstream` is the copy that was delivered to, or `nil` for a pinned subscriber.
   @inlinable
-  func afterDelivery(_ downstream: Downstream, adding more: Subscribers.Demand, outer: Bool) {
+  func afterDelivery(_ downstream: Downstream?, adding more: Subscribers.Demand, outer: Bool) {
     if outer {
-      drain(downstream, adding: more)
+      // Nothing waits (the usual case): add the demand and let go in one critical section,
+      // without entering the drain loop.
+      let done = lock.withLock { () -> Bool in
+        if core != nil {  // live: see `admit`
+          if let backlog,
+            !backlog.queue.isEmpty || backlog.pendingCompletion != nil || backlog.latest != nil
+          {
+            return false
+          }
+          demand += more
+        }
+        owner.release()
+        return true
+      }
+      if !done { drain(downstream ?? pinned.unsafelyUnwrapped, adding: more) }
     } else if more > .none {
       lock.withLock { if self.downstream != nil { demand += more } }
     }
