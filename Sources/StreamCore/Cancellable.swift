@@ -9,7 +9,7 @@
 /// and network access. It is idempotent.
 ///
 /// > Thread safety: `cancel()` is safe to call from any thread, any number of times.
-public protocol Cancellable: Sendable {
+public protocol Cancellable {
   /// Cancels the activity.
   func cancel()
 }
