@@ -101,6 +101,15 @@ let package = Package(
       dependencies: ["SignalOperators", "StreamCore"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
+    // Code shaped like third-party Combine libraries written for the Swift 6 language mode
+    // (non-final subscription classes with mutable state, cancellable structs holding plain
+    // closures, a manual scheduler), with only the import changed: a change that makes such code
+    // stop compiling fails the build.
+    .testTarget(
+      name: "CombineSourceCompatTests",
+      dependencies: ["SignalOperators", "StreamCore"],
+      swiftSettings: strictSettings
+    ),
     // The Swift examples of the five seed libraries' READMEs, with only the import changed (see
     // each file's header): a call written for a seed compiles here, or the file says why not.
     .testTarget(

@@ -9,11 +9,13 @@
 /// as long as its token. The cancel action runs at most once, after which the token releases it.
 ///
 /// > Thread safety: ``cancel()`` may be called from any thread, any number of times.
-// Sendable: `action` is guarded by `lock`; the action itself is `Sendable`.
+// Sendable: `action` is guarded by `lock`. A closure action is `Sendable`; a wrapped cancellable
+// need not be (`Cancellable` doesn't refine `Sendable`), and is cancelled from whichever thread
+// cancels or releases this token, as the threading contract allows (`SendableByContract`).
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private enum Action {
     case closure(@Sendable () -> Void)
-    case cancellable(any Cancellable)
+    case cancellable(SendableByContract<any Cancellable>)
   }
 
   private let lock = Lock()
@@ -28,9 +30,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
   /// Initializes the cancellable object with the given cancellable, which ``cancel()`` cancels.
   ///
+  /// The cancellable need not be `Sendable`: a `Cancellable`'s `cancel()` may be called from any
+  /// thread, so the token cancels it from whichever thread cancels or releases the token.
+  ///
   /// - Parameter canceller: The instance to cancel.
   public init<OtherCancellable: Cancellable>(_ canceller: OtherCancellable) {
-    action = .cancellable(canceller)
+    action = .cancellable(SendableByContract(canceller))
   }
 
   deinit {
@@ -49,7 +54,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   private func run(_ action: Action?) {
     switch action {
     case .closure(let cancel): cancel()
-    case .cancellable(let cancellable): cancellable.cancel()
+    case .cancellable(let cancellable): cancellable.wrapped.cancel()
     case nil: break
     }
   }

@@ -8,8 +8,12 @@
 /// Calling ``cancel()`` frees up any allocated resources and stops side effects such as timers
 /// and network access. It is idempotent.
 ///
+/// As in Combine, `Cancellable` doesn't refine `Sendable`, so a type of yours with unsynchronised
+/// state, such as a subscription class, can adopt it (and ``Subscription``) unchanged. To share a
+/// cancellable across threads, wrap it in an ``AnyCancellable``, which is `Sendable`.
+///
 /// > Thread safety: `cancel()` is safe to call from any thread, any number of times.
-public protocol Cancellable: Sendable {
+public protocol Cancellable {
   /// Cancels the activity.
   func cancel()
 }

@@ -89,7 +89,8 @@ extension Scheduler {
     ) {
       feed.tick()
     }
-    continuation.onTermination = { _ in token.cancel() }
+    let timerToken = SendableByContract(token)
+    continuation.onTermination = { _ in timerToken.wrapped.cancel() }
     return stream
   }
 

@@ -151,7 +151,7 @@ extension Publisher where Failure == Never {
 /// The state of a ``Subscribers/Sink``, outside the generic class so that unspecialised code
 /// needs no type metadata for it.
 @usableFromInline
-enum SinkState: Sendable {
+enum SinkState {
   case awaitingSubscription
   case subscribed(any Subscription)
   case closed

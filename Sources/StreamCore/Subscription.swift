@@ -44,7 +44,7 @@ public enum Subscriptions {
 
 /// The subscription behind ``Subscriptions/empty``.
 final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible
+  CustomPlaygroundDisplayConvertible, Sendable
 {
   static let shared = EmptySubscription()
 

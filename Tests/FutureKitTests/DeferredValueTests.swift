@@ -141,8 +141,9 @@ import Testing
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       publisher.subscribe(recorder)
       let subscription = try #require(recorder.subscription)
+      let shared = SendableByContract(subscription)
       DispatchQueue.concurrentPerform(iterations: 2) { index in
-        if index == 0 { subscription.request(.max(1)) } else { subscription.cancel() }
+        if index == 0 { shared.wrapped.request(.max(1)) } else { shared.wrapped.cancel() }
       }
       subscription.request(.max(1))
       #expect(runs.withLock { $0 } <= 1)

@@ -65,11 +65,11 @@ import Testing
       let promise = Promise<Int, Never>()
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
       promise.future.subscribe(recorder)
-      let subscription = try #require(recorder.subscription)
+      let subscription = SendableByContract(try #require(recorder.subscription))
       DispatchQueue.concurrentPerform(iterations: 3) { index in
         switch index {
         case 0: promise.resolve(2)
-        default: subscription.request(.max(1))
+        default: subscription.wrapped.request(.max(1))
         }
       }
       #expect(recorder.events == [.subscription, .value(2), .completion(.finished)])
@@ -81,9 +81,9 @@ import Testing
       let promise = Promise<Int, Never>()
       let recorder = RecordingSubscriber<Int, Never>()
       promise.future.subscribe(recorder)
-      let subscription = try #require(recorder.subscription)
+      let subscription = SendableByContract(try #require(recorder.subscription))
       DispatchQueue.concurrentPerform(iterations: 2) { index in
-        if index == 0 { promise.resolve(1) } else { subscription.cancel() }
+        if index == 0 { promise.resolve(1) } else { subscription.wrapped.cancel() }
       }
       // Either the cancel came first, or the delivery did; a value already on its way when the
       // cancel lands still arrives, but then no completion follows it.

@@ -56,10 +56,13 @@ struct RunLoopSchedulerTests {
     let ticks = Collected<Int>()
     let stopped = Collected<Int>()
     let counter = Collected<Void>()
-    let token = scheduler.schedule(after: scheduler.now, interval: .milliseconds(5)) {
-      counter.append(())
-      ticks.append(counter.items.count)
-    }
+    // `AnyCancellable` is `Sendable`, so the token can be cancelled from the loop's thread.
+    let token = AnyCancellable(
+      scheduler.schedule(after: scheduler.now, interval: .milliseconds(5)) {
+        counter.append(())
+        ticks.append(counter.items.count)
+      }
+    )
     #expect(await ticks.wait(for: 3))
     // Cancel on the loop's own thread, then let one more action through the loop: no tick
     // comes after the cancel.

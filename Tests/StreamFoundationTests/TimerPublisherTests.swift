@@ -52,7 +52,7 @@ struct TimerPublisherTests {
     }
     #expect(await before.wait(for: 1))
     #expect(before.items == [0])
-    let connection = timer.connect()
+    let connection = AnyCancellable(timer.connect())
     #expect(await dates.wait(for: 2))
     let atCancel = Collected<Int>()
     scheduler.schedule {

@@ -131,13 +131,16 @@ extension Publishers.SubscribeOn {
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      guard let upstream = lock.withLock({ state.upstream }) else { return }
-      scheduler.schedule(options: options) { upstream.request(demand) }
+      guard let upstream = lock.withLock({ state.upstream }).map(SendableByContract.init) else {
+        return
+      }
+      scheduler.schedule(options: options) { upstream.wrapped.request(demand) }
     }
 
     func cancel() {
-      guard let upstream = lock.withLock({ state.cancel() })?.upstream else { return }
-      scheduler.schedule(options: options) { upstream.cancel() }
+      guard let upstream = lock.withLock({ state.cancel() })?.upstream.map(SendableByContract.init)
+      else { return }
+      scheduler.schedule(options: options) { upstream.wrapped.cancel() }
     }  // the subscriber and an unsubscribed upstream publisher are released after the lock
 
     var description: String { "SubscribeOn" }

@@ -91,12 +91,13 @@ extension ConformanceRunner {
   func concurrentRequestAndCancel() throws(RuleExit) {
     let probe = try subscribe(conformance.makePublisher(), strictCancel: false)
     let subscription = probe.subscription
+    let shared = SendableByContract(subscription)
     let (threads, calls) = Self.hammer
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       for call in 0..<calls {
-        probe.request(.max(1), via: subscription)
+        probe.request(.max(1), via: shared.wrapped)
         if call == 10 * (thread + 1) {
-          probe.cancel(via: subscription)
+          probe.cancel(via: shared.wrapped)
         }
       }
     }

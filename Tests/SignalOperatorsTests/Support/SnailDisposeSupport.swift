@@ -10,7 +10,7 @@ final class SnailDisposeLog: Sendable {
 }
 
 /// Counts raw `cancel()` calls, without making them idempotent.
-final class SnailCountingCancellable: Cancellable {
+final class SnailCountingCancellable: Cancellable, Sendable {
   let name: String?
   let log: SnailDisposeLog?
   private let count = Atomic(0)
