@@ -219,7 +219,7 @@ final class SearchModel {
 
 // MARK: - Tests
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ThirdPartyShapesTests {
   @Test func aCustomPublisherWithASubclassedSubscriptionDeliversOnDemand() {
     let subscriber = OneAtATimeSubscriber<Int, Never>()

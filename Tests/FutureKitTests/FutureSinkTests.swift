@@ -4,7 +4,7 @@ import Testing
 
 /// `Future`'s own `sink` overloads, which attach the closures without a `Subscribers.Sink`:
 /// they must behave exactly as `Publisher`'s `sink`.
-@Suite(.timeLimit(.minutes(1))) struct FutureSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct FutureSinkTests {
   /// Collects what the closures receive; a class so that closures can share it.
   final class Log: @unchecked Sendable {
     var events: [String] = []

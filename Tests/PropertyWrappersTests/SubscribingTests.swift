@@ -3,7 +3,7 @@ import PropertyWrappers
 import StreamCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct SubscribingTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscribingTests {
   /// A `Subscribing` object that records each delivery and whether it came on the main queue.
   private final class Screen: Subscribing {
     struct Delivery: Equatable {

@@ -3,7 +3,7 @@ import PropertyWrappers
 import StreamCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ThreadingTests {
+@Suite(.timeLimit(.minutes(5))) struct ThreadingTests {
   /// Checks that a wrapper's closure runs on a global queue and never inside the call.
   ///
   /// The caller invokes the wrapper's closure from the target queue itself and signals

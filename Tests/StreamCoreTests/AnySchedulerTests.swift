@@ -2,7 +2,7 @@ import Dispatch
 import StreamCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct AnySchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct AnySchedulerTests {
   @Test func erased_forwardsEveryCallWithItsArguments() {
     let spy = SpyScheduler()
     let erased = spy.eraseToAnyScheduler()

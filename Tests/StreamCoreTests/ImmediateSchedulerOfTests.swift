@@ -2,7 +2,7 @@ import Dispatch
 import StreamCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ImmediateSchedulerOfTests {
+@Suite(.timeLimit(.minutes(5))) struct ImmediateSchedulerOfTests {
   @Test func dispatchImmediate_runsEveryActionBeforeReturning() {
     let scheduler = DispatchQueue.immediate
     let log = Log()

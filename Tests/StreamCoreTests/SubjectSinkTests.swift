@@ -3,7 +3,7 @@ import Testing
 
 /// The subjects' own `sink` overloads, which attach the closures without a `Subscribers.Sink`:
 /// they must behave exactly as `Publisher`'s `sink`.
-@Suite(.timeLimit(.minutes(1))) struct SubjectSinkTests {
+@Suite(.timeLimit(.minutes(5))) struct SubjectSinkTests {
   /// Collects what the closures receive; a class so that closures can share it.
   final class Log: @unchecked Sendable {
     var events: [String] = []

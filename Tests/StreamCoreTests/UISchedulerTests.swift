@@ -2,7 +2,7 @@ import Dispatch
 import StreamCore
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct UISchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct UISchedulerTests {
   @MainActor @Test func fromTheMainQueue_runsAtOnce() async {
     let ranInline = await withCheckedContinuation { continuation in
       DispatchQueue.main.async {

@@ -19,7 +19,7 @@ import FoundationNetworking
 #if !canImport(Darwin)
 
 /// `URLSession.dataTaskPublisher` against a real HTTP server on 127.0.0.1 (`LocalHTTPServer`).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DataTaskPublisherTests {
   /// What a sink saw: `value <status> <body>`, `finished` or `failure <code>`.
   private static func load(

@@ -2,7 +2,7 @@ import Foundation
 import StreamFoundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DateSchedulerTimeTests {
   typealias Time = RunLoop.SchedulerTimeType
   typealias Stride = Time.Stride

@@ -11,7 +11,7 @@ import Testing
 
 /// `RunLoop.test`, `OperationQueue.test` and `.unimplemented` stand in for Foundation's
 /// schedulers in `AnySchedulerOf<…>` code.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct FoundationTestSchedulersTests {
   /// Code typed to a run loop's scheduler, as an app would write it.
   private final class Model: @unchecked Sendable {

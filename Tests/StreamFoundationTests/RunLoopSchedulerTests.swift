@@ -8,7 +8,7 @@ import Testing
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
 #if !canImport(Darwin)
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct RunLoopSchedulerTests {
   @Test func schedule_runsOnTheRunLoopsThread() async {
     let thread = RunLoopThread()

@@ -8,7 +8,7 @@ import Testing
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
 #if !canImport(Darwin)
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct TimerPublisherTests {
   @Test func publish_keepsItsConfiguration() {
     let timer = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common)

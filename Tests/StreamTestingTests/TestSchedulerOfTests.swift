@@ -6,7 +6,7 @@ import Testing
 
 /// `TestScheduler` standing in for other schedulers: `DispatchQueue.test`, erased to
 /// `AnySchedulerOf<DispatchQueue>`, and its `async` forms.
-@Suite(.timeLimit(.minutes(1))) struct TestSchedulerOfTests {
+@Suite(.timeLimit(.minutes(5))) struct TestSchedulerOfTests {
   @Test func dispatchTest_startsAtOneNanosecondAndMovesOnlyWhenAdvanced() {
     let scheduler = DispatchQueue.test
     #expect(scheduler.now.dispatchTime.uptimeNanoseconds == 1)

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct UnimplementedSchedulerTests {
+@Suite(.timeLimit(.minutes(5))) struct UnimplementedSchedulerTests {
   @Test func scheduling_recordsAnIssueNamingTheScheduler_andStillRunsTheAction() {
     let scheduler = DispatchQueue.unimplemented("search")
     let ran = Flag()

@@ -34,7 +34,7 @@ private func first<I: AsyncIteratorProtocol>(_ iterator: inout I) async rethrows
 
 private struct Broken: Error, Equatable {}
 
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct GenericValuesTests {
   @Test func aNeverFailingPublishersValuesThroughGenericRethrowsCode() async {
     let values = await drain([1, 2, 3].publisher.values.makeAsyncIterator())

@@ -580,23 +580,5 @@ public let knownDifferences: [Expectation] = [
     .descriptionMirror,
     "prefix(untilOutputFrom:): OpenCombine describes its subscription and subscribers by internal type names (Inner, Termination) with their internals in the mirror; StreamKit names them PrefixUntilOutput and shows no children"
   ),
-  .init(
-    "K193",
-    ["autoconnect"],
-    "D ",
-    misbehaving: false,
-    .descriptionMirror,
-    "follows K194: OpenCombine's second upstream subscription adds an up1.subscriber line to the descriptions",
-    test: { d, _ in d.openCombine?.hasPrefix("up1.subscriber") == true }
-  ),
-  .init(
-    "K195",
-    ["share"],
-    "D ",
-    misbehaving: false,
-    .descriptionMirror,
-    "follows K196: OpenCombine's second upstream subscription adds an up1.subscriber line to the descriptions",
-    test: { d, _ in d.openCombine?.hasPrefix("up1.subscriber") == true }
-  ),
   // Added by hand from a run with --seed 2.
 ]

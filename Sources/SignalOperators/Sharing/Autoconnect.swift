@@ -227,11 +227,11 @@ extension Publishers.Autoconnect {
     /// `nil` once the subscription ended and let go of them.
     var customMirror: Mirror {
       let upstream = link.upstream()
+      let parent = upstream == nil ? nil : counted.withLock { $0 }
       return Mirror(
         self,
         children: [
-          "parent": upstream.map { $0.extra as Any }
-            ?? (nil as Publishers.Autoconnect<Upstream>? as Any),
+          "parent": parent.map { $0 as Any } ?? (nil as Publishers.Autoconnect<Upstream>? as Any),
           "upstreamSubscription": upstream.map { $0.subscription as Any }
             ?? (nil as (any Subscription)? as Any),
         ]

@@ -213,7 +213,7 @@ final class ConbiniReadmeTestingExamples: XCTestCase {
 
 // MARK: - What the README says they do
 
-@Suite(.timeLimit(.minutes(1))) struct ConbiniReadmeExamplesTests {
+@Suite(.timeLimit(.minutes(5))) struct ConbiniReadmeExamplesTests {
   /// "handleEnd … Executes (only once) the provided closure when the publisher completes".
   @Test func handleEnd_runsOnceOnCompletion() {
     let ends = LockedState<[String]>([])

@@ -137,7 +137,7 @@ let combinedSub = intSubscriber.combineWith(stringSubscriber) // => Subscriber<(
 
 // MARK: - What the README says they do
 
-@Suite(.timeLimit(.minutes(1))) struct PropagateReadmeExamplesTests {
+@Suite(.timeLimit(.minutes(5))) struct PropagateReadmeExamplesTests {
   /// "which in turn lets you write code that consumes this": the success reaches `onSuccess`,
   /// then `onComplete` stops the indicator. Propagate's callbacks run asynchronously, so the
   /// test waits for them (at most 60 s).

@@ -79,7 +79,7 @@ func delayedExample() {
 
 // MARK: - What the README says they do
 
-@Suite(.timeLimit(.minutes(1))) struct ShuttleReadmeExamplesTests {
+@Suite(.timeLimit(.minutes(5))) struct ShuttleReadmeExamplesTests {
   /// A `FlubberDisplay` that prefers the sender's thread, so deliveries can be checked without
   /// the main queue.
   final class Recorder: Subscribing {

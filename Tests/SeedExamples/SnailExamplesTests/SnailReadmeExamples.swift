@@ -58,7 +58,7 @@ let just = Just(1) // always returns the initial value (1 in this case)
 return just  // added: uses the value
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SnailReadmeExamplesTests {
+@Suite(.timeLimit(.minutes(5))) struct SnailReadmeExamplesTests {
   /// "isLoaderAnimating.bind(to: viewModel.isLoading) … print(isLoaderAnimating.value) // true".
   @Test func bind_forwardsTheChange() {
     #expect(bindExample(viewModel: LoadingViewModel()))

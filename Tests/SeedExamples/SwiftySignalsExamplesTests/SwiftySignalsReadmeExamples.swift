@@ -39,7 +39,7 @@ for _ in 0..<10 {
 return property  // added: uses the value
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SwiftySignalsReadmeExamplesTests {
+@Suite(.timeLimit(.minutes(5))) struct SwiftySignalsReadmeExamplesTests {
   /// "Whenever the value is modified, the new value is send": ten increments leave 10.
   @Test func property_endsAtTen() {
     #expect(propertyExample().value == 10)

@@ -14,7 +14,7 @@ private func racing(_ first: SubscriptionProbe, _ second: SubscriptionProbe) -> 
   return state
 }
 
-@Suite(.timeLimit(.minutes(1))) struct AmbStateTests {
+@Suite(.timeLimit(.minutes(5))) struct AmbStateTests {
   @Test func requestsWhileRacing_goToBoth_andALateSideGetsTheirSum() {
     let first = SubscriptionProbe()
     let second = SubscriptionProbe()

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct AmbTests {
+@Suite(.timeLimit(.minutes(5))) struct AmbTests {
   let first = TestPublisher<Int, TestError>()
   let second = TestPublisher<Int, TestError>()
 

@@ -5,7 +5,7 @@ import StreamTesting
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CreateTests {
+@Suite(.timeLimit(.minutes(5))) struct CreateTests {
   @Test func valuesThenFinish_inOrder() {
     let cleanups = Atomic(0)
     let publisher = AnyPublisher<Int, TestError> { subscriber in

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct CurrentValueRelayTests {
+@Suite(.timeLimit(.minutes(5))) struct CurrentValueRelayTests {
   let relay = CurrentValueRelay("initial")
 
   @Test func subscriber_getsTheCurrentValueThenEachAcceptedOne() {

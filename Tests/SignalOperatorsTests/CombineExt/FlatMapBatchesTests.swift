@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct FlatMapBatchesTests {
+@Suite(.timeLimit(.minutes(5))) struct FlatMapBatchesTests {
   let publishers = (0..<5).map { _ in TestPublisher<Int, TestError>() }
 
   @Test func batchesRunOneAfterAnother_eachGivesItsValuesInOrder() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct FlatMapFirstTests {
+@Suite(.timeLimit(.minutes(5))) struct FlatMapFirstTests {
   let upstream = TestPublisher<Int, TestError>()
 
   @Test func valuesWhileAnInnerIsActive_areDropped() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct FlatMapLatestTests {
+@Suite(.timeLimit(.minutes(5))) struct FlatMapLatestTests {
   let upstream = TestPublisher<Int, TestError>()
   let inners = [TestPublisher<String, TestError>(), TestPublisher<String, TestError>()]
 

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PassthroughRelayTests {
+@Suite(.timeLimit(.minutes(5))) struct PassthroughRelayTests {
   let relay = PassthroughRelay<Int>()
 
   @Test func accept_reachesEverySubscriberWithDemand() {

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct PrefixDurationTests {
+@Suite(.timeLimit(.minutes(5))) struct PrefixDurationTests {
   let scheduler = TestScheduler()
   let upstream = TestPublisher<Int, TestError>()
 

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RelaySubscribeTests {
+@Suite(.timeLimit(.minutes(5))) struct RelaySubscribeTests {
   @Test func publisherIntoRelay_valuesPass_completionDoesNotEndTheRelay() {
     let relay = CurrentValueRelay("initial")
     let recorder = RecordingSubscriber<String, Never>()

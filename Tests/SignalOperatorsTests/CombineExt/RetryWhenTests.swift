@@ -6,7 +6,7 @@ import StreamTesting
 import Synchronization
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct RetryWhenTests {
+@Suite(.timeLimit(.minutes(5))) struct RetryWhenTests {
   /// Fails with `TestError` after sending `1`, the first `failures` times it is subscribed to;
   /// then sends `1`, `2` and finishes.
   static func flaky(

@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ShareReplayTests {
+@Suite(.timeLimit(.minutes(5))) struct ShareReplayTests {
   let upstream = TestPublisher<Int, TestError>()
 
   @Test func lateSubscriber_getsTheLastValuesThenLiveOnes_oneUpstreamSubscription() {

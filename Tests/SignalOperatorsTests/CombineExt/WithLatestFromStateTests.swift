@@ -18,7 +18,7 @@ private func drainAll(_ state: inout State) -> [String] {
   return log
 }
 
-@Suite(.timeLimit(.minutes(1))) struct WithLatestFromStateTests {
+@Suite(.timeLimit(.minutes(5))) struct WithLatestFromStateTests {
   @Test func demandBeforeTheUpstream_isHeldForIt() {
     var state = State.active(State.Active(downstream: RecordingSubscriber()))
     #expect(state.request(.max(2)) == nil)

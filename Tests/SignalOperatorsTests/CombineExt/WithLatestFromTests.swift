@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct WithLatestFromTests {
+@Suite(.timeLimit(.minutes(5))) struct WithLatestFromTests {
   let upstream = TestPublisher<Int, TestError>()
   let other = TestPublisher<String, TestError>()
 

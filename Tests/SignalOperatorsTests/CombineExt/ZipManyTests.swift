@@ -3,7 +3,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct ZipManyTests {
+@Suite(.timeLimit(.minutes(5))) struct ZipManyTests {
   let a = TestPublisher<Int, TestError>()
   let b = TestPublisher<Int, TestError>()
   let c = TestPublisher<Int, TestError>()

@@ -44,7 +44,7 @@ private func subscribed(_ probes: [Probe]) -> State {
   return state
 }
 
-@Suite(.timeLimit(.minutes(1))) struct MergeStateTests {
+@Suite(.timeLimit(.minutes(5))) struct MergeStateTests {
   // MARK: Subscriptions and demand
 
   @Test func subscriptionWithoutDemand_keptIdle_askedForOneOnceDemandArrives() {
@@ -355,7 +355,7 @@ private func subscribed(_ probes: [Probe]) -> State {
   }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct MergeClaimTests {
+@Suite(.timeLimit(.minutes(5))) struct MergeClaimTests {
   @Test func startsClaimed_byTheSubscribingThread() {
     let claim = MergeClaim()
     let result38 = claim.claimFast()

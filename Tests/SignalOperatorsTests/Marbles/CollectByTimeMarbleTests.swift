@@ -5,7 +5,7 @@ import Testing
 
 /// `collect(.byTime)` and `collect(.byTimeOrCount)` as marble lines: the timing cases of
 /// `CollectByTimeTests`, with windows of four frames.
-@Suite(.timeLimit(.minutes(1))) struct CollectByTimeMarbleTests {
+@Suite(.timeLimit(.minutes(5))) struct CollectByTimeMarbleTests {
   let scheduler = TestScheduler()
 
   @Test func byTime_emitsAGroupEveryInterval_andSkipsEmptyOnes() {

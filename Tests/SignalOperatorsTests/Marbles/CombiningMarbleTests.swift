@@ -6,7 +6,7 @@ import Testing
 /// The combining operators as marble lines: several hot inputs on one scheduler, and inner
 /// publishers as cold lines, whose subscription logs show when they were subscribed and
 /// cancelled.
-@Suite(.timeLimit(.minutes(1))) struct CombiningMarbleTests {
+@Suite(.timeLimit(.minutes(5))) struct CombiningMarbleTests {
   let scheduler = TestScheduler()
 
   @Test func merge_interleavesBothInputs_andFinishesAfterBoth() {

@@ -5,7 +5,7 @@ import Testing
 
 /// `debounce` as marble lines: the cases of `DebounceTests` that are about timing and demand.
 /// A frame is one tick, so `debounce(for: 3)` waits three frames.
-@Suite(.timeLimit(.minutes(1))) struct DebounceMarbleTests {
+@Suite(.timeLimit(.minutes(5))) struct DebounceMarbleTests {
   let scheduler = TestScheduler()
 
   @Test func burstThenQuiet_emitsOnlyTheLastValue() {

@@ -4,7 +4,7 @@ import StreamTesting
 import Testing
 
 /// `delay` as marble lines: the timing cases of `DelayTests`, with a delay of three frames.
-@Suite(.timeLimit(.minutes(1))) struct DelayMarbleTests {
+@Suite(.timeLimit(.minutes(5))) struct DelayMarbleTests {
   let scheduler = TestScheduler()
 
   @Test func values_andFinish_shiftByTheInterval() {

@@ -5,7 +5,7 @@ import Testing
 
 /// `throttle` as marble lines: the timing cases of `ThrottleTests`, with an interval of four
 /// frames.
-@Suite(.timeLimit(.minutes(1))) struct ThrottleMarbleTests {
+@Suite(.timeLimit(.minutes(5))) struct ThrottleMarbleTests {
   let scheduler = TestScheduler()
 
   @Test func latestTrue_emitsTheFirstValueAtOnce_thenTheLatestOfEachInterval() {

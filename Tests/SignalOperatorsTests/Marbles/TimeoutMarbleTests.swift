@@ -4,7 +4,7 @@ import StreamTesting
 import Testing
 
 /// `timeout` as marble lines: the timing cases of `TimeoutTests`, with five frames.
-@Suite(.timeLimit(.minutes(1))) struct TimeoutMarbleTests {
+@Suite(.timeLimit(.minutes(5))) struct TimeoutMarbleTests {
   let scheduler = TestScheduler()
 
   @Test func noValue_failsWithCustomError() {

@@ -4,7 +4,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct TimerPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct TimerPublisherTests {
   @Test func autoconnected_ticksEveryIntervalWithTheSchedulersTime() {
     let scheduler = TestScheduler()
     let recorder = RecordingSubscriber<VirtualTime, Never>()

@@ -27,7 +27,7 @@ private struct Pushy: Publisher {
 
 /// `expectMarbles` for Swift Testing. Failing cases run inside `withKnownIssue`, whose matcher
 /// checks the whole message and that it points at the calling line.
-@Suite(.timeLimit(.minutes(1))) struct MarbleExpectationTests {
+@Suite(.timeLimit(.minutes(5))) struct MarbleExpectationTests {
   let scheduler = TestScheduler()
 
   @Test func matchingOutput_passes() {

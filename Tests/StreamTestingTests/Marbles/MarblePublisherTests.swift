@@ -3,7 +3,7 @@ import StreamTesting
 import Testing
 
 /// Hot and cold marble publishers: what they send, when, and what they log.
-@Suite(.timeLimit(.minutes(1))) struct MarblePublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct MarblePublisherTests {
   let scheduler = TestScheduler()
 
   private func lines(_ input: MarblePublisher<String, Never>) -> [String] {

@@ -3,7 +3,7 @@ import StreamTesting
 import Testing
 
 /// The timestamping recorder.
-@Suite(.timeLimit(.minutes(1))) struct MarbleRecorderTests {
+@Suite(.timeLimit(.minutes(5))) struct MarbleRecorderTests {
   let scheduler = TestScheduler()
 
   @Test func records_stampEachEventWithTheVirtualInstant() {

@@ -3,7 +3,7 @@ import StreamTesting
 import Testing
 
 /// Parsing and rendering of value lines.
-@Suite(.timeLimit(.minutes(1))) struct MarbleTimelineTests {
+@Suite(.timeLimit(.minutes(5))) struct MarbleTimelineTests {
   private typealias Line = MarbleTimeline<String, TestError>
 
   private func frames(_ line: Line) -> [Int] { line.entries.map(\.frame) }

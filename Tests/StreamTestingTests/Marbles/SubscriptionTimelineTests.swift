@@ -3,7 +3,7 @@ import StreamTesting
 import Testing
 
 /// Parsing and rendering of subscription (demand) lines.
-@Suite(.timeLimit(.minutes(1))) struct SubscriptionTimelineTests {
+@Suite(.timeLimit(.minutes(5))) struct SubscriptionTimelineTests {
   @Test func marks_parseToCallsAtTheirFrames() throws {
     let line = try SubscriptionTimeline(parsing: "(^1)--*--!")
     #expect(
