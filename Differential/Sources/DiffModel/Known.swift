@@ -310,7 +310,8 @@ public let intendedDifferences: [Expectation] = [
     intended: true,
     "drop(untilOutputFrom:): values OpenCombine's upstream couldn't send (I6's demand) pass and can end the subscription, so StreamKit releases earlier",
     test: { d, _ in
-      d.signature.contains("released by StreamKit only") && !d.signature.contains("OpenCombine only")
+      d.signature.contains("released by StreamKit only")
+        && !d.signature.contains("OpenCombine only")
     }
   ),
   .init(

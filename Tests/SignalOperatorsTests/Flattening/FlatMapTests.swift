@@ -319,6 +319,8 @@ import Testing
     #expect(recorder.events == [.subscription, .value(3), .completion(.failure(Boom(code: 1)))])
   }
 
+  // Intended I20 (Differential/INTENDED.md): the upstream is cancelled too; Combine lets go of it
+  // without cancelling it.
   @Test func childFails_cancelsUpstreamAndSiblings() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened().subscribe(recorder)
