@@ -142,16 +142,26 @@ public struct Script: Hashable, Sendable {
   public var op: String
   /// What the first downstream requests inside `receive(subscription:)` (`nil`: nothing).
   public var initial: ScriptDemand?
-  /// When true, upstream 0 does not call `receive(subscription:)` when subscribed; a
-  /// `sendSubscription(u: 0)` step does (misbehaviour: events before the subscription).
+  /// When true, upstream `lateUpstream` does not call `receive(subscription:)` when subscribed;
+  /// a `sendSubscription(u: lateUpstream)` step does (misbehaviour: events before the
+  /// subscription).
   public var lateSubscription: Bool
+  /// The upstream that subscribes late (0 unless a multi-input case says otherwise).
+  public var lateUpstream: Int
   /// The steps, in order.
   public var steps: [Step]
 
-  public init(op: String, initial: ScriptDemand?, lateSubscription: Bool = false, steps: [Step]) {
+  public init(
+    op: String,
+    initial: ScriptDemand?,
+    lateSubscription: Bool = false,
+    lateUpstream: Int = 0,
+    steps: [Step]
+  ) {
     self.op = op
     self.initial = initial
     self.lateSubscription = lateSubscription
+    self.lateUpstream = lateUpstream
     self.steps = steps
   }
 
@@ -159,10 +169,11 @@ public struct Script: Hashable, Sendable {
   public var isMisbehaving: Bool { lateSubscription || steps.contains { $0.isMisbehaving } }
 
   /// One line: `op initial [late] step step …`, for example `map 1 v0.3 f0`.
-  /// `initial` is `-` for no request in `receive(subscription:)`.
+  /// `initial` is `-` for no request in `receive(subscription:)`; `late1` makes upstream 1 the
+  /// one that subscribes late.
   public var encoded: String {
     var parts = [op, initial.map(\.description) ?? "-"]
-    if lateSubscription { parts.append("late") }
+    if lateSubscription { parts.append(lateUpstream == 0 ? "late" : "late\(lateUpstream)") }
     parts += steps.map(\.token)
     return parts.joined(separator: " ")
   }
@@ -175,8 +186,14 @@ public struct Script: Hashable, Sendable {
     initial = parts[1] == "-" ? nil : ScriptDemand(token: parts[1])
     if parts[1] != "-" && initial == nil { return nil }
     var rest = parts.dropFirst(2)
-    lateSubscription = rest.first == "late"
-    if lateSubscription { rest = rest.dropFirst() }
+    lateUpstream = 0
+    lateSubscription = false
+    if let first = rest.first, first.hasPrefix("late") {
+      guard let n = first == "late" ? 0 : Int(first.dropFirst(4)) else { return nil }
+      lateSubscription = true
+      lateUpstream = n
+      rest = rest.dropFirst()
+    }
     var steps: [Step] = []
     for token in rest {
       guard let step = Step(token: token) else { return nil }
@@ -200,8 +217,13 @@ public struct OperatorShape: Sendable {
   public var connectable: Bool
   /// Whether upstream 0 can fail (false for `Never`-failing upstreams: `setFailureType`).
   public var canFail: Bool
-  /// Whether misbehaving-upstream cases apply (single-input operators over a scripted upstream).
+  /// Whether misbehaving-upstream cases apply (single-input operators over a scripted upstream,
+  /// and the multi-input operators given `misbehavingSetup`).
   public var misbehaviour: Bool
+  /// For the multi-input operators: for each upstream whose misbehaviour is tried, the steps
+  /// that make it subscribed (`v0.0` for the first child of `flatMap`, `f0` for the second
+  /// publisher of `append`), by upstream index. `[[]]` for a single-input operator.
+  public var misbehavingSetup: [[Step]]
 
   public init(
     _ name: String,
@@ -210,7 +232,8 @@ public struct OperatorShape: Sendable {
     multiDownstream: Bool = false,
     connectable: Bool = false,
     canFail: Bool = true,
-    misbehaviour: Bool = true
+    misbehaviour: Bool = true,
+    misbehavingSetup: [[Step]]? = nil
   ) {
     self.name = name
     self.upstreams = upstreams
@@ -218,7 +241,9 @@ public struct OperatorShape: Sendable {
     self.multiDownstream = multiDownstream
     self.connectable = connectable
     self.canFail = canFail
-    self.misbehaviour = misbehaviour && upstreams == 1 && extraUpstreams == 0 && !multiDownstream
+    let single = upstreams == 1 && extraUpstreams == 0 && !multiDownstream
+    self.misbehaviour = misbehaviour && (single || misbehavingSetup != nil)
+    self.misbehavingSetup = misbehavingSetup ?? [[]]
   }
 }
 
@@ -302,45 +327,63 @@ public enum Generator {
   /// stage of the subscription (before any demand, with demand, after the completion, after a cancel).
   public static func misbehaviourScripts(for shape: OperatorShape) -> [Script] {
     guard shape.misbehaviour else { return [] }
-    let op = shape.name
+    var scripts: [Script] = []
+    for (u, setup) in shape.misbehavingSetup.enumerated() {
+      scripts += misbehaviourScripts(op: shape.name, upstream: u, setup: setup)
+    }
+    return scripts
+  }
+
+  /// The cases for upstream `u`, each starting with `setup` (what makes `u` subscribed). For a
+  /// multi-input operator every other upstream stays well-behaved; the downstream asks for
+  /// values, so that a value on `u` can form an output.
+  static func misbehaviourScripts(op: String, upstream u: Int, setup: [Step]) -> [Script] {
     var scripts: [Script] = []
     func add(_ initial: ScriptDemand?, late: Bool = false, _ steps: [Step]) {
-      scripts.append(Script(op: op, initial: initial, lateSubscription: late, steps: steps))
+      scripts.append(
+        Script(
+          op: op,
+          initial: initial,
+          lateSubscription: late,
+          lateUpstream: u,
+          steps: setup + steps
+        )
+      )
     }
     // A value, a completion, before `receive(subscription:)`.
     add(
       .max(1),
       late: true,
-      [.forceValue(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)]
+      [.forceValue(u: u, x: 1), .sendSubscription(u: u), .value(u: u, x: 2), .finish(u: u)]
     )
-    add(.max(1), late: true, [.forceFinish(u: 0), .sendSubscription(u: 0), .value(u: 0, x: 2)])
-    add(.max(1), late: true, [.forceFail(u: 0, c: 1), .sendSubscription(u: 0), .value(u: 0, x: 2)])
+    add(.max(1), late: true, [.forceFinish(u: u), .sendSubscription(u: u), .value(u: u, x: 2)])
+    add(.max(1), late: true, [.forceFail(u: u, c: 1), .sendSubscription(u: u), .value(u: u, x: 2)])
     // A second `receive(subscription:)`: before any value, after a value, after the completion.
     add(
       .max(2),
-      [.sendSubscription(u: 0), .value(u: 0, x: 1), .request(d: 0, .max(1)), .value(u: 0, x: 2)]
+      [.sendSubscription(u: u), .value(u: u, x: 1), .request(d: 0, .max(1)), .value(u: u, x: 2)]
     )
     add(
       .unlimited,
-      [.value(u: 0, x: 1), .sendSubscription(u: 0), .value(u: 0, x: 2), .finish(u: 0)]
+      [.value(u: u, x: 1), .sendSubscription(u: u), .value(u: u, x: 2), .finish(u: u)]
     )
-    add(.unlimited, [.finish(u: 0), .sendSubscription(u: 0)])
-    add(.max(1), [.cancel(d: 0), .sendSubscription(u: 0)])
+    add(.unlimited, [.finish(u: u), .sendSubscription(u: u)])
+    add(.max(1), [.cancel(d: 0), .sendSubscription(u: u)])
     // Values beyond demand: with no demand at all, and one more than requested.
-    add(nil, [.forceValue(u: 0, x: 1), .request(d: 0, .max(1)), .value(u: 0, x: 2)])
+    add(nil, [.forceValue(u: u, x: 1), .request(d: 0, .max(1)), .value(u: u, x: 2)])
     add(
       .max(1),
-      [.value(u: 0, x: 1), .forceValue(u: 0, x: 2), .forceValue(u: 0, x: 3), .finish(u: 0)]
+      [.value(u: u, x: 1), .forceValue(u: u, x: 2), .forceValue(u: u, x: 3), .finish(u: u)]
     )
     // A value, a second completion, after the completion.
-    add(.unlimited, [.value(u: 0, x: 1), .finish(u: 0), .forceValue(u: 0, x: 2)])
-    add(.unlimited, [.fail(u: 0, c: 1), .forceValue(u: 0, x: 2)])
-    add(.unlimited, [.finish(u: 0), .forceFinish(u: 0)])
-    add(.unlimited, [.finish(u: 0), .forceFail(u: 0, c: 2)])
+    add(.unlimited, [.value(u: u, x: 1), .finish(u: u), .forceValue(u: u, x: 2)])
+    add(.unlimited, [.fail(u: u, c: 1), .forceValue(u: u, x: 2)])
+    add(.unlimited, [.finish(u: u), .forceFinish(u: u)])
+    add(.unlimited, [.finish(u: u), .forceFail(u: u, c: 2)])
     // After a cancel.
     add(
       .unlimited,
-      [.value(u: 0, x: 1), .cancel(d: 0), .forceValue(u: 0, x: 2), .forceFinish(u: 0)]
+      [.value(u: u, x: 1), .cancel(d: 0), .forceValue(u: u, x: 2), .forceFinish(u: u)]
     )
     return scripts
   }

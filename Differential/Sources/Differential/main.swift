@@ -268,6 +268,7 @@ func shrink(_ finding: Finding) -> Script {
           op: best.op,
           initial: best.initial,
           lateSubscription: best.lateSubscription,
+          lateUpstream: best.lateUpstream,
           steps: Array(best.steps[(n / 2)...])
         )
       )
@@ -276,6 +277,7 @@ func shrink(_ finding: Finding) -> Script {
           op: best.op,
           initial: best.initial,
           lateSubscription: best.lateSubscription,
+          lateUpstream: best.lateUpstream,
           steps: Array(best.steps[..<(n / 2)])
         )
       )

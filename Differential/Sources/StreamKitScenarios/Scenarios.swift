@@ -313,7 +313,7 @@ struct Scripted<Output, Failure: Error>: Publisher {
     world.log(.events, "up\(index).subscribed")
     let d = describe(subscriber)
     world.log(.descriptions, "up\(index).subscriber \(d.description)")
-    if index == 0 && world.script.lateSubscription { return }
+    if index == world.script.lateUpstream && world.script.lateSubscription { return }
     link.sendSubscription()
   }
 }
@@ -531,11 +531,17 @@ public enum Scenarios {
     .init("buffer.keepFull.dropNewest"), .init("buffer.keepFull.customError"),
     .init("catch", extraUpstreams: 1), .init("tryCatch", extraUpstreams: 1),
     .init("retry(1)", extraUpstreams: 1),
-    .init("flatMap(max:1)", extraUpstreams: 3), .init("flatMap(max:2)", extraUpstreams: 3),
-    .init("flatMap(unlimited)", extraUpstreams: 3), .init("switchToLatest", extraUpstreams: 3),
-    .init("zip", upstreams: 2), .init("zip3", upstreams: 3), .init("append", upstreams: 2),
-    .init("prepend", upstreams: 2), .init("append(values)"), .init("prepend(values)"),
-    .init("drop(untilOutputFrom:)", upstreams: 2), .init("prefix(untilOutputFrom:)", upstreams: 2),
+    .init("flatMap(max:1)", extraUpstreams: 3, misbehavingSetup: [[], [.value(u: 0, x: 0)]]),
+    .init("flatMap(max:2)", extraUpstreams: 3, misbehavingSetup: [[], [.value(u: 0, x: 0)]]),
+    .init("flatMap(unlimited)", extraUpstreams: 3, misbehavingSetup: [[], [.value(u: 0, x: 0)]]),
+    .init("switchToLatest", extraUpstreams: 3, misbehavingSetup: [[], [.value(u: 0, x: 0)]]),
+    .init("zip", upstreams: 2, misbehavingSetup: [[], []]),
+    .init("zip3", upstreams: 3, misbehavingSetup: [[], [], []]),
+    .init("append", upstreams: 2, misbehavingSetup: [[], [.finish(u: 0)]]),
+    .init("prepend", upstreams: 2, misbehavingSetup: [[], [.finish(u: 0)]]),
+    .init("append(values)"), .init("prepend(values)"),
+    .init("drop(untilOutputFrom:)", upstreams: 2, misbehavingSetup: [[], []]),
+    .init("prefix(untilOutputFrom:)", upstreams: 2, misbehavingSetup: [[], []]),
     .init("Deferred", misbehaviour: false),
     .init("Just", upstreams: 0), .init("Empty", upstreams: 0), .init("Fail", upstreams: 0),
     .init("Sequence", upstreams: 0), .init("Optional.Publisher", upstreams: 0),

@@ -98,6 +98,9 @@ extension Publishers.PrefixUntilOutput {
     private let lock = Lock()
     /// See ``PrefixUntilOutputState`` for the transitions.
     private var state: PrefixUntilOutputState<Downstream>
+    /// Whether the other publisher completed; guarded by `lock`. A value it sends afterwards
+    /// breaks the protocol and is ignored.
+    private var otherEnded = false
 
     init(downstream: Downstream) {
       state = .awaitingUpstream(downstream: downstream, other: nil)
@@ -135,9 +138,8 @@ extension Publishers.PrefixUntilOutput {
     func receive(completion: Subscribers.Completion<Failure>) {
       // The upstream subscription is released after the lock.
       let released = lock.withLock { state.upstreamCompleted() }
-      guard let downstream = released?.downstream else { return }
       released?.other?.cancel()
-      downstream.receive(completion: completion)
+      released?.downstream?.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -159,7 +161,7 @@ extension Publishers.PrefixUntilOutput {
     }
 
     fileprivate func receiveOther() -> Subscribers.Demand {
-      switch lock.withLock({ state.trigger() }) {
+      switch lock.withLock({ state.trigger(otherEnded: otherEnded) }) {
       case .ignore:
         break
       case .cancel(let released):
@@ -174,7 +176,10 @@ extension Publishers.PrefixUntilOutput {
     }
 
     fileprivate func receiveOther(completion: Subscribers.Completion<Other.Failure>) {
-      let done = lock.withLock { state.otherCompleted() }
+      let done = lock.withLock { () -> (any Subscription)? in
+        otherEnded = true
+        return state.otherCompleted()
+      }
       _ = done  // released after the lock
     }
 
@@ -329,7 +334,13 @@ enum PrefixUntilOutputState<Downstream> {
     switch self {
     case .finishing, .terminal:
       return nil
-    case .awaitingUpstream, .triggeredEarly, .active:
+    case .awaitingUpstream, .triggeredEarly:
+      // A completion before the upstream's subscription breaks the protocol: the downstream,
+      // which has no subscription yet either, doesn't get it (as Combine); the rest ends.
+      var released = cancel()
+      released.downstream = nil
+      return released
+    case .active:
       return cancel()
     }
   }
@@ -364,8 +375,10 @@ enum PrefixUntilOutputState<Downstream> {
     }
   }
 
-  /// The other publisher sent a value.
-  mutating func trigger() -> TriggerAction {
+  /// The other publisher sent a value; `otherEnded`: it had completed already (a misbehaving
+  /// publisher), so the value is ignored, as Combine.
+  mutating func trigger(otherEnded: Bool = false) -> TriggerAction {
+    if otherEnded { return .ignore }
     switch self {
     case .awaitingUpstream(let downstream, let other):
       self = .triggeredEarly(downstream)

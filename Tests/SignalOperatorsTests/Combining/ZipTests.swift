@@ -70,6 +70,42 @@ import Testing
 
   // MARK: Demand
 
+  // Differential oracle (issue 15), K168: `zip u i0.1 v0.1 v1.0`. As Combine: a request made
+  // from inside `receive(_:)` reaches the upstream whose value completed the tuple as that
+  // value's returned demand, and the other upstreams as a request.
+  @Test func requestFromReceive_returnedToTheUpstreamThatCompletedTheTuple() {
+    let log = CallLog()
+    let first = LoggedPublisher<Int, Boom>("a", log: log)
+    let second = LoggedPublisher<Int, Boom>("b", log: log)
+    let seen = Seen<RecordingSubscriber<(Int, Int), Boom>>()
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .unlimited) { _ in
+      seen.value?.request(.max(1))
+      return .none
+    }
+    seen.value = recorder
+    first.zip(second).subscribe(recorder)
+    log.calls.removeAll()
+    #expect(first.send(1) == .none)
+    #expect(second.send(0) == .max(1))
+    #expect(log.calls == ["a.request 1"])
+    #expect(pairs(recorder) == [[1, 0]])
+  }
+
+  // Intended I22 (Differential/INTENDED.md): `zip 1 R0.1 v0.3 v1.3 v0.1 v1.2`. Demand returned
+  // from `receive(_:)` goes back to the upstream that completed the tuple, as in Combine, and
+  // to the other upstreams too, so the next tuple can form.
+  @Test func returnedDemand_reachesEveryUpstream() {
+    let log = CallLog()
+    let first = LoggedPublisher<Int, Boom>("a", log: log)
+    let second = LoggedPublisher<Int, Boom>("b", log: log)
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1)) { _ in .max(1) }
+    first.zip(second).subscribe(recorder)
+    log.calls.removeAll()
+    #expect(first.send(3) == .none)
+    #expect(second.send(3) == .max(1))
+    #expect(log.calls == ["a.request 1"])
+  }
+
   @Test func downstreamDemand_isForwardedToEveryUpstream() {
     let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(2))
     a.zip(b).subscribe(recorder)

@@ -23,6 +23,44 @@ import Testing
     #expect(recorder.values == [5])
   }
 
+  // Differential oracle (issue 15), K164: `flatMap(max:1) u v0.2 r0.u`. As Combine: every
+  // `request(.unlimited)` asks each child for `.unlimited` again, also one asked for it before.
+  @Test func requestUnlimitedAgain_asksTheChildrenAgain() {
+    let log = CallLog()
+    let outer = LoggedPublisher<Int, TestError>("outer", log: log)
+    let child = LoggedPublisher<Int, TestError>("child0", log: log)
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+    outer.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
+    outer.send(2)
+    #expect(log.calls == ["outer.request 1", "child0.request unlimited"])
+    log.calls.removeAll()
+    recorder.request(.unlimited)
+    #expect(log.calls == ["child0.request unlimited"])
+  }
+
+  // Differential oracle (issue 15), K164: `flatMap(max:1) - i0.u r0.2 v0.2 v1.4`. As Combine: a
+  // `request(.unlimited)` from inside `receive(_:)` only adds to the demand; the child hears of
+  // it through what its values return (`.max(1)` for the value being delivered, nothing after).
+  @Test func requestUnlimitedFromReceive_doesNotReachTheChildren() {
+    let log = CallLog()
+    let outer = LoggedPublisher<Int, TestError>("outer", log: log)
+    let child = LoggedPublisher<Int, TestError>("child0", log: log)
+    let seen = Seen<RecordingSubscriber<Int, TestError>>()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil) { value in
+      if value == 4 { seen.value?.request(.unlimited) }
+      return .none
+    }
+    seen.value = recorder
+    outer.flatMap(maxPublishers: .max(1)) { _ in child }.subscribe(recorder)
+    recorder.request(.max(2))
+    outer.send(2)
+    #expect(log.calls == ["outer.request 1", "child0.request 1"])
+    #expect(child.send(4) == .max(1))
+    #expect(child.send(5) == .none)
+    #expect(log.calls == ["outer.request 1", "child0.request 1"])
+    #expect(recorder.values == [4, 5])
+  }
+
   @Test func cancel_cancelsTheChildrenBeforeTheUpstream() {
     let log = CallLog()
     let outer = LoggedPublisher<Int, TestError>("outer", log: log)
@@ -281,6 +319,8 @@ import Testing
     #expect(recorder.events == [.subscription, .value(3), .completion(.failure(Boom(code: 1)))])
   }
 
+  // Intended I20 (Differential/INTENDED.md): the upstream is cancelled too; Combine lets go of it
+  // without cancelling it.
   @Test func childFails_cancelsUpstreamAndSiblings() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened().subscribe(recorder)

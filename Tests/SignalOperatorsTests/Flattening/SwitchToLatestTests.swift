@@ -10,6 +10,51 @@ import Testing
   let upstream = TestPublisher<TestPublisher<Int, Boom>, Boom>()
   let inners = (0..<3).map { _ in TestPublisher<Int, Boom>() }
 
+  // Differential oracle (issue 15), misbehaving upstream: `switchToLatest - v0.0 V1.1`. As
+  // Combine: the current publisher sending a value nobody asked for traps.
+  @Test func innerValueBeyondDemand_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let inner = LoggedPublisher<Int, TestError>("inner", log: CallLog())
+      let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+      Just(inner).setFailureType(to: TestError.self).switchToLatest().subscribe(recorder)
+      inner.send(1)
+    }
+    expectTrap(
+      trap,
+      "switchToLatest: the current publisher sent a value beyond the demand requested from it"
+    )
+  }
+
+  // Differential oracle (issue 15), misbehaving upstream: `switchToLatest - late1 v0.0 F1`. As
+  // Combine: the current publisher completing before its subscription traps.
+  @Test func innerCompletionBeforeSubscription_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let inner = CompletesWithoutSubscription<Int, TestError>(completion: .finished)
+      let recorder = RecordingSubscriber<Int, TestError>()
+      Just(inner).setFailureType(to: TestError.self).switchToLatest().subscribe(recorder)
+    }
+    expectTrap(
+      trap,
+      "switchToLatest: the current publisher completed before sending its subscription"
+    )
+  }
+
+  // Differential oracle (issue 15), misbehaving upstream: `switchToLatest - v0.1 f0 V0.2`. As
+  // Combine: a publisher the upstream sends after its `.finished` is ignored; the current one
+  // keeps going.
+  @Test func publisherAfterTheUpstreamFinished_ignored() {
+    let outer = LoggedPublisher<TestPublisher<Int, Boom>, Boom>("outer", log: CallLog())
+    let recorder = RecordingSubscriber<Int, Boom>()
+    outer.switchToLatest().subscribe(recorder)
+    outer.send(inners[0])
+    outer.send(completion: .finished)
+    outer.send(inners[1])
+    #expect(inners[1].subscriptionCount == 0)
+    #expect(inners[0].requests == [.demand(.unlimited)])
+    inners[0].send(5)
+    #expect(recorder.values == [5])
+  }
+
   @Test func synchronousInnersWithoutDemand_onlyLastDelivered() {
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
     [[1, 2].publisher, [3].publisher].publisher.switchToLatest().subscribe(recorder)

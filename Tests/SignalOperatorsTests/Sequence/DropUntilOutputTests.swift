@@ -109,6 +109,8 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1)])
   }
 
+  // Intended I20 (Differential/INTENDED.md): the other publisher is cancelled; Combine lets go of
+  // it without cancelling it.
   @Test func upstreamFinishes_finishesAndCancelsOther() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)

@@ -9,6 +9,31 @@ import Testing
   let upstream = TestPublisher<Int, TestError>()
   let trigger = TestPublisher<String, Never>()
 
+  // Differential oracle (issue 15), misbehaving upstream: `prefix(untilOutputFrom:) - e0.1 V0.2`.
+  // As Combine: a value the other publisher sends after its completion doesn't stop the flow.
+  @Test func otherValueAfterItsCompletion_ignored() {
+    let other = LoggedPublisher<String, Never>("other", log: CallLog())
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.prefix(untilOutputFrom: other).subscribe(recorder)
+    other.send(completion: .finished)
+    other.send("late")
+    upstream.send(1)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  // Differential oracle (issue 15), misbehaving upstream: `prefix(untilOutputFrom:) - late1
+  // E1.1`. As Combine: an upstream's completion before its subscription doesn't reach the
+  // subscriber, which has no subscription either; the other publisher is cancelled.
+  @Test func upstreamCompletionBeforeItsSubscription_notDelivered() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    CompletesWithoutSubscription<Int, TestError>(completion: .failure(TestError()))
+      .prefix(untilOutputFrom: trigger)
+      .subscribe(recorder)
+    #expect(recorder.events.isEmpty)
+    #expect(trigger.requests == [.demand(.max(1)), .cancel])
+  }
+
   @Test func valuesUntilTrigger_passThenFinishes() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)

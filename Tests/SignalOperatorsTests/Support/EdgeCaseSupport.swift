@@ -109,6 +109,21 @@ final class LoggedPublisher<Output, Failure: Error>: Publisher, @unchecked Senda
   func send(_ value: Output) -> Subscribers.Demand {
     subscriber?.receive(value) ?? .none
   }
+
+  /// Sends `completion`, whatever was sent before (a misbehaving publisher may send more).
+  func send(completion: Subscribers.Completion<Failure>) {
+    subscriber?.receive(completion: completion)
+  }
+}
+
+/// A misbehaving publisher: completes each subscriber with `completion` without sending it a
+/// subscription first.
+struct CompletesWithoutSubscription<Output, Failure: Error>: Publisher {
+  let completion: Subscribers.Completion<Failure>
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    subscriber.receive(completion: completion)
+  }
 }
 
 // Sendable: used on one thread only.

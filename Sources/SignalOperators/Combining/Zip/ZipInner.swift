@@ -100,6 +100,7 @@ where Downstream.Input == Storage.Output {
       guard state.put(value, slot: slot), state.canDeliver, let downstream else { return .ignore }
       guard drain.claim() else { return .signal }
       let (output, ending) = state.takeTuple()
+      state.startProcessing(Slot.index)
       return .deliver(output, downstream, unlimited: state.demand == .unlimited, ending: ending)
     }
     switch action {
@@ -110,6 +111,7 @@ where Downstream.Input == Storage.Output {
       return .none
     case .deliver(let output, let downstream, let unlimited, let ending):
       let more = downstream.receive(output)
+      let requestedMeanwhile = lock.withLock { state.endProcessing() }
       if !unlimited, more > .none {
         lock.withLock { state.add(more, except: Slot.index) }?.request(more)
         drainAvailable()
@@ -118,8 +120,9 @@ where Downstream.Input == Storage.Output {
       }
       drain.release { drainAvailable() }
       // As Combine: the upstream whose value completed the tuple gets the downstream's demand
-      // back, also once it is unlimited or the subscription ended.
-      return more
+      // back, also once it is unlimited or the subscription ended; when the downstream returned
+      // none, what it requested from inside `receive(_:)` (which went to the other upstreams).
+      return more > .none ? more : requestedMeanwhile
     }
   }
 

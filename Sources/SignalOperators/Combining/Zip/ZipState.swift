@@ -81,6 +81,12 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
   @usableFromInline var finished: UInt8 = 0
   /// The upstreams' subscriptions, by index; `nil` before one arrives and after it ended.
   @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
+  /// The upstream whose value completed the tuple being delivered from inside its
+  /// `receive(_:)`, if any: a `request(_:)` made meanwhile reaches it as that call's return
+  /// value instead (as Combine).
+  @usableFromInline var processing: Int?
+  /// What the downstream requested while `processing` was set.
+  @usableFromInline var requestedWhileProcessing = Subscribers.Demand.none
 
   @inlinable
   init() {
@@ -178,8 +184,24 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
   /// a tuple is ready, or `nil` once ended.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> Requested? {
-    guard let calls = add(more, except: nil) else { return nil }
+    guard let calls = add(more, except: processing) else { return nil }
+    if processing != nil { requestedWhileProcessing += more }
     return Requested(calls: calls, ready: storage.isReady)
+  }
+
+  /// The delivery from inside upstream `index`'s `receive(_:)` starts.
+  @inlinable
+  mutating func startProcessing(_ index: Int) {
+    processing = index
+    requestedWhileProcessing = .none
+  }
+
+  /// The delivery from inside an upstream's `receive(_:)` returned: what the downstream
+  /// requested meanwhile, for that upstream.
+  @inlinable
+  mutating func endProcessing() -> Subscribers.Demand {
+    processing = nil
+    return combiningExchange(&requestedWhileProcessing, with: .none)
   }
 
   /// The downstream cancelled.

@@ -187,12 +187,16 @@ extension Publishers.FlatMap {
       demand.assertPositive()
       var turning: [any Subscription] = []
       let claimed = lock.withLock { () -> Bool in
+        // A request made while a value is being delivered (from inside `receive(_:)`) only adds
+        // to the demand, as Combine: the children hear of it through what their values return.
+        let delivering = state.queue.drain.isClaimed
         let claimed = state.request(demand)
-        if demand == .unlimited { turning = state.childrenTurningUnlimited() }
+        if demand == .unlimited, !delivering { turning = state.childrenTurningUnlimited() }
         return claimed
       }
       if claimed { drain() }
-      // As Combine: once the downstream asks for everything, so does every child.
+      // As Combine: each `request(.unlimited)` asks every child for everything, in the order the
+      // children were subscribed.
       for subscription in turning { subscription.request(.unlimited) }
     }
 

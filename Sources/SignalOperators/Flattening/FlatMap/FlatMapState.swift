@@ -270,8 +270,12 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     // a stored property, rather than `isEmpty`: unspecialised code would call `isEmpty` with
     // the generic metadata of `Pending`, a lookup per value.)
     if queue.values.count == 0, queue.demand > .none, queue.drain.claim() {
+      // As Combine: while the downstream's demand is unlimited a value asks its child for
+      // nothing more, also a child asked one value at a time before a `request(.unlimited)`
+      // made from inside `receive(_:)`.
+      let unlimited = queue.demand == .unlimited
       queue.demand -= 1
-      return .deliver(unlimited: !fromJust && children.slots[child.slot].unlimited)
+      return .deliver(unlimited: unlimited || (!fromJust && children.slots[child.slot].unlimited))
     }
     return queue.enqueue(Pending(value: value, tag: child)) ? .drain : .queued
   }
@@ -313,13 +317,14 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     queue.request(demand)
   }
 
-  /// The downstream requested `.unlimited`: the children asked one value at a time are marked
-  /// unlimited and returned, to ask for `.unlimited` after the lock (as Combine).
+  /// The downstream requested `.unlimited`: every subscribed child is marked unlimited and
+  /// returned, to ask for `.unlimited` after the lock (as Combine, also a child asked for
+  /// `.unlimited` before), in slot order.
   @inlinable
   mutating func childrenTurningUnlimited() -> [any Subscription] {
     guard case .active = phase, queue.demand == .unlimited else { return [] }
     var turning: [any Subscription] = []
-    for index in children.slots.indices where !children.slots[index].unlimited {
+    for index in children.slots.indices {
       guard let subscription = children.slots[index].subscription else { continue }
       children.slots[index].unlimited = true
       turning.append(subscription)
@@ -393,6 +398,7 @@ enum FlatMapValueOutcome: Equatable {
   /// Queued, and the caller claimed the drain: run it.
   case drain
   /// The caller claimed the drain and took one demand: deliver the value now, then release the
-  /// drain. `unlimited`: the child was asked for unlimited values, so it needs no top-up.
+  /// drain. `unlimited`: the child was asked for unlimited values, or the downstream's demand
+  /// is unlimited, so the child is asked for no top-up (as Combine).
   case deliver(unlimited: Bool)
 }

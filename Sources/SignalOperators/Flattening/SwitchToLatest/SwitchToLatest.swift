@@ -133,16 +133,37 @@ extension Publishers.SwitchToLatest {
     }
 
     fileprivate func innerValue(_ generation: Int, _ value: Output) -> Subscribers.Demand {
-      guard lock.withLock({ state.innerValue(generation, value) }) else { return .none }
+      let (beyondDemand, claimed) = lock.withLock { () -> (Bool, Bool) in
+        if state.isBeyondDemand(generation) { return (true, false) }
+        return (false, state.innerValue(generation, value))
+      }
+      // As Combine: a publisher that sends more than it was asked for is a programming error.
+      precondition(
+        !beyondDemand,
+        "switchToLatest: the current publisher sent a value beyond the demand requested from it"
+      )
+      guard claimed else { return .none }
       return drain(returningTopUpsOf: generation)
     }
 
     fileprivate func innerFinished(_ generation: Int) {
+      trapIfAwaitingSubscription(generation)
       perform(lock.withLock { state.innerFinished(generation) })
     }
 
     fileprivate func innerFailed(_ generation: Int, _ error: Failure) {
+      trapIfAwaitingSubscription(generation)
       perform(lock.withLock { state.fail(error, generation: generation) })
+    }
+
+    /// As Combine: the current publisher completing before it sent its subscription is a
+    /// programming error.
+    private func trapIfAwaitingSubscription(_ generation: Int) {
+      let awaiting = lock.withLock { state.isAwaitingSubscription(generation) }
+      precondition(
+        !awaiting,
+        "switchToLatest: the current publisher completed before sending its subscription"
+      )
     }
 
     // MARK: Downstream

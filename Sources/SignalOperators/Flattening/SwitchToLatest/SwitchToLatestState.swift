@@ -118,7 +118,9 @@ struct SwitchToLatestState<Value, Failure: Error> {
   /// The upstream sent a new inner publisher: the current one is replaced.
   mutating func switchInner() -> Action {
     var action = Action()
+    // A value after the upstream's `.finished` breaks the protocol: ignored, as Combine.
     guard case .active(var active) = phase else { return action }
+    if case .finished = active.upstream { return action }
     if case .subscribed(let replaced) = active.current { action.cancel.append(replaced) }
     active.generation += 1
     active.current = .awaitingSubscription
@@ -185,6 +187,22 @@ struct SwitchToLatestState<Value, Failure: Error> {
       action.demand = demand
     }
     return action
+  }
+
+  /// Whether a value from the inner of `generation` would go beyond the demand asked of it:
+  /// it is current and the downstream's demand is used up (the caller traps, as Combine).
+  func isBeyondDemand(_ generation: Int) -> Bool {
+    guard case .active(let active) = phase, active.generation == generation else { return false }
+    return outstandingDemand == .none
+  }
+
+  /// Whether the inner of `generation` is current and has not sent its subscription yet (a
+  /// completion from it now breaks the protocol; the caller traps, as Combine).
+  func isAwaitingSubscription(_ generation: Int) -> Bool {
+    guard case .active(let active) = phase, active.generation == generation,
+      case .awaitingSubscription = active.current
+    else { return false }
+    return true
   }
 
   /// The inner of `generation` sent `value`: queued for the drain if it is current and within
