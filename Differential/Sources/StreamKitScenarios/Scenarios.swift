@@ -122,6 +122,8 @@ final class World: @unchecked Sendable {
   var attach: (() -> Void)?
   var connect: (() -> any Cancellable)?
   var connections: [any Cancellable] = []
+  /// For the time operators: advances the virtual-time scheduler (TimeScenarios.swift).
+  var advance: ((Int) -> Void)?
   /// For the subjects: the step target for upstream 0.
   var subjectLink: (any LinkProtocol)?
   var printed = ""
@@ -461,6 +463,8 @@ extension World {
       (downs[safe: d]?.object as? any ScriptedDownstream)?.setRequestInReceive(demand(n))
     case .cancelInReceive(let d):
       (downs[safe: d]?.object as? any ScriptedDownstream)?.setCancelInReceive()
+    case .advance(let n):
+      if let advance { advance(n) } else { log(.events, "t\(n) skipped") }
     case .attach:
       if let attach { attach() } else { log(.events, "attach skipped") }
     case .connect:
@@ -546,7 +550,7 @@ public enum Scenarios {
     .init("share", multiDownstream: true),
     .init("PassthroughSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
     .init("CurrentValueSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
-  ]
+  ] + timeOperators
 
   /// Runs `script` and calls `emit` with each trace line as it happens (so a trap keeps the lines
   /// before it). Returns false for an unknown operator.
@@ -962,7 +966,7 @@ public enum Scenarios {
       w.subjectLink = SubjectLink(subject: subject, world: w)
       w.subscribeMany(subject)
     default:
-      return false
+      return buildTime(op, w)
     }
     return true
   }
