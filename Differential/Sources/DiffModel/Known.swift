@@ -107,7 +107,7 @@ public let intendedDifferences: [Expectation] = [
   ),
   .init(
     "I8",
-    ["retry(1)", "tryScan", "breakpoint", "replaceError"],
+    ["retry(1)", "tryScan", "breakpoint", "replaceError"] + timeOperatorNames,
     "E up",
     misbehaving: false,
     .demandPattern,
@@ -170,18 +170,52 @@ public let intendedDifferences: [Expectation] = [
   ),
   .init(
     "I1",
-    ["replaceError"],
-    "L up0.sub released by StreamKit only (active)",
+    ["replaceError"] + timeOperatorNames,
+    "released by StreamKit only (active)",
     misbehaving: false,
     .lifecycle,
     intended: true,
-    "replaceError lets go of the upstream subscription once the upstream failed, while the replacement waits for demand",
+    "replaceError and the time operators let go of the upstream subscription (timeout also of its closure) once the upstream completed, while what they hold waits for demand or its time",
     test: { d, script in
-      script.steps.contains {
-        if case .fail = $0 { return true }
+      let sig = d.signature
+      guard sig.hasPrefix("L "), !sig.contains("OpenCombine only"), !sig.contains("down") else {
         return false
       }
+      return script.steps.contains {
+        switch $0 {
+        case .fail: true
+        case .finish: script.op != "replaceError"
+        default: false
+        }
+      }
     }
+  ),
+  .init(
+    "I27",
+    ["receive(on:virtual)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    intended: true,
+    "receive(on:) delivers the values waiting for the scheduler in one scheduled drain and requests their returned demand once; Combine schedules and requests per value",
+    test: { d, _ in d.signature.hasPrefix("E up0:") || d.signature.hasPrefix("E order:") }
+  ),
+  .init(
+    "I28",
+    ["delay"],
+    "D ",
+    .descriptionMirror,
+    intended: true,
+    "delay's subscription is described as Delay with no mirror children; Combine's doesn't customise its reflection (its generic type and fields show)"
+  ),
+  .init(
+    "I29",
+    ["throttle(latest:true)"],
+    "E down0: down0.value|down0.value",
+    misbehaving: false,
+    .other,
+    intended: true,
+    "throttle(latest: true) publishes the interval's latest value even when it arrived after the demand was spent; Combine drops it and publishes the first"
   ),
   .init(
     "I8",
@@ -581,4 +615,10 @@ public let knownDifferences: [Expectation] = [
     "prefix(untilOutputFrom:): OpenCombine describes its subscription and subscribers by internal type names (Inner, Termination) with their internals in the mirror; StreamKit names them PrefixUntilOutput and shows no children"
   ),
   // Added by hand from a run with --seed 2.
+]
+
+/// The time operators' scenario names (Sources/StreamKitScenarios/TimeScenarios.swift).
+let timeOperatorNames = [
+  "debounce", "throttle(latest:true)", "throttle(latest:false)", "delay", "timeout",
+  "timeout(customError:)", "measureInterval", "receive(on:virtual)", "subscribe(on:virtual)",
 ]

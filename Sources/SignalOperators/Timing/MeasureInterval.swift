@@ -85,7 +85,7 @@ extension Publishers.MeasureInterval {
   /// Decides under `lock`, in ``MeasureIntervalState``, and acts after it.
   // Sendable: `state` is guarded by `lock`; the downstream and upstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Time = Context.SchedulerTimeType
@@ -112,7 +112,10 @@ extension Publishers.MeasureInterval {
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let now = scheduler.now
       guard let measured = lock.withLock({ state.receive(at: now) }) else { return .none }
-      return measured.downstream.receive(measured.last.distance(to: now))
+      // As Combine: the subscriber's extra demand is requested from the upstream, not returned.
+      let more = measured.downstream.receive(measured.last.distance(to: now))
+      if more > .none, let upstream = lock.withLock({ state.upstream }) { upstream.request(more) }
+      return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

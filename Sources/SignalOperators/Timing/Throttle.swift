@@ -124,7 +124,7 @@ extension Publishers.Throttle {
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
     typealias Time = Context.SchedulerTimeType
@@ -147,8 +147,9 @@ extension Publishers.Throttle {
         subscription.cancel()
         return
       }
-      downstream.receive(subscription: self)
+      // As Combine: the upstream is asked for everything before the subscriber is subscribed.
       subscription.request(.unlimited)
+      downstream.receive(subscription: self)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
