@@ -512,8 +512,8 @@ struct PrintStream: TextOutputStream {
 nonisolated(unsafe) var keptWorlds: [World] = []
 
 public enum Scenarios {
-  /// Every operator this tranche covers, with its shape for the generator.
-  public static let operators: [OperatorShape] = [
+  /// The operators over scripted upstreams (the time operators are in TimeScenarios.swift).
+  static let untimedOperators: [OperatorShape] = [
     .init("map"), .init("tryMap"), .init("filter"), .init("tryFilter"), .init("compactMap"),
     .init("tryCompactMap"), .init("scan"), .init("tryScan"), .init("reduce"), .init("tryReduce"),
     .init("collect"), .init("collect(2)"), .init("prefix(2)"), .init("prefix(while:)"),
@@ -550,7 +550,7 @@ public enum Scenarios {
     .init("share", multiDownstream: true),
     .init("PassthroughSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
     .init("CurrentValueSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
-  ] + timeOperators
+  ]
 
   /// Runs `script` and calls `emit` with each trace line as it happens (so a trap keeps the lines
   /// before it). Returns false for an unknown operator.

@@ -80,7 +80,11 @@ final class VirtualScheduler: Scheduler, @unchecked Sendable {
 
   var minimumTolerance: VirtualStride { 0 }
 
-  private func add(_ due: VirtualTime, interval: VirtualStride?, _ action: @escaping () -> Void)
+  private func add(
+    _ due: VirtualTime,
+    interval: VirtualStride?,
+    _ action: @escaping () -> Void
+  )
     -> Int
   {
     scheduled += 1
@@ -165,6 +169,9 @@ extension World {
 // MARK: - The time operators
 
 extension Scenarios {
+  /// Every operator the oracle covers, with its shape for the generator.
+  public static let operators: [OperatorShape] = untimedOperators + timeOperators
+
   /// The time operators, each on the scenario's virtual-time scheduler.
   static let timeOperators: [OperatorShape] = [
     .init("debounce", misbehaviour: false, timed: true),
