@@ -174,15 +174,15 @@ extension Scenarios {
 
   /// The time operators, each on the scenario's virtual-time scheduler.
   static let timeOperators: [OperatorShape] = [
-    .init("debounce", misbehaviour: false, timed: true),
-    .init("throttle(latest:true)", misbehaviour: false, timed: true),
-    .init("throttle(latest:false)", misbehaviour: false, timed: true),
-    .init("delay", misbehaviour: false, timed: true),
-    .init("timeout", misbehaviour: false, timed: true),
-    .init("timeout(customError:)", misbehaviour: false, timed: true),
-    .init("measureInterval", misbehaviour: false, timed: true),
-    .init("receive(on:virtual)", misbehaviour: false, timed: true),
-    .init("subscribe(on:virtual)", misbehaviour: false, timed: true),
+    .init("debounce", timed: true),
+    .init("throttle(latest:true)", timed: true),
+    .init("throttle(latest:false)", timed: true),
+    .init("delay", timed: true),
+    .init("timeout", timed: true),
+    .init("timeout(customError:)", timed: true),
+    .init("measureInterval", timed: true),
+    .init("receive(on:virtual)", timed: true),
+    .init("subscribe(on:virtual)", timed: true),
   ]
 
   /// Builds a time operator's scenario; false for an operator that isn't one.
