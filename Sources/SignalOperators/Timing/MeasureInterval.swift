@@ -11,8 +11,9 @@ extension Publisher {
   ///
   /// The first value publishes the time since the subscription; each next one the time since
   /// the value before it. The upstream's values are replaced by strides, the completion passes
-  /// through, and demand passes both ways unchanged. Nothing is scheduled: each stride is
-  /// delivered on the thread that sent the value.
+  /// through, and the subscriber's demand goes upstream unchanged (as in Combine, what it returns
+  /// from `receive(_:)` is requested from the upstream rather than returned to it). Nothing is
+  /// scheduled: each stride is delivered on the thread that sent the value.
   ///
   /// <!-- marbles:measure-interval -->
   /// Marble diagram of `measureInterval(using: scheduler)`, made by running it (a character is a
