@@ -209,6 +209,14 @@ public let intendedDifferences: [Expectation] = [
     "delay's subscription is described as Delay with no mirror children; Combine's doesn't customise its reflection (its generic type and fields show)"
   ),
   .init(
+    "I30",
+    ["throttle(latest:true)", "throttle(latest:false)"],
+    "E order: down0.subscription|up0.request",
+    .demandPattern,
+    intended: true,
+    "throttle hands the subscriber its subscription before requesting .unlimited upstream; Combine requests first"
+  ),
+  .init(
     "I29",
     ["throttle(latest:true)"],
     "E down0: down0.value|down0.value",

@@ -147,9 +147,11 @@ extension Publishers.Throttle {
         subscription.cancel()
         return
       }
-      // As Combine: the upstream is asked for everything before the subscriber is subscribed.
-      subscription.request(.unlimited)
+      // The subscriber has its subscription before the upstream is asked for anything (Combine
+      // asks first): a synchronous upstream on an immediate scheduler could otherwise deliver
+      // its values and completion before the subscription (intended difference I30).
       downstream.receive(subscription: self)
+      subscription.request(.unlimited)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
