@@ -113,7 +113,7 @@ public let intendedDifferences: [Expectation] = [
     [
       "retry(1)", "tryScan", "breakpoint", "replaceError", "zip", "zip3", "drop(untilOutputFrom:)",
       "prefix(untilOutputFrom:)",
-    ],
+    ] + timeOperatorNames,
     "E up",
     misbehaving: false,
     .demandPattern,
@@ -176,18 +176,60 @@ public let intendedDifferences: [Expectation] = [
   ),
   .init(
     "I1",
-    ["replaceError"],
-    "L up0.sub released by StreamKit only (active)",
-    misbehaving: false,
+    ["replaceError"] + timeOperatorNames,
+    "released by StreamKit only (active)",
     .lifecycle,
     intended: true,
-    "replaceError lets go of the upstream subscription once the upstream failed, while the replacement waits for demand",
+    "replaceError and the time operators let go of the upstream subscription (timeout also of its closure) once the upstream completed, while what they hold waits for demand or its time",
     test: { d, script in
-      script.steps.contains {
-        if case .fail = $0 { return true }
+      let sig = d.signature
+      guard sig.hasPrefix("L "), !sig.contains("OpenCombine only"), !sig.contains("down") else {
         return false
       }
+      if script.op == "replaceError", script.isMisbehaving { return false }
+      return script.steps.contains {
+        switch $0 {
+        case .fail: true
+        case .finish: script.op != "replaceError"
+        default: false
+        }
+      }
     }
+  ),
+  .init(
+    "I27",
+    ["receive(on:virtual)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    intended: true,
+    "receive(on:) delivers the values waiting for the scheduler in one scheduled drain and requests their returned demand once; Combine schedules and requests per value",
+    test: { d, _ in d.signature.hasPrefix("E up0:") || d.signature.hasPrefix("E order:") }
+  ),
+  .init(
+    "I28",
+    ["delay"],
+    "D ",
+    .descriptionMirror,
+    intended: true,
+    "delay's subscription is described as Delay with no mirror children; Combine's doesn't customise its reflection (its generic type and fields show)"
+  ),
+  .init(
+    "I30",
+    ["throttle(latest:true)", "throttle(latest:false)"],
+    "E order: down0.subscription|up0.request",
+    .demandPattern,
+    intended: true,
+    "throttle hands the subscriber its subscription before requesting .unlimited upstream; Combine requests first"
+  ),
+  .init(
+    "I29",
+    ["throttle(latest:true)"],
+    "E down0: down0.value|down0.value",
+    misbehaving: false,
+    .other,
+    intended: true,
+    "throttle(latest: true) publishes the interval's latest value even when it arrived after the demand was spent; Combine drops it and publishes the first"
   ),
   .init(
     "I8",
@@ -683,4 +725,10 @@ public let knownDifferences: [Expectation] = [
     .misbehavingUpstream,
     "a value beyond demand while dropping: OpenCombine's demand arithmetic traps (no note that Combine does; Combine documents demand subtraction as never negative); StreamKit drops it and asks for one more"
   ),
+]
+
+/// The time operators' scenario names (Sources/StreamKitScenarios/TimeScenarios.swift).
+let timeOperatorNames = [
+  "debounce", "throttle(latest:true)", "throttle(latest:false)", "delay", "timeout",
+  "timeout(customError:)", "measureInterval", "receive(on:virtual)", "subscribe(on:virtual)",
 ]

@@ -62,6 +62,9 @@ public enum Step: Hashable, Sendable {
   /// Upstream `u` calls `receive(subscription:)` (again, or for the first time when the
   /// script subscribes late).
   case sendSubscription(u: Int)
+  /// The virtual-time scheduler of the time operators advances by `n` ticks, running every
+  /// action due by then (`t0` runs only what is due now).
+  case advance(Int)
 
   /// Whether the step breaks the publisher protocol (or may, for `sendSubscription`).
   public var isMisbehaving: Bool {
@@ -88,6 +91,7 @@ public enum Step: Hashable, Sendable {
     case .forceFinish(let u): "F\(u)"
     case .forceFail(let u, let c): "E\(u).\(c)"
     case .sendSubscription(let u): "S\(u)"
+    case .advance(let n): "t\(n)"
     }
   }
 
@@ -130,6 +134,7 @@ public enum Step: Hashable, Sendable {
         guard let c = int(1) else { return nil }
         self = .forceFail(u: n, c: c)
       case "S": self = .sendSubscription(u: n)
+      case "t": self = .advance(n)
       default: return nil
       }
     }
@@ -224,6 +229,8 @@ public struct OperatorShape: Sendable {
   /// that make it subscribed (`v0.0` for the first child of `flatMap`, `f0` for the second
   /// publisher of `append`), by upstream index. `[[]]` for a single-input operator.
   public var misbehavingSetup: [[Step]]
+  /// Whether the operator runs on the virtual-time scheduler: scripts then advance it (`t`).
+  public var timed: Bool
 
   public init(
     _ name: String,
@@ -233,7 +240,8 @@ public struct OperatorShape: Sendable {
     connectable: Bool = false,
     canFail: Bool = true,
     misbehaviour: Bool = true,
-    misbehavingSetup: [[Step]]? = nil
+    misbehavingSetup: [[Step]]? = nil,
+    timed: Bool = false
   ) {
     self.name = name
     self.upstreams = upstreams
@@ -244,6 +252,7 @@ public struct OperatorShape: Sendable {
     let single = upstreams == 1 && extraUpstreams == 0 && !multiDownstream
     self.misbehaviour = misbehaviour && (single || misbehavingSetup != nil)
     self.misbehavingSetup = misbehavingSetup ?? [[]]
+    self.timed = timed
   }
 }
 
@@ -297,6 +306,12 @@ public enum Generator {
     var steps: [Step] = []
     let length = Int.random(in: 1...14, using: &rng)
     for _ in 0..<length {
+      // Time operators: about one step in three advances the virtual clock (0 to 3 ticks).
+      // (No extra random draw for the other operators, so their scripts stay as they were.)
+      if shape.timed, Int.random(in: 0..<3, using: &rng) == 0 {
+        steps.append(.advance([0, 1, 1, 2, 3].randomElement(using: &rng)!))
+        continue
+      }
       let u = Int.random(in: 0..<upstreamCount, using: &rng)
       let d = Int.random(in: 0..<downstreams, using: &rng)
       let roll = Int.random(in: 0..<100, using: &rng)

@@ -122,6 +122,8 @@ final class World: @unchecked Sendable {
   var attach: (() -> Void)?
   var connect: (() -> any Cancellable)?
   var connections: [any Cancellable] = []
+  /// For the time operators: advances the virtual-time scheduler (TimeScenarios.swift).
+  var advance: ((Int) -> Void)?
   /// For the subjects: the step target for upstream 0.
   var subjectLink: (any LinkProtocol)?
   var printed = ""
@@ -461,6 +463,8 @@ extension World {
       (downs[safe: d]?.object as? any ScriptedDownstream)?.setRequestInReceive(demand(n))
     case .cancelInReceive(let d):
       (downs[safe: d]?.object as? any ScriptedDownstream)?.setCancelInReceive()
+    case .advance(let n):
+      if let advance { advance(n) } else { log(.events, "t\(n) skipped") }
     case .attach:
       if let attach { attach() } else { log(.events, "attach skipped") }
     case .connect:
@@ -508,8 +512,8 @@ struct PrintStream: TextOutputStream {
 nonisolated(unsafe) var keptWorlds: [World] = []
 
 public enum Scenarios {
-  /// Every operator this tranche covers, with its shape for the generator.
-  public static let operators: [OperatorShape] = [
+  /// The operators over scripted upstreams (the time operators are in TimeScenarios.swift).
+  static let untimedOperators: [OperatorShape] = [
     .init("map"), .init("tryMap"), .init("filter"), .init("tryFilter"), .init("compactMap"),
     .init("tryCompactMap"), .init("scan"), .init("tryScan"), .init("reduce"), .init("tryReduce"),
     .init("collect"), .init("collect(2)"), .init("prefix(2)"), .init("prefix(while:)"),
@@ -968,7 +972,7 @@ public enum Scenarios {
       w.subjectLink = SubjectLink(subject: subject, world: w)
       w.subscribeMany(subject)
     default:
-      return false
+      return buildTime(op, w)
     }
     return true
   }

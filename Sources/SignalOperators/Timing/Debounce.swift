@@ -111,7 +111,7 @@ extension Publishers.Debounce {
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -182,6 +182,27 @@ extension Publishers.Debounce {
     }
 
     var description: String { "Debounce" }
+
+    /// As Combine's: the `downstream`, its `downstreamDemand` not yet met and the pending
+    /// `currentValue`; after the end, what the subscription let go of reads `nil`.
+    var customMirror: Mirror {
+      let snapshot = lock.withLock { () -> (Any, Subscribers.Demand, Output?) in
+        switch state {
+        case .awaitingSubscription(let downstream): (downstream, .none, nil)
+        case .active(let active):
+          (active.outlet.downstream, active.outlet.queue.demand, active.pending)
+        case .completing(let outlet): (outlet.downstream, outlet.queue.demand, nil)
+        case .terminal: (Downstream?.none as Any, .none, nil)
+        }
+      }
+      return Mirror(
+        self,
+        children: [
+          "downstream": snapshot.0, "downstreamDemand": snapshot.1,
+          "currentValue": snapshot.2 as Any,
+        ]
+      )
+    }
 
     var playgroundDescription: Any { description }
   }

@@ -11,8 +11,9 @@ extension Publisher {
   ///
   /// The first value publishes the time since the subscription; each next one the time since
   /// the value before it. The upstream's values are replaced by strides, the completion passes
-  /// through, and demand passes both ways unchanged. Nothing is scheduled: each stride is
-  /// delivered on the thread that sent the value.
+  /// through, and the subscriber's demand goes upstream unchanged (as in Combine, what it returns
+  /// from `receive(_:)` is requested from the upstream rather than returned to it). Nothing is
+  /// scheduled: each stride is delivered on the thread that sent the value.
   ///
   /// <!-- marbles:measure-interval -->
   /// Marble diagram of `measureInterval(using: scheduler)`, made by running it (a character is a
@@ -85,7 +86,7 @@ extension Publishers.MeasureInterval {
   /// Decides under `lock`, in ``MeasureIntervalState``, and acts after it.
   // Sendable: `state` is guarded by `lock`; the downstream and upstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Time = Context.SchedulerTimeType
@@ -112,7 +113,10 @@ extension Publishers.MeasureInterval {
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let now = scheduler.now
       guard let measured = lock.withLock({ state.receive(at: now) }) else { return .none }
-      return measured.downstream.receive(measured.last.distance(to: now))
+      // As Combine: the subscriber's extra demand is requested from the upstream, not returned.
+      let more = measured.downstream.receive(measured.last.distance(to: now))
+      if more > .none, let upstream = lock.withLock({ state.upstream }) { upstream.request(more) }
+      return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {

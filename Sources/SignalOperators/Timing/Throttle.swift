@@ -124,7 +124,7 @@ extension Publishers.Throttle {
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
     typealias Time = Context.SchedulerTimeType
@@ -147,6 +147,9 @@ extension Publishers.Throttle {
         subscription.cancel()
         return
       }
+      // The subscriber has its subscription before the upstream is asked for anything (Combine
+      // asks first): a synchronous upstream on an immediate scheduler could otherwise deliver
+      // its values and completion before the subscription (intended difference I30).
       downstream.receive(subscription: self)
       subscription.request(.unlimited)
     }

@@ -133,7 +133,7 @@ extension Publishers.Timeout {
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain; `customError` is called once, outside the lock.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 

@@ -288,4 +288,17 @@ import Testing
     #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 1) })
     #expect(spy.calls[0].tolerance == spy.minimumTolerance)
   }
+
+  // The differential oracle (issue 15): `debounce -`. As Combine's, the mirror shows the
+  // downstream, its demand not yet met and the pending value.
+  @Test func mirror_downstreamDemandAndCurrentValue() throws {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
+    upstream.debounce(for: 2, scheduler: scheduler).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(7)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "downstreamDemand", "currentValue"])
+    let values = mirror.children.map { String(describing: $0.value) }
+    #expect(values.dropFirst() == ["max(2)", "Optional(7)"])
+  }
 }

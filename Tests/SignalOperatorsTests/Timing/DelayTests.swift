@@ -244,4 +244,14 @@ import Testing
     source.send(1)
     #expect(spy.calls == [.init(kind: .after, tolerance: spy.minimumTolerance, options: nil)])
   }
+
+  // The differential oracle (issue 15): `delay -`. Described as `Delay`, with no mirror children
+  // (intended I28: Combine's shows its internal type and fields).
+  @Test func mirror_hasNoChildren() throws {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.delay(for: 2, scheduler: scheduler).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(Mirror(reflecting: subscription).children.isEmpty)
+    #expect(String(describing: subscription) == "Delay")
+  }
 }

@@ -159,4 +159,26 @@ import Testing
     #expect(recorder.values == [4])
     #expect(spy.calls.isEmpty)
   }
+
+  // The differential oracle (issue 15): `measureInterval u R0.1 v0.4`. As Combine, the demand
+  // the subscriber returns from `receive(_:)` is requested from the upstream, and
+  // `receive(_:)` returns `.none` to it.
+  @Test func demandFromReceive_requestedUpstream() {
+    let recorder = RecordingSubscriber<Stride, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    upstream.send("a")
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1))])
+    #expect(recorder.values.count == 1)
+  }
+
+  // The oracle: `measureInterval -`. As Combine's, the mirror has no children.
+  @Test func mirror_hasNoChildren() throws {
+    let recorder = RecordingSubscriber<Stride, TestError>()
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(Mirror(reflecting: subscription).children.isEmpty)
+  }
 }

@@ -328,4 +328,48 @@ import Testing
     #expect(!spy.calls.isEmpty)
     #expect(spy.calls.allSatisfy { $0.options == nil })
   }
+
+  // The differential oracle (issue 15): `throttle(latest:true) -` (intended I30). Combine asks
+  // the upstream for `.unlimited` before the subscriber receives its subscription; StreamKit
+  // asks after, so a synchronous upstream on an immediate scheduler (`immediateScheduler_conforms`)
+  // can't deliver before the subscription.
+  @Test func subscriberSubscribed_beforeTheUpstreamIsRequested() {
+    let seen = RequestsSeen()
+    let upstream = self.upstream
+    let subscriber = AnySubscriber<Int, TestError>(
+      receiveSubscription: { _ in seen.requests = upstream.requests },
+      receiveValue: { _ in .none },
+      receiveCompletion: { _ in }
+    )
+    upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
+    #expect(seen.requests.isEmpty)
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  // The oracle: `throttle(latest:true) 1 v0.4 v0.0 t3` (intended I29). With demand for one
+  // value, the interval's latest value is published; Combine drops it and publishes the first.
+  @Test func latestTrue_demandSpent_latestValueStillTakesTheIntervalsDemand() {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(recorder)
+    upstream.send(4)
+    upstream.send(0)
+    scheduler.advance(by: 3)
+    #expect(recorder.values == [0])
+  }
+
+  // The oracle: `throttle(latest:false) -`. As Combine's, the mirror has no children.
+  @Test func mirror_hasNoChildren() throws {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.throttle(for: 2, scheduler: scheduler, latest: false).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(Mirror(reflecting: subscription).children.isEmpty)
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "Throttle")
+  }
+}
+
+/// What the upstream had been asked for when the subscriber received its subscription.
+private final class RequestsSeen: @unchecked Sendable {
+  var requests: [TestPublisher<Int, TestError>.Request] = []
 }

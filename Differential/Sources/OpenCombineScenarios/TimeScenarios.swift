@@ -1,0 +1,1 @@
+../StreamKitScenarios/TimeScenarios.swift
