@@ -188,7 +188,7 @@ import Testing
     decoded.subscribe(recorder)
     #expect(
       recorder.events == [
-        .subscription("Record"), .value(1), .value(2), .completion(.failure(TestError(code: 8))),
+        .subscription("[1, 2]"), .value(1), .value(2), .completion(.failure(TestError(code: 8))),
       ]
     )
   }

@@ -138,7 +138,8 @@ final class ModelMergeSubscription<Output, Failure: Error>: Subscription, ModelP
     delivering = true
     let more = downstream.receive(input)
     delivering = false
-    guard more > 0, self.downstream != nil else {
+    // With unlimited demand, more changes nothing: nothing goes upstream.
+    guard more > 0, self.downstream != nil, demand != .unlimited else {
       drain()
       return .none
     }
