@@ -26,6 +26,8 @@ let package = Package(
         "DiffModel",
         .product(name: "StreamCore", package: "StreamKit"),
         .product(name: "SignalOperators", package: "StreamKit"),
+        .product(name: "FutureKit", package: "StreamKit"),
+        .product(name: "PropertyWrappers", package: "StreamKit"),
       ]
     ),
     .target(
@@ -33,6 +35,7 @@ let package = Package(
       dependencies: [
         "DiffModel",
         .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "OpenCombineFoundation", package: "OpenCombine"),
       ],
       swiftSettings: [.define("OPENCOMBINE")]
     ),

@@ -47,7 +47,7 @@ public struct Published<Value> {
   ///
   /// - Parameter wrappedValue: The publisher's initial value.
   public init(wrappedValue: Value) {
-    cell = ValueCell(wrappedValue)
+    cell = ValueCell(wrappedValue, published: true)
   }
 
   /// Creates the published instance with an initial value.
@@ -102,7 +102,7 @@ extension Published {
   /// Each new subscriber receives the property's current value on its first demand, then every
   /// assigned value; a value assigned while a subscriber has no demand is kept for it (only the
   /// latest). It never completes. Its subscriptions describe themselves as
-  /// `"CurrentValueSubject"`.
+  /// `"PublishedSubject"`, as Combine's do.
   ///
   /// > Thread safety: Subscribe, request and cancel from any thread.
   public struct Publisher: StreamCore.Publisher {

@@ -13,7 +13,8 @@
 /// Each subscriber receives the recorded outputs as it requests them, never more than it has
 /// requested, and the recorded completion straight after the last output, without waiting for
 /// further demand. A recording with no outputs hands the subscriber ``Subscriptions/empty`` and
-/// its completion at once. Otherwise the subscription's description is `"Record"`.
+/// its completion at once. Otherwise the subscription describes itself as the recorded outputs
+/// (`"[1, 2]"`), as Combine's does.
 ///
 /// > Thread safety: A value type; `subscribe` may be called from any thread. Outputs are
 /// > delivered on the thread that requests them, one call at a time; a request made from inside
@@ -285,15 +286,35 @@ extension Record {
       _ = released
     }
 
-    var description: String { "Record" }
+    /// As Combine's: the recorded outputs; `"Cancelled Events"` once the subscription ended.
+    var description: String {
+      guard let recording = activeRecording else { return "Cancelled Events" }
+      return String(describing: recording.output)
+    }
 
+    /// As Combine's: the recorded outputs (`sequence`) and the `completion`; once the
+    /// subscription ended, no outputs and a `nil` completion (it let go of the recording).
     var customMirror: Mirror {
-      let recording = lock.withLock { () -> Recording? in
+      guard let recording = activeRecording else {
+        return Mirror(
+          self,
+          children: [
+            "sequence": [Output](), "completion": Subscribers.Completion<Failure>?.none as Any,
+          ]
+        )
+      }
+      return Mirror(
+        self,
+        children: ["sequence": recording.output, "completion": recording.completion]
+      )
+    }
+
+    /// The recording while the subscription is active.
+    private var activeRecording: Recording? {
+      lock.withLock { () -> Recording? in
         guard case .active(let active) = state else { return nil }
         return active.recording
       }
-      guard let recording else { return Mirror(self, children: [:]) }
-      return Mirror(self, children: ["recording": recording])
     }
 
     var playgroundDescription: Any { description }

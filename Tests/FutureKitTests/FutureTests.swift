@@ -195,6 +195,31 @@ import Testing
     await recorder.waitForCompletion()
     #expect(recorder.events == [.subscription, .value(6), .completion(.finished)])
   }
+
+  @Test func subscription_mirrorShowsTheFutureAndDemand() throws {
+    // The differential oracle's `Future -`: as Combine's, the mirror shows the future as
+    // `parent` and `subject`, the `downstream` and `hasAnyDemand`; once the subscription has
+    // ended, what it let go of is nil.
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    var fulfil: Future<Int, TestError>.Promise?
+    let future = Future<Int, TestError> { fulfil = $0 }
+    future.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    func children() -> [String] {
+      Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
+    }
+    let labels = Mirror(reflecting: subscription).children.map(\.label)
+    #expect(labels == ["parent", "downstream", "hasAnyDemand", "subject"])
+    #expect(children()[0].hasPrefix("parent: Optional(FutureKit.Future<"))
+    #expect(children()[2] == "hasAnyDemand: false")
+    subscription.request(.max(1))
+    #expect(children()[2] == "hasAnyDemand: true")
+    fulfil?(.success(1))
+    #expect(recorder.values == [1])
+    #expect(
+      children() == ["parent: nil", "downstream: nil", "hasAnyDemand: false", "subject: nil"]
+    )
+  }
 }
 
 /// Cancels its subscription from inside `receive(_:)` and records what it receives.

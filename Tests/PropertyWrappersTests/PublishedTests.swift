@@ -201,4 +201,29 @@ import Testing
     #expect(recorder.values.last == model.count)
     #expect(recorder.violations.isEmpty)
   }
+
+  @Test func subscription_describesItselfAsPublishedSubject() throws {
+    // The differential oracle's `Published -`: as Combine's, the subscription is a
+    // "PublishedSubject" whose mirror names the subject `PublishedSubject<Int>`; after a cancel
+    // from inside `receive(_:)` (`Published - r0.1 i0.3 k0`) it shows no demand.
+    let model = Model()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    model.$count.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(recorder.subscriptionDescription == "PublishedSubject")
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+        == "PublishedSubject"
+    )
+    let children = Mirror(reflecting: subscription).children.map {
+      "\($0.label ?? "_"): \($0.value)"
+    }
+    #expect(children.count == 4)
+    #expect(children.first == "parent: Optional(PublishedSubject<Int>)")
+    #expect(children.contains("demand: max(0)"))
+    subscription.request(.max(3))
+    subscription.cancel()
+    let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
+    #expect(ended == ["parent: nil", "downstream: nil", "demand: max(0)", "subject: nil"])
+  }
 }

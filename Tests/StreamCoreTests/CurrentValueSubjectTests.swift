@@ -111,4 +111,20 @@ import Testing
     subject.value = 2
     #expect(seen == [0, 1, 1])
   }
+
+  @Test func cancelledSubscription_mirrorShowsNoDemand() throws {
+    // The differential oracle's `CurrentValueSubject - v0.1 r0.1 i0.3 k0 R0.2`: a request from
+    // inside `receive(_:)`, then a cancel; the ended subscription's mirror shows no demand (as
+    // it shows its released parts as nil), not the demand it had when cancelled.
+    let recorder = Recorder<Int, TestError>(initialDemand: nil)
+    subject.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    subject.send(1)
+    subscription.request(.max(1))
+    subscription.request(.max(3))
+    subscription.cancel()
+    #expect(recorder.values == [1])
+    let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
+    #expect(ended == ["parent: nil", "downstream: nil", "demand: max(0)", "subject: nil"])
+  }
 }

@@ -9,7 +9,7 @@ import Testing
       .subscribe(recorder)
     #expect(
       recorder.events == [
-        .subscription("Record"), .value(1), .value(2), .value(3),
+        .subscription("[1, 2, 3]"), .value(1), .value(2), .value(3),
         .completion(.failure(TestError(code: 4))),
       ]
     )
@@ -26,7 +26,7 @@ import Testing
     let recorder = Recorder<Int, Never>()
     record.subscribe(recorder)
     #expect(
-      recorder.events == [.subscription("Record"), .value(1), .value(2), .completion(.finished)]
+      recorder.events == [.subscription("[1, 2]"), .value(1), .value(2), .completion(.finished)]
     )
   }
 
@@ -47,17 +47,17 @@ import Testing
   @Test func maxOneAtATime_replaysOnePerRequestAndCompletesAfterTheLast() {
     let recorder = Recorder<Int, Never>(initialDemand: .max(1))
     Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
-    #expect(recorder.events == [.subscription("Record"), .value(1)])
+    #expect(recorder.events == [.subscription("[1, 2]"), .value(1)])
     recorder.request(.max(1))
     #expect(
-      recorder.events == [.subscription("Record"), .value(1), .value(2), .completion(.finished)]
+      recorder.events == [.subscription("[1, 2]"), .value(1), .value(2), .completion(.finished)]
     )
   }
 
   @Test func noDemand_sendsNothing() {
     let recorder = Recorder<Int, Never>(initialDemand: nil)
     Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(recorder)
-    #expect(recorder.events == [.subscription("Record")])
+    #expect(recorder.events == [.subscription("[1, 2]")])
   }
 
   @Test func demandReturnedFromReceive_addsUp() {
@@ -84,7 +84,7 @@ import Testing
     recorder.cancel()
     recorder.cancel()
     recorder.request(.unlimited)
-    #expect(recorder.events == [.subscription("Record")])
+    #expect(recorder.events == [.subscription("[1, 2]")])
   }
 
   @Test func cancelInsideReceive_stopsDelivery() {
@@ -92,7 +92,7 @@ import Testing
       onValue: { recorder, value in if value == 2 { recorder.cancel() } }
     )
     Record<Int, Never>(output: [1, 2, 3], completion: .finished).subscribe(recorder)
-    #expect(recorder.events == [.subscription("Record"), .value(1), .value(2)])
+    #expect(recorder.events == [.subscription("[1, 2, 3]"), .value(1), .value(2)])
   }
 
   @Test func cancelInsideReceiveOfTheLastOutput_doesNotComplete() {
@@ -113,19 +113,27 @@ import Testing
     #expect(second.values == [1, 2])
   }
 
-  @Test func subscription_describesItselfAsRecord() throws {
-    let recorder = Recorder<Int, Never>(initialDemand: nil)
-    Record<Int, Never>(output: [1], completion: .finished).subscribe(recorder)
+  @Test func subscription_describesItselfAsItsOutputs() throws {
+    // The differential oracle's `Record 1`: as Combine's, the subscription is described by the
+    // recorded outputs, its mirror shows them and the completion; after a cancel it is
+    // "Cancelled Events" and shows what it let go of as empty.
+    let recorder = Recorder<Int, Never>(initialDemand: .max(1))
+    Record<Int, Never>(output: [1, 2, 3], completion: .finished).subscribe(recorder)
     let subscription = try #require(recorder.subscription)
-    #expect(String(describing: subscription) == "Record")
+    #expect(recorder.values == [1])
+    #expect(String(describing: subscription) == "[1, 2, 3]")
     #expect(
       (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
-        == "Record"
+        == "[1, 2, 3]"
     )
-    #expect(Mirror(reflecting: subscription).children.map(\.label) == ["recording"])
+    let children = Mirror(reflecting: subscription).children.map {
+      "\($0.label ?? "_"): \($0.value)"
+    }
+    #expect(children == ["sequence: [1, 2, 3]", "completion: finished"])
     subscription.cancel()
-    #expect(String(describing: subscription) == "Record")
-    #expect(Mirror(reflecting: subscription).children.isEmpty)
+    #expect(String(describing: subscription) == "Cancelled Events")
+    let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
+    #expect(ended == ["sequence: []", "completion: nil"])
   }
 
   @Test func cancel_releasesTheSubscriber() {
@@ -180,7 +188,7 @@ import Testing
     decoded.subscribe(recorder)
     #expect(
       recorder.events == [
-        .subscription("Record"), .value(1), .value(2), .completion(.failure(TestError(code: 8))),
+        .subscription("[1, 2]"), .value(1), .value(2), .completion(.failure(TestError(code: 8))),
       ]
     )
   }

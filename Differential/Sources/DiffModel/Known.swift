@@ -305,7 +305,7 @@ public let intendedDifferences: [Expectation] = [
       "drop(while:)", "tryDrop(while:)", "removeDuplicates", "handleEvents", "print",
       "breakpoint", "receive(on:immediate)", "append(values)", "dropFirst(2)",
       "flatMap(max:1)", "flatMap(max:2)", "flatMap(unlimited)", "switchToLatest", "zip", "zip3",
-      "append", "prepend", "drop(untilOutputFrom:)", "prefix(untilOutputFrom:)",
+      "append", "prepend", "drop(untilOutputFrom:)", "prefix(untilOutputFrom:)", "encode", "decode",
     ],
     "",
     misbehaving: true,
@@ -480,7 +480,41 @@ public let intendedDifferences: [Expectation] = [
       return sk.contains(".request ") || sk.contains(".value ") || sk.contains(".returned ")
     }
   ),
+  .init(
+    "I34",
+    ["combineLatest", "combineLatest3"],
+    "E ",
+    misbehaving: false,
+    .other,
+    intended: true,
+    "combineLatest finishes as soon as an upstream finishes without having sent a value (no tuple can follow) and cancels the others; the model waits for every upstream",
+    test: { _, script in finishesBeforeAValue(script) }
+  ),
+  .init(
+    "I35",
+    ["merge", "merge3", "MergeMany"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    intended: true,
+    "merge with limited demand asks each upstream for one value at a time until the demand is unlimited; the model forwards each request to every upstream and queues what comes beyond demand",
+    test: { _, script in script.initial != .unlimited }
+  ),
 ]
+
+/// Whether an upstream of `script` finishes before any value step of its own (so, in a
+/// `combineLatest`, before it has sent a value).
+func finishesBeforeAValue(_ script: Script) -> Bool {
+  var sent = Set<Int>()
+  for step in script.steps {
+    switch step {
+    case .value(let u, _): sent.insert(u)
+    case .finish(let u) where !sent.contains(u): return true
+    default: break
+    }
+  }
+  return false
+}
 
 /// Known, not yet fixed differences (issue 15). Delete an entry when its difference is fixed.
 /// Generated from a run with `--emit-known` (seed 1, the default budget), then edited.
@@ -724,6 +758,22 @@ public let knownDifferences: [Expectation] = [
     misbehaving: true,
     .misbehavingUpstream,
     "a value beyond demand while dropping: OpenCombine's demand arithmetic traps (no note that Combine does; Combine documents demand subtraction as never negative); StreamKit drops it and asks for one more"
+  ),
+  .init(
+    "K500",
+    ["combineLatest", "combineLatest3"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    "combineLatest asks each upstream for .max(1) at a time (and returns .max(1) for each value) where Combine documents passing every request through to all upstreams; with limited demand the tuples delivered differ too",
+    test: { d, script in
+      // `E up0: up0.request|up0.request`: the same kind of line, another amount.
+      let pair = (d.signature.split(separator: " ").last ?? "").split(separator: "|")
+      let amountOnly =
+        d.signature.hasPrefix("E up") && pair.count == 2 && pair[0] == pair[1]
+        && (pair[0].hasSuffix(".request") || pair[0].hasSuffix(".returned"))
+      return amountOnly || script.initial != .unlimited
+    }
   ),
 ]
 

@@ -57,6 +57,7 @@ func normalize(_ text: String) -> String {
   for module in [
     "(extension in SignalOperators):",
     "StreamKitScenarios.", "OpenCombineScenarios.", "SignalOperators.", "StreamCore.",
+    "FutureKit.", "PropertyWrappers.",
     "OpenCombine.",
     "Swift.",
   ] {
@@ -556,13 +557,13 @@ public enum Scenarios {
     .init("share", multiDownstream: true),
     .init("PassthroughSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
     .init("CurrentValueSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
-  ]
+  ] + ModelScenarios.operators
 
   /// Runs `script` and calls `emit` with each trace line as it happens (so a trap keeps the lines
   /// before it). Returns false for an unknown operator.
   @discardableResult
   public static func run(_ script: Script, emit: @escaping (String) -> Void) -> Bool {
-    let world = World(script: script, emit: emit)
+    let world = World(script: script, emit: ModelScenarios.channels(script.op, emit))
     // Kept for the life of the process: objects of the scenario may outlive it (they refer to the
     // world `unowned`), and a child process runs a bounded batch of scripts.
     keptWorlds.append(world)
@@ -972,7 +973,7 @@ public enum Scenarios {
       w.subjectLink = SubjectLink(subject: subject, world: w)
       w.subscribeMany(subject)
     default:
-      return buildTime(op, w)
+      return ModelScenarios.build(op, w) || buildTime(op, w)
     }
     return true
   }

@@ -203,10 +203,21 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
   @usableFromInline
   var description: String { "Future" }
 
+  /// As Combine's: the future (`parent` and `subject`), the `downstream`, and whether the
+  /// downstream has asked for the value (`hasAnyDemand`); the parts are `nil` once the
+  /// subscription has let go of them.
   @usableFromInline
   var customMirror: Mirror {
-    let downstream = lock.withLock { self.downstream }
-    return Mirror(self, children: ["downstream": downstream as Any])
+    let (future, downstream, hasDemand) = lock.withLock {
+      (self.future, self.downstream, self.hasDemand)
+    }
+    return Mirror(
+      self,
+      children: [
+        "parent": future as Any, "downstream": downstream as Any,
+        "hasAnyDemand": hasDemand && future != nil, "subject": future as Any,
+      ]
+    )
   }
 
   @usableFromInline

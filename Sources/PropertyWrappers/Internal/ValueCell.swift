@@ -23,8 +23,13 @@ final class ValueCell<Value>: @unchecked Sendable {
   @usableFromInline
   @exclusivity(unchecked) var state: ValueCellState<Value>
 
-  init(_ value: Value) {
-    subject = CurrentValueSubject(value)
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - published: Whether the cell is a `@Published` property's: its subject then describes
+  ///     itself as Combine's `PublishedSubject`.
+  init(_ value: Value, published: Bool = false) {
+    subject =
+      published ? CurrentValueSubject(publishedValue: value) : CurrentValueSubject(value)
     state = ValueCellState(value)
   }
 

@@ -67,7 +67,7 @@ extension Publishers.Decode {
   // Sendable: all mutable state is in `link`, which guards it with a lock; the decoder, upstream
   // and downstream are called outside it, the decoder only from upstream's serial delivery.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == any Error {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -79,6 +79,11 @@ extension Publishers.Decode {
     }
 
     var description: String { "Decode" }
+
+    /// As Combine's: `downstream`, `finished` and `upstreamSubscription`.
+    var customMirror: Mirror { link.mirror(of: self) }
+
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard let delivery = link.attach(subscription) else {

@@ -61,7 +61,7 @@ extension Publishers.Encode {
   // Sendable: all mutable state is in `link`, which guards it with a lock; the encoder, upstream
   // and downstream are called outside it, the encoder only from upstream's serial delivery.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -73,6 +73,11 @@ extension Publishers.Encode {
     }
 
     var description: String { "Encode" }
+
+    /// As Combine's: `downstream`, `finished` and `upstreamSubscription`.
+    var customMirror: Mirror { link.mirror(of: self) }
+
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       guard let delivery = link.attach(subscription) else {

@@ -49,6 +49,26 @@ final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable 
   var isTerminal: Bool {
     lock.withLock { state.isTerminal }
   }
+
+  /// Combine's mirror of a one-to-one subscription: the `downstream` (`nil` once released),
+  /// whether it has `finished` (completed or cancelled), and the `upstreamSubscription`.
+  func mirror(of subject: Any) -> Mirror {
+    let (downstream, upstream, ended) = lock.withLock {
+      () -> (Downstream?, (any Subscription)?, Bool) in
+      switch state {
+      case .awaiting(let delivery): (delivery.downstream, nil, false)
+      case .active(let subscription, let delivery): (delivery.downstream, subscription, false)
+      case .terminal: (nil, nil, true)
+      }
+    }
+    return Mirror(
+      subject,
+      children: [
+        "downstream": downstream.map { $0 as Any } ?? (Any?.none as Any), "finished": ended,
+        "upstreamSubscription": upstream as Any,
+      ]
+    )
+  }
 }
 
 /// The state of a ``PassThroughLink``, as data: each transition runs under the link's lock and

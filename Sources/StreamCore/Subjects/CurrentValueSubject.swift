@@ -34,6 +34,21 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core = SubjectCore(name: "CurrentValueSubject", current: value, keepsLatest: true)
   }
 
+  /// The subject behind a `@Published` property: its subscriptions describe themselves as
+  /// `"PublishedSubject"`, and the subject as `PublishedSubject<Value>`, as Combine's do.
+  ///
+  /// > Thread safety: As ``init(_:)``.
+  ///
+  /// - Parameter value: The property's initial value.
+  package init(publishedValue value: Output) {
+    core = SubjectCore(
+      name: "PublishedSubject",
+      current: value,
+      keepsLatest: true,
+      namesFailure: false
+    )
+  }
+
   deinit {
     core.cancelUpstreams()
   }

@@ -348,14 +348,16 @@ final class SubjectConduit<Downstream: Subscriber>:
 
   /// As Combine's: `parent`, `downstream`, `demand` and `subject`. The subject is shown by its
   /// core (described as the subject, e.g. `PassthroughSubject<Int, Never>`), which the conduit
-  /// holds instead of the subject; `nil` once the subscription ended.
+  /// holds instead of the subject; `nil` once the subscription ended, when the demand shows as
+  /// none (a request or returned demand after the end counts for nothing).
   @usableFromInline
   var customMirror: Mirror {
     let (downstream, demand, core) = lock.withLock { (self.downstream, self.demand, self.core) }
     return Mirror(
       self,
       children: [
-        "parent": core as Any, "downstream": downstream as Any, "demand": demand,
+        "parent": core as Any, "downstream": downstream as Any,
+        "demand": core == nil ? Subscribers.Demand.none : demand,
         "subject": core as Any,
       ]
     )

@@ -38,16 +38,24 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @usableFromInline
   let name: StaticString
 
+  /// Whether ``description`` names the failure type: `false` for `@Published`'s subject, whose
+  /// failure is always `Never` (`PublishedSubject<Int>`, as in Combine).
+  @usableFromInline
+  let namesFailure: Bool
+
   /// Described as the subject it is the core of (`PassthroughSubject<Int, Never>`), for the
   /// conduits' mirrors.
   @usableFromInline
-  var description: String { "\(name)<\(Output.self), \(Failure.self)>" }
+  var description: String {
+    namesFailure ? "\(name)<\(Output.self), \(Failure.self)>" : "\(name)<\(Output.self)>"
+  }
 
-  init(name: StaticString, current: Output?, keepsLatest: Bool) {
+  init(name: StaticString, current: Output?, keepsLatest: Bool, namesFailure: Bool = true) {
     self.name = name
     self.current = current
     self.keepsLatest = keepsLatest
     self.requestsUpstream = keepsLatest
+    self.namesFailure = namesFailure
   }
 
   @inlinable

@@ -135,4 +135,23 @@ import Testing
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
   }
+
+  @Test func subscription_reflectsAsCombine() throws {
+    // The differential oracle's `decode -`: as Combine's, the mirror shows `downstream`,
+    // `finished` and `upstreamSubscription`, and the playground description is "Decode".
+    let recorder = RecordingSubscriber<Point, any Error>(initialDemand: nil)
+    upstream.decode(type: Point.self, decoder: JSONDecoder()).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+        == "Decode"
+    )
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+    #expect(mirror.children.map { "\($0.value)" }[1] == "false")
+    #expect(mirror.children.map { "\($0.value)" }[2] != "nil")
+    subscription.cancel()
+    let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
+    #expect(ended == ["downstream: nil", "finished: true", "upstreamSubscription: nil"])
+  }
 }

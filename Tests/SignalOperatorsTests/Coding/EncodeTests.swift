@@ -145,6 +145,25 @@ import Testing
     .run()
     .expectAllPassed()
   }
+
+  @Test func subscription_reflectsAsCombine() throws {
+    // The differential oracle's `encode -`: as Combine's, the mirror shows `downstream`,
+    // `finished` and `upstreamSubscription`, and the playground description is "Encode".
+    let recorder = RecordingSubscriber<Data, any Error>(initialDemand: nil)
+    upstream.encode(encoder: JSONEncoder()).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+        == "Encode"
+    )
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+    #expect(mirror.children.map { "\($0.value)" }[1] == "false")
+    #expect(mirror.children.map { "\($0.value)" }[2] != "nil")
+    subscription.cancel()
+    let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
+    #expect(ended == ["downstream: nil", "finished: true", "upstreamSubscription: nil"])
+  }
 }
 
 /// Writes `x,y` for a point and the description for anything else.

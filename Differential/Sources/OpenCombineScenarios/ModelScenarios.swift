@@ -1,0 +1,1 @@
+../StreamKitScenarios/ModelScenarios.swift
