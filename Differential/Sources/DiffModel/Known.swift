@@ -107,7 +107,10 @@ public let intendedDifferences: [Expectation] = [
   ),
   .init(
     "I8",
-    ["retry(1)", "tryScan", "breakpoint", "replaceError"],
+    [
+      "retry(1)", "tryScan", "breakpoint", "replaceError", "buffer.byRequest.dropOldest",
+      "buffer.byRequest.dropNewest", "buffer.keepFull.dropNewest", "buffer.keepFull.customError",
+    ],
     "E up",
     misbehaving: false,
     .demandPattern,
@@ -153,7 +156,10 @@ public let intendedDifferences: [Expectation] = [
   ),
   .init(
     "I8",
-    ["output(at:1)", "output(in:1...2)", "collect(2)"],
+    [
+      "output(at:1)", "output(in:1...2)", "collect(2)", "buffer.keepFull.dropNewest",
+      "buffer.keepFull.customError",
+    ],
     "E up0: up0.returned|up0.returned",
     misbehaving: false,
     .demandPattern,
@@ -181,6 +187,26 @@ public let intendedDifferences: [Expectation] = [
         if case .fail = $0 { return true }
         return false
       }
+    }
+  ),
+  .init(
+    "I1",
+    [
+      "buffer.byRequest.dropOldest", "buffer.byRequest.dropNewest", "buffer.keepFull.dropNewest",
+      "buffer.keepFull.customError",
+    ],
+    "L up0.sub released by StreamKit only (active)",
+    .lifecycle,
+    intended: true,
+    "buffer lets go of the upstream subscription once the upstream completed (or was cancelled on overflow), while buffered values wait for demand",
+    test: { _, script in
+      script.op == "buffer.keepFull.customError"
+        || script.steps.contains {
+          switch $0 {
+          case .finish, .fail: true
+          default: false
+          }
+        }
     }
   ),
   .init(
@@ -355,134 +381,6 @@ public let knownDifferences: [Expectation] = [
     misbehaving: true,
     .descriptionMirror,
     "breakpoint: OpenCombine hands the downstream the upstream's subscription (description and mirror are the upstream's); StreamKit wraps it (Breakpoint) so that it can let go of the closures when cancelled; matching needs the pass-through behaviour"
-  ),
-  .init(
-    "K133",
-    ["buffer.byRequest.dropOldest"],
-    "E ",
-    misbehaving: false,
-    .demandPattern,
-    "buffer completion timing: OpenCombine delivers .finished only while the downstream has demand and a failure at once, dropping buffered values; StreamKit delivers the buffered values, then the completion"
-  ),
-  .init(
-    "K135",
-    ["buffer.byRequest.dropOldest"],
-    "L ",
-    misbehaving: false,
-    .lifecycle,
-    "life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
-  ),
-  .init(
-    "K136",
-    ["buffer.byRequest.dropOldest"],
-    "E ",
-    misbehaving: true,
-    .misbehavingUpstream,
-    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+3 more)"
-  ),
-  .init(
-    "K138",
-    ["buffer.byRequest.dropOldest"],
-    "L ",
-    misbehaving: true,
-    .lifecycle,
-    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
-  ),
-  .init(
-    "K139",
-    ["buffer.byRequest.dropNewest"],
-    "E ",
-    misbehaving: false,
-    .demandPattern,
-    "as buffer.byRequest.dropOldest: completion timing"
-  ),
-  .init(
-    "K141",
-    ["buffer.byRequest.dropNewest"],
-    "L ",
-    misbehaving: false,
-    .lifecycle,
-    "life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
-  ),
-  .init(
-    "K142",
-    ["buffer.byRequest.dropNewest"],
-    "E ",
-    misbehaving: true,
-    .misbehavingUpstream,
-    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+3 more)"
-  ),
-  .init(
-    "K144",
-    ["buffer.byRequest.dropNewest"],
-    "L ",
-    misbehaving: true,
-    .lifecycle,
-    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
-  ),
-  .init(
-    "K145",
-    ["buffer.keepFull.dropNewest"],
-    "E ",
-    misbehaving: false,
-    .demandPattern,
-    "prefetch .keepFull: request order and amounts differ (OpenCombine requests max(size) before handing the subscription downstream); completion with buffered values differs"
-  ),
-  .init(
-    "K147",
-    ["buffer.keepFull.dropNewest"],
-    "L ",
-    misbehaving: false,
-    .lifecycle,
-    "life cycle:  (completed) (+2 more)"
-  ),
-  .init(
-    "K148",
-    ["buffer.keepFull.dropNewest"],
-    "E ",
-    misbehaving: true,
-    .misbehavingUpstream,
-    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+2 more)"
-  ),
-  .init(
-    "K150",
-    ["buffer.keepFull.dropNewest"],
-    "L ",
-    misbehaving: true,
-    .lifecycle,
-    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
-  ),
-  .init(
-    "K151",
-    ["buffer.keepFull.customError"],
-    "E ",
-    misbehaving: false,
-    .demandPattern,
-    "prefetch .keepFull: request order and amounts differ; the custom error's timing differs"
-  ),
-  .init(
-    "K153",
-    ["buffer.keepFull.customError"],
-    "L ",
-    misbehaving: false,
-    .lifecycle,
-    "life cycle: up0.sub released by StreamKit only (active) (+2 more)"
-  ),
-  .init(
-    "K154",
-    ["buffer.keepFull.customError"],
-    "E ",
-    misbehaving: true,
-    .misbehavingUpstream,
-    "with a misbehaving upstream, events first differ: StreamKit `down0.finished`, OpenCombine `(nothing)` (+2 more)"
-  ),
-  .init(
-    "K156",
-    ["buffer.keepFull.customError"],
-    "L ",
-    misbehaving: true,
-    .lifecycle,
-    "with a misbehaving upstream, life cycle: down0 released by StreamKit only, up0.sub released by StreamKit only (active) (+1 more)"
   ),
   .init(
     "K164",
