@@ -67,7 +67,7 @@ extension Publishers.Decode {
   // Sendable: all mutable state is in `link`, which guards it with a lock; the decoder, upstream
   // and downstream are called outside it, the decoder only from upstream's serial delivery.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == any Error {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -79,6 +79,22 @@ extension Publishers.Decode {
     }
 
     var description: String { "Decode" }
+
+    /// The description, as Combine's playground display.
+    var playgroundDescription: Any { description }
+
+    /// As Combine's: the `downstream` (`nil` once the subscription ended), whether it
+    /// `finished`, and the `upstreamSubscription` while subscribed.
+    var customMirror: Mirror {
+      let parts = link.reflection
+      return Mirror(
+        self,
+        children: [
+          "downstream": parts.downstream as Any, "finished": parts.finished,
+          "upstreamSubscription": parts.upstream as Any,
+        ]
+      )
+    }
 
     func receive(subscription: any Subscription) {
       guard let delivery = link.attach(subscription) else {

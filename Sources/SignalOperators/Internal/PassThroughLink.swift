@@ -49,6 +49,19 @@ final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable 
   var isTerminal: Bool {
     lock.withLock { state.isTerminal }
   }
+
+  /// What a subscription's mirror shows, as Combine's `Encode`/`Decode`: the subscriber (`nil`
+  /// once the link ended and let go of it), whether the link ended, and the upstream's
+  /// subscription while active.
+  var reflection: (downstream: Downstream?, finished: Bool, upstream: (any Subscription)?) {
+    lock.withLock {
+      switch state {
+      case .awaiting(let delivery): (delivery.downstream, false, nil)
+      case .active(let subscription, let delivery): (delivery.downstream, false, subscription)
+      case .terminal: (nil, true, nil)
+      }
+    }
+  }
 }
 
 /// The state of a ``PassThroughLink``, as data: each transition runs under the link's lock and
