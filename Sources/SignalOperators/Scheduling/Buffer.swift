@@ -513,13 +513,19 @@ enum BufferState<Downstream: Subscriber> {
     case .overflowed(var outlet, let error):
       self = .terminal
       return Cancelled(
-        upstream: nil, downstream: outlet.downstream, remains: outlet.queue.cancel(),
-        overflowError: error)
+        upstream: nil,
+        downstream: outlet.downstream,
+        remains: outlet.queue.cancel(),
+        overflowError: error
+      )
     case .ending(var outlet):
       self = .terminal
       return Cancelled(
-        upstream: nil, downstream: outlet.downstream, remains: outlet.queue.cancel(),
-        overflowError: nil)
+        upstream: nil,
+        downstream: outlet.downstream,
+        remains: outlet.queue.cancel(),
+        overflowError: nil
+      )
     case .awaitingSubscription(let downstream):
       self = .terminal
       return Cancelled(upstream: nil, downstream: downstream, remains: nil, overflowError: nil)

@@ -85,7 +85,7 @@ extension Publishers.MeasureInterval {
   /// Decides under `lock`, in ``MeasureIntervalState``, and acts after it.
   // Sendable: `state` is guarded by `lock`; the downstream and upstream are called outside it.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
     typealias Time = Context.SchedulerTimeType
@@ -131,6 +131,9 @@ extension Publishers.MeasureInterval {
     }  // the subscriber is released here, after the lock
 
     var description: String { "MeasureInterval" }
+
+    /// No children, as Combine's.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
   }

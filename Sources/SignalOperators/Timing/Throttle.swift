@@ -124,7 +124,7 @@ extension Publishers.Throttle {
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
     typealias Time = Context.SchedulerTimeType
@@ -197,6 +197,9 @@ extension Publishers.Throttle {
     }
 
     var description: String { "Throttle" }
+
+    /// No children, as Combine's.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
   }

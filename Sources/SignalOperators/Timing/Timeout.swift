@@ -133,7 +133,7 @@ extension Publishers.Timeout {
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain; `customError` is called once, outside the lock.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -224,6 +224,9 @@ extension Publishers.Timeout {
     }
 
     var description: String { "Timeout" }
+
+    /// No children, as Combine's.
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 
     var playgroundDescription: Any { description }
   }
