@@ -407,7 +407,7 @@ import Testing
     let subscription = try #require(recorder.subscription)
     let mirror = Mirror(reflecting: subscription)
     #expect(mirror.children.map(\.label) == ["downstream", "demand"])
-    #expect(mirror.children.last?.value as? Subscribers.Demand == .max(2))
+    #expect(Array(mirror.children).last?.value as? Subscribers.Demand == .max(2))
     let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
       .playgroundDescription
     #expect(playground as? String == "Zip")

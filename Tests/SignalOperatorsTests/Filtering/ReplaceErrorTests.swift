@@ -133,8 +133,8 @@ import Testing
     upstream.replaceError(with: 42).subscribe(recorder)
     let subscription = try #require(recorder.subscription)
     upstream.send(completion: .failure(TestError()))
-    subscription.request(.unlimited)
-    subscription.request(.max(2))
+    recorder.request(.unlimited)
+    subscription.request(.max(2))  // after the end: the recorder has let go of it
     #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
     #expect(recorder.violations.isEmpty)
     box.recorder = nil
