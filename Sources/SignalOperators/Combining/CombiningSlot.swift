@@ -212,3 +212,20 @@ struct CombiningCompletionAction {
   @inlinable
   init() {}
 }
+
+extension CombiningSide: CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+{
+  /// The operator's name, as its subscription's (`Zip`, `CombineLatest`): Combine describes
+  /// these upstream subscribers by internal type names (INTENDED.md, I14).
+  @usableFromInline
+  var description: String { String(describing: core) }
+
+  /// No children.
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+
+  /// The description, as Combine's playground display.
+  @usableFromInline
+  var playgroundDescription: Any { description }
+}

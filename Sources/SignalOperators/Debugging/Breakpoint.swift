@@ -67,9 +67,11 @@ extension Publishers {
   /// ```
   ///
   /// See ``StreamCore/Publisher/breakpoint(receiveSubscription:receiveOutput:receiveCompletion:)``.
-  /// Subscriptions are described as `"Breakpoint"`.
+  /// As in Combine, the subscriber receives the upstream's own subscription; the subscriber
+  /// this publisher gives the upstream is described as `"Breakpoint"` and mirrors no children.
   ///
-  /// > Thread safety: `request(_:)` and `cancel()` on its subscription are safe from any thread.
+  /// > Thread safety: `request(_:)` and `cancel()` go straight to the upstream's subscription,
+  /// > as safe from any thread as it is.
   public struct Breakpoint<Upstream: Publisher>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
@@ -133,10 +135,13 @@ extension Publishers.Breakpoint {
     #endif
   }
 
+  /// The subscriber that runs the checks. As Combine's, it hands the downstream the upstream's
+  /// own subscription (requests and cancels go straight to the upstream), describes itself as
+  /// `Breakpoint` and mirrors no children.
   // Sendable: all mutable state is in `link`, which guards it with a lock; closures, upstream and
   // downstream are called outside it.
-  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible
+  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
+    ChildlessReflection
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -156,7 +161,7 @@ extension Publishers.Breakpoint {
       if delivery.extra.subscription?(subscription) == true {
         Publishers.Breakpoint<Upstream>.trap()
       }
-      delivery.downstream.receive(subscription: self)
+      delivery.downstream.receive(subscription: subscription)
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
@@ -169,15 +174,6 @@ extension Publishers.Breakpoint {
       guard let ended = link.finish() else { return }
       if ended.extra.completion?(completion) == true { Publishers.Breakpoint<Upstream>.trap() }
       ended.downstream.receive(completion: completion)
-    }
-
-    func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      link.upstream()?.subscription.request(demand)
-    }
-
-    func cancel() {
-      link.cancel()?.upstream?.cancel()
     }
   }
 }

@@ -123,6 +123,11 @@ extension Transforming {
     @usableFromInline
     var subscribed = false
 
+    /// Whether the upstream has completed: a value or completion after it (an upstream that
+    /// breaks the contract) is ignored, as the other operators do (INTENDED.md, I11).
+    @usableFromInline
+    var completed = false
+
     @inlinable
     func receive(subscription: any Subscription) {
       guard !subscribed else {
@@ -136,6 +141,7 @@ extension Transforming {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       if !subscribed { trapEventBeforeSubscription("RemoveDuplicates", "a value") }
+      guard !completed else { return .none }
       let previous = last
       last = input
       if let previous, predicate(previous, input) { return .max(1) }
@@ -145,6 +151,8 @@ extension Transforming {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       if !subscribed { trapEventBeforeSubscription("RemoveDuplicates", "a completion") }
+      guard !completed else { return }
+      completed = true
       last = nil
       downstream.receive(completion: completion)
     }

@@ -11,7 +11,8 @@ extension Publisher {
   ///
   /// Demand goes to the upstream as the subscriber requests it. When the upstream fails,
   /// `output` goes out followed by `.finished` — at once if the subscriber has demand left,
-  /// otherwise on its next request.
+  /// otherwise on its next request. An upstream that sends a value the subscriber has not
+  /// requested breaks the contract; as in Combine, that traps.
   ///
   /// <!-- marbles:replace-error -->
   /// Marble diagram of `replaceError(with: "z")`, made by running it (a character is a tick of
@@ -106,7 +107,11 @@ extension Publishers.ReplaceError {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let target = lock.withLock({ state.receiveValue() }) else { return .none }
+      let (target, exceeds) = lock.withLock { () -> (Downstream?, Bool) in
+        state.valueExceedsDemand ? (nil, true) : (state.receiveValue(), false)
+      }
+      if exceeds { trapValueBeyondDemand("ReplaceError") }  // as Combine
+      guard let target else { return .none }
       let more = target.receive(input)
       guard more > .none else { return .none }
       lock.withLock { state.addDemand(more) }

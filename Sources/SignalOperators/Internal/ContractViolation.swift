@@ -7,3 +7,12 @@ func trapEventBeforeSubscription(_ operatorName: String, _ event: String) -> Nev
     "\(operatorName): the upstream sent \(event) before its subscription (a Subscriber contract violation)"
   )
 }
+
+/// Traps because an upstream sent a value to the subscriber of `operatorName` that its
+/// subscriber had not requested, where the operator passes the subscriber's demand through
+/// (`replaceError`): the upstream broke the `Subscriber` contract. Combine traps there too.
+func trapValueBeyondDemand(_ operatorName: String) -> Never {
+  preconditionFailure(
+    "\(operatorName): the upstream sent a value beyond the subscriber's demand (a Subscriber contract violation)"
+  )
+}

@@ -84,6 +84,14 @@ enum ReplacementState<Downstream, Output> {
     return downstream
   }
 
+  /// Whether a value from the upstream now would go beyond the downstream's demand: with
+  /// ``Trigger/failure`` the demand is the downstream's own, passed through, so such a value
+  /// means the upstream broke the contract (Combine traps there).
+  var valueExceedsDemand: Bool {
+    guard case .active(let active) = self, case .failure = active.trigger else { return false }
+    return active.demand == .none
+  }
+
   /// Records a value from the upstream; returns the downstream to send it to, or `nil` to drop
   /// it (the subscription ended or, with ``Trigger/failure``, nothing was requested).
   mutating func receiveValue() -> Downstream? {

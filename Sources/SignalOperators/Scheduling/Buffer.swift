@@ -10,13 +10,20 @@ extension Publisher {
   /// ```
   ///
   /// With ``StreamCore/Publishers/PrefetchStrategy/keepFull`` the operator requests `size`
-  /// values as soon as it is subscribed, and one more each time a value goes downstream, so the
-  /// buffer stays full. With ``StreamCore/Publishers/PrefetchStrategy/byRequest`` it requests
-  /// `.unlimited` as soon as it is subscribed, as Combine does. A value that arrives while `size` values are
-  /// buffered is handled by `whenFull`: dropped, or kept in place of the oldest, or the stream
-  /// fails with the strategy's error (upstream is cancelled and the buffered values are
-  /// dropped). Buffered values go downstream in order as demand arrives, and the upstream's
-  /// completion goes downstream after them.
+  /// values as soon as it is subscribed, and as many more as went downstream after each
+  /// delivery (returned from `receive(_:)`, or requested after the subscriber's request was
+  /// served), so the buffer stays full. With ``StreamCore/Publishers/PrefetchStrategy/byRequest``
+  /// it requests `.unlimited` as soon as it is subscribed, as Combine does. Buffered values go
+  /// downstream in order as demand arrives. As in Combine:
+  /// - the upstream's `.finished` goes downstream after the buffered values, once the subscriber
+  ///   has demand (a subscriber that got exactly what it asked for sees `.finished` on its next
+  ///   request);
+  /// - the upstream's failure goes downstream at once, after the buffered values the
+  ///   subscriber's demand covers; the others are dropped;
+  /// - a value that arrives while `size` values are buffered is handled by `whenFull`: dropped,
+  ///   or kept in place of the oldest, or (`.customError`) the upstream is cancelled and the
+  ///   strategy's error goes downstream on the subscriber's next request, after the buffered
+  ///   values that request covers.
   ///
   /// > Thread safety: Upstream may send from any thread. A value goes downstream either on the
   /// > thread that sent it or on the thread whose `request(_:)` made room for it, never from two
@@ -190,25 +197,28 @@ extension Publishers.Buffer {
       // waits in the buffer.
       subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
       downstream.receive(subscription: self)
-      drain()
+      drain()?.request()
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
       let outcome = lock.withLock { state.receive(input, size: size, whenFull: whenFull) }
       switch outcome {
       case .buffered, .dropped:
-        break  // a dropped value is released here, after the lock
+        return .none  // a dropped value is released here, after the lock
       case .drain:
-        drain()  // a value dropped to make room is released after the lock, with `outcome`
+        // A value dropped to make room is released after the lock, with `outcome`. As
+        // Combine's, the refill for what this drain delivered is the demand returned.
+        return drain()?.count ?? .none
       case .overflow(let upstream):
+        // As Combine: the upstream is cancelled, the buffered values stay, and the error waits
+        // for the subscriber's next request.
         upstream.cancel()
-        guard case .customError(let makeError) = whenFull else { break }
+        guard case .customError(let makeError) = whenFull else { return .none }
         let error = makeError()
-        let (claimed, discarded) = lock.withLock { state.fail(error) }
-        _ = consume discarded  // released after the lock
-        if claimed { drain() }
+        let unused = lock.withLock { state.fail(error) }
+        _ = consume unused  // released after the lock
+        return .none
       }
-      return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -216,13 +226,13 @@ extension Publishers.Buffer {
         return
       }
       _ = completed.upstream  // released after the lock
-      if completed.claimed { drain() }
+      if completed.claimed { _ = drain() }  // no refill: the upstream completed
     }
 
     func request(_ demand: Subscribers.Demand) {
       precondition(demand > .none, "Buffer: request(.none) is not allowed")
       let requested = lock.withLock { state.request(demand) }
-      if requested.claimed { drain() }
+      if requested.claimed { drain()?.request() }
     }
 
     func cancel() {
@@ -230,14 +240,26 @@ extension Publishers.Buffer {
       cancelled.upstream?.cancel()
     }  // the buffered values, a pending completion and the subscriber are released here
 
-    private func drain() {
+    /// What a drain delivered with `.keepFull`: the upstream asks for as many again.
+    struct Refill {
+      let upstream: any Subscription
+      let count: Subscribers.Demand
+
+      func request() { upstream.request(count) }
+    }
+
+    /// Runs the claimed drain; returns the refill (`.keepFull`) for the values it delivered, or
+    /// `nil` when there is none or the subscription is no longer active (nothing goes upstream
+    /// after the end).
+    private func drain() -> Refill? {
       var more = Subscribers.Demand.none
+      var delivered = 0
       SerialDrain.run(lock) {
         state.nextStep(adding: more, refills: prefetch == .keepFull)
       } perform: { step in
         switch consume step {
-        case .value(let downstream, let value, let refill):
-          refill?.request(.max(1))
+        case .value(let downstream, let value, let refills):
+          if refills { delivered += 1 }
           more = downstream.receive(value)
           return true
         case .completion(let downstream, let completion):
@@ -245,6 +267,8 @@ extension Publishers.Buffer {
           return false
         }
       }
+      guard delivered > 0, let upstream = lock.withLock({ state.upstream }) else { return nil }
+      return Refill(upstream: upstream, count: .max(delivered))
     }
   }
 }
@@ -254,9 +278,13 @@ extension Publishers.Buffer {
 ///
 /// ```
 /// awaitingSubscription --receive(subscription:)--> active
-/// active --upstream completion / overflow error--> ending (the queue drains, then the completion)
-/// active / ending --completion delivered / cancel()--> terminal
+/// active --upstream completion--> ending (the queue drains, then the completion)
+/// active --overflow with .customError--> overflowed --next request or drain--> ending
+/// active / overflowed / ending --completion delivered / cancel()--> terminal
 /// ```
+///
+/// As Combine's: `.finished` waits for demand once the values are out; a failure goes at once,
+/// after the values the demand covers (`DeliveryQueue`'s `.afterDemandedValues`).
 enum BufferState<Downstream: Subscriber> {
   typealias Value = Downstream.Input
   typealias Failure = Downstream.Failure
@@ -265,6 +293,9 @@ enum BufferState<Downstream: Subscriber> {
   case awaitingSubscription(Downstream)
   /// Subscribed: values are buffered until the subscriber asks for them.
   case active(Active)
+  /// The buffer overflowed with `.customError` and the upstream is cancelled; the error (once
+  /// made) waits for the subscriber's next request, or for a drain already under way.
+  case overflowed(Outlet, Failure?)
   /// The upstream is gone; the buffered values, then the completion, are still to go.
   case ending(Outlet)
   /// Completed or cancelled: everything is released.
@@ -289,7 +320,8 @@ enum BufferState<Downstream: Subscriber> {
     case dropped(Value)
     /// The caller claimed the drain; `dropped` (`.dropOldest`) is released after the lock.
     case drain(dropped: Value?)
-    /// The buffer overflowed with `.customError`: cancel the upstream, make the error, ``fail(_:)``.
+    /// The buffer overflowed with `.customError`: cancel the upstream, make the error,
+    /// ``fail(_:)``.
     case overflow(any Subscription)
   }
 
@@ -317,12 +349,14 @@ enum BufferState<Downstream: Subscriber> {
     let downstream: Downstream
     /// The buffered values and a completion not yet delivered.
     let remains: DeliveryQueueRemains<Value, Failure>?
+    /// An overflow error not yet delivered.
+    let overflowError: Failure?
   }
 
   /// One delivery of the drain, performed outside the lock.
   enum Step {
-    /// Deliver a value; `refill` (`.keepFull`) is asked for one more first.
-    case value(Downstream, Value, refill: (any Subscription)?)
+    /// Deliver a value; `refills`: it counts toward the refill (`.keepFull`, while active).
+    case value(Downstream, Value, refills: Bool)
     /// Deliver the completion; the state is terminal.
     case completion(Downstream, Subscribers.Completion<Failure>)
   }
@@ -339,6 +373,7 @@ enum BufferState<Downstream: Subscriber> {
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
     var outlet = Outlet(downstream)
+    outlet.queue = DeliveryQueue(failureOrder: .afterDemandedValues, finishAwaitsDemand: true)
     _ = outlet.queue.drain.claim()  // the first claim: it succeeds
     self = .active(Active(upstream: subscription, outlet: outlet))
     return downstream
@@ -361,7 +396,7 @@ enum BufferState<Downstream: Subscriber> {
       case .dropOldest:
         dropped = active.outlet.queue.values.popFirst()
       case .customError:
-        self = .ending(active.outlet)
+        self = .overflowed(active.outlet, nil)
         return .overflow(active.upstream)
       }
     }
@@ -370,14 +405,19 @@ enum BufferState<Downstream: Subscriber> {
     return claimed ? .drain(dropped: dropped) : dropped.map(ValueOutcome.dropped) ?? .buffered
   }
 
-  /// The overflow error is made: the buffered values are dropped and the failure is queued.
-  /// Returns whether the caller claimed the drain, and the values to release after the lock.
-  mutating func fail(_ error: Failure) -> (claimed: Bool, discarded: RingBuffer<Value>) {
-    guard case .ending(var outlet) = self else { return (false, RingBuffer()) }
+  /// The overflow error is made. It waits for the subscriber's next request, as in Combine;
+  /// when a drain is under way it is queued at once, for that drain. Returns the error when
+  /// it is not used (cancelled meanwhile), to release after the lock.
+  mutating func fail(_ error: Failure) -> Failure? {
+    guard case .overflowed(var outlet, nil) = self else { return error }
+    guard outlet.queue.drain.isClaimed else {
+      self = .overflowed(outlet, error)
+      return nil
+    }
     self = .terminal
-    defer { self = .ending(outlet) }
-    let discarded = outlet.queue.values.takeAll()
-    return (outlet.queue.finish(.failure(error)), discarded)
+    _ = outlet.queue.finish(.failure(error))  // the drain is claimed: its runner delivers
+    self = .ending(outlet)
+    return nil
   }
 
   /// The upstream completed: the completion goes after the buffered values.
@@ -396,6 +436,16 @@ enum BufferState<Downstream: Subscriber> {
       self = .terminal
       defer { self = .active(active) }
       return Requested(upstream: active.upstream, claimed: active.outlet.queue.request(demand))
+    case .overflowed(var outlet, let error):
+      self = .terminal
+      var claimed = outlet.queue.request(demand)
+      guard let error else {
+        self = .overflowed(outlet, nil)
+        return Requested(upstream: nil, claimed: claimed)
+      }
+      if outlet.queue.finish(.failure(error)) { claimed = true }
+      self = .ending(outlet)
+      return Requested(upstream: nil, claimed: claimed)
     case .ending(var outlet):
       self = .terminal
       defer { self = .ending(outlet) }
@@ -414,16 +464,30 @@ enum BufferState<Downstream: Subscriber> {
       defer { self = .active(active) }
       switch active.outlet.queue.nextStep(adding: more) {
       case .value(let value)?:
-        return .value(active.outlet.downstream, value, refill: refills ? active.upstream : nil)
+        return .value(active.outlet.downstream, value, refills: refills)
       case .completion?, nil:
         return nil  // an active queue has no completion
+      }
+    case .overflowed(var outlet, let error):
+      self = .terminal
+      if let error {  // this drain is the next one: the error goes after what demand covers
+        _ = outlet.queue.finish(.failure(error))
+        self = .ending(outlet)
+        return nextStep(adding: more, refills: refills)
+      }
+      defer { self = .overflowed(outlet, nil) }
+      switch outlet.queue.nextStep(adding: more) {
+      case .value(let value)?:
+        return .value(outlet.downstream, value, refills: false)
+      case .completion?, nil:
+        return nil  // the queue has no completion until the error is made
       }
     case .ending(var outlet):
       self = .terminal
       switch outlet.queue.nextStep(adding: more) {
       case .value(let value)?:
         self = .ending(outlet)
-        return .value(outlet.downstream, value, refill: nil)
+        return .value(outlet.downstream, value, refills: false)
       case .completion(let completion, _)?:
         return .completion(outlet.downstream, completion)
       case nil:
@@ -443,14 +507,28 @@ enum BufferState<Downstream: Subscriber> {
       return Cancelled(
         upstream: active.upstream,
         downstream: active.outlet.downstream,
-        remains: active.outlet.queue.cancel()
+        remains: active.outlet.queue.cancel(),
+        overflowError: nil
+      )
+    case .overflowed(var outlet, let error):
+      self = .terminal
+      return Cancelled(
+        upstream: nil,
+        downstream: outlet.downstream,
+        remains: outlet.queue.cancel(),
+        overflowError: error
       )
     case .ending(var outlet):
       self = .terminal
-      return Cancelled(upstream: nil, downstream: outlet.downstream, remains: outlet.queue.cancel())
+      return Cancelled(
+        upstream: nil,
+        downstream: outlet.downstream,
+        remains: outlet.queue.cancel(),
+        overflowError: nil
+      )
     case .awaitingSubscription(let downstream):
       self = .terminal
-      return Cancelled(upstream: nil, downstream: downstream, remains: nil)
+      return Cancelled(upstream: nil, downstream: downstream, remains: nil, overflowError: nil)
     case .terminal:
       return nil
     }
@@ -481,6 +559,9 @@ extension Publishers.Buffer.Inner: CustomStringConvertible, CustomReflectable,
       case .active(let active):
         let queue = active.outlet.queue
         return (Array(queue.values), .subscribed(active.upstream), queue.demand, queue.completion)
+      case .overflowed(let outlet, let error):
+        let queue = outlet.queue
+        return (Array(queue.values), .terminal, queue.demand, error.map { .failure($0) })
       case .ending(let outlet):
         let queue = outlet.queue
         return (Array(queue.values), .terminal, queue.demand, queue.completion)

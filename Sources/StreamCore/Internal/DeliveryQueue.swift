@@ -41,13 +41,18 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package var drain = SerialDrain()
   @usableFromInline
   let failureOrder: FailureOrder
+  /// Whether `.finished` waits, once the values are out, until the downstream has demand
+  /// (`buffer`, as Combine's); otherwise it goes without demand.
+  @usableFromInline
+  let finishAwaitsDemand: Bool
   /// The completion waiting for the queued values.
   @usableFromInline
   package private(set) var completion: Subscribers.Completion<Failure>?
 
   @inlinable
-  package init(failureOrder: FailureOrder) {
+  package init(failureOrder: FailureOrder, finishAwaitsDemand: Bool = false) {
     self.failureOrder = failureOrder
+    self.finishAwaitsDemand = finishAwaitsDemand
   }
 
   /// Whether a completion has been accepted (delivered or not).
@@ -61,7 +66,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
     if demand > .none, !values.isEmpty { return true }
     switch completion {
     case .none: return false
-    case .finished: return values.isEmpty
+    case .finished: return values.isEmpty && (!finishAwaitsDemand || demand > .none)
     case .failure:
       switch failureOrder {
       case .afterQueuedValues: return values.isEmpty

@@ -91,6 +91,22 @@ import Testing
     #expect(recorder.subscriptionDescription == "Decode")
   }
 
+  @Test func subscription_mirrorsDownstreamFinishedAndUpstream_andPlaysAsDecode() throws {
+    // As Combine's: `downstream`, `finished`, `upstreamSubscription`.
+    let recorder = RecordingSubscriber<Point, any Error>()
+    upstream.decode(type: Point.self, decoder: JSONDecoder()).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+    #expect(Array(mirror.children)[1].value as? Bool == false)
+    #expect(String(describing: Array(mirror.children)[2].value).contains("TestPublisher"))
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "Decode")
+    recorder.cancel()
+    #expect(Array(Mirror(reflecting: subscription).children)[1].value as? Bool == true)
+  }
+
   @Test func inner_releasedAfterCancelAndAfterFailure() {
     weak var cancelled: AnyObject?
     weak var failed: AnyObject?

@@ -100,6 +100,22 @@ import Testing
     #expect(recorder.subscriptionDescription == "Encode")
   }
 
+  @Test func subscription_mirrorsDownstreamFinishedAndUpstream_andPlaysAsEncode() throws {
+    // As Combine's: `downstream`, `finished`, `upstreamSubscription`.
+    let recorder = RecordingSubscriber<String, any Error>()
+    upstream.encode(encoder: EncodeDescribing()).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+    #expect(Array(mirror.children)[1].value as? Bool == false)
+    #expect(String(describing: Array(mirror.children)[2].value).contains("TestPublisher"))
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "Encode")
+    recorder.cancel()
+    #expect(Array(Mirror(reflecting: subscription).children)[1].value as? Bool == true)
+  }
+
   @Test func inner_releasedAfterCancelAndAfterFailure() {
     weak var cancelled: AnyObject?
     weak var failed: AnyObject?

@@ -324,6 +324,21 @@ import Testing
     #expect(recorder.subscriptionDescription == "CombineLatest")
   }
 
+  @Test func subscription_mirrorsItsDownstreamAndDemand_andPlaysAsCombineLatest() throws {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(3))
+    a.combineLatest(b).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "demand"])
+    #expect(Array(mirror.children).last?.value as? Subscribers.Demand == .max(3))
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "CombineLatest")
+    recorder.cancel()
+    let downstream = Mirror(reflecting: subscription).children.first?.value
+    #expect(String(describing: downstream ?? "missing") == "nil")
+  }
+
   @Test func requestNone_traps() async {
     let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)

@@ -437,6 +437,36 @@ import Testing
     #expect(recorder.subscriptionDescription == "Zip")
   }
 
+  @Test func subscription_mirrorsItsDownstreamAndDemand_andPlaysAsZip() throws {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(2))
+    a.zip(b).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "demand"])
+    #expect(Array(mirror.children).last?.value as? Subscribers.Demand == .max(2))
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "Zip")
+  }
+
+  @Test func upstreamSubscribers_areDescribedAsZip_withNoChildren() throws {
+    // Oracle K169 (`zip -`), intended I14: the operator's name, not an internal type name.
+    let first = UpstreamSubscriberCapture()
+    let second = UpstreamSubscriberCapture()
+    first.zip(second).subscribe(RecordingSubscriber<(Int, Int), Never>())
+    for capture in [first, second] {
+      let subscriber = try #require(capture.subscriber)
+      #expect(String(describing: subscriber) == "Zip")
+      #expect(Mirror(reflecting: subscriber).children.isEmpty)
+      let playground = (subscriber as? any CustomPlaygroundDisplayConvertible)?
+        .playgroundDescription
+      #expect(playground as? String == "Zip")
+    }
+    let third = UpstreamSubscriberCapture()
+    Publishers.CombineLatest(first, third).subscribe(RecordingSubscriber<(Int, Int), Never>())
+    #expect(third.subscriber.map { String(describing: $0) } == "CombineLatest")
+  }
+
   @Test func requestNone_traps() async {
     let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
@@ -600,5 +630,20 @@ import Testing
     #expect(deinitFoundTheLockFree.withLock { $0 } == true)
     #expect(recorder.values == [0])
     holder.subscription = nil
+  }
+}
+
+/// A publisher that keeps the subscriber it is given, to look at it, and hands it an empty
+/// subscription.
+// Sendable: used on one thread only.
+private final class UpstreamSubscriberCapture: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  var subscriber: Any?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber = subscriber
+    subscriber.receive(subscription: Subscriptions.empty)
   }
 }

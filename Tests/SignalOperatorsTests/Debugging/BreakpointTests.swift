@@ -82,10 +82,23 @@ import Darwin
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
-  @Test func subscription_describedAsBreakpoint() {
+  @Test func subscription_isTheUpstreams() {
+    // As Combine's (oracle K123: `breakpoint -`): the downstream gets the upstream's own
+    // subscription, so its description names the upstream.
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.breakpoint().subscribe(recorder)
-    #expect(recorder.subscriptionDescription == "Breakpoint")
+    #expect(recorder.subscriptionDescription == "TestPublisher")
+  }
+
+  @Test func subscriber_describedAsBreakpoint_withNoChildren() throws {
+    // As Combine's: the subscriber the upstream sees is `Breakpoint`, mirroring no children.
+    let capture = SubscriberCapture()
+    capture.breakpoint().subscribe(RecordingSubscriber<Int, Never>())
+    let subscriber = try #require(capture.subscriber)
+    #expect(String(describing: subscriber) == "Breakpoint")
+    #expect(Mirror(reflecting: subscriber).children.isEmpty)
+    let playground = (subscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription
+    #expect(playground as? String == "Breakpoint")
   }
 
   @Test func inner_releasedAfterCancel() {
@@ -101,8 +114,9 @@ import Darwin
 
   @Test func requestNone_traps() async {
     let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      // The request goes straight to the upstream's subscription, which traps.
       let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-      TestPublisher<Int, Never>().breakpoint().subscribe(recorder)
+      PassthroughSubject<Int, Never>().breakpoint().subscribe(recorder)
       recorder.subscription?.request(.none)
     }
     expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
@@ -135,5 +149,20 @@ import Darwin
     )
     .run()
     .expectAllPassed(skipping: ["SC-2.04"])
+  }
+}
+
+/// A publisher that keeps the subscriber it is given, to look at it, and hands it an empty
+/// subscription.
+// Sendable: used on one thread only.
+private final class SubscriberCapture: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  var subscriber: Any?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber = subscriber
+    subscriber.receive(subscription: Subscriptions.empty)
   }
 }

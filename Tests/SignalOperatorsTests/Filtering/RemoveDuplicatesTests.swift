@@ -20,6 +20,18 @@ import Testing
     expectTrap(trap, "RemoveDuplicates: the upstream sent a completion before its subscription")
   }
 
+  @Test func eventsAfterTheCompletion_areIgnored() {
+    // Oracle (misbehaving upstream): `removeDuplicates - e0.1 V0.2`, `- f0 F0`, `- f0 E0.2`:
+    // nothing reaches the subscriber after the completion (I11).
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited)
+    AfterTheEndPublisher(
+      events: [.failure(TestError()), .value(2), .finished, .failure(TestError(code: 2))]
+    )
+    .removeDuplicates()
+    .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError()))])
+  }
+
   @Test func secondSubscription_isCancelledAndNotForwarded() {
     let first = SubscriptionProbe()
     let second = SubscriptionProbe()
@@ -102,5 +114,31 @@ import Testing
     )
     .run()
     .expectAllPassed(skipping: ["SC-2.04"])
+  }
+}
+
+/// A publisher that breaks the contract: after its subscription it sends `events` whatever the
+/// demand, including values and completions after its first completion.
+private struct AfterTheEndPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = TestError
+
+  enum Event {
+    case value(Int)
+    case finished
+    case failure(TestError)
+  }
+
+  let events: [Event]
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+    subscriber.receive(subscription: SubscriptionProbe())
+    for event in events {
+      switch event {
+      case .value(let value): _ = subscriber.receive(value)
+      case .finished: subscriber.receive(completion: .finished)
+      case .failure(let error): subscriber.receive(completion: .failure(error))
+      }
+    }
   }
 }

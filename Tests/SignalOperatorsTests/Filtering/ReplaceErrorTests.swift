@@ -108,6 +108,38 @@ import Testing
     expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
+  @Test func valueBeyondDemand_traps() async {
+    // Oracle (misbehaving upstream): `replaceError - V0.1`; Combine traps too (its demand
+    // would go negative).
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      IgnoresDemandPublisher(value: 1).replaceError(with: 0)
+        .subscribe(RecordingSubscriber<Int, Never>(initialDemand: nil))
+    }
+    expectTrap(
+      trap,
+      "ReplaceError: the upstream sent a value beyond the subscriber's demand (a Subscriber contract violation)"
+    )
+  }
+
+  @Test func replacement_isDeliveredOnce_whateverIsRequestedAfterIt() throws {
+    // Oracle: `replaceError - e0.2 r0.2 r0.2` and `- e0.1 i0.1 r0.u`. OpenCombine delivers
+    // the replacement and `.finished` again on each later request (INTENDED.md, I13).
+    let box = RecorderHolder<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { _ in
+      box.recorder?.request(.max(1))
+      return .none
+    }
+    box.recorder = recorder
+    upstream.replaceError(with: 42).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(completion: .failure(TestError()))
+    recorder.request(.unlimited)
+    subscription.request(.max(2))  // after the end: the recorder has let go of it
+    #expect(recorder.events == [.subscription, .value(42), .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+    box.recorder = nil
+  }
+
   @Test func concurrentFailureAndRequest_deliverReplacementOnce() {
     for _ in 0..<200 {
       let upstream = TestPublisher<Int, TestError>()
@@ -155,5 +187,19 @@ import Testing
     )
     .run()
     .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
+  }
+}
+
+/// A publisher that breaks the contract: it sends `value` right after the subscription,
+/// whatever the subscriber requested.
+private struct IgnoresDemandPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = TestError
+
+  let value: Int
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+    subscriber.receive(subscription: SubscriptionProbe())
+    _ = subscriber.receive(value)
   }
 }

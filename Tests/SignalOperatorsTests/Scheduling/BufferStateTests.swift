@@ -16,9 +16,9 @@ private func drained(
   var refillCount = 0
   while let step = state.nextStep(adding: .none, refills: refills) {
     switch step {
-    case .value(_, let value, let refill):
+    case .value(_, let value, let refills):
       values.append(value)
-      if refill != nil { refillCount += 1 }
+      if refills { refillCount += 1 }
     case .completion(_, let completion):
       return (values, completion, refillCount)
     }
@@ -74,21 +74,34 @@ private func claims(_ outcome: State.ValueOutcome) -> Bool {
     #expect(drained(&state).values == [2, 3])
   }
 
-  @Test func overflow_withCustomError_endsAndFailsAtOnce() {
+  @Test func overflow_withCustomError_keepsTheBufferAndFailsOnTheNextRequest() {
+    // As Combine's: the error waits for the next request, after the values it covers.
     var state = subscribed()
-    _ = state.receive(1, size: 1, whenFull: .customError { TestError() })
-    let outcome = state.receive(2, size: 1, whenFull: .customError { TestError() })
+    _ = state.receive(1, size: 2, whenFull: .customError { TestError() })
+    _ = state.receive(2, size: 2, whenFull: .customError { TestError() })
+    let outcome = state.receive(3, size: 2, whenFull: .customError { TestError() })
     guard case .overflow = outcome else {
       Issue.record("expected an overflow, got \(outcome)")
       return
     }
     #expect(state.upstream == nil)
-    let (claimed, discarded) = state.fail(TestError(code: 7))
-    #expect(claimed)
-    #expect(Array(discarded) == [1])
+    #expect(state.fail(TestError(code: 7)) == nil)  // kept, to go on the next request
+    #expect(state.receive(completion: .finished) == nil)  // the upstream was cancelled
+    let requested = state.request(.max(1))
+    #expect(requested.claimed)
+    let run = drained(&state)
+    #expect(run.values == [1])
+    #expect(run.completion == .failure(TestError(code: 7)))
+  }
+
+  @Test func failure_goesAtOnceWithoutDemand_droppingTheBuffer() {
+    var state = subscribed()
+    _ = state.receive(1, size: 5, whenFull: .dropNewest)
+    let completed = state.receive(completion: .failure(TestError()))
+    #expect(completed?.claimed == true)
     let run = drained(&state)
     #expect(run.values.isEmpty)
-    #expect(run.completion == .failure(TestError(code: 7)))
+    #expect(run.completion == .failure(TestError()))
   }
 
   @Test func finished_waitsForTheBufferedValues() {
@@ -103,7 +116,9 @@ private func claims(_ outcome: State.ValueOutcome) -> Bool {
     let run = drained(&state, refills: true)
     #expect(run.values == [1])
     #expect(run.refills == 0)
-    #expect(run.completion == .finished)
+    #expect(run.completion == nil)  // as Combine's: `.finished` waits for demand
+    #expect(state.request(.max(1)).claimed)
+    #expect(drained(&state).completion == .finished)
   }
 
   @Test func cancel_handsOutEverythingAndIgnoresLaterEvents() {

@@ -47,8 +47,38 @@ import Testing
     upstream.send(3)
     recorder.request(.max(5))
     #expect(recorder.values == [1, 2, 3])
+    // As Combine's: one request for what the drain delivered, after it.
+    #expect(upstream.requests == [.demand(.max(2)), .demand(.max(1)), .demand(.max(2))])
     #expect(upstream.outstandingDemand == .max(2))
     #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func keepFull_refillForValuesDeliveredFromReceive_isTheDemandReturned() {
+    // As Combine's: a value that goes straight downstream returns its refill from receive(_:).
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2))
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.outstandingDemand == .max(2))  // each returned its refill
+    upstream.send(3)
+    #expect(upstream.outstandingDemand == .max(1))  // buffered: no refill yet
+    #expect(upstream.requests == [.demand(.max(2))])
+    #expect(recorder.values == [1, 2])
+  }
+
+  @Test func keepFull_noRefillAfterACancelInsideReceive() {
+    // Oracle: `buffer.keepFull.customError u k0 v0.4` (I8: nothing goes upstream after the
+    // end; OpenCombine returns max(1)).
+    let box = Holder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { _ in
+      box.subscription?.cancel()
+      return .none
+    }
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    box.subscription = recorder.subscription
+    upstream.send(4)
+    #expect(recorder.values == [4])
+    #expect(upstream.requests == [.demand(.max(2)), .cancel])
   }
 
   @Test func byRequest_requestsUnlimitedBeforeTheSubscriberIsSubscribed() {
@@ -94,6 +124,8 @@ import Testing
     Just(1).buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
     #expect(recorder.events == [.subscription])
     recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1)])
+    recorder.request(.max(1))  // `.finished` waits for demand, as in Combine
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     #expect(recorder.violations.isEmpty)
   }
@@ -125,14 +157,34 @@ import Testing
     #expect(recorder.events == [.subscription, .value(3), .value(4), .completion(.finished)])
   }
 
-  @Test func overflow_customError_failsAndDropsBuffer() {
+  @Test func overflow_customError_keepsTheBufferAndFailsOnTheNextRequest() {
+    // As Combine's: the upstream is cancelled at once; the error waits for the next request
+    // and goes after the buffered values that request covers.
+    let source = TestPublisher<Int, Overflow>()
+    let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: nil)
+    source.buffer(size: 3, prefetch: .byRequest, whenFull: .customError { Overflow() })
+      .subscribe(recorder)
+    for value in 1...5 { source.send(value) }
+    #expect(source.requests == [.demand(.unlimited), .cancel])
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(2))
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(Overflow()))]
+    )
+    recorder.request(.max(1))
+    #expect(recorder.events.count == 4)
+  }
+
+  @Test func overflow_customError_withDemandCoveringTheBuffer_deliversItThenFails() {
     let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: nil)
     Overfill<Overflow>(values: [1, 2, 3])
       .buffer(size: 2, prefetch: .keepFull, whenFull: .customError { Overflow() })
       .subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.failure(Overflow()))])
+    #expect(recorder.events == [.subscription])
     recorder.request(.unlimited)
-    #expect(recorder.events == [.subscription, .completion(.failure(Overflow()))])
+    #expect(
+      recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(Overflow()))]
+    )
   }
 
   @Test func fatalErrorStrategy_isCustomError() {
@@ -143,26 +195,66 @@ import Testing
     }
   }
 
-  @Test func completion_arrivesAfterBufferedValues() {
+  @Test func finished_arrivesAfterBufferedValues_whenTheSubscriberHasDemand() {
+    // As Combine's: `.finished` waits for demand, even once the buffer is empty.
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(2))
+    #expect(recorder.events == [.subscription, .value(1), .value(2)])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func emptyBufferFinished_waitsForDemand() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func failure_withoutDemand_goesAtOnceAndDropsTheBuffer() {
+    // As Combine's: a failure doesn't wait for demand.
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
     upstream.send(completion: .failure(Boom()))
-    #expect(recorder.events == [.subscription])
-    recorder.request(.max(1))
-    #expect(recorder.events == [.subscription, .value(1)])
-    recorder.request(.max(1))
-    #expect(
-      recorder.events == [.subscription, .value(1), .value(2), .completion(.failure(Boom()))]
-    )
+    #expect(recorder.events == [.subscription, .completion(.failure(Boom()))])
   }
 
-  @Test func emptyBufferCompletion_deliveredWithoutDemand() {
+  @Test func failure_goesAfterTheValuesTheDemandCovers() {
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
-    upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    recorder.request(.max(1))
+    upstream.send(completion: .failure(Boom()))
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+  }
+
+  @Test func cancelAfterTheUpstreamFinished_doesNotReachIt() {
+    // Oracle: `buffer.byRequest.dropOldest - v0.2 f0 k0 r0.3 v0.0` (I8: OpenCombine cancels
+    // the upstream that already finished).
+    let box = Holder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
+      box.subscription?.cancel()
+      return .none
+    }
+    upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    box.subscription = recorder.subscription
+    upstream.send(2)
     upstream.send(completion: .finished)
-    #expect(recorder.events == [.subscription, .completion(.finished)])
+    recorder.request(.max(3))
+    #expect(recorder.events == [.subscription, .value(2)])
+    #expect(upstream.requests == [.demand(.unlimited)])
   }
 
   @Test func cancel_cancelsUpstreamAndDropsBuffer() {
@@ -239,23 +331,24 @@ import Testing
     .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
   }
 
-  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
-  /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
-  /// deinit probes the lock from another thread (false before the fix).
+  /// `cancel()` drops an overflow error still waiting for the next request. It must release it
+  /// outside the lock, where a deinit it triggers (here the error's own) can call back in; the
+  /// deinit probes the lock from another thread.
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
     let upstream = LockProbeSource<Int, LockProbeError>()
     let holder = SubscriptionHolder()
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: nil)
-    upstream.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
-    holder.subscription = recorder.subscription
-    upstream.send(1)
-    upstream.fail(
+    let strategy = Publishers.BufferingStrategy<LockProbeError>.customError {
       LockProbeError {
         let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
         deinitFoundTheLockFree.withLock { $0 = free }
       }
-    )
+    }
+    upstream.buffer(size: 1, prefetch: .keepFull, whenFull: strategy).subscribe(recorder)
+    holder.subscription = recorder.subscription
+    upstream.send(1)
+    upstream.send(2)  // overflows: the error waits for the next request
     recorder.cancel()
     #expect(deinitFoundTheLockFree.withLock { $0 } == true)
     #expect(recorder.values.isEmpty)

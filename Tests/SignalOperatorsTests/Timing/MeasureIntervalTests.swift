@@ -23,6 +23,17 @@ import Testing
     #expect(recorder.subscriptionDescription == "MeasureInterval")
   }
 
+  @Test func subscription_mirrorsNoChildren_andPlaysAsMeasureInterval() throws {
+    // As Combine's: no mirror children, and the description as the playground display.
+    let recorder = RecordingSubscriber<Stride, TestError>()
+    upstream.measureInterval(using: scheduler).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(Mirror(reflecting: subscription).children.isEmpty)
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "MeasureInterval")
+  }
+
   @Test func completion_passesThrough() {
     let recorder = RecordingSubscriber<Stride, TestError>()
     upstream.measureInterval(using: scheduler).subscribe(recorder)

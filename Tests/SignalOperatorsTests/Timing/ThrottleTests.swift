@@ -18,6 +18,17 @@ import Testing
     #expect(recorder.subscriptionDescription == "Throttle")
   }
 
+  @Test func subscription_mirrorsNoChildren_andPlaysAsThrottle() throws {
+    // As Combine's: no mirror children, and the description as the playground display.
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(Mirror(reflecting: subscription).children.isEmpty)
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "Throttle")
+  }
+
   @Test func latestTrue_emitsLatestValueOfEachInterval() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)

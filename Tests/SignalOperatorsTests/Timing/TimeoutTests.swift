@@ -19,6 +19,17 @@ import Testing
     #expect(recorder.subscriptionDescription == "Timeout")
   }
 
+  @Test func subscription_mirrorsNoChildren_andPlaysAsTimeout() throws {
+    // As Combine's: no mirror children, and the description as the playground display.
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.timeout(10, scheduler: scheduler) { TestError() }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(Mirror(reflecting: subscription).children.isEmpty)
+    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
+      .playgroundDescription
+    #expect(playground as? String == "Timeout")
+  }
+
   @Test func noValue_finishesWithoutCustomError() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.timeout(10, scheduler: scheduler).subscribe(recorder)

@@ -217,3 +217,18 @@ where Downstream.Input == Storage.Output {
     }
   }
 }
+
+extension CombineLatestInner: CustomReflectable {
+  /// The subscriber (`nil` once the subscription ended and let go of it) and the demand not yet
+  /// met, as `zip`'s.
+  @usableFromInline
+  var customMirror: Mirror {
+    let (downstream, demand) = lock.withLock { () -> (Downstream?, Subscribers.Demand) in
+      switch state.phase {
+      case .active(let downstream), .ending(let downstream, _): (downstream, state.demand)
+      case .terminal: (nil, state.demand)
+      }
+    }
+    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+  }
+}

@@ -205,3 +205,14 @@ where Downstream.Input == Storage.Output {
     }
   }
 }
+
+extension ZipInner: CustomReflectable {
+  /// The subscriber (`nil` once the subscription ended and let go of it) and the demand not yet
+  /// met; Combine's zip mirrors its internals, which StreamKit doesn't reproduce (INTENDED.md,
+  /// I14).
+  @usableFromInline
+  var customMirror: Mirror {
+    let (downstream, demand) = lock.withLock { (self.downstream, state.demand) }
+    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+  }
+}
