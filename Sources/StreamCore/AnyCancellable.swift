@@ -44,10 +44,8 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
   /// Cancels the activity, once; later calls do nothing.
   public func cancel() {
-    let taken = lock.withLock { () -> Action? in
-      defer { action = nil }
-      return action
-    }
+    // Moved out, not copied: a copy and a destroy of the action cost about 100 instructions.
+    let taken = lock.withLock { action.take() }
     run(taken)
   }
 

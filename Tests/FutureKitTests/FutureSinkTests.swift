@@ -70,4 +70,78 @@ import Testing
     #expect(weakLog == nil)
     withExtendedLifetime(token) {}
   }
+
+  // Several sinks, cancellation and release: in the order attached, as `Publisher`'s `sink`.
+
+  @Test func severalSinks_allDeliveredInAttachOrder() {
+    let promise = Promise<Int, Never>()
+    let log = Log()
+    let tokens = (0..<3).map { index in
+      promise.future.sink(
+        receiveCompletion: { _ in log.events.append("done \(index)") },
+        receiveValue: { log.events.append("value \(index) \($0)") }
+      )
+    }
+    #expect(promise.future.waiterCount == 3)
+    promise.resolve(8)
+    #expect(
+      log.events == ["value 0 8", "done 0", "value 1 8", "done 1", "value 2 8", "done 2"]
+    )
+    #expect(promise.future.waiterCount == 0)
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test func callbackRegisteredFirst_isNotifiedBeforeTheSink() {
+    let promise = Promise<Int, Never>()
+    let log = Log()
+    promise.future.onSuccess(.synchronously) { log.events.append("callback \($0)") }
+    let token = promise.future.sink { log.events.append("sink \($0)") }
+    promise.resolve(2)
+    #expect(log.events == ["callback 2", "sink 2"])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func firstSinkCancelled_laterSinksStillDeliver_andTheOldTokenCancelsNothingElse() {
+    let promise = Promise<Int, Never>()
+    let log = Log()
+    let first = promise.future.sink { log.events.append("first \($0)") }
+    first.cancel()
+    let second = promise.future.sink { log.events.append("second \($0)") }
+    let third = promise.future.sink { log.events.append("third \($0)") }
+    first.cancel()  // a token cancels once; the closures now in the future are another sink's
+    #expect(promise.future.waiterCount == 2)
+    promise.resolve(6)
+    #expect(log.events == ["second 6", "third 6"])
+    withExtendedLifetime((second, third)) {}
+  }
+
+  @Test func droppingTheToken_cancelsAndReleasesTheClosures() {
+    let promise = Promise<Int, Never>()
+    weak var weakLog: Log?
+    do {
+      let log = Log()
+      weakLog = log
+      _ = promise.future.sink { log.events.append("value \($0)") }
+    }
+    #expect(weakLog == nil)
+    #expect(promise.future.waiterCount == 0)
+    promise.resolve(1)
+  }
+
+  @Test func cancelFromInsideTheValueClosure_deliversNoCompletion() {
+    let promise = Promise<Int, Never>()
+    let log = Log()
+    final class Box: @unchecked Sendable { var token: AnyCancellable? }
+    let box = Box()
+    box.token = promise.future.sink(
+      receiveCompletion: { _ in log.events.append("finished") },
+      receiveValue: { value in
+        log.events.append("value \(value)")
+        box.token?.cancel()
+      }
+    )
+    promise.resolve(3)
+    // As Combine: nothing reaches a cancelled subscriber, not even the completion.
+    #expect(log.events == ["value 3"])
+  }
 }

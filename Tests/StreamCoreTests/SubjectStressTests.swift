@@ -230,4 +230,163 @@ import Testing
       #expect(checker.overlaps.load(ordering: .relaxed) == 0)
     }
   }
+
+  // The subjects' own `sink` takes the open path (no lock, two compare-and-swaps on the
+  // conduit's owner word): the same guarantees, checked through closures.
+
+  /// The subject's own `sink` on `subject`, whose closures report to `checker`.
+  private func sink(
+    _ subject: PassthroughSubject<Int, Never>,
+    into checker: Checker
+  )
+    -> AnyCancellable
+  {
+    subject.sink(
+      receiveCompletion: { checker.receive(completion: $0) },
+      receiveValue: { _ = checker.receive($0) }
+    )
+  }
+
+  /// The subject's own `sink` on `subject`, whose closures report to `checker`.
+  private func sink(
+    _ subject: CurrentValueSubject<Int, Never>,
+    into checker: Checker
+  )
+    -> AnyCancellable
+  {
+    subject.sink(
+      receiveCompletion: { checker.receive(completion: $0) },
+      receiveValue: { _ = checker.receive($0) }
+    )
+  }
+
+  @Test func sinks_concurrentSends_nothingLostOrOverlappingAndInOrder() {
+    let subject = PassthroughSubject<Int, Never>()
+    let checkers = (0..<2).map { _ in Checker(initialDemand: .unlimited, records: true) }
+    let tokens = checkers.map { sink(subject, into: $0) }
+    concurrently { thread in
+      for value in 0..<Self.perThread { subject.send(thread * Self.perThread + value) }
+    }
+    subject.send(completion: .finished)
+    for checker in checkers {
+      #expect(checker.received.load(ordering: .relaxed) == Self.threads * Self.perThread)
+      #expect(checker.overlaps.load(ordering: .relaxed) == 0)
+      #expect(checker.completions.load(ordering: .relaxed) == 1)
+      let values = checker.values
+      #expect(Set(values).count == Self.threads * Self.perThread)
+      for thread in 0..<Self.threads {
+        let range = thread * Self.perThread..<(thread + 1) * Self.perThread
+        let fromThread = values.filter { range.contains($0) }
+        #expect(fromThread == Array(range))
+      }
+    }
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test func sinks_reentrantSendsWhileOtherThreadsSend_nothingLost() {
+    let subject = PassthroughSubject<Int, Never>()
+    let checker = Checker(initialDemand: .unlimited)
+    let echoes = Atomic<Int>(0)
+    // Every tenth value sent from outside is echoed from inside the sink, into the same subject.
+    let token = subject.sink { value in
+      _ = checker.receive(value)
+      if value >= 0, value % 10 == 0 {
+        echoes.add(1, ordering: .relaxed)
+        subject.send(-1 - value)
+      }
+    }
+    concurrently { thread in
+      for value in 0..<Self.perThread { subject.send(thread * Self.perThread + value) }
+    }
+    let sent = Self.threads * Self.perThread
+    #expect(echoes.load(ordering: .relaxed) == sent / 10)
+    #expect(checker.received.load(ordering: .relaxed) == sent + sent / 10)
+    #expect(checker.overlaps.load(ordering: .relaxed) == 0)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func sinks_reentrantSend_isDeliveredAtOnceInsideTheDelivery() {
+    let subject = PassthroughSubject<Int, Never>()
+    var log: [String] = []
+    let token = subject.sink { value in
+      log.append("in \(value)")
+      if value == 1 { subject.send(2) }
+      log.append("out \(value)")
+    }
+    subject.send(1)
+    subject.send(3)
+    #expect(log == ["in 1", "in 2", "out 2", "out 1", "in 3", "out 3"])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func sinks_concurrentCancelWhileSending_stopsForGood() {
+    let subject = PassthroughSubject<Int, Never>()
+    let checkers = (0..<8).map { _ in Checker(initialDemand: .unlimited) }
+    let tokens = checkers.map { sink(subject, into: $0) }
+    concurrently { thread in
+      for value in 0..<Self.perThread {
+        subject.send(value)
+        if thread == 0, value % 500 == 0 {
+          tokens[value / 500 % tokens.count].cancel()
+        }
+      }
+    }
+    let counts = checkers.map { $0.received.load(ordering: .relaxed) }
+    subject.send(0)
+    subject.send(completion: .finished)
+    for (checker, count) in zip(checkers, counts) {
+      #expect(checker.overlaps.load(ordering: .relaxed) == 0)
+      #expect(checker.received.load(ordering: .relaxed) == count)
+      #expect(checker.completions.load(ordering: .relaxed) == 0)
+    }
+  }
+
+  @Test func sinks_concurrentCompletionAndSends_exactlyOneCompletionLast() {
+    for _ in 0..<50 {
+      let subject = PassthroughSubject<Int, Never>()
+      let checker = Checker(initialDemand: .unlimited)
+      let afterCompletion = Atomic<Int>(0)
+      let token = subject.sink(
+        receiveCompletion: { checker.receive(completion: $0) },
+        receiveValue: { value in
+          if checker.completions.load(ordering: .relaxed) > 0 {
+            afterCompletion.add(1, ordering: .relaxed)
+          }
+          _ = checker.receive(value)
+        }
+      )
+      concurrently { thread in
+        for value in 0..<100 {
+          subject.send(value)
+          if value == 50 { subject.send(completion: .finished) }
+        }
+      }
+      #expect(checker.completions.load(ordering: .relaxed) == 1)
+      #expect(checker.overlaps.load(ordering: .relaxed) == 0)
+      #expect(afterCompletion.load(ordering: .relaxed) == 0)
+      withExtendedLifetime(token) {}
+    }
+  }
+
+  @Test func sinks_concurrentCurrentValueSets_lastValueArrivesOnce() {
+    let subject = CurrentValueSubject<Int, Never>(-1)
+    let checker = Checker(initialDemand: .unlimited, records: true)
+    let token = sink(subject, into: checker)
+    concurrently { thread in
+      for value in 0..<Self.perThread { subject.send(thread * Self.perThread + value) }
+    }
+    subject.value = 1_000_000
+    let values = checker.values
+    #expect(checker.overlaps.load(ordering: .relaxed) == 0)
+    // Unlimited demand: nothing is replaced, every value arrives once, each thread's in order.
+    #expect(values.count == 1 + Self.threads * Self.perThread + 1)
+    #expect(values.first == -1)
+    #expect(values.last == 1_000_000)
+    #expect(Set(values).count == values.count)
+    for thread in 0..<Self.threads {
+      let range = thread * Self.perThread..<(thread + 1) * Self.perThread
+      #expect(values.filter { range.contains($0) } == Array(range))
+    }
+    withExtendedLifetime(token) {}
+  }
 }

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// A subject's view of one subscriber, so that the subject can hold subscribers of any type.
 ///
 /// The hot entry points are closures made where the subscriber's type is known (in the
@@ -34,7 +36,7 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// The subscription a subject hands to each subscriber.
 ///
 /// One subscriber never receives two calls at once. The thread that is delivering owns the
-/// conduit (`owner`, a ``ReentrantOwner``):
+/// conduit (`claim`, a ``ConduitClaim``, with ``ReentrantOwner``'s rules):
 /// - a `send` from that same thread, from inside the subscriber, is delivered re-entrantly, as
 ///   Combine does;
 /// - a `send` from another thread takes demand and queues its value; the owner delivers the
@@ -45,12 +47,19 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// ```
 /// open --cancel / completion delivered--> terminal (downstream and core released)
 /// ```
-// Sendable: all mutable state is guarded by `lock`; downstream is called outside it.
+///
+/// A pinned subscriber (the subjects' own `sink`) with unlimited demand and nothing waiting
+/// takes the open path: two compare-and-swaps on `claim` and no lock (see ``ConduitClaim``).
+// Sendable: all mutable state is guarded by `lock`, except `claim`, an atomic; downstream is
+// called outside the lock.
 @usableFromInline
-final class SubjectConduit<Downstream: Subscriber>:
-  SubjectConduitBase<Downstream.Input, Downstream.Failure>, @unchecked Sendable, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+final class SubjectConduit<Slot: SubjectDownstreamSlot>:
+  SubjectConduitBase<Slot.Downstream.Input, Slot.Downstream.Failure>, @unchecked Sendable,
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
+  @usableFromInline
+  typealias Downstream = Slot.Downstream
+
   @usableFromInline
   typealias Output = Downstream.Input
 
@@ -59,18 +68,19 @@ final class SubjectConduit<Downstream: Subscriber>:
 
   @usableFromInline
   let lock = Lock()
-  /// `nil` once terminal.
+  /// The subscriber, `nil` once terminal; always `nil` for a pinned subscriber, which is
+  /// `pinned`. Whether the conduit is live is read from `core`.
   @usableFromInline
-  @exclusivity(unchecked) var downstream: Downstream?
-  /// `nil` once terminal, like `downstream` (both are cleared by `terminate()` only).
+  @exclusivity(unchecked) var downstream: Slot
+  /// `nil` once terminal (cleared by `terminate()` only).
   @usableFromInline
   @exclusivity(unchecked) var core: SubjectCore<Output, Failure>?
   @usableFromInline
   @exclusivity(unchecked) var demand = Subscribers.Demand.none
-  /// The thread delivering to `downstream`, if any: it delivers the backlog before it lets go
-  /// (``ReentrantOwner``, not a ``SerialDrain``; the reason is at its definition).
+  /// The thread delivering to `downstream`, if any, and whether a value may go through without
+  /// the lock (``ConduitClaim``): the owner delivers the backlog before it lets go.
   @usableFromInline
-  @exclusivity(unchecked) var owner: ReentrantOwner
+  let claim: ConduitClaim
   /// What waits for the owner, or for demand; allocated on first use, which a single-threaded
   /// passthrough subscriber never makes.
   @usableFromInline
@@ -78,13 +88,13 @@ final class SubjectConduit<Downstream: Subscriber>:
   /// Whether this conduit has told the core that its subscriber has demand; once is enough.
   @usableFromInline
   @exclusivity(unchecked) var toldCore = false
-  /// The subscriber again, kept for the conduit's whole life, for a subject's own `sink`
-  /// (`ClosureSink`, two closures that don't hold the subscription); `nil` for other
-  /// subscribers, which are released when the conduit ends. Values are delivered through it:
+  /// The subscriber of a subject's own `sink` (`ClosureSink`, two closures that don't hold
+  /// the subscription), kept for the conduit's whole life; `nil` for other subscribers, which
+  /// are in `downstream` and released when the conduit ends. Values are delivered through it:
   /// an immutable property is called without the retain and release that a copy of
-  /// `downstream` takes out of the lock. `downstream` still says whether the conduit is live.
+  /// `downstream` takes out of the lock, and without the lock on the open path.
   @usableFromInline
-  let pinned: Downstream?
+  let pinned: Slot
   /// Whether `pinned` is set.
   @usableFromInline
   let isPinned: Bool
@@ -99,13 +109,13 @@ final class SubjectConduit<Downstream: Subscriber>:
 
   @inlinable
   init(downstream: Downstream, core: SubjectCore<Output, Failure>, pinned: Bool = false) {
-    self.downstream = downstream
-    self.pinned = pinned ? downstream : nil
+    self.downstream = Slot(holding: pinned ? nil : downstream)
+    self.pinned = Slot(holding: pinned ? downstream : nil)
     self.isPinned = pinned
     self.core = core
     self.keepsLatest = core.keepsLatest
     self.name = core.name
-    self.owner = ReentrantOwner(ownedBy: .current)
+    self.claim = ConduitClaim(ownedBy: .current)
     self.requestEntry = { conduit, demand in conduit.specialisedRequest(demand) }
     self.cancelEntry = { conduit in conduit.specialisedCancel() }
     super.init(offerEntry: { base, value in
@@ -115,6 +125,10 @@ final class SubjectConduit<Downstream: Subscriber>:
 
   /// Hands the subscription over, then delivers what arrived meanwhile. Runs on the thread
   /// that created the conduit, which owns it until then.
+  /// The pinned subscriber; only for a pinned conduit.
+  @inlinable
+  var pinnedSubscriber: Downstream { pinned.downstream.unsafelyUnwrapped }
+
   @inlinable
   func start(_ subscriber: Downstream) {
     subscriber.receive(subscription: self)
@@ -124,6 +138,23 @@ final class SubjectConduit<Downstream: Subscriber>:
   @inlinable
   func specialisedOffer(_ value: Output) {
     let me = ThreadID.current
+    if isPinned {
+      // The open path: live, unlimited demand, nothing waiting. One compare-and-swap claims
+      // delivery and one lets go; no lock, and the demand needs no update.
+      if claim.claimFast(for: me) {
+        _ = pinnedSubscriber.receive(value)
+        if claim.releaseFast(for: me) { return }
+        // Something was recorded meanwhile (a queued value, a completion, a cancel): this
+        // thread still owns delivery and drains.
+        drain(pinnedSubscriber, adding: .none)
+        return
+      }
+      // A re-entrant send from inside this subscriber, with the path still open.
+      if claim.isOpen(ownedBy: me) {
+        _ = pinnedSubscriber.receive(value)
+        return
+      }
+    }
     // A superseded latest value is released after the lock: its deinit may call back here.
     var superseded: Output?
     if isPinned {
@@ -131,13 +162,13 @@ final class SubjectConduit<Downstream: Subscriber>:
       let claim = lock.withLock { admit(value, from: me, superseding: &superseded) }
       _ = superseded
       guard let claim else { return }
-      let more = pinned.unsafelyUnwrapped.receive(value)
+      let more = pinnedSubscriber.receive(value)
       afterDelivery(nil, adding: more, outer: claim == .outer)
       return
     }
     let target = lock.withLock { () -> (Downstream, ReentrantOwner.Claim)? in
       guard let claim = admit(value, from: me, superseding: &superseded) else { return nil }
-      return (downstream.unsafelyUnwrapped, claim)
+      return (downstream.downstream.unsafelyUnwrapped, claim)
     }
     _ = superseded
     // Consumed: binding a copy would retain the downstream a second time.
@@ -170,12 +201,21 @@ final class SubjectConduit<Downstream: Subscriber>:
     superseded = backlog?.latest.take()  // a newer value supersedes it
     demand -= 1
     // Re-entrant: deliver now, the outer call drains. Another thread owns it: queue.
-    let claim = owner.claim(for: me, waiting: backlog?.isWaiting == true)
-    guard claim != .queued else {
+    let verdict = claim.claim(for: me, waiting: backlog?.isWaiting == true)
+    guard verdict != .queued else {
       makeBacklog().queue.append(value)
       return nil
     }
-    return claim
+    return verdict
+  }
+
+  /// Whether values may take the open path (``ConduitClaim``): a pinned subscriber, live, with
+  /// unlimited demand and nothing waiting. Must run under the lock.
+  @inlinable
+  var canOpen: Bool {
+    guard isPinned, core != nil, demand == .unlimited else { return false }
+    guard let backlog else { return true }
+    return backlog.queue.isEmpty && backlog.pendingCompletion == nil && backlog.latest == nil
   }
 
   /// After a delivery: the outermost delivery on this thread drains; a re-entrant one only adds
@@ -196,12 +236,12 @@ final class SubjectConduit<Downstream: Subscriber>:
           }
           demand += more
         }
-        owner.release()
+        claim.release(reopening: canOpen)
         return true
       }
-      if !done { drain(downstream ?? pinned.unsafelyUnwrapped, adding: more) }
+      if !done { drain(downstream ?? pinnedSubscriber, adding: more) }
     } else if more > .none {
-      lock.withLock { if self.downstream != nil { demand += more } }
+      lock.withLock { if core != nil { demand += more } }
     }
   }
 
@@ -209,14 +249,15 @@ final class SubjectConduit<Downstream: Subscriber>:
   override func finish(_ completion: Subscribers.Completion<Failure>) {
     let me = ThreadID.current
     let released = lock.withLock { () -> Released? in
-      guard downstream != nil else { return nil }
-      guard owner.admits(me, waiting: backlog?.queue.isEmpty == false) else {
+      guard core != nil else { return nil }
+      guard claim.admits(me, waiting: backlog?.queue.isEmpty == false) else {
         makeBacklog().pendingCompletion = completion  // the owner delivers it after the queue
         return nil
       }
       return terminate()
     }
-    released?.downstream?.receive(completion: completion)
+    guard let released else { return }
+    (released.downstream ?? pinnedSubscriber).receive(completion: completion)
   }
 
   /// Loops while this thread owns the conduit: adds demand, then delivers queued values, the
@@ -225,8 +266,8 @@ final class SubjectConduit<Downstream: Subscriber>:
   func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
     var released: Released?
     ReentrantOwner.run(lock, delivering: downstream, adding: initial) { more in
-      guard self.downstream != nil else {
-        owner.release()
+      guard core != nil else {
+        claim.release(reopening: false)
         return nil
       }
       demand += more
@@ -244,7 +285,7 @@ final class SubjectConduit<Downstream: Subscriber>:
           return .deliver(value)
         }
       }
-      owner.release()
+      claim.release(reopening: canOpen)
       return nil
     }
     _ = released
@@ -261,20 +302,26 @@ final class SubjectConduit<Downstream: Subscriber>:
     let me = ThreadID.current
     var demandedCore: SubjectCore<Output, Failure>?
     let delivery = lock.withLock { () -> (Downstream, Output, outer: Bool)? in
-      guard let downstream else { return nil }
+      guard core != nil else { return nil }
       self.demand += demand
       if !toldCore {
         toldCore = true
         demandedCore = core
       }
-      guard let backlog, let value = backlog.latest, backlog.queue.isEmpty else { return nil }
+      guard let backlog, let value = backlog.latest, backlog.queue.isEmpty else {
+        // Demand that became unlimited with no thread delivering opens the path here; an owner
+        // opens it when it lets go.
+        if canOpen { claim.openIfUnowned() }
+        return nil
+      }
       // Re-entrant request from inside the subscriber: deliver the latest value now, as Combine
       // does. Another thread's owner will deliver it itself.
-      let claim = owner.claim(for: me, waiting: false)
-      guard claim != .queued else { return nil }
+      let verdict = claim.claim(for: me, waiting: false)
+      guard verdict != .queued else { return nil }
       backlog.latest = nil
       self.demand -= 1
-      return (downstream, value, outer: claim == .outer)
+      let target = isPinned ? pinnedSubscriber : downstream.downstream.unsafelyUnwrapped
+      return (target, value, outer: verdict == .outer)
     }
     // A passthrough subject asks its upstreams for values once a subscriber has demand.
     demandedCore?.subscriberDemanded()
@@ -291,7 +338,7 @@ final class SubjectConduit<Downstream: Subscriber>:
   @inlinable
   func specialisedCancel() {
     let released = lock.withLock { () -> Released? in
-      guard downstream != nil else { return nil }
+      guard core != nil else { return nil }
       return terminate()
     }
     if let released, let core = released.core {
@@ -324,12 +371,13 @@ final class SubjectConduit<Downstream: Subscriber>:
   /// Ends the conduit; must run under the lock.
   @inlinable
   func terminate() -> Released {
+    _ = claim.close()  // nothing more takes the open path
     defer {
-      downstream = nil
+      downstream = Slot(holding: nil)
       core = nil
       backlog = nil
     }
-    return Released(downstream: downstream, core: core, backlog: backlog)
+    return Released(downstream: downstream.downstream, core: core, backlog: backlog)
   }
 
   /// The backlog, allocated on first use; must run under the lock.
@@ -352,7 +400,12 @@ final class SubjectConduit<Downstream: Subscriber>:
   /// none (a request or returned demand after the end counts for nothing).
   @usableFromInline
   var customMirror: Mirror {
-    let (downstream, demand, core) = lock.withLock { (self.downstream, self.demand, self.core) }
+    let (downstream, demand, core) = lock.withLock {
+      (
+        self.downstream.downstream ?? (self.core == nil ? nil : pinned.downstream), self.demand,
+        self.core
+      )
+    }
     return Mirror(
       self,
       children: [
@@ -365,6 +418,36 @@ final class SubjectConduit<Downstream: Subscriber>:
 
   @usableFromInline
   var playgroundDescription: Any { description }
+}
+
+/// How a conduit holds its subscriber: as an `Optional` of it, the only conformer.
+///
+/// The conduit is generic over the optional itself, so that its unspecialised `deinit` destroys
+/// the subscriber fields with metadata it already has: generic over the subscriber, it looked
+/// up `Optional<Downstream>`'s metadata on every release (about 325 instructions per `sink`).
+/// `FutureSubscription` uses the same shape.
+@usableFromInline
+protocol SubjectDownstreamSlot {
+  associatedtype Downstream: Subscriber
+
+  /// The subscriber, or `nil`.
+  var downstream: Downstream? { get }
+
+  /// Holds `downstream`.
+  init(holding downstream: Downstream?)
+}
+
+extension Optional: SubjectDownstreamSlot where Wrapped: Subscriber {
+  @usableFromInline
+  typealias Downstream = Wrapped
+
+  @inlinable
+  var downstream: Wrapped? { self }
+
+  @inlinable
+  init(holding downstream: Wrapped?) {
+    self = downstream
+  }
 }
 
 /// A conduit's rarely used state: values queued for the owning thread, the latest value of a
@@ -400,5 +483,114 @@ final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
   @inlinable
   var isWaiting: Bool {
     !queue.isEmpty || pendingCompletion != nil
+  }
+}
+
+/// A conduit's owner word: which thread delivers, and whether the open path is open.
+///
+/// The word holds the owning thread's ``ThreadID`` (0 when no thread delivers) and ``openBit``.
+/// The open bit says that a value may be delivered without the conduit's lock: the subscriber is
+/// pinned (its reference never changes), live, its demand is unlimited (so taking demand changes
+/// nothing), and nothing waits. Then a send is two compare-and-swaps around the delivery
+/// (``claimFast(for:)``, ``releaseFast(for:)``), and a re-entrant send from inside the
+/// subscriber sees its own thread in the word and delivers at once (``isOpen(ownedBy:)``).
+///
+/// Everything else runs under the conduit's lock and first closes the path (``close()``):
+/// once the open bit is clear, only lock holders and the owner change the word, so it is stable
+/// under the lock, and an owner on the open path finds its release refused and drains under the
+/// lock instead. The owner reopens the path when it lets go (``release(reopening:)``) if the
+/// conditions still hold. So deliveries stay serialised, a re-entrant send is delivered at
+/// once, and what another thread queues is delivered by the owner before it lets go.
+///
+/// A thread's identity is a pointer (`pthread_self()`) or a Windows thread id, both at least
+/// 4-aligned, so bit 0 is free for ``openBit``.
+@usableFromInline
+struct ConduitClaim: ~Copyable, Sendable {
+  @usableFromInline
+  static var openBit: UInt { 1 }
+
+  @usableFromInline
+  let word: Atomic<UInt>
+
+  /// Owned by `thread` (the subscribing thread, until the subscriber has its subscription),
+  /// closed.
+  @inlinable
+  init(ownedBy thread: ThreadID) {
+    word = Atomic(thread.rawValue)
+  }
+
+  /// Claims delivery on the open path: `true` when the path was open and no thread delivered.
+  @inlinable
+  func claimFast(for thread: ThreadID) -> Bool {
+    word.compareExchange(
+      expected: Self.openBit,
+      desired: thread.rawValue | Self.openBit,
+      ordering: .acquiring
+    ).exchanged
+  }
+
+  /// Lets go after a delivery on the open path: `false` when the path was closed meanwhile, and
+  /// the caller, still the owner, must drain under the lock.
+  @inlinable
+  func releaseFast(for thread: ThreadID) -> Bool {
+    word.compareExchange(
+      expected: thread.rawValue | Self.openBit,
+      desired: Self.openBit,
+      ordering: .releasing
+    ).exchanged
+  }
+
+  /// Whether `thread` owns delivery with the path open: a re-entrant value goes straight
+  /// through. Only `thread` itself can have put itself there, so a relaxed load is enough.
+  @inlinable
+  func isOpen(ownedBy thread: ThreadID) -> Bool {
+    word.load(ordering: .relaxed) == thread.rawValue | Self.openBit
+  }
+
+  /// Closes the open path and returns the owner (0 if none). Call it under the lock; from then
+  /// until the lock is released the word changes only through this lock holder.
+  @inlinable
+  func close() -> UInt {
+    let current = word.load(ordering: .acquiring)
+    guard current & Self.openBit != 0 else { return current }
+    return word.bitwiseAnd(~Self.openBit, ordering: .acquiringAndReleasing).oldValue
+      & ~Self.openBit
+  }
+
+  /// Claims delivery for `thread`, or says why it can't (as ``ReentrantOwner``'s). Call it
+  /// under the lock; it closes the path (the owner reopens it when it lets go).
+  @inlinable
+  func claim(for thread: ThreadID, waiting: @autoclosure () -> Bool) -> ReentrantOwner.Claim {
+    let owner = close()
+    guard owner != 0 else {
+      word.store(thread.rawValue, ordering: .relaxed)
+      return .outer
+    }
+    return owner == thread.rawValue && !waiting() ? .reentrant : .queued
+  }
+
+  /// Whether `thread` may deliver a completion now: no thread owns delivery, or `thread` does
+  /// and nothing waits. Call it under the lock; it closes the path.
+  @inlinable
+  func admits(_ thread: ThreadID, waiting: @autoclosure () -> Bool) -> Bool {
+    let owner = close()
+    return owner == 0 || (owner == thread.rawValue && !waiting())
+  }
+
+  /// Lets go of delivery, opening the path if `reopening`. Call it under the lock, holding the
+  /// claim, in the critical section that found nothing more to deliver.
+  @inlinable
+  func release(reopening: Bool) {
+    // Holding the claim with the path closed, nothing else changes the word.
+    word.store(reopening ? Self.openBit : 0, ordering: .releasing)
+  }
+
+  /// Opens the path when no thread delivers. Call it under the lock when the conditions hold.
+  @inlinable
+  func openIfUnowned() {
+    // Closed and unowned: nothing else changes the word while this thread holds the lock.
+    if word.load(ordering: .relaxed) == 0 {
+      word.store(Self.openBit, ordering: .releasing)
+    }
   }
 }

@@ -150,9 +150,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   /// `SubjectConduit.pinned`); only for subscribers that don't hold their subscription.
   @inlinable
   @discardableResult
-  func subscribe<S: Subscriber>(_ subscriber: S, pinned: Bool = false) -> SubjectConduit<S>
+  func subscribe<S: Subscriber>(_ subscriber: S, pinned: Bool = false) -> SubjectConduit<S?>
   where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectConduit(downstream: subscriber, core: self, pinned: pinned)
+    let conduit = SubjectConduit<S?>(downstream: subscriber, core: self, pinned: pinned)
     let ended = lock.withLock { () -> Subscribers.Completion<Failure>? in
       if let completion { return completion }
       // The conduit is not shared yet, so its state may be seeded here, atomically with joining.
