@@ -11,10 +11,13 @@ extension Publisher {
   ///
   /// - Parameter subject: The subject to attach to this publisher.
   /// - Returns: A cancellable that cancels the upstream subscription and releases the subject.
+  @inlinable
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
   where Output == S.Output, Failure == S.Failure {
+    // Inlinable, like `SubjectSubscriber.receive(_:)`: each value reaches the subject through
+    // code specialised for the upstream and the subject (`multicast`, `share(replay:)`).
     let subscriber = SubjectSubscriber(subject)
-    subscribe(subscriber)
+    receive(subscriber: subscriber)
     return AnyCancellable(subscriber)
   }
 }
@@ -31,25 +34,33 @@ package protocol UpstreamReleasingSubject: AnyObject {
 /// Feeds an upstream publisher into a subject, and is the subscription the subject receives.
 // Sendable: all mutable state is guarded by `lock`; the subject is called outside the lock from
 // upstream's delivery, which never overlaps with itself.
+@usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
+  @usableFromInline
   typealias Input = Downstream.Output
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private enum State {
+  @usableFromInline
+  enum State {
     case awaitingSubscription(Downstream)
     case subscribed(Downstream, any Subscription)
     case terminal
   }
 
-  private let lock = Lock()
-  private var state: State
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked) var state: State
 
+  @inlinable
   init(_ subject: Downstream) {
     state = .awaitingSubscription(subject)
   }
 
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let subject = lock.withLock { () -> Downstream? in
       guard case .awaitingSubscription(let subject) = state else { return nil }
@@ -63,6 +74,7 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
     subject.send(subscription: self)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let subject = lock.withLock { () -> Downstream? in
       guard case .subscribed(let subject, _) = state else { return nil }
@@ -72,6 +84,7 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
     return .none
   }
 
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     let released = lock.withLock { () -> State in
       defer { state = .terminal }
@@ -83,6 +96,7 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
     }
   }
 
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let upstream = lock.withLock { () -> (any Subscription)? in
@@ -92,6 +106,7 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
     upstream?.request(demand)
   }
 
+  @usableFromInline
   func cancel() {
     // The subject is released after the lock: its deinit cancels its upstreams, this one too.
     let released = lock.withLock { () -> State in
@@ -104,9 +119,12 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
     }
   }
 
+  @usableFromInline
   var description: String { "Subject" }
 
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
+  @usableFromInline
   var playgroundDescription: Any { description }
 }

@@ -1,4 +1,4 @@
-internal import StreamCore
+public import StreamCore
 
 /// The lock-guarded state of a one-to-one operator's subscription: the upstream subscription,
 /// the downstream, and the operator's own `Extra` (closures, a coder), all released once the
@@ -8,13 +8,21 @@ internal import StreamCore
 /// caller needs, so the caller calls upstream, downstream and user closures after the lock.
 /// What `finish()` and `cancel()` hand back is the last reference the link had; the caller drops
 /// it outside the lock.
+///
+/// `delivery()`, the per-value call, is `@inlinable` so that an operator specialised in the
+/// client (`multicast`'s and `autoconnect`'s subscriptions) delivers without generic code.
 // Sendable: `state` is guarded by `lock`; nothing is called while it is held.
+@usableFromInline
 final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable {
+  @usableFromInline
   typealias State = PassThroughState<Downstream, Extra>
 
-  private let lock = Lock()
-  private var state: State
+  @usableFromInline
+  let lock = Lock()
+  @usableFromInline
+  @exclusivity(unchecked) var state: State
 
+  @usableFromInline
   init(downstream: Downstream, extra: Extra) {
     state = .awaiting(State.Delivery(downstream: downstream, extra: extra))
   }
@@ -26,6 +34,7 @@ final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable 
   }
 
   /// The downstream and the extra while the link is active, for delivering a value.
+  @inlinable
   func delivery() -> State.Delivery? {
     lock.withLock { state.delivery }
   }
@@ -78,6 +87,7 @@ final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable 
 /// awaiting --attach--> active --end (finish / cancel)--> terminal
 /// awaiting --end (cancel)--> terminal
 /// ```
+@usableFromInline
 enum PassThroughState<Downstream, Extra> {
   /// Before the upstream's subscription arrives.
   case awaiting(Delivery)
@@ -87,11 +97,20 @@ enum PassThroughState<Downstream, Extra> {
   case terminal
 
   /// Where a value goes: the subscriber, and the operator's extra.
+  @usableFromInline
   struct Delivery {
     /// The subscriber.
+    @usableFromInline
     let downstream: Downstream
     /// The operator's own closures or coder.
+    @usableFromInline
     let extra: Extra
+
+    @usableFromInline
+    init(downstream: Downstream, extra: Extra) {
+      self.downstream = downstream
+      self.extra = extra
+    }
   }
 
   /// Where a request goes: the upstream's subscription, and the operator's extra.
@@ -120,6 +139,7 @@ enum PassThroughState<Downstream, Extra> {
   }
 
   /// The subscriber and the extra, while active.
+  @inlinable
   var delivery: Delivery? {
     guard case .active(_, let delivery) = self else { return nil }
     return delivery

@@ -41,8 +41,10 @@ extension Publishers {
     /// The connectable publisher to connect and disconnect.
     public final let upstream: Upstream
 
-    private let lock = Lock()
-    private var state = AutoconnectState.disconnected
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var state = AutoconnectState.disconnected
 
     /// Creates a publisher that connects `upstream` on demand.
     ///
@@ -51,15 +53,19 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      // Inlinable, with `Inner.receive(_:)`: the upstream is subscribed with a subscription
+      // specialised in the client (see `multicast`).
       let step = lock.withLock { state.subscribe() }
-      upstream.subscribe(Inner(parent: self, downstream: subscriber))
+      upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
       if let step { settle(from: step) }
     }
 
     /// One subscriber cancelled; disconnects if it was the last.
-    fileprivate func release() {
+    @usableFromInline
+    func release() {
       let step = lock.withLock { state.release() }
       if let step { settle(from: step) }
     }
@@ -68,7 +74,8 @@ extension Publishers {
     ///
     /// The thread that moved the state to connecting or disconnecting runs this; the phase is
     /// its claim, so `SerialDrain.run` drives the loop without a `SerialDrain` of its own.
-    private func settle(from first: AutoconnectState.Step) {
+    @inlinable
+    func settle(from first: AutoconnectState.Step) {
       var settled = perform(first)
       SerialDrain.run(lock) {
         state.settle(settled)
@@ -79,7 +86,8 @@ extension Publishers {
     }
 
     /// Calls the upstream for `step`, outside the lock.
-    private func perform(_ step: AutoconnectState.Step) -> AutoconnectState.Settled {
+    @inlinable
+    func perform(_ step: AutoconnectState.Step) -> AutoconnectState.Settled {
       switch step {
       case .connect:
         return .connected(upstream.connect())
@@ -104,6 +112,7 @@ extension Publishers {
 /// The thread that moves to `connecting` or `disconnecting` calls the upstream and then
 /// settles the state; subscribers arriving or leaving meanwhile only change the count, so
 /// connecting and disconnecting never overlap.
+@usableFromInline
 enum AutoconnectState {
   /// No connection and no subscriber.
   case disconnected
@@ -115,6 +124,7 @@ enum AutoconnectState {
   case disconnecting(subscribers: Int)
 
   /// What the thread that moved the state must do, after the lock.
+  @usableFromInline
   enum Step {
     /// Call the upstream's `connect()`.
     case connect
@@ -123,6 +133,7 @@ enum AutoconnectState {
   }
 
   /// What a step did, for ``AutoconnectState/settle(_:)``.
+  @usableFromInline
   enum Settled {
     /// `connect()` returned this connection.
     case connected(any Cancellable)
@@ -131,6 +142,7 @@ enum AutoconnectState {
   }
 
   /// The subscribers counted.
+  @inlinable
   var subscribers: Int {
     switch self {
     case .disconnected: 0
@@ -139,6 +151,7 @@ enum AutoconnectState {
   }
 
   /// A subscriber arrived; the first one while disconnected connects.
+  @inlinable
   mutating func subscribe() -> Step? {
     switch self {
     case .disconnected:
@@ -176,6 +189,7 @@ enum AutoconnectState {
 
   /// Records what the settling thread's step did; returns the opposite step if the subscribers
   /// changed their minds meanwhile, or `nil` once the state is settled.
+  @inlinable
   mutating func settle(_ settled: Settled) -> Step? {
     let count = subscribers
     switch settled {
@@ -204,27 +218,33 @@ extension Publishers.Autoconnect: @unchecked Sendable where Upstream: Sendable {
 extension Publishers.Autoconnect {
   // Sendable: all mutable state is in `link`, which guards it with a lock; the parent, upstream
   // and downstream are called outside it.
-  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Output
 
-    private let link: PassThroughLink<Downstream, Void>
+    @usableFromInline
+    let link: PassThroughLink<Downstream, Void>
     private let upstreamDescription = LockedState<String?>(nil)
     /// The publisher that counts this subscriber, until the subscriber's first `cancel()`: as in
     /// Combine, a subscriber that completed still counts until it cancels.
     private let counted: LockedState<Publishers.Autoconnect<Upstream>?>
 
+    @usableFromInline
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
       link = PassThroughLink(downstream: downstream, extra: ())
       counted = LockedState(parent)
     }
 
     /// The upstream subscription's description.
+    @usableFromInline
     var description: String { upstreamDescription.withLock { $0 } ?? "Autoconnect" }
 
     /// As Combine's: the `Autoconnect` publisher (`parent`) and the `upstreamSubscription`, both
     /// `nil` once the subscription ended and let go of them.
+    @usableFromInline
     var customMirror: Mirror {
       let upstream = link.upstream()
       let parent = upstream == nil ? nil : counted.withLock { $0 }
@@ -239,8 +259,10 @@ extension Publishers.Autoconnect {
     }
 
     /// The description, as Combine's playground display.
+    @usableFromInline
     var playgroundDescription: Any { description }
 
+    @usableFromInline
     func receive(subscription: any Subscription) {
       guard let delivery = link.attach(subscription) else {
         subscription.cancel()
@@ -251,21 +273,25 @@ extension Publishers.Autoconnect {
       delivery.downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       guard let delivery = link.delivery() else { return .none }
       return delivery.downstream.receive(input)
     }
 
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let ended = link.finish() else { return }
       ended.downstream.receive(completion: completion)
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       link.upstream()?.subscription.request(demand)
     }
 
+    @usableFromInline
     func cancel() {
       let parent = counted.withLock { parent in
         defer { parent = nil }

@@ -68,7 +68,8 @@ extension Publishers {
     /// The closure that made the subject.
     public let createSubject: () -> SubjectType
 
-    private let subject: SubjectType
+    @usableFromInline
+    let subject: SubjectType
 
     /// Creates a multicast publisher and its subject.
     ///
@@ -83,9 +84,15 @@ extension Publishers {
       self.subject = createSubject()
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      subject.subscribe(Inner(link: PassThroughLink(downstream: subscriber, extra: ())))
+      // Inlinable, with `Inner.receive(_:)`: the subject subscribes a subscription specialised
+      // in the client, so a subject that keeps its subscriber's type (`ReplaySubject`) delivers
+      // each value without generic code.
+      // `receive(subscriber:)`, not `subscribe(_:)`: a chain of `subscribe` calls stops the
+      // optimiser specialising.
+      subject.receive(subscriber: Inner(link: PassThroughLink(downstream: subscriber, extra: ())))
     }
 
     /// Subscribes the subject to the upstream.
@@ -97,6 +104,7 @@ extension Publishers {
     /// Every call subscribes again, also while an earlier connection is still active.
     ///
     /// - Returns: The connection; cancel it (or release it) to cancel this upstream subscription.
+    @inlinable
     public func connect() -> any Cancellable {
       upstream.subscribe(subject)
     }
@@ -110,19 +118,25 @@ where Upstream: Sendable, SubjectType: Sendable {}
 extension Publishers.Multicast {
   // Sendable: all mutable state is in `link`, which guards it with a lock; the subject's
   // subscription and the downstream are called outside it.
-  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
     CustomStringConvertible, ChildlessReflection
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Input = Output
 
-    private let link: PassThroughLink<Downstream, Void>
+    @usableFromInline
+    let link: PassThroughLink<Downstream, Void>
 
+    @usableFromInline
     init(link: PassThroughLink<Downstream, Void>) {
       self.link = link
     }
 
+    @usableFromInline
     var description: String { "Multicast" }
 
+    @usableFromInline
     func receive(subscription: any Subscription) {
       guard let delivery = link.attach(subscription) else {
         subscription.cancel()
@@ -131,21 +145,25 @@ extension Publishers.Multicast {
       delivery.downstream.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       guard let delivery = link.delivery() else { return .none }
       return delivery.downstream.receive(input)
     }
 
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let ended = link.finish() else { return }
       ended.downstream.receive(completion: completion)
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       link.upstream()?.subscription.request(demand)
     }
 
+    @usableFromInline
     func cancel() {
       link.cancel()?.upstream?.cancel()
     }

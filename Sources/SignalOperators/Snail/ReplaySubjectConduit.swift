@@ -1,4 +1,4 @@
-import StreamCore
+public import StreamCore
 
 extension ReplaySubject {
   /// The core's view of one subscription, whatever the subscriber's type.
@@ -6,11 +6,32 @@ extension ReplaySubject {
   /// The replaying counterpart of StreamCore's `SubjectConduitBase`: `enqueue` and `finish` run
   /// under the core's lock and only change state; a `true` result means the conduit now needs a
   /// thread to deliver, which ``drainIfClaimed()`` provides after the lock.
-  // Sendable: subclasses guard their state with the core's lock.
+  ///
+  /// The two per-value entry points are closures made where the subscriber's type is known
+  /// (the conduit's `@inlinable` init, reached from the subscriber's `subscribe`), as the
+  /// conduits of StreamCore's subjects do: an overridden method of a generic class runs
+  /// unspecialised, looking up type metadata at every step.
+  // Sendable: subclasses guard their state with the core's lock; the entries are immutable.
+  @usableFromInline
   class ConduitBase: @unchecked Sendable {
+    @usableFromInline
+    let enqueueEntry: (ConduitBase, Output) -> Bool
+    @usableFromInline
+    let drainEntry: (ConduitBase) -> Void
+
+    @inlinable
+    init(
+      enqueueEntry: @escaping (ConduitBase, Output) -> Bool,
+      drainEntry: @escaping (ConduitBase) -> Void
+    ) {
+      self.enqueueEntry = enqueueEntry
+      self.drainEntry = drainEntry
+    }
+
     /// Takes a live value; under the core's lock. Returns whether a delivery was claimed.
-    func enqueue(_ value: Output) -> Bool {
-      preconditionFailure("ReplaySubject.ConduitBase.enqueue(_:) must be overridden")
+    @inlinable
+    final func enqueue(_ value: Output) -> Bool {
+      enqueueEntry(self, value)
     }
 
     /// Takes the completion; under the core's lock. Returns whether a delivery was claimed.
@@ -19,8 +40,9 @@ extension ReplaySubject {
     }
 
     /// Delivers if a delivery was claimed and no other thread has taken it yet.
-    func drainIfClaimed() {
-      preconditionFailure("ReplaySubject.ConduitBase.drainIfClaimed() must be overridden")
+    @inlinable
+    final func drainIfClaimed() {
+      drainEntry(self)
     }
   }
 
@@ -41,34 +63,59 @@ extension ReplaySubject {
   /// ```
   /// active --cancel() / completion handed to the drain--> terminal (downstream, values released)
   /// ```
+  @usableFromInline
   enum ConduitState<Downstream> {
     case active(Active)
     case terminal
 
     /// What exists while the subscription is live.
+    @usableFromInline
     struct Active {
+      @usableFromInline
       var downstream: Downstream
+      @usableFromInline
       var demand = Subscribers.Demand.none
       /// Values whose demand is taken, waiting for the drain.
+      @usableFromInline
       var ready = RingBuffer<Output>()
       /// Values without demand, at most the subject's capacity (oldest dropped).
+      @usableFromInline
       var waiting: RingBuffer<Output>
       /// The subject's completion, delivered once `ready` and `waiting` are empty.
+      @usableFromInline
       var completion: Subscribers.Completion<Failure>?
       /// Who delivers; claimed from the start by the subscribing thread, which owns the
       /// subscription until `receive(subscription:)` has returned.
+      @usableFromInline
       var drain = SerialDrain()
       /// Whether the drain was claimed under the core's lock on behalf of the thread calling
       /// `send`, which starts it with ``ConduitState/takeHandOff()`` after the lock.
+      @usableFromInline
       var handedOff = false
+
+      @inlinable
+      init(
+        downstream: Downstream,
+        waiting: RingBuffer<Output>,
+        completion: Subscribers.Completion<Failure>?
+      ) {
+        self.downstream = downstream
+        self.waiting = waiting
+        self.completion = completion
+      }
     }
 
     /// What a terminal transition takes out of the state, to be released after the lock.
+    @usableFromInline
     struct Released {
+      @usableFromInline
       var downstream: Downstream
+      @usableFromInline
       var ready: RingBuffer<Output>
+      @usableFromInline
       var waiting: RingBuffer<Output>
 
+      @inlinable
       init(_ active: Active) {
         downstream = active.downstream
         ready = active.ready
@@ -77,6 +124,7 @@ extension ReplaySubject {
     }
 
     /// One step of the drain, performed outside the lock.
+    @usableFromInline
     enum Step {
       case value(Output)
       case completion(Subscribers.Completion<Failure>, Released)
@@ -84,6 +132,7 @@ extension ReplaySubject {
 
     /// A new subscription that first replays `replay`, then `completion` if the subject ended.
     /// The drain is claimed for the subscribing thread.
+    @inlinable
     init(
       downstream: Downstream,
       replay: RingBuffer<Output>,
@@ -97,19 +146,39 @@ extension ReplaySubject {
     /// Takes a live value, keeping at most `capacity` without demand; `true`: the drain was
     /// claimed for the sending thread. The value dropped to make room is also dropped by the
     /// subject's own buffer, which keeps it alive until after the lock (see `Core.send`).
+    @inlinable
     mutating func enqueue(_ value: Output, capacity: Int) -> Bool {
-      guard case .active(var active) = self else { return false }
-      self = .terminal  // keeps `active` uniquely referenced while it changes
-      defer { self = .active(active) }
-      guard active.demand > .none else {
-        _ = active.waiting.append(value, limit: capacity)
-        return false
+      updateActive(otherwise: false) { active in
+        guard active.demand > .none else {
+          _ = active.waiting.append(value, limit: capacity)
+          return false
+        }
+        active.demand -= 1
+        active.ready.append(value)
+        guard active.drain.claim() else { return false }
+        active.handedOff = true
+        return true
       }
-      active.demand -= 1
-      active.ready.append(value)
-      guard active.drain.claim() else { return false }
-      active.handedOff = true
-      return true
+    }
+
+    /// Runs `body` on the live state, changed in place: the payload is moved out of the enum
+    /// and back rather than copied (a copy retains and releases each of its references, and
+    /// keeps the buffers from being uniquely referenced while they change). `otherwise` once
+    /// terminal.
+    @inlinable
+    mutating func updateActive<Result>(
+      otherwise: Result,
+      _ body: (inout Active) -> Result
+    ) -> Result {
+      switch consume self {
+      case .active(var active):
+        let result = body(&active)
+        self = .active(active)
+        return result
+      case .terminal:
+        self = .terminal
+        return otherwise
+      }
     }
 
     /// Takes the subject's completion; `true`: the drain was claimed for the completing thread.
@@ -128,41 +197,49 @@ extension ReplaySubject {
     /// For the thread that a delivery was handed to under the core's lock: the downstream to
     /// drain to, or `nil` when there is no hand-off (or the subscription ended meanwhile, in
     /// which case the drain is released).
+    @inlinable
     mutating func takeHandOff() -> Downstream? {
-      guard case .active(var active) = self, active.handedOff else { return nil }
-      active.handedOff = false
-      self = .active(active)
-      return active.downstream
+      updateActive(otherwise: nil) { active in
+        guard active.handedOff else { return nil }
+        active.handedOff = false
+        return active.downstream
+      }
     }
 
     /// Adds demand; the downstream to drain to when this call claimed the drain.
     mutating func request(_ more: Subscribers.Demand) -> Downstream? {
-      guard case .active(var active) = self else { return nil }
-      self = .terminal
-      defer { self = .active(active) }
-      Self.add(more, to: &active)
-      let due = !active.ready.isEmpty || (active.waiting.isEmpty && active.completion != nil)
-      guard due, active.drain.claim() else { return nil }
-      return active.downstream
+      updateActive(otherwise: nil) { active in
+        Self.add(more, to: &active)
+        let due = !active.ready.isEmpty || (active.waiting.isEmpty && active.completion != nil)
+        guard due, active.drain.claim() else { return nil }
+        return active.downstream
+      }
     }
 
     /// The drain's next step, for the thread that claimed it: adds `more` (the demand the last
     /// delivery returned), then a ready value, or the completion once nothing is kept (which
     /// ends the state). `nil` after releasing the drain, or once terminal.
+    @inlinable
     mutating func nextStep(adding more: Subscribers.Demand) -> Step? {
-      guard case .active(var active) = self else { return nil }
-      self = .terminal
-      Self.add(more, to: &active)
-      if let value = active.ready.popFirst() {
+      // Moved out and back, as in `updateActive(otherwise:_:)`; the completion ends the state.
+      switch consume self {
+      case .terminal:
+        self = .terminal
+        return nil
+      case .active(var active):
+        Self.add(more, to: &active)
+        if let value = active.ready.popFirst() {
+          self = .active(active)
+          return .value(value)
+        }
+        if active.waiting.isEmpty, let completion = active.completion {
+          self = .terminal
+          return .completion(completion, Released(active))
+        }
+        active.drain.release()
         self = .active(active)
-        return .value(value)
+        return nil
       }
-      if active.waiting.isEmpty, let completion = active.completion {
-        return .completion(completion, Released(active))
-      }
-      active.drain.release()
-      self = .active(active)
-      return nil
     }
 
     /// Ends the subscription; what it held, to release after the lock (`nil` if already ended).
@@ -173,7 +250,8 @@ extension ReplaySubject {
     }
 
     /// Adds demand and moves the waiting values it covers to `ready`.
-    private static func add(_ more: Subscribers.Demand, to active: inout Active) {
+    @inlinable
+    static func add(_ more: Subscribers.Demand, to active: inout Active) {
       guard more > .none else { return }
       active.demand += more
       while active.demand > .none, let value = active.waiting.popFirst() {
@@ -186,13 +264,17 @@ extension ReplaySubject {
   /// The subscription a replay subject hands to each subscriber; its state is a
   /// ``ConduitState`` guarded by the core's lock.
   // Sendable: all mutable state is guarded by `core.lock`; downstream is called outside it.
+  @usableFromInline
   final class Conduit<Downstream: Subscriber>: ConduitBase, @unchecked Sendable, Subscription,
     CustomStringConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     let core: Core
     /// Guarded by `core.lock`.
-    var state: ConduitState<Downstream>
+    @usableFromInline
+    @exclusivity(unchecked) var state: ConduitState<Downstream>
 
+    @inlinable
     init(
       downstream: Downstream,
       core: Core,
@@ -201,22 +283,28 @@ extension ReplaySubject {
     ) {
       self.core = core
       self.state = ConduitState(downstream: downstream, replay: replay, completion: completion)
+      let capacity = core.capacity
+      super.init(
+        enqueueEntry: { base, value in
+          unsafeDowncast(base, to: Conduit.self).state.enqueue(value, capacity: capacity)
+        },
+        drainEntry: { base in unsafeDowncast(base, to: Conduit.self).specialisedDrainIfClaimed() }
+      )
     }
 
-    override func enqueue(_ value: Output) -> Bool {
-      state.enqueue(value, capacity: core.capacity)
-    }
-
+    @usableFromInline
     override func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
       state.finish(completion)
     }
 
-    override func drainIfClaimed() {
+    @inlinable
+    func specialisedDrainIfClaimed() {
       if let target = core.lock.withLock({ state.takeHandOff() }) { drain(target) }
     }
 
     /// Delivers while something is ready, then the completion once nothing is kept; runs on the
     /// thread that claimed the drain.
+    @inlinable
     func drain(_ downstream: Downstream) {
       var more = Subscribers.Demand.none
       SerialDrain.run(core.lock) { () -> ConduitState<Downstream>.Step? in
@@ -236,11 +324,13 @@ extension ReplaySubject {
       }
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       if let target = core.lock.withLock({ state.request(demand) }) { drain(target) }
     }
 
+    @usableFromInline
     func cancel() {
       let released = core.lock.withLock { () -> ConduitState<Downstream>.Released? in
         guard let released = state.cancel() else { return nil }
@@ -250,6 +340,7 @@ extension ReplaySubject {
       _ = released  // the subscriber and kept values go here, after the lock
     }
 
+    @usableFromInline
     var description: String { "ReplaySubject" }
   }
 }

@@ -18,6 +18,17 @@ private func drainAll(_ state: inout State) -> [String] {
   return log
 }
 
+/// What `receive(input)` leads to, by name; a direct delivery also names the pair the caller
+/// delivers.
+private func receive(_ input: Int, into state: inout State) -> String {
+  switch state.receive(input) {
+  case .dropped: "dropped"
+  case .direct(_, let latest): "direct \(input)\(latest)"
+  case .claimed: "claimed"
+  case .queued: "queued"
+  }
+}
+
 @Suite(.timeLimit(.minutes(5))) struct WithLatestFromStateTests {
   @Test func demandBeforeTheUpstream_isHeldForIt() {
     var state = State.active(State.Active(downstream: RecordingSubscriber()))
@@ -34,14 +45,16 @@ private func drainAll(_ state: inout State) -> [String] {
     var state = State.active(State.Active(downstream: RecordingSubscriber()))
     let accepted = state.otherSubscribed(SubscriptionProbe())
     #expect(accepted)
-    #expect(state.receive(1) == .dropped)
+    #expect(receive(1, into: &state) == "dropped")
     #expect(state.otherValue("a") == nil)
-    #expect(state.receive(2) == .claimed)
-    #expect(state.receive(3) == .queued)  // the drain is claimed
+    // Nothing queued: the caller claims the drain and delivers the pair itself.
+    #expect(receive(2, into: &state) == "direct 2a")
+    #expect(receive(3, into: &state) == "queued")  // the drain is claimed
     #expect(state.otherValue("b") == "a")
-    #expect(drainAll(&state) == ["2a", "3a"])
-    #expect(state.receive(4) == .claimed)
-    #expect(drainAll(&state) == ["4b"])
+    #expect(drainAll(&state) == ["3a"])
+    #expect(receive(4, into: &state) == "direct 4b")
+    #expect(drainAll(&state) == [])  // lets go of the drain
+    #expect(receive(5, into: &state) == "direct 5b")
   }
 
   @Test func secondsFailure_afterQueuedValues_cancelsTheUpstream() {
@@ -51,12 +64,13 @@ private func drainAll(_ state: inout State) -> [String] {
     _ = state.upstreamSubscribed(upstream)
     _ = state.otherSubscribed(other)
     _ = state.otherValue("a")
-    #expect(state.receive(1) == .claimed)
+    #expect(receive(1, into: &state) == "direct 1a")
+    #expect(receive(2, into: &state) == "queued")
     let finishing = state.finish(.failure(TestError()), fromUpstream: false)
     #expect(upstream.isSame(as: finishing.cancel))
     #expect(other.isSame(as: finishing.ended))
     #expect(!finishing.claimed)  // the claimed drain delivers it
-    #expect(drainAll(&state) == ["1a", "failure(\(TestError()))"])
+    #expect(drainAll(&state) == ["2a", "failure(\(TestError()))"])
     #expect(state.finish(.finished, fromUpstream: true).cancel == nil)
   }
 
@@ -67,8 +81,9 @@ private func drainAll(_ state: inout State) -> [String] {
     _ = state.otherValue("a")
     let finished = state.otherFinished()
     #expect(other.isSame(as: finished))
-    #expect(state.receive(1) == .claimed)
-    #expect(drainAll(&state) == ["1a"])
+    #expect(receive(1, into: &state) == "direct 1a")
+    #expect(receive(2, into: &state) == "queued")
+    #expect(drainAll(&state) == ["2a"])
   }
 
   @Test func cancel_handsOutEverything() {
@@ -83,7 +98,7 @@ private func drainAll(_ state: inout State) -> [String] {
     #expect(other.isSame(as: cancelled.other))
     #expect(cancelled.latest == "a")
     #expect(cancelled.downstream != nil)
-    #expect(state.receive(1) == .queued)
+    #expect(receive(1, into: &state) == "queued")
     #expect(state.nextStep() == nil)
   }
 }

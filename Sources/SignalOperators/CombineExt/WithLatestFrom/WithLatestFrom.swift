@@ -369,7 +369,7 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
   @usableFromInline typealias State = WithLatestFromState<Downstream, Input, Latest>
 
   @usableFromInline let lock = Lock()
-  @usableFromInline var state: State
+  @usableFromInline @exclusivity(unchecked) var state: State
   @usableFromInline let resultSelector: (Input, Latest) -> Downstream.Input
 
   @inlinable init(
@@ -395,6 +395,10 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
   @inlinable func receive(_ input: Input) -> Subscribers.Demand {
     switch lock.withLock({ state.receive(input) }) {
     case .dropped: return .max(1)
+    case .direct(let downstream, let latest):
+      let more = downstream.receive(resultSelector(input, latest))
+      if more > .none { lock.withLock { state.request(more) }?.request(more) }
+      drain()
     case .claimed: drain()
     case .queued: break
     }

@@ -36,6 +36,10 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   @usableFromInline enum ReceiveAction {
     /// No latest value yet (or the subscription ended): ask the upstream for one more.
     case dropped
+    /// Nothing was queued and no one was delivering: the caller claimed the drain and delivers
+    /// the value itself, paired with this latest value, to this subscriber, then runs the drain
+    /// (which lets go of it at once when nothing arrived meanwhile).
+    case direct(Downstream, Latest)
     /// Queued, and the caller claimed the drain.
     case claimed
     /// Queued for the thread already delivering, or ignored after the end.
@@ -141,11 +145,27 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   @inlinable mutating func receive(_ input: Input) -> ReceiveAction {
-    guard case .active(var active) = self else { return .queued }
-    guard let latest = active.latest else { return .dropped }
-    self = .terminal
-    defer { self = .active(active) }
-    return active.queue.enqueue((input, latest)) ? .claimed : .queued
+    // The payload is moved out of the enum and back, not copied: a copy retains and releases
+    // each of its references and keeps the queue's buffer from being uniquely referenced.
+    switch consume self {
+    case .active(var active):
+      let action: ReceiveAction
+      if let latest = active.latest {
+        // The usual case: deliver at once, without a round trip through the queue.
+        if active.queue.values.isEmpty, !active.queue.isCompleting, active.queue.drain.claim() {
+          action = .direct(active.downstream, latest)
+        } else {
+          action = active.queue.enqueue((input, latest)) ? .claimed : .queued
+        }
+      } else {
+        action = .dropped
+      }
+      self = .active(active)
+      return action
+    case let other:
+      self = other
+      return .queued
+    }
   }
 
   /// The upstream completed (`fromUpstream`) or `second` failed: the first completion wins.
@@ -180,23 +200,27 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
 
   /// The drain's next step; `nil` after releasing the drain.
   @inlinable mutating func nextStep() -> Step? {
-    switch self {
+    // Moved out and back, as in `receive(_:)`.
+    switch consume self {
     case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return takeStep(active.downstream, &active.queue)
+      let step = Self.takeStep(active.downstream, &active.queue)
+      self = .active(active)
+      return step
     case .completing(let downstream, var queue):
-      self = .terminal
-      let step = takeStep(downstream, &queue)
-      if case .completion = step { return step }
+      let step = Self.takeStep(downstream, &queue)
+      if case .completion = step {
+        self = .terminal
+        return step
+      }
       self = .completing(downstream, queue)
       return step
     case .terminal:
+      self = .terminal
       return nil
     }
   }
 
-  @inlinable func takeStep(
+  @inlinable static func takeStep(
     _ downstream: Downstream,
     _ queue: inout DeliveryQueue<Pair, Failure>
   ) -> Step? {
