@@ -184,12 +184,4 @@ import Testing
     #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1))])
     #expect(recorder.values.count == 1)
   }
-
-  // The oracle: `measureInterval -`. As Combine's, the mirror has no children.
-  @Test func mirror_hasNoChildren() throws {
-    let recorder = RecordingSubscriber<Stride, TestError>()
-    upstream.measureInterval(using: scheduler).subscribe(recorder)
-    let subscription = try #require(recorder.subscription)
-    #expect(Mirror(reflecting: subscription).children.isEmpty)
-  }
 }

@@ -367,17 +367,6 @@ import Testing
     scheduler.advance(by: 3)
     #expect(recorder.values == [0])
   }
-
-  // The oracle: `throttle(latest:false) -`. As Combine's, the mirror has no children.
-  @Test func mirror_hasNoChildren() throws {
-    let recorder = RecordingSubscriber<Int, TestError>()
-    upstream.throttle(for: 2, scheduler: scheduler, latest: false).subscribe(recorder)
-    let subscription = try #require(recorder.subscription)
-    #expect(Mirror(reflecting: subscription).children.isEmpty)
-    let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
-      .playgroundDescription
-    #expect(playground as? String == "Throttle")
-  }
 }
 
 /// What the upstream had been asked for when the subscriber received its subscription.

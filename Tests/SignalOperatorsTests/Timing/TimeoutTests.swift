@@ -290,13 +290,4 @@ import Testing
       spy.calls.filter { $0.kind == .repeating }.allSatisfy { $0.tolerance == spy.minimumTolerance }
     )
   }
-
-  // The differential oracle (issue 15): `timeout -`. As Combine's, the mirror has no children.
-  @Test func mirror_hasNoChildren() throws {
-    let recorder = RecordingSubscriber<Int, TestError>()
-    upstream.timeout(3, scheduler: scheduler).subscribe(recorder)
-    let subscription = try #require(recorder.subscription)
-    #expect(Mirror(reflecting: subscription).children.isEmpty)
-    #expect(String(describing: subscription) == "Timeout")
-  }
 }
