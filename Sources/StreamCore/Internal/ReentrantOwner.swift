@@ -7,7 +7,9 @@
 /// another one, and a `send` made from inside a subscriber must be delivered at once, as Combine
 /// does, not queued behind the delivery in progress.
 ///
-/// Used by a subject's conduit (`SubjectConduit`) and StreamTesting's `TestPublisher`:
+/// Used by StreamTesting's `TestPublisher`. A subject's conduit (`SubjectConduit`) follows the
+/// same rules and uses ``Claim``, but keeps its owner in one atomic word (`ConduitClaim`) so that
+/// an uncontended send takes no lock. The shape, with the owner under the caller's lock:
 ///
 /// ```swift
 /// let me = ThreadID.current
