@@ -197,18 +197,19 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
   private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
     let sendsValue = error == nil && response != nil
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .running(_, let downstream) = state else { return nil }
+    let (downstream, released) = lock.withLock {
+      () -> (Downstream?, URLSession.DataTaskPublisher?) in
+      guard case .running(_, let downstream) = state else { return (nil, nil) }
       if sendsValue {
         state = .sending(downstream)
         if demand > .none { demand -= 1 }
-      } else {
-        state = .done
-        demand = .none
-        parent = nil
+        return (downstream, nil)
       }
-      return downstream
+      state = .done
+      demand = .none
+      return (downstream, self.parent.take())
     }
+    _ = released  // the parent, released after the lock
     guard let downstream else { return }
     guard let response, error == nil else {
       let failure =
@@ -218,13 +219,13 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
     _ = downstream.receive((data: data ?? Data(), response: response))
     // A cancel from inside `receive(_:)` leaves nothing more to send.
-    let finishes = lock.withLock { () -> Bool in
-      guard case .sending = state else { return false }
+    let (finishes, ended) = lock.withLock { () -> (Bool, URLSession.DataTaskPublisher?) in
+      guard case .sending = state else { return (false, nil) }
       state = .done
       demand = .none
-      parent = nil
-      return true
+      return (true, self.parent.take())
     }
+    _ = ended  // the parent, released after the lock
     if finishes {
       downstream.receive(completion: .finished)
     }
