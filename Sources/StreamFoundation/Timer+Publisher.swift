@@ -125,8 +125,113 @@ extension Timer {
     ///
     /// - Parameter subscriber: The subscriber to attach.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-      ticks.map { $0.date }.receive(subscriber: subscriber)
+      ticks.subscribe(
+        TimerSubscription(downstream: subscriber, interval: interval, tolerance: tolerance)
+      )
     }
+  }
+}
+
+/// A subscriber's end of a ``Foundation/Timer/TimerPublisher``: it takes the shared ticks and
+/// hands on their dates, and describes and mirrors itself as Foundation's timer subscription
+/// does (`Timer`; the `downstream`, the `interval` and the `tolerance`, which read `nil` once it
+/// ended).
+///
+/// ```
+/// awaiting --receive(subscription:)--> active --cancel() / completion--> terminal
+/// ```
+// Sendable: `state` is guarded by `lock`; the ticks' subscription and the downstream are called
+// after it.
+private final class TimerSubscription<Downstream: Subscriber>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
+where Downstream.Input == Date, Downstream.Failure == Never {
+  typealias Input = DateSchedulerTime
+  typealias Failure = Never
+
+  private enum State {
+    case awaiting(Downstream)
+    case active(any Subscription, Downstream)
+    case terminal
+  }
+
+  private let lock = Lock()
+  private var state: State
+  private let interval: TimeInterval
+  private let tolerance: TimeInterval?
+
+  init(downstream: Downstream, interval: TimeInterval, tolerance: TimeInterval?) {
+    state = .awaiting(downstream)
+    self.interval = interval
+    self.tolerance = tolerance
+  }
+
+  var description: String { "Timer" }
+
+  var customMirror: Mirror {
+    let downstream = lock.withLock { () -> Downstream? in
+      switch state {
+      case .awaiting(let downstream), .active(_, let downstream): downstream
+      case .terminal: nil
+      }
+    }
+    let interval: TimeInterval? = downstream == nil ? nil : self.interval
+    let tolerance: TimeInterval? = downstream == nil ? nil : self.tolerance
+    return Mirror(
+      self,
+      children: [
+        "downstream": downstream as Any, "interval": interval as Any, "tolerance": tolerance as Any,
+      ]
+    )
+  }
+
+  var playgroundDescription: Any { description }
+
+  func receive(subscription: any Subscription) {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .awaiting(let downstream) = state else { return nil }
+      state = .active(subscription, downstream)
+      return downstream
+    }
+    guard let downstream else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+  }
+
+  func receive(_ input: DateSchedulerTime) -> Subscribers.Demand {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .active(_, let downstream) = state else { return nil }
+      return downstream
+    }
+    return downstream?.receive(input.date) ?? .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    let downstream = lock.withLock { () -> Downstream? in
+      guard case .active(_, let downstream) = state else { return nil }
+      state = .terminal
+      return downstream
+    }
+    downstream?.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .active(let upstream, _) = state else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  func cancel() {
+    let released = lock.withLock { () -> State in
+      defer { state = .terminal }
+      return state
+    }
+    if case .active(let upstream, _) = released { upstream.cancel() }
   }
 }
 

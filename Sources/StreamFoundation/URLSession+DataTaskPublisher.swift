@@ -90,11 +90,7 @@ extension URLSession {
     /// - Parameter subscriber: The subscriber to attach.
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == URLError {
-      let subscription = DataTaskSubscription(
-        request: request,
-        session: session,
-        downstream: subscriber
-      )
+      let subscription = DataTaskSubscription(parent: self, downstream: subscriber)
       subscriber.receive(subscription: subscription)
     }
   }
@@ -104,7 +100,8 @@ extension URLSession {
 // Sendable: `state` is only touched under `lock`; the downstream is called outside it, once for
 // the value and once for the completion, never at the same time.
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
   private enum State {
     /// Subscribed; no request yet.
@@ -121,16 +118,47 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
   private let lock = Lock()
   private var state: State
+  /// The publisher, for the mirror; `nil` once done.
+  private var parent: URLSession.DataTaskPublisher?
+  /// Requested and not yet met, for the mirror; none once done.
+  private var demand = Subscribers.Demand.none
 
-  init(request: URLRequest, session: URLSession, downstream: Downstream) {
-    state = .waiting(request, session, downstream)
+  init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
+    self.parent = parent
+    state = .waiting(parent.request, parent.session, downstream)
   }
 
   var description: String { "DataTaskPublisher" }
 
+  /// As Combine's: the `task` (`nil` until the first request and once done), the `downstream`,
+  /// the `parent` publisher and the `demand` not yet met; once done, all but the demand read
+  /// `nil`.
+  var customMirror: Mirror {
+    let (task, downstream, parent, demand) = lock.withLock {
+      () -> (URLSessionDataTask?, Downstream?, URLSession.DataTaskPublisher?, Subscribers.Demand) in
+      switch state {
+      case .waiting(_, _, let downstream), .starting(let downstream), .sending(let downstream):
+        (nil, downstream, self.parent, self.demand)
+      case .running(let task, let downstream): (task, downstream, self.parent, self.demand)
+      case .done: (nil, nil, nil, .none)
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "task": task as Any, "downstream": downstream as Any, "parent": parent as Any,
+        "demand": demand,
+      ]
+    )
+  }
+
+  var playgroundDescription: Any { description }
+
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > .none, "DataTaskPublisher: request(_:) needs a demand above zero")
     let start = lock.withLock { () -> (URLRequest, URLSession)? in
+      if case .done = state { return nil }
+      self.demand += demand
       guard case .waiting(let request, let session, let downstream) = state else { return nil }
       state = .starting(downstream)
       return (request, session)
@@ -156,23 +184,32 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
   func cancel() {
     // The old state (and the downstream in it) is released after the lock.
-    let old = lock.withLock { () -> State in
+    let old = lock.withLock { () -> (State, URLSession.DataTaskPublisher?) in
       let old = state
       state = .done
-      return old
+      demand = .none
+      return (old, parent.take())
     }
-    if case .running(let task, _) = old {
+    if case .running(let task, _) = old.0 {
       task.cancel()
     }
   }
 
   private func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
     let sendsValue = error == nil && response != nil
-    let downstream = lock.withLock { () -> Downstream? in
-      guard case .running(_, let downstream) = state else { return nil }
-      state = sendsValue ? .sending(downstream) : .done
-      return downstream
+    let (downstream, released) = lock.withLock {
+      () -> (Downstream?, URLSession.DataTaskPublisher?) in
+      guard case .running(_, let downstream) = state else { return (nil, nil) }
+      if sendsValue {
+        state = .sending(downstream)
+        if demand > .none { demand -= 1 }
+        return (downstream, nil)
+      }
+      state = .done
+      demand = .none
+      return (downstream, self.parent.take())
     }
+    _ = released  // the parent, released after the lock
     guard let downstream else { return }
     guard let response, error == nil else {
       let failure =
@@ -182,11 +219,13 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     }
     _ = downstream.receive((data: data ?? Data(), response: response))
     // A cancel from inside `receive(_:)` leaves nothing more to send.
-    let finishes = lock.withLock { () -> Bool in
-      guard case .sending = state else { return false }
+    let (finishes, ended) = lock.withLock { () -> (Bool, URLSession.DataTaskPublisher?) in
+      guard case .sending = state else { return (false, nil) }
       state = .done
-      return true
+      demand = .none
+      return (true, self.parent.take())
     }
+    _ = ended  // the parent, released after the lock
     if finishes {
       downstream.receive(completion: .finished)
     }

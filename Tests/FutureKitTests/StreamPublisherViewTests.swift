@@ -8,6 +8,22 @@ import Testing
 
   let publisher = StreamPublisher<Int, StreamTestError>()
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_mirrorsDownstreamAndDemand() throws {
+    let recorder = RecordingSubscriber<State, Never>(initialDemand: .max(2))
+    publisher.subscriber().subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "StreamSubscriber")
+    publisher.publish(1)
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "demand"])
+    #expect(children().first?.value as? RecordingSubscriber<State, Never> === recorder)
+    #expect(Array(children())[1].value as? Subscribers.Demand == .max(1))
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "max(0)"])
+  }
+
   @Test func states_areValuesThenCancelledAndFinished() {
     let recorder = RecordingSubscriber<State, Never>()
     publisher.subscriber().subscribe(recorder)

@@ -5,6 +5,28 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct PropertyTests {
+  // Issue 15: every subscription has a description and a mirror. A dispatching end point's is
+  // its queue hop, described as `receive(on:)`'s.
+  @Test func dispatchingSubscription_describesItselfAsReceiveOn_andMirrorsItsParts() throws {
+    let property = Property(value: 0)
+    let queue = DispatchQueue(label: "PropertyTests.mirror")
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    property.didSet.dispatch(to: queue).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "ReceiveOn")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "ReceiveOn")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "upstreamSubscription", "queue"])
+    let values = Array(children()).map(\.value)
+    #expect(values[0] as? RecordingSubscriber<Int, Never> === recorder)
+    #expect(String(describing: values[1]) == "Optional(CurrentValueSubject)")
+    #expect(values[2] as? DispatchQueue === queue)
+    subscription.cancel()
+    let ended = Array(children()).map { String(describing: $0.value) }
+    #expect(ended.prefix(2) == ["nil", "nil"])
+  }
+
   @Test func didSet_replaysTheCurrentValueThenEveryAssignment() {
     let property = Property(value: 0)
     property.value = 1

@@ -2,6 +2,7 @@ import Foundation
 import SignalOperators
 import StreamCore
 import StreamFoundation
+import StreamTesting
 import Testing
 
 #if canImport(Glibc)
@@ -47,6 +48,33 @@ struct DataTaskPublisherTests {
     configuration.timeoutIntervalForRequest = 600
     return URLSession(configuration: configuration)
   }()
+
+  // Issue 15: as Combine's, the subscription is a `DataTaskPublisher` whose mirror shows the
+  // task (none before the first request), the downstream, the parent publisher and the demand.
+  @Test func subscription_describesItself_andMirrorsTaskDownstreamParentAndDemand() throws {
+    let url = try #require(URL(string: "http://127.0.0.1:9/mirror"))
+    let publisher = Self.session.dataTaskPublisher(for: url)
+    let recorder = RecordingSubscriber<URLSession.DataTaskPublisher.Output, URLError>(
+      initialDemand: nil
+    )
+    publisher.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "DataTaskPublisher")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "DataTaskPublisher")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["task", "downstream", "parent", "demand"])
+    let values = Array(children()).map(\.value)
+    #expect(String(describing: values[0]) == "nil")
+    #expect(
+      values[1] as? RecordingSubscriber<URLSession.DataTaskPublisher.Output, URLError>
+        === recorder
+    )
+    #expect((values[2] as? URLSession.DataTaskPublisher)?.request.url == url)
+    #expect(values[3] as? Subscribers.Demand == Subscribers.Demand.none)
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "nil", "nil", "max(0)"])
+  }
 
   @Test func success_sendsTheDataAndResponse_thenFinishes() async throws {
     let server = try LocalHTTPServer()

@@ -2,6 +2,7 @@ import Foundation
 import SignalOperators
 import StreamCore
 import StreamFoundation
+import StreamTesting
 import Testing
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
@@ -10,6 +11,26 @@ import Testing
 
 @Suite(.timeLimit(.minutes(5)))
 struct TimerPublisherTests {
+  // Issue 15: as Foundation's, the subscription is a `Timer` whose mirror shows the downstream,
+  // the interval and the tolerance; once cancelled, they read nil.
+  @Test func subscription_describesItselfAsTimer_andMirrorsDownstreamIntervalAndTolerance() throws {
+    let timer = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common)
+    let recorder = RecordingSubscriber<Date, Never>(initialDemand: nil)
+    timer.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Timer")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Timer")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "interval", "tolerance"])
+    let values = Array(children()).map(\.value)
+    #expect(values[0] as? RecordingSubscriber<Date, Never> === recorder)
+    #expect(values[1] as? TimeInterval == 2)
+    #expect(values[2] as? TimeInterval == 0.5)
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "nil", "nil"])
+  }
+
   @Test func publish_keepsItsConfiguration() {
     let timer = Timer.publish(every: 2, tolerance: 0.5, on: .main, in: .common)
     #expect(timer.interval == 2)

@@ -15,7 +15,9 @@ import StreamCore
 /// ```
 // Sendable: all mutable state is guarded by `lock`; the downstream is called outside the lock,
 // by one drain at a time. Values cross to `queue` as with `receive(on:)`.
-final class QueueHop<Downstream: Subscriber>: Subscriber, Subscription, @unchecked Sendable {
+final class QueueHop<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
 
@@ -45,6 +47,29 @@ final class QueueHop<Downstream: Subscriber>: Subscriber, Subscription, @uncheck
     self.queue = queue
     state = .awaiting(downstream)
   }
+
+  /// As `receive(on:)`'s, the hop it stands for.
+  var description: String { "ReceiveOn" }
+
+  /// The `downstream` (`nil` once released), the `upstreamSubscription` (`nil` once the upstream
+  /// completed), and the `queue` it delivers on.
+  var customMirror: Mirror {
+    let (downstream, upstream) = lock.withLock { () -> (Downstream?, (any Subscription)?) in
+      switch state {
+      case .awaiting(let downstream): (downstream, nil)
+      case .live(let live): (live.downstream, live.upstream)
+      case .ended: (nil, nil)
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "downstream": downstream as Any, "upstreamSubscription": upstream as Any, "queue": queue,
+      ]
+    )
+  }
+
+  var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
     let downstream = lock.withLock { () -> Downstream? in

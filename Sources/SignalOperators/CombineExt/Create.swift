@@ -226,7 +226,8 @@ struct CreateState<Downstream: Subscriber> {
 /// the subscriber, delivered through the serial drain.
 // Sendable: `state` is guarded by `lock`; the downstream and the cleanup are called outside it.
 final class CreateInner<Downstream: Subscriber>: CreateSink<Downstream.Input, Downstream.Failure>,
-  Subscription, CustomStringConvertible, @unchecked Sendable
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   private let lock = Lock()
   private var state: CreateState<Downstream>
@@ -236,6 +237,22 @@ final class CreateInner<Downstream: Subscriber>: CreateSink<Downstream.Input, Do
   }
 
   var description: String { "Create" }
+
+  /// The `downstream` (`nil` once released), its `demand` not yet met, and the values
+  /// `buffered` for want of demand.
+  var customMirror: Mirror {
+    let (downstream, demand, buffered) = lock.withLock {
+      () -> (Downstream?, Subscribers.Demand, [Downstream.Input]) in
+      guard case .active(let outlet) = state.phase else { return (nil, .none, []) }
+      return (outlet.downstream, outlet.queue.demand, Array(outlet.queue.values))
+    }
+    return Mirror(
+      self,
+      children: ["downstream": downstream as Any, "demand": demand, "buffered": buffered]
+    )
+  }
+
+  var playgroundDescription: Any { description }
 
   /// Whether the subscription was cancelled or has delivered its completion.
   var hasEnded: Bool { lock.withLock { state.isTerminal } }

@@ -115,7 +115,8 @@ enum DematerializeState<Downstream: Subscriber> {
 /// The subscription of `dematerialize()`.
 // Sendable: `state` is guarded by `lock`; the upstream and downstream are called after it.
 final class DematerializeInner<Item: EventConvertible, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == Item.Output, Downstream.Failure == Item.Failure {
   typealias Input = Item
   typealias Failure = Never
@@ -128,6 +129,22 @@ where Downstream.Input == Item.Output, Downstream.Failure == Item.Failure {
   }
 
   var description: String { "Dematerialize" }
+
+  /// The `downstream` (`nil` once released), whether it has `finished`, and the
+  /// `upstreamSubscription`.
+  var customMirror: Mirror {
+    let (downstream, upstream, finished) = lock.withLock {
+      () -> (Downstream?, (any Subscription)?, Bool) in
+      switch state {
+      case .awaitingSubscription(let downstream): (downstream, nil, false)
+      case .active(let upstream, let downstream): (downstream, upstream, false)
+      case .terminal: (nil, nil, true)
+      }
+    }
+    return oneToOneMirror(self, downstream: downstream, finished: finished, upstream: upstream)
+  }
+
+  var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
     guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {

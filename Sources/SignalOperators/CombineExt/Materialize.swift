@@ -249,7 +249,8 @@ enum MaterializeState<Downstream: Subscriber> {
 /// demand; the completion becomes one more event, held until there is demand for it.
 // Sendable: `state` is guarded by `lock`; the upstream and downstream are called after it.
 final class MaterializeInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, @unchecked Sendable
+  Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 where Downstream.Input == MaterializedEvent<Input, UpstreamFailure>, Downstream.Failure == Never {
   typealias Failure = UpstreamFailure
 
@@ -261,6 +262,23 @@ where Downstream.Input == MaterializedEvent<Input, UpstreamFailure>, Downstream.
   }
 
   var description: String { "Materialize" }
+
+  /// The `downstream` (`nil` once released), whether it has `finished` (the completion event
+  /// held for demand counts as not yet), and the `upstreamSubscription`.
+  var customMirror: Mirror {
+    let (downstream, upstream, finished) = lock.withLock {
+      () -> (Downstream?, (any Subscription)?, Bool) in
+      switch state {
+      case .awaitingSubscription(let downstream), .holdingEnd(let downstream, _):
+        (downstream, nil, false)
+      case .active(let active): (active.downstream, active.upstream, false)
+      case .terminal: (nil, nil, true)
+      }
+    }
+    return oneToOneMirror(self, downstream: downstream, finished: finished, upstream: upstream)
+  }
+
+  var playgroundDescription: Any { description }
 
   func receive(subscription: any Subscription) {
     guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {

@@ -86,7 +86,7 @@ struct DurationElapsed<Context: Scheduler>: Publisher {
   // Sendable: `state` and `timer` are guarded by `lock`; the downstream and the timer are called
   // outside it.
   private final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   where Downstream.Input == Void, Downstream.Failure == Never {
     private enum State {
       case waiting(Downstream, demanded: Bool)
@@ -103,6 +103,21 @@ struct DurationElapsed<Context: Scheduler>: Publisher {
     }
 
     var description: String { "Timer" }
+
+    /// The `downstream` (`nil` once released) and the `state`: `waiting`, `fired` (waiting for
+    /// demand) or `terminal`.
+    var customMirror: Mirror {
+      let (downstream, phase) = lock.withLock { () -> (Downstream?, String) in
+        switch state {
+        case .waiting(let downstream, _): (downstream, "waiting")
+        case .fired(let downstream): (downstream, "fired")
+        case .terminal: (nil, "terminal")
+        }
+      }
+      return Mirror(self, children: ["downstream": downstream as Any, "state": phase])
+    }
+
+    var playgroundDescription: Any { description }
 
     func install(_ timer: any Cancellable) {
       let stale = lock.withLock { () -> Bool in

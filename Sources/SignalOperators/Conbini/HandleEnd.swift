@@ -84,7 +84,8 @@ extension Publishers.HandleEnd {
   // The closure is taken out of the state under the lock, so it runs once, outside the lock.
   // Sendable: mutable state is guarded by `lock`; closure, downstream, upstream run outside it.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     /// ```
     /// awaitingSubscription --receive(subscription:)--> active
@@ -117,6 +118,22 @@ extension Publishers.HandleEnd {
     }
 
     var description: String { "HandleEnd" }
+
+    /// The `downstream` (`nil` once released), whether it has `finished`, and the
+    /// `upstreamSubscription`.
+    var customMirror: Mirror {
+      let (target, upstream, finished) = lock.withLock {
+        () -> (Downstream?, (any Subscription)?, Bool) in
+        switch self.state {
+        case .awaitingSubscription: (self.downstream, nil, false)
+        case .active(let upstream): (self.downstream, upstream, false)
+        case .terminal: (nil, nil, true)
+        }
+      }
+      return oneToOneMirror(self, downstream: target, finished: finished, upstream: upstream)
+    }
+
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let target = lock.withLock { () -> Downstream? in

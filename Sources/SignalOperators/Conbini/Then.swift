@@ -93,7 +93,8 @@ extension Publishers {
 extension Publishers.Then {
   // Sendable: mutable state is guarded by `lock`; transform and all subscriptions run outside it.
   private final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
     /// ```
     /// awaitingUpstream --receive(subscription:)--> upstream
@@ -136,6 +137,28 @@ extension Publishers.Then {
     }
 
     var description: String { "Then" }
+
+    /// The `downstream` (`nil` once released), the `upstreamSubscription` until the upstream
+    /// finished, then the `childSubscription` of the publisher that follows.
+    var customMirror: Mirror {
+      let (target, upstream, child) = lock.withLock {
+        () -> (Downstream?, (any Subscription)?, (any Subscription)?) in
+        switch self.state {
+        case .upstream(let phase): (self.downstream, phase.subscription, nil)
+        case .child(let child): (self.downstream, nil, child)
+        case .awaitingUpstream, .awaitingChild, .terminal: (self.downstream, nil, nil)
+        }
+      }
+      return Mirror(
+        self,
+        children: [
+          "downstream": target as Any, "upstreamSubscription": upstream as Any,
+          "childSubscription": child as Any,
+        ]
+      )
+    }
+
+    var playgroundDescription: Any { description }
 
     func receive(subscription: any Subscription) {
       let target = lock.withLock { () -> Downstream? in

@@ -65,7 +65,7 @@ extension Publishers.AsyncSequence {
   // Sendable: mutable state is guarded by `lock`; the downstream is called only by the task,
   // outside the lock, and `sequence` is read only by the task.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     private enum WaitAction { case proceed, stop, wait }
 
@@ -82,6 +82,14 @@ extension Publishers.AsyncSequence {
     }
 
     var description: String { "AsyncSequence" }
+
+    /// The `downstream` (`nil` once released) and its `demand` not yet met.
+    var customMirror: Mirror {
+      let (target, pending) = lock.withLock { (self.downstream, self.demand) }
+      return Mirror(self, children: ["downstream": target as Any, "demand": pending])
+    }
+
+    var playgroundDescription: Any { description }
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()

@@ -70,14 +70,26 @@ final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable 
       case .terminal: (nil, nil, true)
       }
     }
-    return Mirror(
-      subject,
-      children: [
-        "downstream": downstream.map { $0 as Any } ?? (Any?.none as Any), "finished": ended,
-        "upstreamSubscription": upstream as Any,
-      ]
-    )
+    return oneToOneMirror(subject, downstream: downstream, finished: ended, upstream: upstream)
   }
+}
+
+/// Combine's mirror of a one-to-one subscription, for the operators that keep their own state:
+/// the `downstream` (`nil` once released), whether it has `finished` (completed or cancelled),
+/// and the `upstreamSubscription`.
+func oneToOneMirror(
+  _ subject: Any,
+  downstream: Any?,
+  finished: Bool,
+  upstream: (any Subscription)?
+) -> Mirror {
+  Mirror(
+    subject,
+    children: [
+      "downstream": downstream.map { $0 as Any } ?? (Any?.none as Any), "finished": finished,
+      "upstreamSubscription": upstream as Any,
+    ]
+  )
 }
 
 /// The state of a ``PassThroughLink``, as data: each transition runs under the link's lock and

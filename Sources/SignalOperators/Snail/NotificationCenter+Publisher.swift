@@ -83,7 +83,7 @@ extension NotificationCenter {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Notification, S.Failure == Never {
-      let inner = Inner(downstream: subscriber, center: center)
+      let inner = Inner(downstream: subscriber, center: center, name: name, object: object)
       let observer = center.addObserver(forName: name, object: object, queue: nil) { note in
         inner.post(note)
       }
@@ -97,7 +97,7 @@ extension NotificationCenter.Publisher {
   // Sendable: all mutable state is guarded by `lock`; the downstream and the center are called
   // outside it, and only the thread that claimed the drain calls the downstream.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Notification, Downstream.Failure == Never {
     /// ```
     /// active --start(observer:)--> active (observer kept)
@@ -112,6 +112,8 @@ extension NotificationCenter.Publisher {
     private struct Active {
       var downstream: Downstream
       var center: NotificationCenter
+      /// The sender observed, or `nil` for any sender.
+      var object: AnyObject?
       /// `nil` until the center has returned it.
       var observer: (any NSObjectProtocol)?
       var demand = Subscribers.Demand.none
@@ -131,11 +133,36 @@ extension NotificationCenter.Publisher {
 
     private let lock = Lock()
     private var state: State
+    private let name: Notification.Name
 
     var description: String { "NotificationCenter Observer" }
 
-    init(downstream: Downstream, center: NotificationCenter) {
-      state = .active(Active(downstream: downstream, center: center))
+    /// As Combine's: the `center`, the `name`, the `object` observed and the `demand` not yet
+    /// met; after the cancel the center and the object read `nil`.
+    var customMirror: Mirror {
+      let (center, object, demand) = lock.withLock {
+        () -> (NotificationCenter?, AnyObject?, Subscribers.Demand) in
+        guard case .active(let active) = state else { return (nil, nil, .none) }
+        return (active.center, active.object, active.demand)
+      }
+      return Mirror(
+        self,
+        children: [
+          "center": center as Any, "name": name, "object": object as Any, "demand": demand,
+        ]
+      )
+    }
+
+    var playgroundDescription: Any { description }
+
+    init(
+      downstream: Downstream,
+      center: NotificationCenter,
+      name: Notification.Name,
+      object: AnyObject?
+    ) {
+      self.name = name
+      state = .active(Active(downstream: downstream, center: center, object: object))
     }
 
     /// Keeps the observer token, or removes it at once if already cancelled.

@@ -266,7 +266,7 @@ extension ReplaySubject {
   // Sendable: all mutable state is guarded by `core.lock`; downstream is called outside it.
   @usableFromInline
   final class Conduit<Downstream: Subscriber>: ConduitBase, @unchecked Sendable, Subscription,
-    CustomStringConvertible
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     let core: Core
@@ -342,5 +342,23 @@ extension ReplaySubject {
 
     @usableFromInline
     var description: String { "ReplaySubject" }
+
+    /// The `downstream` (`nil` once released), its `demand` not yet met, and the `buffer` of
+    /// values (replayed or live) waiting for it.
+    @usableFromInline
+    var customMirror: Mirror {
+      let (downstream, demand, buffer) = core.lock.withLock {
+        () -> (Downstream?, Subscribers.Demand, [Output]) in
+        guard case .active(let active) = state else { return (nil, .none, []) }
+        return (active.downstream, active.demand, Array(active.ready) + Array(active.waiting))
+      }
+      return Mirror(
+        self,
+        children: ["downstream": downstream as Any, "demand": demand, "buffer": buffer]
+      )
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
   }
 }

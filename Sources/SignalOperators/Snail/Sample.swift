@@ -108,7 +108,7 @@ extension Publishers.Sample {
   // Sendable: all mutable state is guarded by `lock`; downstream and upstream are called
   // outside it, the downstream only by the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible
+    Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
 
@@ -119,6 +119,30 @@ extension Publishers.Sample {
     private let options: Context.SchedulerOptions?
 
     var description: String { "Sample" }
+
+    /// The `downstream` (`nil` once released), the `upstreamSubscription` until the upstream
+    /// completed, and the `latest` value the next tick samples.
+    var customMirror: Mirror {
+      let (downstream, upstream, latest) = lock.withLock {
+        () -> (Downstream?, (any Subscription)?, Output?) in
+        switch state {
+        case .awaitingSubscription(let downstream): (downstream, nil, nil)
+        case .active(let active): (active.outlet.downstream, active.upstream, active.latest)
+        case .completing(let completing): (completing.outlet.downstream, nil, completing.latest)
+        case .finishing(let outlet): (outlet.downstream, nil, nil)
+        case .terminal: (nil, nil, nil)
+        }
+      }
+      return Mirror(
+        self,
+        children: [
+          "downstream": downstream as Any, "upstreamSubscription": upstream as Any,
+          "latest": latest as Any,
+        ]
+      )
+    }
+
+    var playgroundDescription: Any { description }
 
     init(downstream: Downstream, sampler: Publishers.Sample<Upstream, Context>) {
       state = .awaitingSubscription(downstream)

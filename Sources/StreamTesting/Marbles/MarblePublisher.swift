@@ -244,7 +244,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
 /// Logs each call with the current virtual instant, then makes it.
 private final class LoggedSubscription<Output, Failure: Error>: Subscription,
-  CustomStringConvertible
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   private let base: any Subscription
   private let publisher: MarblePublisher<Output, Failure>
@@ -257,6 +257,14 @@ private final class LoggedSubscription<Output, Failure: Error>: Subscription,
   }
 
   var description: String { "MarblePublisher" }
+
+  /// The `subscription` it logs and passes calls to, and its `index` among the publisher's
+  /// subscriptions.
+  var customMirror: Mirror {
+    Mirror(self, children: ["subscription": base, "index": index])
+  }
+
+  var playgroundDescription: Any { description }
 
   func request(_ demand: Subscribers.Demand) {
     publisher.record(.request(demand), subscription: index)

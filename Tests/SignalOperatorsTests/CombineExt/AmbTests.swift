@@ -8,6 +8,24 @@ import Testing
   let first = TestPublisher<Int, TestError>()
   let second = TestPublisher<Int, TestError>()
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_describesItself_andMirrorsDownstreamWinnerAndDemand() throws {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
+    first.amb(second).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Amb")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Amb")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "winner", "requested"])
+    #expect(children().first?.value as? RecordingSubscriber<Int, TestError> === recorder)
+    #expect(children().dropFirst().map { String(describing: $0.value) } == ["nil", "max(2)"])
+    second.send(5)
+    #expect(String(describing: Array(children())[1].value).contains("second"))
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "nil", "max(0)"])
+  }
+
   @Test func theFirstToSendAValue_wins_theOtherIsCancelled() {
     let recorder = RecordingSubscriber<Int, TestError>()
     first.amb(second).subscribe(recorder)

@@ -6,6 +6,27 @@ import Synchronization
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CreateTests {
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_describesItself_andMirrorsDownstreamDemandAndBuffer() throws {
+    let publisher = Publishers.Create<Int, TestError> { subscriber in
+      subscriber.send(1)
+      subscriber.send(2)
+      return AnyCancellable {}
+    }
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    publisher.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Create")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Create")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "demand", "buffered"])
+    #expect(children().first?.value as? RecordingSubscriber<Int, TestError> === recorder)
+    #expect(children().dropFirst().map { String(describing: $0.value) } == ["max(0)", "[2]"])
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "max(0)", "[]"])
+  }
+
   @Test func valuesThenFinish_inOrder() {
     let cleanups = Atomic(0)
     let publisher = AnyPublisher<Int, TestError> { subscriber in

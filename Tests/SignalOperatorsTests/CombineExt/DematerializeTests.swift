@@ -8,6 +8,24 @@ import Testing
 
   let upstream = TestPublisher<Item, Never>()
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_mirrorsDownstreamFinishedAndUpstream() throws {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    upstream.dematerialize().subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Dematerialize")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+    #expect(children().first?.value as? RecordingSubscriber<Int, TestError> === recorder)
+    #expect(
+      children().dropFirst().map { String(describing: $0.value) }
+        == ["false", "Optional(TestPublisher)"]
+    )
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "true", "nil"])
+  }
+
   @Test func valueEvents_passThroughWithTheSubscribersDemand() {
     PassThroughScenarios(
       make: { (upstream: TestPublisher<Item, Never>) in upstream.dematerialize() },

@@ -8,6 +8,30 @@ import Testing
 
   let upstream = TestPublisher<Int, TestError>()
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_mirrorsDownstreamFinishedAndUpstream() throws {
+    let recorder = RecordingSubscriber<MaterializedEvent<Int, TestError>, Never>(
+      initialDemand: .max(1)
+    )
+    upstream.materialize().subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Materialize")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Materialize")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+    #expect(
+      children().first?.value as? RecordingSubscriber<MaterializedEvent<Int, TestError>, Never>
+        === recorder
+    )
+    #expect(
+      children().dropFirst().map { String(describing: $0.value) }
+        == ["false", "Optional(TestPublisher)"]
+    )
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "true", "nil"])
+  }
+
   @Test func valuesThenFinish_areEventsThenTheFinish() {
     let recorder = RecordingSubscriber<Item, Never>()
     upstream.materialize().subscribe(recorder)

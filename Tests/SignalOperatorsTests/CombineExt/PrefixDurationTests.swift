@@ -1,11 +1,32 @@
-import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
 
+@testable import SignalOperators
+
 @Suite(.timeLimit(.minutes(5))) struct PrefixDurationTests {
   let scheduler = TestScheduler()
   let upstream = TestPublisher<Int, TestError>()
+
+  // Issue 15: every subscription has a description and a mirror; the timer's subscription is
+  // the one `prefix(untilOutputFrom:)` holds.
+  @Test func timerSubscription_describesItself_andMirrorsDownstreamAndState() throws {
+    let timer = DurationElapsed(duration: 5, tolerance: 0, scheduler: scheduler, options: nil)
+    let recorder = RecordingSubscriber<Void, Never>(initialDemand: nil)
+    timer.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Timer")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Timer")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "state"])
+    #expect(children().first?.value as? RecordingSubscriber<Void, Never> === recorder)
+    #expect(Array(children())[1].value as? String == "waiting")
+    scheduler.advance(by: 5)
+    #expect(Array(children())[1].value as? String == "fired")
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "terminal"])
+  }
 
   @Test func valuesWithinTheDuration_thenFinishAndUpstreamCancelled() {
     let recorder = RecordingSubscriber<Int, TestError>()

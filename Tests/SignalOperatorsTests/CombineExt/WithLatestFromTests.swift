@@ -8,6 +8,30 @@ import Testing
   let upstream = TestPublisher<Int, TestError>()
   let other = TestPublisher<String, TestError>()
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_mirrorsDownstreamBothSubscriptionsAndTheLatest() throws {
+    let recorder = RecordingSubscriber<String, TestError>(initialDemand: .max(1))
+    upstream.withLatestFrom(other) { "\($0)\($1)" }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "WithLatestFrom")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "WithLatestFrom")
+    other.send("x")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(
+      children().map(\.label) == [
+        "downstream", "upstreamSubscription", "otherSubscription", "latest",
+      ]
+    )
+    #expect(children().first?.value as? RecordingSubscriber<String, TestError> === recorder)
+    #expect(
+      children().dropFirst().map { String(describing: $0.value) }
+        == ["Optional(TestPublisher)", "Optional(TestPublisher)", "Optional(\"x\")"]
+    )
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "nil", "nil", "nil"])
+  }
+
   @Test func values_beforeOtherHasAValueAreDropped_thenCombinedWithItsLatest() {
     let recorder = RecordingSubscriber<String, TestError>()
     upstream.withLatestFrom(other) { "\($0)\($1)" }.subscribe(recorder)

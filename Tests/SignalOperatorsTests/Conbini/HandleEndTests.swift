@@ -13,6 +13,25 @@ import Testing
     upstream.handleEnd { [ends] completion in ends.withLock { $0.append(completion) } }
   }
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_describesItself_andMirrorsDownstreamFinishedAndUpstream() throws {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    upstream.handleEnd { _ in }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "HandleEnd")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "HandleEnd")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "finished", "upstreamSubscription"])
+    #expect(children().first?.value as? RecordingSubscriber<Int, TestError> === recorder)
+    #expect(
+      children().dropFirst().map { String(describing: $0.value) }
+        == ["false", "Optional(TestPublisher)"]
+    )
+    upstream.send(completion: .finished)
+    #expect(children().map { String(describing: $0.value) } == ["nil", "true", "nil"])
+  }
+
   @Test func valuesThenFinished_passThroughAndClosureRunsOnceWithFinished() {
     let recorder = RecordingSubscriber<Int, TestError>()
     handled().subscribe(recorder)

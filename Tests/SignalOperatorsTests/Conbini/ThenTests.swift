@@ -18,6 +18,32 @@ import Testing
     }
   }
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_describesItself_andMirrorsDownstreamThenTheChild() throws {
+    let recorder = RecordingSubscriber<String, TestError>(initialDemand: .max(1))
+    upstream.then { [child] in child }.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Then")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Then")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(
+      children().map(\.label) == ["downstream", "upstreamSubscription", "childSubscription"]
+    )
+    #expect(children().first?.value as? RecordingSubscriber<String, TestError> === recorder)
+    #expect(
+      children().dropFirst().map { String(describing: $0.value) }
+        == ["Optional(TestPublisher)", "nil"]
+    )
+    upstream.send(completion: .finished)
+    #expect(
+      children().dropFirst().map { String(describing: $0.value) }
+        == ["nil", "Optional(TestPublisher)"]
+    )
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "nil", "nil"])
+  }
+
   @Test func upstreamFinishes_valuesDroppedAndChildForwarded() {
     let recorder = RecordingSubscriber<String, TestError>()
     chained().subscribe(recorder)

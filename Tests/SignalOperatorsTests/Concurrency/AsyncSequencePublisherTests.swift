@@ -79,6 +79,21 @@ import Testing
     }
   }
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_mirrorsDownstreamAndDemand() throws {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    Self.stream([]).publisher.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "AsyncSequence")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "demand"])
+    #expect(children().first?.value as? RecordingSubscriber<Int, Never> === recorder)
+    #expect(Array(children())[1].value as? Subscribers.Demand == Subscribers.Demand.none)
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "max(0)"])
+  }
+
   @Test func stream_deliversEveryValue_thenFinishes() async {
     let values = await Self.stream([1, 2, 3]).publisher.expectAll(timeout: Self.patience)
     #expect(values == [1, 2, 3])

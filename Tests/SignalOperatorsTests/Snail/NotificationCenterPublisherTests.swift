@@ -9,6 +9,33 @@ import Testing
   let center = NotificationCenter()
   let name = Notification.Name("SnailOpsTestNotification")
 
+  // Issue 15: as Combine's, the subscription is a "NotificationCenter Observer" whose mirror
+  // shows the center, the name, the object and the demand; the cancel lets go of the center
+  // and the object.
+  @Test func subscription_mirrorsCenterNameObjectAndDemand() throws {
+    let sender = NSObject()
+    let recorder = RecordingSubscriber<Notification, Never>(initialDemand: .max(2))
+    NotificationCenter.Publisher(center: center, name: name, object: sender).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "NotificationCenter Observer")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "NotificationCenter Observer")
+    center.post(name: name, object: sender)
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["center", "name", "object", "demand"])
+    let values = Array(children()).map(\.value)
+    #expect(values[0] as? NotificationCenter === center)
+    #expect(values[1] as? Notification.Name == name)
+    #expect(values[2] as? NSObject === sender)
+    #expect(values[3] as? Subscribers.Demand == .max(1))
+    subscription.cancel()
+    let ended = Array(children()).map(\.value)
+    #expect(String(describing: ended[0]) == "nil")
+    #expect(ended[1] as? Notification.Name == name)
+    #expect(String(describing: ended[2]) == "nil")
+    #expect(ended[3] as? Subscribers.Demand == Subscribers.Demand.none)
+  }
+
   @Test func publisher_hasCenterNameObject() {
     let sender = NSObject()
     let publisher = center.publisher(for: name, object: sender)

@@ -12,6 +12,28 @@ import Testing
 
   let subject = ReplaySubject<Int, Boom>(bufferSize: 2)
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_mirrorsDownstreamDemandAndTheValuesWaiting() throws {
+    subject.send(1)
+    subject.send(2)
+    subject.send(3)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
+    subject.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "ReplaySubject")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "ReplaySubject")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "demand", "buffer"])
+    #expect(children().first?.value as? RecordingSubscriber<Int, Boom> === recorder)
+    #expect(children().dropFirst().map { String(describing: $0.value) } == ["max(0)", "[2, 3]"])
+    recorder.request(.max(2))
+    #expect(recorder.values == [2, 3])
+    #expect(children().dropFirst().map { String(describing: $0.value) } == ["max(0)", "[]"])
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "max(0)", "[]"])
+  }
+
   @Test func lateSubscriber_getsLastValuesThenLiveValues() {
     subject.send(1)
     subject.send(2)

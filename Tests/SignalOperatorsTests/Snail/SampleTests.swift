@@ -16,6 +16,26 @@ import Testing
     return recorder
   }
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_mirrorsDownstreamUpstreamAndTheLatestValue() throws {
+    let recorder = RecordingSubscriber<String, SnailOpsError>(initialDemand: .max(1))
+    upstream.sample(every: 10, scheduler: scheduler).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "Sample")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "Sample")
+    upstream.send("a")
+    let children = { Mirror(reflecting: subscription).children }
+    #expect(children().map(\.label) == ["downstream", "upstreamSubscription", "latest"])
+    #expect(children().first?.value as? RecordingSubscriber<String, SnailOpsError> === recorder)
+    #expect(
+      children().dropFirst().map { String(describing: $0.value) }
+        == ["Optional(TestPublisher)", "Optional(\"a\")"]
+    )
+    subscription.cancel()
+    #expect(children().map { String(describing: $0.value) } == ["nil", "nil", "nil"])
+  }
+
   @Test func twoValuesWithinTick_emitsLatest() {
     let recorder = sampled()
     upstream.send("1")

@@ -10,6 +10,21 @@ import Testing
     input.subscriptionLines.map { $0.rendered() }
   }
 
+  // Issue 15: every subscription has a description and a mirror.
+  @Test func subscription_describesItself_andMirrorsWhatItLogs() throws {
+    let input = scheduler.cold("-a|")
+    let recorder = RecordingSubscriber<String, Never>(initialDemand: nil)
+    input.subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "MarblePublisher")
+    let playground = subscription as? any CustomPlaygroundDisplayConvertible
+    #expect(playground?.playgroundDescription as? String == "MarblePublisher")
+    let children = Array(Mirror(reflecting: subscription).children)
+    #expect(children.map(\.label) == ["subscription", "index"])
+    #expect(children[1].value as? Int == 0)
+    subscription.cancel()
+  }
+
   @Test func hot_sendsOnItsOwnClock_soALateSubscriberMissesEarlierValues() {
     let input = scheduler.hot("-a-b-c|")
     scheduler.advance(by: 2)

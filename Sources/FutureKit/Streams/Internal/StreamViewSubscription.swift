@@ -30,7 +30,8 @@ enum StreamViewStep<Output, Failure: Error> {
 // Sendable: every mutable property is in `state`, guarded by `lock`; downstream and the stream
 // are called after it.
 final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscription,
-  @unchecked Sendable, CustomStringConvertible
+  @unchecked Sendable, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 {
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure
@@ -120,6 +121,20 @@ final class StreamViewSubscription<T, E: Error, Downstream: Subscriber>: Subscri
   var description: String {
     "StreamSubscriber"
   }
+
+  /// The `downstream` (`nil` once released) and its `demand` not yet met.
+  var customMirror: Mirror {
+    let (downstream, demand) = lock.withLock { () -> (Downstream?, Subscribers.Demand) in
+      switch state {
+      case .active(let outlet): (outlet.downstream, outlet.demand)
+      case .ending(let ending): (ending.outlet.downstream, ending.outlet.demand)
+      case .terminal: (nil, .none)
+      }
+    }
+    return Mirror(self, children: ["downstream": downstream as Any, "demand": demand])
+  }
+
+  var playgroundDescription: Any { description }
 }
 
 /// The state of a ``StreamViewSubscription``, as data: each transition runs under the

@@ -219,7 +219,7 @@ struct AmbSide<Downstream: Subscriber>: Subscriber {
 /// never overlap; the decision is made under the lock.
 // Sendable: `state` is guarded by `lock`; the publishers and the subscriber are called after it.
 final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-  @unchecked Sendable
+  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   private let lock = Lock()
   private var state: AmbState<Downstream>
@@ -229,6 +229,27 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   }
 
   var description: String { "Amb" }
+
+  /// The `downstream` (`nil` once released), the `winner` (`nil` while racing and after the
+  /// end), and the demand `requested` of both sides while racing.
+  var customMirror: Mirror {
+    let (downstream, winner, requested) = lock.withLock {
+      () -> (Downstream?, AmbRacer?, Subscribers.Demand) in
+      switch state {
+      case .racing(let racing): (racing.downstream, nil, racing.requested)
+      case .won(let won): (won.downstream, won.side, .none)
+      case .terminal: (nil, nil, .none)
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "downstream": downstream as Any, "winner": winner as Any, "requested": requested,
+      ]
+    )
+  }
+
+  var playgroundDescription: Any { description }
 
   /// Whether no publisher has won yet and the subscription goes on.
   var isRacing: Bool {

@@ -363,7 +363,8 @@ struct WithLatestFromSide<UpstreamOutput, Latest, Downstream: Subscriber>: Subsc
 // called after it.
 @usableFromInline
 final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  @unchecked Sendable
 {
   @usableFromInline typealias Failure = Downstream.Failure
   @usableFromInline typealias State = WithLatestFromState<Downstream, Input, Latest>
@@ -381,6 +382,29 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
   }
 
   @inlinable var description: String { "WithLatestFrom" }
+
+  /// The `downstream` (`nil` once released), the `upstreamSubscription`, the subscription to
+  /// `second` (`otherSubscription`) and `second`'s `latest` value; the subscriptions and the
+  /// latest value read `nil` once the completion is on its way.
+  @usableFromInline var customMirror: Mirror {
+    let (downstream, upstream, other, latest) = lock.withLock {
+      () -> (Downstream?, (any Subscription)?, (any Subscription)?, Latest?) in
+      switch state {
+      case .active(let active): (active.downstream, active.upstream, active.other, active.latest)
+      case .completing(let downstream, _): (downstream, nil, nil, nil)
+      case .terminal: (nil, nil, nil, nil)
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "downstream": downstream as Any, "upstreamSubscription": upstream as Any,
+        "otherSubscription": other as Any, "latest": latest as Any,
+      ]
+    )
+  }
+
+  @usableFromInline var playgroundDescription: Any { description }
 
   // MARK: The upstream
 
