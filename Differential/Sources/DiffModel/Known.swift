@@ -598,6 +598,23 @@ public let intendedDifferences: [Expectation] = [
     "merge with limited demand asks each upstream for one value at a time until the demand is unlimited; the model forwards each request to every upstream and queues what comes beyond demand",
     test: { _, script in script.initial != .unlimited }
   ),
+  .init(
+    "I40",
+    ["collect(.byTimeOrCount)"],
+    "E ",
+    misbehaving: false,
+    .demandPattern,
+    intended: true,
+    "collect(.byTimeOrCount) requests upstream (times count) the demand returned for an array sent at the end of an interval; Combine (the model) only adds it to the subscriber's demand",
+    test: { d, script in
+      let returnsDemand = script.steps.contains {
+        if case .returns(_, let n) = $0 { return n != .max(0) }
+        return false
+      }
+      return returnsDemand
+        && (d.signature.hasPrefix("E up0: up0.request|") || d.signature.hasPrefix("E down0: "))
+    }
+  ),
 ]
 
 /// Whether an upstream of `script` finishes before any value step of its own (so, in a

@@ -411,6 +411,7 @@ enum ModelScenarios {
   /// are compared.
   static let modelled: Set<String> = [
     "merge", "merge3", "MergeMany", "combineLatest", "combineLatest3",
+    "collect(.byTime)", "collect(.byTimeOrCount)",
   ]
 
   /// `emit`, without the description and life-cycle lines for a modelled operator.

@@ -183,6 +183,10 @@ extension Scenarios {
     .init("measureInterval", timed: true),
     .init("receive(on:virtual)", timed: true),
     .init("subscribe(on:virtual)", timed: true),
+    // Reference model on the OpenCombine side (CollectByTimeModel.swift): no misbehaving
+    // upstreams, since nothing documents Combine's reaction to them here.
+    .init("collect(.byTime)", misbehaviour: false, timed: true),
+    .init("collect(.byTimeOrCount)", misbehaviour: false, timed: true),
   ]
 
   /// Builds a time operator's scenario; false for an operator that isn't one.
@@ -207,6 +211,18 @@ extension Scenarios {
     case "measureInterval": w.subscribe(up.measureInterval(using: s))
     case "receive(on:virtual)": w.subscribe(up.receive(on: s))
     case "subscribe(on:virtual)": w.subscribe(up.subscribe(on: s))
+    case "collect(.byTime)":
+      #if OPENCOMBINE
+      w.subscribe(ModelCollectByTime(upstream: up, scheduler: s, interval: 2, count: nil))
+      #else
+      w.subscribe(up.collect(.byTime(s, 2)))
+      #endif
+    case "collect(.byTimeOrCount)":
+      #if OPENCOMBINE
+      w.subscribe(ModelCollectByTime(upstream: up, scheduler: s, interval: 2, count: 2))
+      #else
+      w.subscribe(up.collect(.byTimeOrCount(s, 2, 2)))
+      #endif
     default:
       w.advance = nil
       return false

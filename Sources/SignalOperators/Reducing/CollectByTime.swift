@@ -144,13 +144,13 @@ extension Publishers.CollectByTime {
   /// place.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain.
-  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
+  fileprivate final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Upstream.Output
 
-    private let lock = Lock()
-    private var state: CollectByTimeState<Downstream, Input>
+    fileprivate let lock = Lock()
+    fileprivate var state: CollectByTimeState<Downstream, Input>
     private let scheduler: Context
     private let interval: Context.SchedulerTimeType.Stride
     /// The most values in a group, for `byTimeOrCount`.
@@ -242,6 +242,32 @@ extension Publishers.CollectByTime {
     var description: String { "CollectByTime" }
 
     var playgroundDescription: Any { description }
+  }
+}
+
+extension Publishers.CollectByTime.Inner: CustomReflectable {
+  /// The `downstream`, the `upstreamSubscription`, the group being collected (`buffer`) and the
+  /// demand not yet met (`downstreamDemand`). The downstream and the upstream subscription are
+  /// `nil` once the subscription ended and let go of them (the upstream subscription already
+  /// once the upstream completed).
+  var customMirror: Mirror {
+    let (downstream, upstream, buffer, demand) = lock.withLock {
+      () -> (Downstream?, (any Subscription)?, [Upstream.Output], Subscribers.Demand) in
+      switch state {
+      case .awaitingSubscription(let downstream): (downstream, nil, [], .none)
+      case .active(let active):
+        (active.outlet.downstream, active.upstream, active.group, active.outlet.queue.demand)
+      case .finishing(let outlet): (outlet.downstream, nil, [], outlet.queue.demand)
+      case .terminal: (nil, nil, [], .none)
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "downstream": downstream.map { $0 as Any } ?? (nil as Downstream? as Any),
+        "upstreamSubscription": upstream as Any, "buffer": buffer, "downstreamDemand": demand,
+      ]
+    )
   }
 }
 

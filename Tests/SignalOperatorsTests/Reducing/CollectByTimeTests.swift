@@ -74,6 +74,27 @@ import Testing
     #expect(upstream.violations.isEmpty)
   }
 
+  // The differential oracle (issue 15), I40: `collect(.byTimeOrCount) 1 R0.1 v0.1 t2 v0.2 t2
+  // v0.3 t2`. The demand an interval's array returns goes upstream times `count`, so a
+  // subscriber taking one array at a time never stalls (Combine only adds it to the
+  // subscriber's demand, and the third value could not come).
+  @Test func byTimeOrCount_demandReturnedAtATickRequestsMore() {
+    let recorder = RecordingSubscriber<[Int], TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    upstream.collect(.byTimeOrCount(scheduler, 2, 2)).subscribe(recorder)
+    upstream.send(1)
+    scheduler.advance(by: 2)
+    upstream.send(2)
+    scheduler.advance(by: 2)
+    upstream.send(3)
+    scheduler.advance(by: 2)
+    #expect(recorder.values == [[1], [2], [3]])
+    #expect(upstream.requests == Array(repeating: .demand(.max(2)), count: 4))
+    #expect(upstream.violations.isEmpty)
+  }
+
   @Test func demandNone_keepsCollectingUntilRequested() {
     let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
@@ -296,5 +317,43 @@ import Testing
     #expect(spy.calls.first?.kind == .repeating)
     #expect(spy.calls.contains { $0.kind == .now })
     #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 4) })
+  }
+
+  // The differential oracle (issue 15): the subscription's description, and a mirror with the
+  // downstream, the upstream subscription, the group being collected and the demand not yet met.
+  @Test func mirror_downstreamUpstreamBufferAndDemand() throws {
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(3))
+    upstream.collect(.byTimeOrCount(scheduler, 10, 5)).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(7)
+    upstream.send(8)
+    #expect(String(describing: subscription) == "CollectByTime")
+    let mirror = Mirror(reflecting: subscription)
+    #expect(
+      mirror.children.map(\.label)
+        == ["downstream", "upstreamSubscription", "buffer", "downstreamDemand"]
+    )
+    let values = mirror.children.map { String(describing: $0.value) }
+    #expect(values[0] != "nil")
+    #expect(values[1] != "nil")
+    #expect(values.dropFirst(2) == ["[7, 8]", "max(3)"])
+  }
+
+  // I12: once ended, the mirror shows what the subscription let go of as nil.
+  @Test func mirror_afterTheEnd_showsNil() throws {
+    let recorder = RecordingSubscriber<[Int], TestError>()
+    upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    let finishing = Mirror(reflecting: subscription).children.map {
+      String(describing: $0.value)
+    }
+    #expect(finishing[1] == "nil")
+    #expect(finishing[2] == "[]")
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .value([1]), .completion(.finished)])
+    let ended = Mirror(reflecting: subscription).children.map { String(describing: $0.value) }
+    #expect(ended == ["nil", "nil", "[]", "max(0)"])
   }
 }

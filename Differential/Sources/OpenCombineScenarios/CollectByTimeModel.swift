@@ -1,0 +1,1 @@
+../StreamKitScenarios/CollectByTimeModel.swift
