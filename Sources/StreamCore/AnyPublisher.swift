@@ -31,7 +31,15 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
   /// Forwards the subscriber to the wrapped publisher.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-    box.receive(subscriber: subscriber)
+    // Folded away once specialised. An operator's inner subscriber (`flatMap`'s children) goes
+    // through the entry the box made where the wrapped publisher's type was known, so the
+    // wrapped publisher's subscribe path runs specialised rather than behind the box's generic
+    // method.
+    if S.self == InnerSubscriber<Output, Failure>.self {
+      box.receiveInner(box, unsafeBitCast(subscriber, to: InnerSubscriber<Output, Failure>.self))
+    } else {
+      box.receive(subscriber: subscriber)
+    }
   }
 
   /// `"AnyPublisher"`.
@@ -43,8 +51,16 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
 @usableFromInline
 class PublisherBoxBase<Output, Failure: Error> {
+  /// Subscribes an operator's ``InnerSubscriber`` to the wrapped publisher: a closure made in
+  /// the subclass's initialiser, where the wrapped publisher's type is known, so it runs
+  /// specialised code (a generic method reached through the class runs unspecialised).
+  @usableFromInline
+  let receiveInner: (PublisherBoxBase, InnerSubscriber<Output, Failure>) -> Void
+
   @inlinable
-  init() {}
+  init(receiveInner: @escaping (PublisherBoxBase, InnerSubscriber<Output, Failure>) -> Void) {
+    self.receiveInner = receiveInner
+  }
 
   @inlinable
   func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
@@ -60,6 +76,9 @@ final class PublisherBox<Base: Publisher>: PublisherBoxBase<Base.Output, Base.Fa
   @inlinable
   init(_ base: Base) {
     self.base = base
+    super.init { box, subscriber in
+      unsafeDowncast(box, to: PublisherBox.self).base.receive(subscriber: subscriber)
+    }
   }
 
   @inlinable

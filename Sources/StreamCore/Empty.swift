@@ -23,6 +23,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
   ///
   /// - Parameter completeImmediately: A Boolean value that indicates whether the publisher
   ///   should immediately finish.
+  @inlinable
   public init(completeImmediately: Bool = true) {
     self.completeImmediately = completeImmediately
   }
@@ -38,6 +39,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
   ///     immediately finish.
   ///   - outputType: The output type exposed by this publisher.
   ///   - failureType: The failure type exposed by this publisher.
+  @inlinable
   public init(
     completeImmediately: Bool = true,
     outputType: Output.Type,
@@ -49,6 +51,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable {
   /// Hands `subscriber` ``Subscriptions/empty``, then finishes it if ``completeImmediately``.
   ///
   /// - Parameter subscriber: The subscriber to attach to this publisher.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S)
   where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)

@@ -20,6 +20,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
   /// Creates a publisher that immediately terminates with the specified failure.
   ///
   /// - Parameter error: The failure to send when terminating the publisher.
+  @inlinable
   public init(error: Failure) {
     self.error = error
   }
@@ -33,6 +34,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
   /// - Parameters:
   ///   - outputType: The output type exposed by this publisher.
   ///   - failure: The failure to send when terminating the publisher.
+  @inlinable
   public init(outputType: Output.Type, failure: Failure) {
     self.init(error: failure)
   }
@@ -40,6 +42,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
   /// Hands `subscriber` ``Subscriptions/empty``, then fails it with ``error``.
   ///
   /// - Parameter subscriber: The subscriber to attach to this publisher.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S)
   where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)

@@ -22,6 +22,7 @@ public struct Just<Output>: Publisher {
   /// Initializes a publisher that emits the specified output just once.
   ///
   /// - Parameter output: The one element that the publisher emits.
+  @inlinable
   public init(_ output: Output) {
     self.output = output
   }
@@ -29,9 +30,14 @@ public struct Just<Output>: Publisher {
   /// Hands `subscriber` a subscription that sends the output on its first request.
   ///
   /// - Parameter subscriber: The subscriber to attach to this publisher.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subscriber.receive(
-      subscription: SingleValueSubscription(downstream: subscriber, output: output, name: "Just")
+      subscription: SingleValueSubscription<S?>(
+        downstream: subscriber,
+        output: output,
+        name: "Just"
+      )
     )
   }
 }

@@ -51,11 +51,12 @@ extension Optional {
     /// finishes it at once for `nil`.
     ///
     /// - Parameter subscriber: The subscriber to attach to this publisher.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       if let output {
         subscriber.receive(
-          subscription: SingleValueSubscription(
+          subscription: SingleValueSubscription<S?>(
             downstream: subscriber,
             output: output,
             name: "Optional"

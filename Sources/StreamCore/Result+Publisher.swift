@@ -67,12 +67,13 @@ extension Result {
     /// it at once.
     ///
     /// - Parameter subscriber: The subscriber to attach to this publisher.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       switch result {
       case .success(let output):
         subscriber.receive(
-          subscription: SingleValueSubscription(
+          subscription: SingleValueSubscription<S?>(
             downstream: subscriber,
             output: output,
             name: "Once"

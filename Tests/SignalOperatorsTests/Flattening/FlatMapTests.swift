@@ -199,6 +199,41 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
+  @Test func erasedJustChildren_followTheDownstreamsDemand() {
+    // The children subscribe through AnyPublisher's inner-subscriber entry (specialised for
+    // `Just`); values wait for demand and each child's completion frees its slot.
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+    let outer = PassthroughSubject<Int, Never>()
+    outer.flatMap(maxPublishers: .max(2)) { Just($0 * 10).eraseToAnyPublisher() }
+      .subscribe(recorder)
+    for value in 1...4 { outer.send(value) }
+    #expect(recorder.values == [10, 20])
+    recorder.request(.max(1))
+    outer.send(5)
+    #expect(recorder.values == [10, 20, 30])
+    recorder.request(.unlimited)
+    #expect(recorder.values == [10, 20, 30, 40, 50])
+    outer.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+  }
+
+  @Test func erasedChildrenOfEveryKind_valuesAndCompletionArrive() {
+    let recorder = RecordingSubscriber<Int, Never>()
+    [0, 1, 2, 3, 4].publisher
+      .flatMap { value -> AnyPublisher<Int, Never> in
+        switch value {
+        case 0: return Just(1).eraseToAnyPublisher()
+        case 1: return Empty<Int, Never>().eraseToAnyPublisher()
+        case 2: return AnyPublisher(Optional(2).publisher.eraseToAnyPublisher())
+        case 3: return Result<Int, Never>.Publisher(3).eraseToAnyPublisher()
+        default: return [4, 5].publisher.eraseToAnyPublisher()
+        }
+      }
+      .subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3, 4, 5])
+    #expect(recorder.completion == .finished)
+  }
+
   @Test func upstreamRequests_maxPublishersThenOnePerFinishedChild() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened(maxPublishers: .max(2)).subscribe(recorder)

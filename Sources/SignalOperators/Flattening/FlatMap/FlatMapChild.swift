@@ -21,24 +21,10 @@ struct FlatMapChild {
   }
 }
 
-/// Which child sent an event: its slot and the generation of the slot's occupant, so that an
-/// event of an earlier occupant is told apart. Not generic, like ``FlatMapChild``.
-@usableFromInline
-struct FlatMapChildTag: Equatable {
-  /// The slot in ``FlatMapChildren/slots``; -1 for a `Just` child, which has no slot.
-  @usableFromInline let slot: Int
-  /// The occupant's generation, from 1 up; 0 for a `Just` child.
-  @usableFromInline let generation: Int
-
-  @inlinable
-  init(slot: Int, generation: Int) {
-    self.slot = slot
-    self.generation = generation
-  }
-
+extension InnerTag {
   /// The tag of a value taken straight from a `Just` child, which is never subscribed to.
   @inlinable
-  static var just: FlatMapChildTag { FlatMapChildTag(slot: -1, generation: 0) }
+  static var just: InnerTag { InnerTag(slot: -1, generation: 0) }
 }
 
 /// The child slots of `flatMap`'s subscription while it is active: claimed for each upstream
@@ -62,7 +48,7 @@ struct FlatMapChildren {
 
   /// Claims a slot for a new child and returns its tag.
   @inlinable
-  mutating func claim() -> FlatMapChildTag {
+  mutating func claim() -> InnerTag {
     lastGeneration &+= 1
     let slot: Int
     if let reused = free.popLast() {
@@ -74,19 +60,19 @@ struct FlatMapChildren {
       slots.append(FlatMapChild(generation: lastGeneration))
     }
     live += 1
-    return FlatMapChildTag(slot: slot, generation: lastGeneration)
+    return InnerTag(slot: slot, generation: lastGeneration)
   }
 
   /// Whether `tag` names the slot's current occupant (never true for a `Just` tag).
   @inlinable
-  func isCurrent(_ tag: FlatMapChildTag) -> Bool {
+  func isCurrent(_ tag: InnerTag) -> Bool {
     tag.slot >= 0 && tag.slot < slots.count && slots[tag.slot].generation == tag.generation
   }
 
   /// Frees the slot of the current child `tag`, which finished; returns its subscription, to
   /// release after the lock.
   @inlinable
-  mutating func finish(_ tag: FlatMapChildTag) -> (any Subscription)? {
+  mutating func finish(_ tag: InnerTag) -> (any Subscription)? {
     let released = slots[tag.slot].subscription.take()
     slots[tag.slot].generation = 0
     free.append(tag.slot)

@@ -1,7 +1,12 @@
 public import StreamCore
 
 extension Publishers.FlatMap {
-  /// The downstream's subscription and the upstream's subscriber; each child gets a ``Side``.
+  /// The downstream's subscription and the upstream's subscriber; each child gets an
+  /// `InnerSubscriber` (StreamCore's), which reaches this class through its `InnerEntries`:
+  /// closures made where this class's types are known, so a child's events land in specialised
+  /// code even when the child calls its subscriber from unspecialised code. Being one concrete
+  /// type, that subscriber also lets an `AnyPublisher` child subscribe it through code
+  /// specialised for the erased publisher.
   /// The states and transitions are ``FlatMapState``'s; this class takes the lock, performs the
   /// actions after it, and runs the drain (a ``SerialDrain`` in the state's ``DeliveryQueue``).
   ///
@@ -11,8 +16,8 @@ extension Publishers.FlatMap {
   // Sendable: all mutable state is guarded by `lock`; the downstream is called only by the
   // thread that claimed the drain, and the upstream, children and transform outside the lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: FlatMapChildEntries<Output, Failure>,
-    @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Upstream.Output
@@ -43,6 +48,8 @@ extension Publishers.FlatMap {
     }
 
     @usableFromInline let lock = Lock()
+    /// The children's way back into this class (see `InnerEntries`).
+    @usableFromInline let entries: InnerEntries<Output, Failure>
     @usableFromInline let maxPublishers: Subscribers.Demand
     /// `nil` once the completion was handed to the drain, or after `cancel()`.
     @usableFromInline @exclusivity(unchecked) var box: Box?
@@ -57,15 +64,16 @@ extension Publishers.FlatMap {
       self.box = Box(downstream)
       self.maxPublishers = maxPublishers
       self.state = State(transform: transform)
-      super.init(
-        subscribedEntry: { entries, child, subscription in
-          unsafeDowncast(entries, to: Inner.self).childSubscribed(child, subscription)
+      self.entries = InnerEntries(
+        name: "FlatMap",
+        subscribedEntry: { owner, child, subscription in
+          unsafeDowncast(owner, to: Inner.self).childSubscribed(child, subscription)
         },
-        valueEntry: { entries, child, value in
-          unsafeDowncast(entries, to: Inner.self).offer(value, from: child)
+        valueEntry: { owner, child, value in
+          unsafeDowncast(owner, to: Inner.self).offer(value, from: child)
         },
-        completionEntry: { entries, child, completion in
-          let inner = unsafeDowncast(entries, to: Inner.self)
+        completionEntry: { owner, child, completion in
+          let inner = unsafeDowncast(owner, to: Inner.self)
           switch completion {
           case .finished: inner.childFinished(child)
           case .failure(let error): inner.childFailed(child, error)
@@ -89,7 +97,9 @@ extension Publishers.FlatMap {
       // Folded away once specialised: a `Just` child takes the shortcut below.
       if NewPublisher.self == Just<Output>.self { return receiveJust(input) }
       guard let claim = lock.withLock({ state.claimChild() }) else { return .none }
-      claim.transform(input).receive(subscriber: Side(inner: self, tag: claim.tag))
+      claim.transform(input).receive(
+        subscriber: InnerSubscriber(owner: self, entries: entries, tag: claim.tag)
+      )
       return .none
     }
 
@@ -117,7 +127,7 @@ extension Publishers.FlatMap {
     // MARK: Children
 
     @inlinable
-    func childSubscribed(_ child: FlatMapChildTag, _ subscription: any Subscription) {
+    func childSubscribed(_ child: InnerTag, _ subscription: any Subscription) {
       guard let demand = lock.withLock({ state.childSubscribed(child, subscription) }) else {
         return subscription.cancel()
       }
@@ -125,12 +135,12 @@ extension Publishers.FlatMap {
     }
 
     @inlinable
-    func childFinished(_ child: FlatMapChildTag) {
+    func childFinished(_ child: InnerTag) {
       finished(lock.withLock { state.childFinished(child, maxPublishers: maxPublishers) })
     }
 
     @usableFromInline
-    func childFailed(_ child: FlatMapChildTag, _ error: Failure) {
+    func childFailed(_ child: InnerTag, _ error: Failure) {
       failed(lock.withLock { state.fail(error, from: child) })
     }
 
@@ -139,7 +149,7 @@ extension Publishers.FlatMap {
     /// the child was asked for unlimited values; a queued value's top-up comes with its
     /// delivery.
     @inlinable
-    func offer(_ value: Output, from child: FlatMapChildTag) -> Subscribers.Demand {
+    func offer(_ value: Output, from child: InnerTag) -> Subscribers.Demand {
       // Only non-generic types cross the lock: this often runs unspecialised.
       var target: Box?
       let outcome = lock.withLock { () -> FlatMapValueOutcome in

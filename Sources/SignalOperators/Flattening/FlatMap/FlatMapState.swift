@@ -72,11 +72,11 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   @usableFromInline
   struct Pending {
     @usableFromInline let value: Value
-    /// Whose top-up the value's delivery triggers; ``FlatMapChildTag/just`` needs none.
-    @usableFromInline let tag: FlatMapChildTag
+    /// Whose top-up the value's delivery triggers; ``InnerTag/just`` needs none.
+    @usableFromInline let tag: InnerTag
 
     @inlinable
-    init(value: Value, tag: FlatMapChildTag) {
+    init(value: Value, tag: InnerTag) {
       self.value = value
       self.tag = tag
     }
@@ -85,11 +85,11 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// A child claimed for an upstream value: subscribe `transform(value)` with `tag`.
   @usableFromInline
   struct Claim {
-    @usableFromInline let tag: FlatMapChildTag
+    @usableFromInline let tag: InnerTag
     @usableFromInline let transform: Transform
 
     @inlinable
-    init(tag: FlatMapChildTag, transform: @escaping Transform) {
+    init(tag: InnerTag, transform: @escaping Transform) {
       self.tag = tag
       self.transform = transform
     }
@@ -215,7 +215,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// cancelled and the failure queued; a stale child's failure, one after the end, or the
   /// upstream's after its `.finished`, is ignored (`nil`).
   @inlinable
-  mutating func fail(_ error: Failure, from child: FlatMapChildTag?) -> Failed? {
+  mutating func fail(_ error: Failure, from child: InnerTag?) -> Failed? {
     guard case .active(let active) = phase else { return nil }
     if let child, !children.isCurrent(child) { return nil }
     // A failure from an upstream that already finished breaks the protocol; the children it
@@ -246,7 +246,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// a second subscription, or after the end).
   @inlinable
   mutating func childSubscribed(
-    _ child: FlatMapChildTag,
+    _ child: InnerTag,
     _ subscription: any Subscription
   ) -> Subscribers.Demand? {
     guard case .active = phase, children.isCurrent(child),
@@ -258,11 +258,11 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     return unlimited ? .unlimited : .max(1)
   }
 
-  /// A child (``FlatMapChildTag/just`` for a `Just`'s value, taken without subscribing) sent
+  /// A child (``InnerTag/just`` for a `Just`'s value, taken without subscribing) sent
   /// `value`. When nobody is delivering, nothing is queued and there is demand, the caller
   /// claims the drain and delivers `value` itself; otherwise it is queued.
   @inlinable
-  mutating func receive(_ value: Value, from child: FlatMapChildTag) -> FlatMapValueOutcome {
+  mutating func receive(_ value: Value, from child: InnerTag) -> FlatMapValueOutcome {
     guard case .active = phase else { return .ignored }
     let fromJust = child.slot < 0
     if !fromJust, !children.isCurrent(child) { return .ignored }
@@ -285,7 +285,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// and no child is live.
   @inlinable
   mutating func childFinished(
-    _ child: FlatMapChildTag,
+    _ child: InnerTag,
     maxPublishers: Subscribers.Demand
   ) -> Finished {
     var finished = Finished()

@@ -43,7 +43,7 @@ private func subscribed(_ upstream: SubscriptionProbe) -> State {
 }
 
 /// Claims a child and hands it `subscription`; returns its tag.
-private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> FlatMapChildTag {
+private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> InnerTag {
   guard let claim = state.claimChild() else {
     Issue.record("expected a child slot")
     return .just
