@@ -26,9 +26,21 @@ extension Future {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
-    AnyCancellable(
-      attach(ClosureSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue))
-    )
+    // A pending future that nothing else waits for keeps the closures itself: no subscription
+    // object. The token's closure captures the future alone (its context, no allocation).
+    let sink = ClosureSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    // A pending future that nothing else waits for keeps the closures itself: no subscription
+    // object. Either way the token's closure captures one object (its context: no allocation),
+    // and the token is made on one path, so the optimiser can keep it on the stack when it
+    // doesn't escape.
+    let cancel: @Sendable () -> Void
+    if keepSink(sink) {
+      cancel = { [self] in cancelKeptSink() }
+    } else {
+      let subscription = attach(sink)
+      cancel = { subscription.specialisedCancel() }
+    }
+    return AnyCancellable(cancel)
   }
 }
 

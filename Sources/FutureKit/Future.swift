@@ -108,6 +108,23 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   @usableFromInline
   @exclusivity(unchecked) var otherWaiters = ContiguousArray<FutureWaiter<Output, Failure>>()
 
+  /// The closures of a `sink` attached while nothing else waited, kept in the future itself
+  /// instead of in a subscription object (see ``sink(receiveCompletion:receiveValue:)``); it is
+  /// notified before every waiter, as the first registered. `nil` unless `sinkPhase` is
+  /// `.waiting`.
+  ///
+  /// Kept and moved as a whole `ClosureSink`, never as separate closures: a generic struct's
+  /// function fields have one calling convention whatever the types, while a local closure in
+  /// specialised code has another, and each conversion between them allocates a thunk (keeping
+  /// the two closures separately cost 4 allocations per future). The struct's layout doesn't
+  /// depend on the generic types, so the unspecialised `deinit` needs no type metadata for it.
+  @usableFromInline
+  @exclusivity(unchecked) var keptSink: ClosureSink<Output, Failure>?
+
+  /// Where the kept `sink` is.
+  @usableFromInline
+  @exclusivity(unchecked) var sinkPhase = FutureSinkPhase.empty
+
   /// The task of a future made with ``init(priority:operation:)``, until it completes or is
   /// cancelled.
   @usableFromInline
@@ -161,9 +178,15 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     var first: FutureWaiter<Output, Failure>?
     var others = ContiguousArray<FutureWaiter<Output, Failure>>()
     var finishedTask: Task<Void, Never>?
+    var sink: ClosureSink<Output, Failure>?
     let won = lock.withLock { () -> Bool in
       guard resolution == .pending else { return false }
       store(result)
+      if sinkPhase == .waiting {
+        sink = keptSink.take()
+        // A value is followed by `.finished` unless the sink is cancelled meanwhile.
+        sinkPhase = resolution == .success ? .sending : .empty
+      }
       // Moved out, not copied: no retain and release under the lock.
       first = firstWaiter.take()
       swap(&others, &otherWaiters)
@@ -172,26 +195,87 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
     guard won else { return false }
     _ = finishedTask  // released here, outside the lock
-    if first == nil, others.isEmpty { return true }
+    if first == nil, others.isEmpty, sink == nil { return true }
     // Trampolined: a waiter that completes the next future of a chain (flatMap, mapValue)
     // queues that future's waiters behind this call instead of nesting them, so resolving the
     // root of a long chain runs in constant stack.
     // Constants, not the `var`s: an escaping closure capturing a `var` would box it on the
     // heap even when only the non-escaping path runs.
-    let (head, rest) = (first, others)
+    let (head, rest, kept) = (first, others, sink)
     let trampoline = Trampoline.current
     if trampoline.isRunning {
-      trampoline.enqueue {
+      trampoline.enqueue { [self] in
+        if let kept { deliverToSink(kept, result) }
         head?.notify(result)
         for waiter in rest { waiter.notify(result) }
       }
     } else {
       trampoline.run {
+        if let kept { deliverToSink(kept, result) }
         head?.notify(result)
         for waiter in rest { waiter.notify(result) }
       }
     }
     return true
+  }
+
+  /// Delivers `result` to the kept `sink`'s closures: the value then `.finished` (unless the
+  /// sink is cancelled from inside its value closure, or meanwhile), or the failure.
+  @inlinable
+  func deliverToSink(_ sink: ClosureSink<Output, Failure>, _ result: Result<Output, Failure>) {
+    switch result {
+    case .success(let value):
+      _ = sink.receive(value)
+      let finishes = lock.withLock { () -> Bool in
+        guard sinkPhase == .sending else { return false }
+        sinkPhase = .empty
+        return true
+      }
+      if finishes { sink.receive(completion: .finished) }
+    case .failure(let error):
+      sink.receive(completion: .failure(error))
+    }
+  }
+
+  /// Keeps a `sink`'s closures in the future if it is pending and nothing else waits; returns
+  /// whether it did. The caller then owns the slot's one token.
+  @inlinable
+  func keepSink(_ sink: ClosureSink<Output, Failure>) -> Bool {
+    lock.withLock { () -> Bool in
+      guard resolution == .pending, sinkPhase == .empty, firstWaiter == nil, otherWaiters.isEmpty
+      else { return false }
+      keptSink = sink
+      sinkPhase = .waiting
+      return true
+    }
+  }
+
+  /// Cancels the kept `sink`, for its token (which calls this once): a waiting sink's closures
+  /// are released and nothing is delivered; a sink being sent its value gets no `.finished`.
+  /// When that leaves nobody waiting, the future's task (if any) is cancelled, as ``withdraw(_:)``
+  /// does.
+  @inlinable
+  func cancelKeptSink() {
+    var taken: ClosureSink<Output, Failure>?
+    let unneeded = lock.withLock { () -> Task<Void, Never>? in
+      switch sinkPhase {
+      case .empty:
+        return nil
+      case .sending:
+        sinkPhase = .empty  // the delivering thread holds the closures and skips `.finished`
+        return nil
+      case .waiting:
+        sinkPhase = .empty
+        taken = keptSink.take()
+        guard resolution == .pending, firstWaiter == nil, otherWaiters.isEmpty, let task else {
+          return nil
+        }
+        self.task = nil
+        return task
+      }
+    }
+    _ = taken  // released here, outside the lock
+    unneeded?.cancel()
   }
 
   /// Attaches `subscriber`: it receives the value on its first request, then `.finished`, or
@@ -284,7 +368,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         removed = otherWaiters.remove(at: index)
       }
       guard removed != nil, resolution == .pending, firstWaiter == nil, otherWaiters.isEmpty,
-        let task
+        sinkPhase != .waiting, let task
       else { return (removed, nil) }
       self.task = nil
       return (removed, task)
@@ -305,7 +389,9 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
   /// How many subscriptions, callbacks and awaiters wait for the result; for tests.
   package var waiterCount: Int {
-    lock.withLock { (firstWaiter == nil ? 0 : 1) + otherWaiters.count }
+    lock.withLock {
+      (sinkPhase == .waiting ? 1 : 0) + (firstWaiter == nil ? 0 : 1) + otherWaiters.count
+    }
   }
 
   /// The result, if the future is complete.

@@ -97,6 +97,31 @@ import Testing
     #expect(throws: CancellationError.self) { try result.get() }
   }
 
+  @Test func lastSinkCancelled_cancelsTheTask() async throws {
+    let gate = FutureTestGate()
+    let future = Future<Int, any Error> { try await gate.pass() }
+    await gate.entered()
+    let token = future.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+    #expect(future.waiterCount == 1)
+    token.cancel()
+    #expect(gate.wasCancelled)
+    let result = await future.testResult
+    #expect(throws: CancellationError.self) { try result.get() }
+  }
+
+  @Test func sinkCancelledWithASubscriberWaiting_keepsTheTaskUntilBothLeave() async throws {
+    let gate = FutureTestGate()
+    let future = Future<Int, any Error> { try await gate.pass() }
+    await gate.entered()
+    let token = future.sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+    let recorder = RecordingSubscriber<Int, any Error>()
+    future.subscribe(recorder)
+    try #require(recorder.subscription).cancel()
+    #expect(!gate.wasCancelled)
+    token.cancel()
+    #expect(gate.wasCancelled)
+  }
+
   @Test func subscriptionCancelledWithACallbackRegistered_keepsTheTaskRunning() async throws {
     let gate = FutureTestGate()
     let future = Future<Int, any Error> { try await gate.pass() }

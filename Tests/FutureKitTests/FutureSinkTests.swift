@@ -1,5 +1,6 @@
 import FutureKit
 import StreamCore
+import StreamTesting
 import Testing
 
 /// `Future`'s own `sink` overloads, which attach the closures without a `Subscribers.Sink`:
@@ -143,5 +144,59 @@ import Testing
     promise.resolve(3)
     // As Combine: nothing reaches a cancelled subscriber, not even the completion.
     #expect(log.events == ["value 3"])
+  }
+
+  // The first sink of a pending future is kept by the future itself; later ones subscribe.
+
+  @Test func firstSinkAndASubscriber_failureReachesBothInOrder() {
+    let promise = Promise<Int, Failure>()
+    let log = Log()
+    let token = promise.future.sink(
+      receiveCompletion: { log.events.append("sink \($0)") },
+      receiveValue: { log.events.append("sink value \($0)") }
+    )
+    let recorder = RecordingSubscriber<Int, Failure>()
+    promise.future.subscribe(recorder)
+    #expect(promise.future.waiterCount == 2)
+    promise.reject(Failure())
+    #expect(log.events == ["sink \(Subscribers.Completion<Failure>.failure(Failure()))"])
+    #expect(recorder.values.isEmpty)
+    #expect(recorder.completion != nil)
+    #expect(promise.future.waiterCount == 0)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func cancelAfterDelivery_changesNothingForLaterSinks() {
+    let promise = Promise<Int, Never>()
+    let log = Log()
+    let first = promise.future.sink(
+      receiveCompletion: { _ in log.events.append("first done") },
+      receiveValue: { log.events.append("first \($0)") }
+    )
+    promise.resolve(5)
+    first.cancel()
+    let second = promise.future.sink(
+      receiveCompletion: { _ in log.events.append("second done") },
+      receiveValue: { log.events.append("second \($0)") }
+    )
+    #expect(log.events == ["first 5", "first done", "second 5", "second done"])
+    withExtendedLifetime(second) {}
+  }
+
+  @Test func sinkInsideTheFirstSinksValue_isDeliveredAtOnce() {
+    let promise = Promise<Int, Never>()
+    let log = Log()
+    final class Box: @unchecked Sendable { var token: AnyCancellable? }
+    let box = Box()
+    let first = promise.future.sink(
+      receiveCompletion: { _ in log.events.append("first done") },
+      receiveValue: { value in
+        log.events.append("first \(value)")
+        box.token = promise.future.sink { log.events.append("inner \($0)") }
+      }
+    )
+    promise.resolve(7)
+    #expect(log.events == ["first 7", "inner 7", "first done"])
+    withExtendedLifetime(first) {}
   }
 }

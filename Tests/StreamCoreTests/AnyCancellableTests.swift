@@ -166,6 +166,34 @@ import Testing
     #expect(subscription.cancels == 1)
   }
 
+  @Test func structCancellable_cancelledOnceAndByDeinit() {
+    let counter = Counter()
+    let cancelled = AnyCancellable(CountingCancellable(counter: counter))
+    cancelled.cancel()
+    cancelled.cancel()
+    #expect(counter.value == 1)
+    do {
+      let dropped = AnyCancellable(CountingCancellable(counter: counter))
+      #expect(counter.value == 1)
+      withExtendedLifetime(dropped) {}
+    }
+    #expect(counter.value == 2)
+  }
+
+  @Test func cancelFromInsideTheAction_runsItOnce() {
+    let counter = Counter()
+    final class Box: @unchecked Sendable { var token: AnyCancellable? }
+    let box = Box()
+    box.token = AnyCancellable {
+      counter.increment()
+      box.token?.cancel()
+    }
+    box.token?.cancel()
+    #expect(counter.value == 1)
+    box.token = nil
+    #expect(counter.value == 1)
+  }
+
   // MARK: Hashable
 
   @Test func equality_isIdentity() {
@@ -187,6 +215,13 @@ import Testing
 }
 
 // MARK: - Helpers
+
+/// A cancellable value type, which the token keeps by value.
+private struct CountingCancellable: Cancellable {
+  let counter: Counter
+
+  func cancel() { counter.increment() }
+}
 
 /// A thread-safe count of calls.
 // Sendable: `_value` is guarded by `lock`.

@@ -306,7 +306,9 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
       self.demand += demand
       if !toldCore {
         toldCore = true
-        demandedCore = core
+        // Read without the core's lock: once set it stays set, and then telling the core
+        // would change nothing (a stale `false` only costs the core's lock).
+        if core?.requestedUpstream.load(ordering: .relaxed) == false { demandedCore = core }
       }
       guard let backlog, let value = backlog.latest, backlog.queue.isEmpty else {
         // Demand that became unlimited with no thread delivering opens the path here; an owner

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The state both subjects share: the subscriber list, the completion, the upstream
 /// subscriptions and, for ``CurrentValueSubject``, the current value.
 ///
@@ -30,6 +32,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @usableFromInline
   @exclusivity(unchecked) var requestsUpstream: Bool
 
+  /// `requestsUpstream`, readable without the lock: once `true` it stays so, so a conduit that
+  /// reads `true` knows that telling the core its subscriber has demand would change nothing.
+  @usableFromInline
+  let requestedUpstream: Atomic<Bool>
+
   /// `true` for ``CurrentValueSubject``: conduits keep the latest value while they lack demand.
   @usableFromInline
   let keepsLatest: Bool
@@ -55,6 +62,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     self.current = current
     self.keepsLatest = keepsLatest
     self.requestsUpstream = keepsLatest
+    self.requestedUpstream = Atomic(keepsLatest)
     self.namesFailure = namesFailure
   }
 
@@ -109,6 +117,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     let targets = lock.withLock { () -> [any Subscription] in
       guard !requestsUpstream else { return [] }
       requestsUpstream = true
+      requestedUpstream.store(true, ordering: .relaxed)
       return upstreams
     }
     for upstream in targets {
@@ -139,8 +148,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   ) -> AnyCancellable {
     let subscriber = ClosureSink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     // One token made on one path: the optimiser can then keep it on the stack when it doesn't
-    // escape.
-    return AnyCancellable(subscribe(subscriber, pinned: true))
+    // escape. Its closure captures the conduit alone (the conduit is the closure's context, no
+    // allocation) and cancels it directly rather than through its `cancelEntry`.
+    let conduit = subscribe(subscriber, pinned: true)
+    return AnyCancellable { conduit.specialisedCancel() }
   }
 
   /// Attaches `subscriber` and returns its conduit, which is already terminal if the subject
