@@ -390,9 +390,12 @@ import Testing
   @Test func combineLatest_conforms() {
     typealias Source = Publishers.Sequence<[Int], Boom>
     PublisherConformance(
-      elements: 1,
+      // The first upstream sends one value, so the count doesn't depend on the demand: each
+      // request goes to both, and a first upstream of several values would send them all
+      // before the second's first one under unlimited demand, but not under limited demand.
+      elements: 2,
       makePublisher: {
-        Source(sequence: [1, 2]).combineLatest(Source(sequence: [3])).eraseToAnyPublisher()
+        Source(sequence: [1]).combineLatest(Source(sequence: [2, 3])).eraseToAnyPublisher()
       },
       makeFailingPublisher: {
         Source(sequence: [1]).combineLatest(Fail(error: Boom())).eraseToAnyPublisher()
