@@ -406,7 +406,7 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed(skipping: ["SC-3.02"])
+    .expectAllPassed()
   }
 
   @Test func combineLatest4_conforms() {
