@@ -184,11 +184,14 @@ final class ModelMergeSubscription<Output, Failure: Error>: Subscription, ModelP
 /// of every upstream's most recent element; "passes through any requests to all upstream
 /// publishers" while "only sending the request amount downstream"; with limited demand it drops
 /// values, holding the most recent one per upstream ("a buffer size of 1 for each upstream"); a
-/// failure of any upstream fails it. Where the documentation is silent (README.md, "Reference
-/// models"): the held tuple goes down when demand arrives (if an upstream sent since the last
-/// one); `receive(_:)` returns `.none` to the upstream, and the demand the downstream returns is
-/// requested from every upstream (a request made once the demand is unlimited goes nowhere); it finishes when every upstream has finished; the failure
-/// cancels the other upstreams.
+/// failure of any upstream fails it; "All upstream publishers need to finish for this publisher
+/// to finish". Where the documentation is silent (README.md, "Reference models"): the held tuple
+/// goes down when demand arrives (if an upstream sent since the last one); `receive(_:)` returns
+/// `.none` for a value that makes no tuple; the demand the downstream returns for a tuple goes
+/// back to the upstream whose value made it (as Combine does, Apple developer forums thread
+/// 709494) and, as a request, to the other upstreams (the documented pass-through; Combine
+/// itself leaves them without it, I36); a request made once the demand is unlimited goes
+/// nowhere; the failure cancels the other upstreams.
 final class ModelCombineLatest<Upstream: Publisher>: Publisher {
   typealias Output = [Upstream.Output]
   typealias Failure = Upstream.Failure
@@ -242,31 +245,42 @@ final class ModelCombineLatestSubscription<Value, Failure: Error>: Subscription,
     // Once the demand is unlimited a request changes nothing, and none goes upstream.
     guard downstream != nil, demand != .unlimited else { return }
     demand += d
-    deliver()
+    if pending, demand > 0 {
+      let more = deliver()
+      if more > 0 { request(more) }
+    }
     guard downstream != nil else { return }
     for (i, upstream) in upstreams.enumerated() where !finished[i] { upstream?.request(d) }
   }
 
-  /// Sends the held tuple if there is one and demand for it.
-  func deliver() {
-    guard !delivering, pending, demand > 0, let downstream else { return }
+  /// Sends the held tuple, taking one of the demand; returns the demand the downstream returned.
+  func deliver() -> Subscribers.Demand {
+    guard !delivering, let downstream else { return .none }
     let tuple = latest.compactMap { $0 }
     pending = false
     demand -= 1
     delivering = true
     let more = downstream.receive(tuple)
     delivering = false
-    if more > 0 { request(more) }
+    return more
   }
 
   func received(_ input: Value, index: Int) -> Subscribers.Demand {
     guard downstream != nil, !finished[index] else { return .none }
     latest[index] = input
-    if latest.allSatisfy({ $0 != nil }) {
+    guard latest.allSatisfy({ $0 != nil }) else { return .none }
+    guard demand > 0, !delivering else {
       pending = true
-      deliver()
+      return .none
     }
-    return .none
+    let more = deliver()
+    // After a cancel nothing goes upstream; once the demand is unlimited more changes nothing.
+    guard downstream != nil, more > 0, demand != .unlimited else { return .none }
+    demand += more
+    for (i, upstream) in upstreams.enumerated() where i != index && !finished[i] {
+      upstream?.request(more)
+    }
+    return more
   }
 
   func completed(_ completion: Subscribers.Completion<Failure>, index: Int) {

@@ -60,7 +60,7 @@ import Testing
     a.send(5)
     #expect(recorder.values.map { [$0.0, $0.1, $0.2, $0.3] } == [[1, 2, 3, 4], [5, 2, 3, 4]])
     for upstream in [a, b, c, d] {
-      #expect(upstream.requests == [.demand(.max(1))])
+      #expect(upstream.requests == [.demand(.unlimited)])
       #expect(upstream.violations.isEmpty)
     }
     d.send(completion: .failure(Boom()))
@@ -78,17 +78,18 @@ import Testing
 
   // MARK: Demand
 
-  @Test func unlimitedDemand_requestsOneValuePerUpstreamAtATime() {
+  @Test func unlimitedDemand_isPassedToEveryUpstreamOnce() {
     let recorder = RecordingSubscriber<(Int, Int), Boom>()
     a.combineLatest(b).subscribe(recorder)
-    #expect(a.requests == [.demand(.max(1))])
-    #expect(b.requests == [.demand(.max(1))])
+    #expect(a.requests == [.demand(.unlimited)])
+    #expect(b.requests == [.demand(.unlimited)])
     a.send(1)
     b.send(2)
     a.send(3)
-    #expect(a.outstandingDemand == .max(1))
-    #expect(b.outstandingDemand == .max(1))
-    #expect(a.requests == [.demand(.max(1))])
+    recorder.request(.max(1))  // goes nowhere: the demand is unlimited already
+    #expect(pairs(recorder) == [[1, 2], [3, 2]])
+    #expect(a.requests == [.demand(.unlimited)])
+    #expect(b.requests == [.demand(.unlimited)])
   }
 
   @Test func demandNone_requestsNothingUntilRequested() {
@@ -104,22 +105,51 @@ import Testing
     #expect(pairs(recorder) == [[1, 2]])
   }
 
-  @Test func demandMaxOne_valueWithoutDemandReplacesLatestAndIsNotDeliveredLater() {
-    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(1))
+  // Differential oracle (issue 15), K500: `combineLatest 1 R0.1 v0.1 v1.1 v0.2 v1.2`, the
+  // scenario of the Apple developer forums thread 709494. The request goes to both upstreams;
+  // the demand returned for a tuple goes back to the upstream that sent the value, as in
+  // Combine, and as a request to the other (I36), so no upstream stalls.
+  @Test func returnedDemand_goesBackToTheSender_andToTheOtherAsARequest() {
+    let log = CallLog()
+    let first = LoggedPublisher<Int, Boom>("a", log: log)
+    let second = LoggedPublisher<Int, Boom>("b", log: log)
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1)
+    )
+    first.combineLatest(second).subscribe(recorder)
+    #expect(log.calls == ["a.request 1", "b.request 1"])
+    log.calls.removeAll()
+    #expect(first.send(1) == .none)  // no tuple yet
+    #expect(second.send(1) == .max(1))
+    #expect(log.calls == ["a.request 1"])
+    #expect(first.send(2) == .max(1))
+    #expect(log.calls == ["a.request 1", "b.request 1"])
+    #expect(second.send(2) == .max(1))
+    #expect(pairs(recorder) == [[1, 1], [2, 1], [2, 2]])
+  }
+
+  // Differential oracle (issue 15), K500: `combineLatest 2 v0.1 v1.1 v0.2 v1.3 r0.1`. The whole
+  // request goes to every upstream (Combine: "passes through any requests to all upstream
+  // publishers"), and a value beyond the demand is held, not lost.
+  @Test func limitedDemand_isPassedToEveryUpstream_andTheHeldTupleGoesWithTheNextRequest() {
+    let recorder = RecordingSubscriber<(Int, Int), Boom>(initialDemand: .max(2))
     a.combineLatest(b).subscribe(recorder)
-    a.send(1)  // not complete yet: a is asked again
-    b.send(10)  // delivered; demand is now used up, b is not asked again
-    #expect(pairs(recorder) == [[1, 10]])
-    #expect(b.outstandingDemand == .none)
-    a.send(2)  // no demand: replaces 1, not delivered
-    #expect(pairs(recorder) == [[1, 10]])
+    #expect(a.requests == [.demand(.max(2))])
+    #expect(b.requests == [.demand(.max(2))])
+    a.send(1)  // no tuple yet
+    b.send(10)
+    a.send(2)  // the demand is used up
+    b.send(20)  // no demand: held, not dropped
+    #expect(pairs(recorder) == [[1, 10], [2, 10]])
     #expect(a.outstandingDemand == .none)
-    recorder.request(.max(1))
-    #expect(pairs(recorder) == [[1, 10]])
-    #expect(a.requests == [.demand(.max(1)), .demand(.max(1))])
-    #expect(b.requests == [.demand(.max(1)), .demand(.max(1))])
-    b.send(20)
-    #expect(pairs(recorder) == [[1, 10], [2, 20]])
+    #expect(b.outstandingDemand == .none)
+    recorder.request(.max(1))  // the latest values go down first, then the request goes up
+    #expect(pairs(recorder) == [[1, 10], [2, 10], [2, 20]])
+    #expect(a.requests == [.demand(.max(2)), .demand(.max(1))])
+    #expect(b.requests == [.demand(.max(2)), .demand(.max(1))])
+    a.send(3)  // the request's unit of demand was taken by the held tuple
+    #expect(pairs(recorder) == [[1, 10], [2, 10], [2, 20]])
     #expect(recorder.violations.isEmpty)
     #expect(a.violations.isEmpty)
     #expect(b.violations.isEmpty)
@@ -136,6 +166,9 @@ import Testing
     a.send(2)
     b.send(20)
     #expect(pairs(recorder) == [[1, 10], [2, 10], [2, 20]])
+    // The demand returned for a tuple goes back to its sender and as a request to the other.
+    #expect(a.requests == [.demand(.max(1)), .demand(.max(1)), .demand(.max(1))])
+    #expect(b.requests == [.demand(.max(1)), .demand(.max(1))])
     #expect(recorder.violations.isEmpty)
     #expect(a.violations.isEmpty)
     #expect(b.violations.isEmpty)
@@ -175,15 +208,19 @@ import Testing
     #expect(!b.requests.contains(.cancel))
   }
 
-  @Test func finishWithoutValue_finishesAndCancelsTheOthers() {
+  // Differential oracle (issue 15), I34 withdrawn: `combineLatest u v0.1 f1 v0.2 f0`. As Combine
+  // documents: "All upstream publishers need to finish for this publisher to finish".
+  @Test func finishWithoutValue_waitsForTheOthersToFinish() {
     let recorder = RecordingSubscriber<(Int, Int), Boom>()
     a.combineLatest(b).subscribe(recorder)
     a.send(1)
     b.send(completion: .finished)
-    #expect(recorder.completion == .finished)
-    #expect(a.requests.last == .cancel)
+    #expect(recorder.completion == nil)  // Combine: "All upstream publishers need to finish"
+    #expect(!a.requests.contains(.cancel))
     a.send(2)
     #expect(recorder.values.isEmpty)
+    a.send(completion: .finished)
+    #expect(recorder.completion == .finished)
   }
 
   @Test func failureBeforeValues_failsAndCancelsTheOthers() {
@@ -353,9 +390,12 @@ import Testing
   @Test func combineLatest_conforms() {
     typealias Source = Publishers.Sequence<[Int], Boom>
     PublisherConformance(
-      elements: 1,
+      // The first upstream sends one value, so the count doesn't depend on the demand: each
+      // request goes to both, and a first upstream of several values would send them all
+      // before the second's first one under unlimited demand, but not under limited demand.
+      elements: 2,
       makePublisher: {
-        Source(sequence: [1, 2]).combineLatest(Source(sequence: [3])).eraseToAnyPublisher()
+        Source(sequence: [1]).combineLatest(Source(sequence: [2, 3])).eraseToAnyPublisher()
       },
       makeFailingPublisher: {
         Source(sequence: [1]).combineLatest(Fail(error: Boom())).eraseToAnyPublisher()
@@ -366,7 +406,7 @@ import Testing
       }
     )
     .run()
-    .expectAllPassed(skipping: ["SC-3.02"])
+    .expectAllPassed()
   }
 
   @Test func combineLatest4_conforms() {

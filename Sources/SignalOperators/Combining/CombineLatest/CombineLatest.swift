@@ -13,10 +13,12 @@ extension Publisher {
   /// names.send("Alan")  // prints ("Alan", 36)
   /// ```
   ///
-  /// Each upstream is asked for one value at a time, and again only while the subscriber has
-  /// demand: a value that arrives without demand replaces the stored one and is not delivered
-  /// later. Finishes once both upstreams have finished, or as soon as one finishes without
-  /// having sent a value; fails at the first failure and cancels the other upstream.
+  /// Each request of the subscriber goes to both upstreams, and only the requested tuples go
+  /// down: a value that arrives without demand replaces the stored one, and the next request
+  /// sends the latest values. The demand returned for a tuple goes back to the upstream that
+  /// sent the value and to the other one. Finishes once both upstreams have finished (never if
+  /// one finished without a value while the other goes on); fails at the first failure and
+  /// cancels the other upstream.
   ///
   /// <!-- marbles:combine-latest -->
   /// Marble diagram of `combineLatest(_:)`, made by running it (a character is a tick of virtual

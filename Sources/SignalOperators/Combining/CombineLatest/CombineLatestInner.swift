@@ -86,12 +86,14 @@ struct CombineLatestValues4<Value0, Value1, Value2, Value3>: CombineLatestValues
 /// machine for every arity, whose states and transitions are ``CombineLatestState``'s; this
 /// class takes the lock, performs what the transitions decide after it, and delivers.
 ///
-/// Demand: each upstream has at most one value requested at a time (`inFlight`), `.max(1)`, and
-/// is asked again only while downstream demand remains, so a value that arrives without demand
-/// replaces the stored one and is not delivered later. A value that finds another thread
-/// delivering takes its demand at once and is queued with the tuple it completes; its upstream
-/// is asked again after that tuple is delivered, so the queue holds at most one entry per
-/// upstream.
+/// Demand, as Combine documents it: every request of the subscriber goes to every upstream
+/// that has not completed (nothing once the demand is unlimited), and only requested tuples go
+/// down. A value that finds no demand replaces the stored one and the tuple is held: the next
+/// request sends the latest values. The demand the subscriber returns for a tuple goes back to
+/// the upstream whose value made it, as `receive(_:)`'s return value, and as a request to the
+/// others (Combine leaves them without it; Differential/INTENDED.md, I36). A value that finds
+/// another thread delivering takes its demand at once and is queued with its tuple; the demand
+/// returned for a queued tuple is requested from every upstream.
 ///
 /// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`). The uncontended path
 /// takes the lock once per value: the value is stored, the tuple built and the drain claimed in
@@ -140,8 +142,8 @@ where Downstream.Input == Storage.Output {
       subscription.cancel()
     case .keep:
       break
-    case .request:
-      subscription.request(.max(1))
+    case .request(let demand):
+      subscription.request(demand)
     }
   }
 
@@ -159,18 +161,17 @@ where Downstream.Input == Storage.Output {
     case .queued:
       drain.signal { drainAvailable() }
       return .none
-    case .requestMore:
-      return .max(1)
-    case .deliver(let output, let downstream, let replenish, let unlimited):
+    case .deliver(let output, let downstream, let unlimited):
       let more = downstream.receive(output)
-      var replenished = replenish
-      if !unlimited, more > .none {
-        let requests = lock.withLock { state.add(more, returning: Slot.index) }
-        replenished = requests.map { $0.returning || replenish } ?? false
-        requests?.calls.request(.max(1))
+      guard !unlimited, more > .none else {
+        drain.release { drainAvailable() }
+        return .none
       }
+      let returned = lock.withLock { state.returned(more, from: Slot.index) }
+      returned.calls.request(more)
+      if returned.drain { drainAvailable() }  // the held tuple, released by this demand
       drain.release { drainAvailable() }
-      return replenished ? .max(1) : .none
+      return returned.returning ? more : .none
     }
   }
 
@@ -186,8 +187,10 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let requests = lock.withLock { state.add(demand, returning: nil) }
-    requests?.calls.request(.max(1))
+    guard let released = lock.withLock({ state.add(demand) }) else { return }
+    // The held tuple goes down first, then the request goes to the upstreams still subscribed.
+    if released { drain.signal { drainAvailable() } }
+    lock.withLock { state.upstreamCalls() }.request(demand)
   }
 
   @inlinable
@@ -199,16 +202,17 @@ where Downstream.Input == Storage.Output {
   // MARK: Delivery
 
   /// Delivers queued tuples, then a pending completion. Only the thread holding the drain
-  /// claim runs it. Each upstream whose tuple went down is asked for another while the claim is
-  /// held, so a synchronous upstream's answer is queued rather than delivered recursively.
+  /// claim runs it. The demand returned for each tuple is requested from the upstreams while the
+  /// claim is held, so a synchronous upstream's answer is queued rather than delivered
+  /// recursively.
   @inlinable
   func drainAvailable() {
     while let step = lock.withLock({ state.nextStep() }) {
       switch consume step {
-      case .value(let output, let index, let downstream):
+      case .value(let output, let downstream):
         let more = downstream.receive(output)
-        let calls = lock.withLock { state.delivered(from: index, more: more) }
-        calls.request(.max(1))
+        let calls = lock.withLock { state.delivered(more: more) }
+        calls.request(more)
       case .completion(let completion, let downstream, let released):
         _ = consume released
         downstream.receive(completion: completion)

@@ -7,21 +7,23 @@ public import StreamCore
 /// ```
 /// active --a value, every upstream has one, demand > 0--> active (the tuple goes down at once,
 ///   or is queued for the thread delivering)
-/// active --a failure / the last finish / a finish without a value--> ending(completion)
+/// active --a value, every upstream has one, no demand--> active (the tuple is held; the next
+///   demand sends the latest values)
+/// active --a failure / the last finish--> ending(completion)
 ///   (the queued tuples go first, then the completion)
 /// ending --nextStep() hands out the completion--> terminal
 /// active / ending --cancel()--> terminal (everything released, nothing delivered)
 /// ```
 ///
 /// The subscriber and a pending completion live in ``Phase``'s cases. The per-upstream
-/// bookkeeping (latest values, demand, which upstreams have a value, a request or a completion)
-/// is kept inline beside it, so the per-value transition changes it in place: moving an enum
+/// bookkeeping (latest values, demand, which upstreams have a value or a completion) is kept
+/// inline beside it, so the per-value transition changes it in place: moving an enum
 /// payload out and back would copy it once per value.
 ///
 /// Delivery: the claim is ``CombineLatestInner``'s ``AtomicDrain``, which the value transition
 /// tries under the lock (its `claim` argument); the claiming thread, or the one a signal finds
-/// idle, drains ``nextStep()``. The queue holds the tuples completed while another thread
-/// delivers, at most one per upstream.
+/// idle, drains ``nextStep()``. The queue holds the tuples whose demand is taken while another
+/// thread delivers, and the held tuple that a request releases.
 @usableFromInline
 struct CombineLatestState<Storage: CombineLatestValues, Downstream: Subscriber>
 where Downstream.Input == Storage.Output {
@@ -39,54 +41,40 @@ where Downstream.Input == Storage.Output {
     case terminal
   }
 
-  /// A tuple waiting for the thread that delivers.
-  @usableFromInline
-  struct Queued {
-    /// The tuple; its demand is already taken.
-    @usableFromInline let output: Storage.Output
-    /// The upstream whose value made it, asked for another once it is delivered.
-    @usableFromInline let index: Int
-
-    @inlinable
-    init(output: Storage.Output, index: Int) {
-      self.output = output
-      self.index = index
-    }
-  }
-
   /// What an upstream's subscription leads to.
   @usableFromInline
-  enum Subscribed {
+  enum Subscribed: Equatable {
     /// Cancel it: a second one, or one after the end.
     case cancel
     /// Keep it; nothing to request yet.
     case keep
-    /// Keep it and request one value from it.
-    case request
+    /// Keep it and request the subscriber's outstanding demand from it.
+    case request(Subscribers.Demand)
   }
 
   /// What an upstream's value leads to.
   @usableFromInline
   enum ValueAction {
-    /// Nothing: ignored after the end, or stored without demand to deliver it.
+    /// Nothing: ignored after the end, stored while not every upstream has a value, or held
+    /// without demand to deliver it.
     case ignore
-    /// Stored; not every upstream has a value yet: the sender is asked for one more.
-    case requestMore
     /// The tuple was queued for the thread delivering.
     case queued
-    /// The caller claimed the drain: deliver the tuple, then release it. `replenish`: the
-    /// sender is asked for one more (demand remains); `unlimited`: the demand the subscriber
-    /// returns needs no accounting.
-    case deliver(Storage.Output, Downstream, replenish: Bool, unlimited: Bool)
+    /// The caller claimed the drain: deliver the tuple, then release it. `unlimited`: the
+    /// demand the subscriber returns changes nothing and goes nowhere.
+    case deliver(Storage.Output, Downstream, unlimited: Bool)
   }
 
-  /// Upstreams to ask for one value each after the lock.
+  /// What the demand the subscriber returned for a tuple leads to, performed after the lock.
   @usableFromInline
-  struct Requests {
-    /// The upstreams to call, except the one named by `returning`'s index.
+  struct Returned {
+    /// The other upstreams, to ask for the demand.
     @usableFromInline var calls = CombiningCalls()
-    /// Whether the upstream the caller named is to be asked too (by returning `.max(1)`).
+    /// Whether the upstream whose value made the tuple gets the demand as `receive(_:)`'s
+    /// return value.
     @usableFromInline var returning = false
+    /// Whether the held tuple was queued: the caller, holding the drain claim, drains it.
+    @usableFromInline var drain = false
 
     @inlinable
     init() {}
@@ -105,12 +93,12 @@ where Downstream.Input == Storage.Output {
     /// The latest values.
     @usableFromInline var storage: Storage
     /// The tuples not delivered.
-    @usableFromInline var queue: RingBuffer<Queued>
+    @usableFromInline var queue: RingBuffer<Storage.Output>
     /// A completion not delivered.
     @usableFromInline var completion: Subscribers.Completion<Failure>?
 
     @inlinable
-    init(storage: Storage, queue: RingBuffer<Queued>) {
+    init(storage: Storage, queue: RingBuffer<Storage.Output>) {
       self.storage = storage
       self.queue = queue
     }
@@ -119,8 +107,8 @@ where Downstream.Input == Storage.Output {
   /// One step of the drain, performed outside the lock.
   @usableFromInline
   enum Step {
-    /// Deliver a queued tuple, then report it with ``delivered(from:more:)``.
-    case value(Storage.Output, index: Int, Downstream)
+    /// Deliver a queued tuple, then report the demand returned with ``delivered(more:)``.
+    case value(Storage.Output, Downstream)
     /// Deliver the completion and release `released` (the latest values); the state is terminal.
     case completion(Subscribers.Completion<Failure>, Downstream, released: Storage)
   }
@@ -132,12 +120,13 @@ where Downstream.Input == Storage.Output {
   @usableFromInline var demand = Subscribers.Demand.none
   /// Bit `i`: upstream `i` has sent a value.
   @usableFromInline var hasValue: UInt8 = 0
-  /// Bit `i`: upstream `i` has a value requested, or a tuple it made queued.
-  @usableFromInline var inFlight: UInt8 = 0
+  /// Every upstream has a value and one of them sent since the last tuple, which found no
+  /// demand: the next demand sends the latest values.
+  @usableFromInline var held = false
   /// Bit `i`: upstream `i` has completed.
   @usableFromInline var finished: UInt8 = 0
-  /// Tuples completed while another thread delivered.
-  @usableFromInline var queue = RingBuffer<Queued>()
+  /// Tuples whose demand is taken, waiting for the thread delivering.
+  @usableFromInline var queue = RingBuffer<Storage.Output>()
   /// The upstreams' subscriptions, by index; `nil` before one arrives and after it ended.
   @usableFromInline var subscriptions: ContiguousArray<(any Subscription)?>
 
@@ -173,14 +162,13 @@ where Downstream.Input == Storage.Output {
     let bit: UInt8 = 1 << index
     guard isActive, subscriptions[index] == nil, finished & bit == 0 else { return .cancel }
     subscriptions[index] = subscription
-    guard demand > .none, inFlight & bit == 0 else { return .keep }
-    inFlight |= bit
-    return .request
+    return demand > .none ? .request(demand) : .keep
   }
 
   /// Upstream `Slot` sent `value`: it replaces the slot's latest value and, when every upstream
   /// has one and there is demand, makes a tuple, which goes down at once if no thread is
-  /// delivering (`claim`, called under the lock, returns `true`) or is queued for that thread.
+  /// delivering (`claim`, called under the lock, returns `true`) or is queued for that thread;
+  /// without demand the tuple is held for the next request.
   ///
   /// The value it replaces is handed out in `replaced`, for the caller to release after the
   /// lock. (An `inout` rather than a field of the action: a generic action struct made the
@@ -197,44 +185,68 @@ where Downstream.Input == Storage.Output {
     guard isActive, finished & bit == 0 else { return .ignore }
     replaced = Slot.put(value, into: &storage)
     hasValue |= bit
+    guard hasValue == Self.allSides else { return .ignore }
     guard demand > .none else {
-      inFlight &= ~bit  // the stored value stands in for it; nothing is delivered later
+      held = true  // the latest values go down with the next demand
       return .ignore
     }
-    guard hasValue == Self.allSides else { return .requestMore }
     demand -= 1
+    held = false
     let output = storage.output()
     // Tuples stay in order: one goes down at once only when none is queued.
     guard queue.isEmpty, claim() else {
-      queue.append(Queued(output: output, index: Slot.index))  // stays in flight until delivered
+      queue.append(output)
       return .queued
     }
     guard case .active(let downstream) = phase else {
       preconditionFailure("CombineLatest: a tuple after the end")
     }
-    let replenish = demand > .none
-    if !replenish { inFlight &= ~bit }
-    return .deliver(output, downstream, replenish: replenish, unlimited: demand == .unlimited)
+    return .deliver(output, downstream, unlimited: demand == .unlimited)
   }
 
-  /// The subscriber asked for `more` (or returned it from a delivery): returns the idle,
-  /// unfinished upstreams to ask for a value, and whether upstream `index` is one of them
-  /// (left out of `calls`, for the caller to ask by its return value); `nil` once terminal.
+  /// The subscriber asked for `more`: returns whether the held tuple was queued for the drain
+  /// (signal it), or `nil` when the request changes nothing (terminal, or the demand is already
+  /// unlimited) and goes nowhere. The upstreams are asked afterwards, with ``upstreamCalls()``.
   @inlinable
-  mutating func add(_ more: Subscribers.Demand, returning index: Int?) -> Requests? {
-    if isTerminal { return nil }
+  mutating func add(_ more: Subscribers.Demand) -> Bool? {
+    guard !isTerminal, demand != .unlimited else { return nil }
     demand += more
-    return collectRequests(returning: index)
+    return releaseHeld()
   }
 
-  /// The drain delivered a queued tuple made by upstream `index`, and the subscriber returned
-  /// `more`: returns the upstreams to ask for a value.
+  /// The upstreams to pass a request to: every one subscribed and not completed, none once the
+  /// subscription ended.
   @inlinable
-  mutating func delivered(from index: Int, more: Subscribers.Demand) -> CombiningCalls {
-    if isTerminal { return CombiningCalls() }
+  func upstreamCalls(except index: Int? = nil) -> CombiningCalls {
+    var calls = CombiningCalls()
+    guard isActive else { return calls }
+    for side in subscriptions.indices where side != index {
+      if let subscription = subscriptions[side] { calls.append(subscription) }
+    }
+    return calls
+  }
+
+  /// The subscriber returned `more` for the tuple upstream `index`'s value made, delivered at
+  /// once: the demand goes back to that upstream and, as a request, to the others.
+  @inlinable
+  mutating func returned(_ more: Subscribers.Demand, from index: Int) -> Returned {
+    var result = Returned()
+    guard more > .none, isActive, demand != .unlimited else { return result }
     demand += more
-    inFlight &= ~(1 << index)
-    return collectRequests(returning: nil).calls
+    result.drain = releaseHeld()
+    result.calls = upstreamCalls(except: index)
+    result.returning = subscriptions[index] != nil
+    return result
+  }
+
+  /// The drain delivered a queued tuple and the subscriber returned `more`: returns the
+  /// upstreams to ask for it (none if it changes nothing).
+  @inlinable
+  mutating func delivered(more: Subscribers.Demand) -> CombiningCalls {
+    guard more > .none, isActive, demand != .unlimited else { return CombiningCalls() }
+    demand += more
+    _ = releaseHeld()  // queued: the drain loop delivers it next
+    return upstreamCalls()
   }
 
   /// Upstream `index` completed.
@@ -247,10 +259,9 @@ where Downstream.Input == Storage.Output {
     let bit: UInt8 = 1 << index
     guard case .active(let downstream) = phase, finished & bit == 0 else { return action }
     finished |= bit
-    inFlight &= ~bit
     action.released = subscriptions[index].take()
-    if case .finished = completion, hasValue & bit != 0, finished != Self.allSides {
-      return action  // its latest value still combines with the others'
+    if case .finished = completion, finished != Self.allSides {
+      return action  // the others go on; Combine finishes only once every upstream has
     }
     phase = .ending(downstream, completion)
     action.cancels = takeSubscriptions()
@@ -287,11 +298,9 @@ where Downstream.Input == Storage.Output {
     switch phase {
     case .active(let downstream):
       guard let queued = queue.popFirst() else { return nil }
-      return .value(queued.output, index: queued.index, downstream)
+      return .value(queued, downstream)
     case .ending(let downstream, let completion):
-      if let queued = queue.popFirst() {
-        return .value(queued.output, index: queued.index, downstream)
-      }
+      if let queued = queue.popFirst() { return .value(queued, downstream) }
       phase = .terminal
       return .completion(
         completion,
@@ -305,25 +314,15 @@ where Downstream.Input == Storage.Output {
 
   // MARK: Helpers
 
-  /// Marks the upstreams that are idle, unfinished and subscribed as in flight, while there is
-  /// demand; returns them, except `index`, and whether `index` was marked.
+  /// Queues the held tuple (the latest values) when there is demand for it, taking one of the
+  /// demand; returns whether it did.
   @inlinable
-  mutating func collectRequests(returning index: Int?) -> Requests {
-    var requests = Requests()
-    guard demand > .none else { return requests }
-    for side in 0..<Storage.arity {
-      let bit: UInt8 = 1 << side
-      guard inFlight & bit == 0, finished & bit == 0, let subscription = subscriptions[side] else {
-        continue
-      }
-      inFlight |= bit
-      if side == index {
-        requests.returning = true
-      } else {
-        requests.calls.append(subscription)
-      }
-    }
-    return requests
+  mutating func releaseHeld() -> Bool {
+    guard held, demand > .none, isActive else { return false }
+    held = false
+    demand -= 1
+    queue.append(storage.output())
+    return true
   }
 
   /// Takes every upstream subscription, to cancel after the lock.

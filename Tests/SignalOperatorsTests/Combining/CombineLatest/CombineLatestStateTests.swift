@@ -13,16 +13,14 @@ private typealias Right = CombiningSlot1<Values>
 /// `"1a"` for a tuple.
 private func text(_ output: (Int, String)) -> String { "\(output.0)\(output.1)" }
 
-/// A name for what a value led to: `"ignore"`, `"requestMore"`, `"queued"`, or
-/// `"deliver 1a"` with ` replenish` / ` unlimited` when set.
+/// A name for what a value led to: `"ignore"`, `"queued"`, or `"deliver 1a"` with
+/// ` unlimited` when set.
 private func name(_ action: State.ValueAction) -> String {
   switch action {
   case .ignore: return "ignore"
-  case .requestMore: return "requestMore"
   case .queued: return "queued"
-  case .deliver(let output, _, let replenish, let unlimited):
-    return "deliver \(text(output))" + (replenish ? " replenish" : "")
-      + (unlimited ? " unlimited" : "")
+  case .deliver(let output, _, let unlimited):
+    return "deliver \(text(output))" + (unlimited ? " unlimited" : "")
   }
 }
 
@@ -44,9 +42,9 @@ private func drainAll(_ state: inout State) -> [String] {
   var log: [String] = []
   while let step = state.nextStep() {
     switch step {
-    case .value(let output, let index, _):
-      log.append("\(text(output)) from \(index)")
-      _ = state.delivered(from: index, more: .none)
+    case .value(let output, _):
+      log.append(text(output))
+      _ = state.delivered(more: .none)
     case .completion(let completion, _, let released):
       let kind = if case .failure = completion { "failure" } else { "finished" }
       log.append(
@@ -70,102 +68,146 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
 
 /// CombineLatest's state machine, driven without threads.
 @Suite(.timeLimit(.minutes(5))) struct CombineLatestStateTests {
-  @Test func subscription_requestsOneWhenDemandExists_secondIsCancelled() {
+  @Test func subscription_requestsTheOutstandingDemand_secondIsCancelled() {
     var state = State(downstream: Recorder())
-    _ = state.add(.max(2), returning: nil)
+    _ = state.add(.max(2))
     let first = state.subscribed(SubscriptionProbe(), at: 0)
-    #expect(first == .request)
+    #expect(first == .request(.max(2)))
     let second = state.subscribed(SubscriptionProbe(), at: 0)
     #expect(second == .cancel)
   }
 
-  @Test func request_asksEachIdleUpstreamForOneValue() {
+  @Test func request_goesToEveryUpstreamNotCompleted() {
     let left = SubscriptionProbe()
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
-    let requests = state.add(.max(3), returning: 1)
-    requests?.calls.request(.max(1))
-    #expect(requests?.returning == true)
-    #expect(left.requested == [.max(1)])
-    #expect(right.requested == [])  // asked by the caller's return value
-    let again = state.add(.max(1), returning: nil)
-    #expect(again?.calls.isEmpty == true)  // both already in flight
+    let released = state.add(.max(3))
+    #expect(released == false)
+    state.upstreamCalls().request(.max(3))
+    #expect(left.requested == [.max(3)])
+    #expect(right.requested == [.max(3)])
+    _ = receive(1, Left.self, into: &state)
+    _ = state.complete(.finished, at: 0)
+    _ = state.add(.max(1))
+    state.upstreamCalls().request(.max(1))
+    #expect(left.requested == [.max(3)])
+    #expect(right.requested == [.max(3), .max(1)])
   }
 
-  @Test func firstValues_askForMore_thenTheTupleGoesDownWithTheDrainClaimed() {
+  @Test func firstValues_areStored_thenTheTupleGoesDownWithTheDrainClaimed() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
-    _ = state.add(.max(2), returning: nil)
+    _ = state.add(.max(2))
     let first = receive(1, Left.self, into: &state)
-    #expect(name(first) == "requestMore")
+    #expect(name(first) == "ignore")
     let second = receive("a", Right.self, into: &state)
-    #expect(name(second) == "deliver 1a replenish")
+    #expect(name(second) == "deliver 1a")
+    #expect(state.demand == .max(1))
     let done = state.nextStep()
     #expect(done == nil)  // nothing queued
   }
 
-  @Test func valueWithoutDemand_replacesTheLatest_andHandsOutTheOldOne() {
+  @Test func valueWithoutDemand_replacesTheLatest_andTheNextRequestSendsTheLatestTuple() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
     _ = receive(1, Left.self, into: &state)
+    _ = receive("a", Right.self, into: &state)
     var replaced: Int?
     let newer = state.receive(2, slot: Left.self, replaced: &replaced) { true }
     #expect(name(newer) == "ignore")
     #expect(replaced == 1)
-    #expect(state.inFlight == 0)
+    #expect(state.held)
+    let released = state.add(.max(2))
+    #expect(released == true)
+    #expect(drainAll(&state) == ["2a"])
+    #expect(!state.held)
+    #expect(state.demand == .max(1))
+    #expect(state.add(.max(1)) == false)  // nothing new is held
   }
 
-  @Test func unlimitedDemand_isReportedSoNoAccountingIsNeeded() {
+  @Test func unlimitedDemand_isReported_andLaterRequestsGoNowhere() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
-    _ = state.add(.unlimited, returning: nil)
+    _ = state.add(.unlimited)
     _ = receive(1, Left.self, into: &state)
     let paired = receive("a", Right.self, into: &state)
-    #expect(name(paired) == "deliver 1a replenish unlimited")
+    #expect(name(paired) == "deliver 1a unlimited")
+    #expect(state.add(.max(1)) == nil)
+    let returned = state.returned(.max(1), from: 1)
+    #expect(!returned.returning && returned.calls.isEmpty)
+  }
+
+  @Test func returnedDemand_goesBackToTheSender_andToTheOthersAsARequest() {
+    let left = SubscriptionProbe()
+    let right = SubscriptionProbe()
+    var state = subscribed(left, right)
+    _ = state.add(.max(1))
+    _ = receive(1, Left.self, into: &state)
+    _ = receive("a", Right.self, into: &state)
+    let returned = state.returned(.max(2), from: 1)
+    returned.calls.request(.max(2))
+    #expect(returned.returning)
+    #expect(!returned.drain)
+    #expect(left.requested == [.max(2)])
+    #expect(right.requested == [])  // by the return value
+    #expect(state.demand == .max(2))
+  }
+
+  @Test func returnedDemand_releasesATupleHeldMeanwhile() {
+    var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
+    _ = state.add(.max(1))
+    _ = receive(1, Left.self, into: &state)
+    _ = receive("a", Right.self, into: &state)  // claims the drain; the demand is spent
+    let other = receive(2, Left.self, into: &state, claims: false)
+    #expect(name(other) == "ignore")
+    let returned = state.returned(.max(1), from: 1)
+    #expect(returned.drain)
+    #expect(drainAll(&state) == ["2a"])
   }
 
   @Test func tupleWhileClaimed_isQueuedForTheClaimer_inOrder() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
-    _ = state.add(.max(5), returning: nil)
+    _ = state.add(.max(5))
     _ = receive(1, Left.self, into: &state)
     let delivering = receive("a", Right.self, into: &state)
-    #expect(name(delivering) == "deliver 1a replenish")
+    #expect(name(delivering) == "deliver 1a")
     let left = receive(2, Left.self, into: &state, claims: false)
     #expect(name(left) == "queued")
     // Queued behind the first even once the drain is idle: tuples stay in order.
     let right = receive("b", Right.self, into: &state, claims: true)
     #expect(name(right) == "queued")
-    #expect(drainAll(&state) == ["2a from 0", "2b from 1"])
+    #expect(drainAll(&state) == ["2a", "2b"])
   }
 
-  @Test func deliveredQueuedTuple_asksItsUpstreamAgain() {
+  @Test func deliveredQueuedTuple_requestsTheReturnedDemandFromEveryUpstream() {
     let left = SubscriptionProbe()
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
-    _ = state.add(.max(5), returning: nil)
+    _ = state.add(.max(5))
     _ = receive(1, Left.self, into: &state)
     _ = receive("a", Right.self, into: &state)
-    _ = receive(2, Left.self, into: &state, claims: false)  // queued: left stays in flight
+    _ = receive(2, Left.self, into: &state, claims: false)  // queued
     let step = state.nextStep()
-    guard case .value(_, let index, _)? = step else {
+    guard case .value(let output, _)? = step else {
       Issue.record("expected a tuple, got \(String(describing: step))")
       return
     }
-    #expect(index == 0)
-    let calls = state.delivered(from: index, more: .none)
+    #expect(text(output) == "2a")
+    let calls = state.delivered(more: .max(1))
     calls.request(.max(1))
     #expect(left.requested == [.max(1)])
+    #expect(right.requested == [.max(1)])
   }
 
-  @Test func finishWithAValue_waitsForTheOthers_finishWithoutOne_ends() {
+  @Test func finishWithOrWithoutAValue_waitsForTheOthers() {
     let left = SubscriptionProbe()
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
     _ = receive(1, Left.self, into: &state)
-    let leftDone = state.complete(.finished, at: 0)
-    #expect(!leftDone.ending)
-    #expect(leftDone.released as? SubscriptionProbe === left)
-    #expect(leftDone.cancels.isEmpty)
-    #expect(state.isActive)
     let rightDone = state.complete(.finished, at: 1)  // never sent a value
-    #expect(rightDone.ending)
+    #expect(!rightDone.ending)
+    #expect(rightDone.released as? SubscriptionProbe === right)
+    #expect(rightDone.cancels.isEmpty)
+    #expect(state.isActive)
+    let leftDone = state.complete(.finished, at: 0)
+    #expect(leftDone.ending)
     #expect(drainAll(&state) == ["finished released Optional(1) nil"])
     #expect(state.isTerminal)
   }
@@ -174,7 +216,7 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
     let left = SubscriptionProbe()
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
-    _ = state.add(.max(5), returning: nil)
+    _ = state.add(.max(5))
     _ = receive(1, Left.self, into: &state)
     _ = receive("a", Right.self, into: &state)  // claims the drain
     _ = receive(2, Left.self, into: &state, claims: false)  // queued
@@ -185,14 +227,14 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
     #expect(!right.cancelled)  // the failing upstream is released, not cancelled
     let late = receive(3, Left.self, into: &state)
     #expect(name(late) == "ignore")
-    #expect(drainAll(&state) == ["2a from 0", "failure released Optional(2) Optional(\"a\")"])
+    #expect(drainAll(&state) == ["2a", "failure released Optional(2) Optional(\"a\")"])
   }
 
   @Test func cancel_handsOutEverything_andNothingIsDeliveredAfter() {
     let left = SubscriptionProbe()
     let right = SubscriptionProbe()
     var state = subscribed(left, right)
-    _ = state.add(.max(5), returning: nil)
+    _ = state.add(.max(5))
     _ = receive(1, Left.self, into: &state)
     _ = receive("a", Right.self, into: &state)  // claims the drain
     _ = receive(2, Left.self, into: &state, claims: false)  // queued
@@ -206,13 +248,13 @@ private func subscribed(_ left: SubscriptionProbe, _ right: SubscriptionProbe) -
     #expect(state.isTerminal)
     let after = state.nextStep()
     #expect(after == nil)  // the claimer stops
-    let request = state.add(.max(1), returning: nil)
-    #expect(request == nil)
+    #expect(state.add(.max(1)) == nil)
+    #expect(state.upstreamCalls().isEmpty)
   }
 
   @Test func cancel_whileEnding_handsOutThePendingCompletion() {
     var state = subscribed(SubscriptionProbe(), SubscriptionProbe())
-    _ = state.add(.max(5), returning: nil)
+    _ = state.add(.max(5))
     _ = receive(1, Left.self, into: &state)
     _ = receive("a", Right.self, into: &state)  // claims the drain
     _ = state.complete(.failure(TestError()), at: 0)
