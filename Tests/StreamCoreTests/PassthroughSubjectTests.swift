@@ -136,6 +136,64 @@ import Testing
     #expect(weakSubscription == nil)
   }
 
+  /// A subscriber with unlimited demand takes the conduit's open path (no lock); cancelling
+  /// from inside its own delivery stops it at once and still releases it.
+  @Test func unlimitedSubscriber_cancelInsideDelivery_stopsAndReleasesIt() {
+    final class CancelsOnTwo: Subscriber {
+      var subscription: (any Subscription)?
+      var values: [Int] = []
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+      }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        values.append(input)
+        if input == 2 { subscription?.cancel() }
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<TestError>) {}
+    }
+    weak var weakSubscriber: CancelsOnTwo?
+    var received: [Int] = []
+    do {
+      let subscriber = CancelsOnTwo()
+      weakSubscriber = subscriber
+      subject.subscribe(subscriber)
+      for value in 1...4 { subject.send(value) }
+      received = subscriber.values
+      subscriber.subscription = nil
+    }
+    #expect(received == [1, 2])
+    #expect(weakSubscriber == nil)
+  }
+
+  /// On the open path, a send from inside the subscriber is delivered at once, inside the
+  /// delivery in progress, as Combine does.
+  @Test func unlimitedSubscriber_reentrantSend_isDeliveredInsideTheDelivery() {
+    let log = Log()
+    final class Reenters: Subscriber {
+      let subject: PassthroughSubject<Int, TestError>
+      let log: Log
+      init(_ subject: PassthroughSubject<Int, TestError>, _ log: Log) {
+        self.subject = subject
+        self.log = log
+      }
+      func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        log.append("in \(input)")
+        if input == 1 { subject.send(10) }
+        log.append("out \(input)")
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<TestError>) { log.append("end") }
+    }
+    subject.subscribe(Reenters(subject, log))
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .finished)
+    #expect(log.entries == ["in 1", "in 10", "out 10", "out 1", "in 2", "out 2", "end"])
+  }
+
   @Test func completedSubscription_releasesSubscriberAndItself() {
     weak var weakSubscription: AnyObject?
     weak var weakSubscriber: WeakHolder<Int, TestError>?

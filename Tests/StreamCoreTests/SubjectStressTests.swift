@@ -215,6 +215,55 @@ import Testing
     #expect(late.completions == [.finished])
   }
 
+  /// Subscribers with unlimited demand take the open path, where the delivering thread reads
+  /// the subscriber without the lock; one cancelled while another thread delivers to it is
+  /// released once that delivery has let go.
+  @Test func unlimitedSubscribers_cancelledWhileOthersDeliver_areReleased() {
+    final class Held: Subscriber, @unchecked Sendable {
+      // Sendable: `subscription` is written in `receive(subscription:)`, before the subscriber
+      // is shared, and cleared by the one thread that cancels it.
+      typealias Input = Int
+      typealias Failure = Never
+      var subscription: (any Subscription)?
+      let received = Atomic<Int>(0)
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+      }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        received.add(1, ordering: .relaxed)
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<Never>) {}
+    }
+    final class WeakHeld: @unchecked Sendable {
+      // Sendable: written by thread 0 only, read after `concurrently` returns.
+      weak var held: Held?
+      var received = 0
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    let slots = (0..<1_000).map { _ in WeakHeld() }
+    concurrently { thread in
+      if thread == 0 {
+        for slot in slots {
+          let held = Held()
+          slot.held = held
+          subject.subscribe(held)  // the subscriber holds its subscription, and it holds back
+          subject.send(-1)
+          held.subscription?.cancel()
+          held.subscription = nil
+          subject.send(-2)
+          slot.received = held.received.load(ordering: .relaxed)
+        }
+      } else {
+        for value in 0..<Self.perThread { subject.send(value) }
+      }
+    }
+    #expect(slots.filter { $0.held != nil }.count == 0)
+    // Values reached them while they lived (a queued one may be dropped by the cancel).
+    #expect(slots.map(\.received).reduce(0, +) > 0)
+  }
+
   @Test func concurrentCompletionAndSends_exactlyOneCompletion() {
     for _ in 0..<50 {
       let subject = PassthroughSubject<Int, Never>()

@@ -48,10 +48,12 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// open --cancel / completion delivered--> terminal (downstream and core released)
 /// ```
 ///
-/// A pinned subscriber (the subjects' own `sink`) with unlimited demand and nothing waiting
-/// takes the open path: two compare-and-swaps on `claim` and no lock (see ``ConduitClaim``).
-// Sendable: all mutable state is guarded by `lock`, except `claim`, an atomic; downstream is
-// called outside the lock.
+/// A subscriber with unlimited demand and nothing waiting takes the open path: two
+/// compare-and-swaps on `claim` and no lock (see ``ConduitClaim``).
+// Sendable: all mutable state is guarded by `lock`, except `claim`, an atomic, and
+// `downstream`, which the owner of `claim` also reads without the lock (it is only written
+// under the lock, by the owner or while no thread owns the conduit); downstream is called
+// outside the lock.
 @usableFromInline
 final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   SubjectConduitBase<Slot.Downstream.Input, Slot.Downstream.Failure>, @unchecked Sendable,
@@ -70,6 +72,11 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   let lock = Lock()
   /// The subscriber, `nil` once terminal; always `nil` for a pinned subscriber, which is
   /// `pinned`. Whether the conduit is live is read from `core`.
+  ///
+  /// The thread that owns `claim` reads it without the lock on the open path, so it is
+  /// written only under the lock, and only by that owner or while no thread owns the conduit:
+  /// a conduit that ends while another thread delivers keeps its subscriber until that owner
+  /// lets go (``terminate()``, ``letGo(reopening:)``).
   @usableFromInline
   @exclusivity(unchecked) var downstream: Slot
   /// `nil` once terminal (cleared by `terminate()` only).
@@ -138,22 +145,32 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   @inlinable
   func specialisedOffer(_ value: Output) {
     let me = ThreadID.current
-    if isPinned {
-      // The open path: live, unlimited demand, nothing waiting. One compare-and-swap claims
-      // delivery and one lets go; no lock, and the demand needs no update.
-      if claim.claimFast(for: me) {
+    // The open path: live, unlimited demand, nothing waiting. One compare-and-swap claims
+    // delivery and one lets go; no lock, and the demand needs no update. A re-entrant send
+    // from inside the subscriber, with the path still open, goes straight through.
+    if claim.claimFast(for: me) {
+      if isPinned {
         _ = pinnedSubscriber.receive(value)
         if claim.releaseFast(for: me) { return }
         // Something was recorded meanwhile (a queued value, a completion, a cancel): this
         // thread still owns delivery and drains.
         drain(pinnedSubscriber, adding: .none)
-        return
+      } else {
+        // Owning the claim, this thread alone may write `downstream`: read without the lock.
+        let target = downstream.downstream.unsafelyUnwrapped
+        _ = target.receive(value)
+        if claim.releaseFast(for: me) { return }
+        drain(target, adding: .none)
       }
-      // A re-entrant send from inside this subscriber, with the path still open.
-      if claim.isOpen(ownedBy: me) {
+      return
+    }
+    if claim.isOpen(ownedBy: me) {
+      if isPinned {
         _ = pinnedSubscriber.receive(value)
-        return
+      } else {
+        _ = downstream.downstream.unsafelyUnwrapped.receive(value)
       }
+      return
     }
     // A superseded latest value is released after the lock: its deinit may call back here.
     var superseded: Output?
@@ -209,11 +226,11 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
     return verdict
   }
 
-  /// Whether values may take the open path (``ConduitClaim``): a pinned subscriber, live, with
-  /// unlimited demand and nothing waiting. Must run under the lock.
+  /// Whether values may take the open path (``ConduitClaim``): live, with unlimited demand and
+  /// nothing waiting. Must run under the lock.
   @inlinable
   var canOpen: Bool {
-    guard isPinned, core != nil, demand == .unlimited else { return false }
+    guard core != nil, demand == .unlimited else { return false }
     guard let backlog else { return true }
     return backlog.queue.isEmpty && backlog.pendingCompletion == nil && backlog.latest == nil
   }
@@ -227,6 +244,7 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
     if outer {
       // Nothing waits (the usual case): add the demand and let go in one critical section,
       // without entering the drain loop.
+      var ended: Slot?
       let done = lock.withLock { () -> Bool in
         if core != nil {  // live: see `admit`
           if let backlog,
@@ -236,9 +254,10 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
           }
           demand += more
         }
-        claim.release(reopening: canOpen)
+        ended = letGo(reopening: canOpen)
         return true
       }
+      _ = ended  // released here, outside the lock
       if !done { drain(downstream ?? pinnedSubscriber, adding: more) }
     } else if more > .none {
       lock.withLock { if core != nil { demand += more } }
@@ -265,9 +284,10 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   @inlinable
   func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
     var released: Released?
+    var ended: Slot?
     ReentrantOwner.run(lock, delivering: downstream, adding: initial) { more in
       guard core != nil else {
-        claim.release(reopening: false)
+        ended = letGo(reopening: false)
         return nil
       }
       demand += more
@@ -289,6 +309,18 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
       return nil
     }
     _ = released
+    _ = ended
+  }
+
+  /// Lets go of delivery (``ConduitClaim/release(reopening:)``); if the conduit ended while
+  /// this thread delivered, also takes the subscriber that ``terminate()`` left to this owner,
+  /// to be released after the lock. Must run under the lock, holding the claim.
+  @inlinable
+  func letGo(reopening: Bool) -> Slot? {
+    claim.release(reopening: reopening)
+    guard core == nil else { return nil }
+    defer { downstream = Slot(holding: nil) }
+    return downstream
   }
 
   @inlinable
@@ -371,15 +403,23 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   }
 
   /// Ends the conduit; must run under the lock.
+  ///
+  /// If another thread owns delivery, it may be calling the subscriber through `downstream`
+  /// without the lock: the subscriber stays until that owner lets go (``letGo(reopening:)``).
   @inlinable
   func terminate() -> Released {
-    _ = claim.close()  // nothing more takes the open path
+    let owner = claim.close()  // nothing more takes the open path
+    let keepsDownstream = owner != 0 && owner != ThreadID.current.rawValue
     defer {
-      downstream = Slot(holding: nil)
+      if !keepsDownstream { downstream = Slot(holding: nil) }
       core = nil
       backlog = nil
     }
-    return Released(downstream: downstream.downstream, core: core, backlog: backlog)
+    return Released(
+      downstream: keepsDownstream ? nil : downstream.downstream,
+      core: core,
+      backlog: backlog
+    )
   }
 
   /// The backlog, allocated on first use; must run under the lock.
@@ -404,7 +444,7 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   var customMirror: Mirror {
     let (downstream, demand, core) = lock.withLock {
       (
-        self.downstream.downstream ?? (self.core == nil ? nil : pinned.downstream), self.demand,
+        self.core == nil ? nil : (self.downstream.downstream ?? pinned.downstream), self.demand,
         self.core
       )
     }
@@ -492,8 +532,9 @@ final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
 ///
 /// The word holds the owning thread's ``ThreadID`` (0 when no thread delivers) and ``openBit``.
 /// The open bit says that a value may be delivered without the conduit's lock: the subscriber is
-/// pinned (its reference never changes), live, its demand is unlimited (so taking demand changes
-/// nothing), and nothing waits. Then a send is two compare-and-swaps around the delivery
+/// live, its demand is unlimited (so taking demand changes nothing), and nothing waits. The
+/// owner reads the subscriber without the lock: it is pinned (never changes), or only written by
+/// the owner or while no thread owns the conduit. Then a send is two compare-and-swaps around the delivery
 /// (``claimFast(for:)``, ``releaseFast(for:)``), and a re-entrant send from inside the
 /// subscriber sees its own thread in the word and delivers at once (``isOpen(ownedBy:)``).
 ///
