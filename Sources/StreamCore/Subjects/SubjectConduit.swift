@@ -409,17 +409,16 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   @inlinable
   func terminate() -> Released {
     let owner = claim.close()  // nothing more takes the open path
-    let keepsDownstream = owner != 0 && owner != ThreadID.current.rawValue
     defer {
-      if !keepsDownstream { downstream = Slot(holding: nil) }
       core = nil
       backlog = nil
     }
-    return Released(
-      downstream: keepsDownstream ? nil : downstream.downstream,
-      core: core,
-      backlog: backlog
-    )
+    guard owner == 0 || owner == ThreadID.current.rawValue else {
+      // Another thread delivers through `downstream` without the lock; it lets go of it.
+      return Released(downstream: nil, core: core, backlog: backlog)
+    }
+    defer { downstream = Slot(holding: nil) }
+    return Released(downstream: downstream.downstream, core: core, backlog: backlog)
   }
 
   /// The backlog, allocated on first use; must run under the lock.
