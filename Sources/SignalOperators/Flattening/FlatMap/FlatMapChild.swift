@@ -1,5 +1,29 @@
 public import StreamCore
 
+/// Stands in for a subscription where `flatMap` keeps none (a free or not yet subscribed child
+/// slot, a `.finished` that releases nothing), so that those places hold a plain
+/// `any Subscription` rather than an optional one.
+///
+/// An `Optional<any Subscription>` is stored, taken and destroyed through the optional's
+/// value witnesses, which look at the existential's metadata to tell `nil` apart: about 40
+/// instructions each time, several times per child. A plain existential moves by copying its
+/// words, and this stand-in, an empty struct, needs no reference count. Nothing calls it: the
+/// slot's `subscribed` flag says whether its subscription is real.
+@usableFromInline
+struct NoChildSubscription: Subscription {
+  @inlinable
+  init() {}
+
+  @usableFromInline
+  var combineIdentifier: CombineIdentifier { CombineIdentifier() }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {}
+
+  @inlinable
+  func cancel() {}
+}
+
 /// One child slot of `Publishers.FlatMap`'s subscription.
 ///
 /// It lives outside the generic `FlatMap` so that it is not generic: the child-side paths run
@@ -7,17 +31,55 @@ public import StreamCore
 /// cost a metadata lookup on every access there.
 @usableFromInline
 struct FlatMapChild {
-  @usableFromInline var subscription: (any Subscription)?
+  /// The child's subscription once `subscribed`, else a ``NoChildSubscription``.
+  @usableFromInline var subscription: any Subscription
   /// 0 while the slot is free.
   @usableFromInline var generation: Int
+  /// The child handed its subscription, which is in `subscription`.
+  @usableFromInline var subscribed: Bool
   /// Asked for unlimited values, so it needs no top-up.
   @usableFromInline var unlimited: Bool
+  /// While free: the next free slot, -1 for none.
+  @usableFromInline var nextFree: Int
 
   @inlinable
   init(generation: Int) {
-    self.subscription = nil
+    self.subscription = NoChildSubscription()
     self.generation = generation
+    self.subscribed = false
     self.unlimited = false
+    self.nextFree = -1
+  }
+
+  /// Takes the free slot for the child of `generation`; returns the next free slot.
+  @inlinable
+  mutating func occupy(generation: Int) -> Int {
+    self.generation = generation
+    return nextFree
+  }
+
+  /// Keeps the child's first subscription, asked for unlimited values or not; `false` if it
+  /// already has one.
+  @inlinable
+  mutating func subscribe(_ subscription: any Subscription, unlimited: Bool) -> Bool {
+    guard !subscribed else { return false }
+    self.subscription = subscription
+    self.subscribed = true
+    self.unlimited = unlimited
+    return true
+  }
+
+  /// Frees the slot, which becomes the head of the free list before `nextFree`; returns the
+  /// child's subscription (a ``NoChildSubscription`` if it had none), moved out.
+  @inlinable
+  mutating func vacate(nextFree: Int) -> any Subscription {
+    var released: any Subscription = NoChildSubscription()
+    swap(&released, &subscription)
+    generation = 0
+    subscribed = false
+    unlimited = false
+    self.nextFree = nextFree
+    return released
   }
 }
 
@@ -28,7 +90,7 @@ extension InnerTag {
 }
 
 /// The child slots of `flatMap`'s subscription while it is active: claimed for each upstream
-/// value, reused through `free` once their child finishes.
+/// value, reused through a free list once their child finishes.
 ///
 /// Not generic, like ``FlatMapChild``: a child's value reads its slot here without generic
 /// metadata even when that path runs unspecialised.
@@ -36,8 +98,9 @@ extension InnerTag {
 struct FlatMapChildren {
   /// Every slot ever claimed; free ones have generation 0.
   @usableFromInline var slots: [FlatMapChild] = []
-  /// Free slots, to reuse before growing `slots`.
-  @usableFromInline var free: [Int] = []
+  /// The first free slot, to reuse before growing `slots` (the rest are linked through their
+  /// `nextFree`); -1 for none.
+  @usableFromInline var firstFree = -1
   /// Children claimed and not yet finished.
   @usableFromInline var live = 0
   /// The last generation handed out.
@@ -51,10 +114,9 @@ struct FlatMapChildren {
   mutating func claim() -> InnerTag {
     lastGeneration &+= 1
     let slot: Int
-    if let reused = free.popLast() {
-      slot = reused
-      slots[slot].generation = lastGeneration
-      slots[slot].unlimited = false
+    if firstFree >= 0 {
+      slot = firstFree
+      firstFree = slots[slot].occupy(generation: lastGeneration)
     } else {
       slot = slots.count
       slots.append(FlatMapChild(generation: lastGeneration))
@@ -69,19 +131,18 @@ struct FlatMapChildren {
     tag.slot >= 0 && tag.slot < slots.count && slots[tag.slot].generation == tag.generation
   }
 
-  /// Frees the slot of the current child `tag`, which finished; returns its subscription, to
-  /// release after the lock.
+  /// Frees the slot of the current child `tag`, which finished; returns its subscription (a
+  /// ``NoChildSubscription`` if it never subscribed), to release after the lock.
   @inlinable
-  mutating func finish(_ tag: InnerTag) -> (any Subscription)? {
-    let released = slots[tag.slot].subscription.take()
-    slots[tag.slot].generation = 0
-    free.append(tag.slot)
+  mutating func finish(_ tag: InnerTag) -> any Subscription {
+    let released = slots[tag.slot].vacate(nextFree: firstFree)
+    firstFree = tag.slot
     live -= 1
     return released
   }
 
-  /// Empties the table; returns the slots, whose subscriptions are cancelled or released after
-  /// the lock.
+  /// Empties the table; returns the slots, whose subscriptions (where `subscribed`) are
+  /// cancelled or released after the lock.
   @inlinable
   mutating func takeAll() -> [FlatMapChild] {
     let taken = slots

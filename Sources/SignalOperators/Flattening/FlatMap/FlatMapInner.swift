@@ -177,7 +177,7 @@ extension Publishers.FlatMap {
     /// delivers `.finished` if the caller claimed the drain.
     @inlinable
     func finished(_ finished: State.Finished) {
-      finished.requestOneMore?.request(.max(1))
+      if finished.asksOneMore { finished.upstreamToAsk.request(.max(1)) }
       if finished.claimed { drain() }
     }  // the finished side's subscription and a finished stream's transform are released here
 

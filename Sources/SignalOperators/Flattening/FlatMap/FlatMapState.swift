@@ -48,8 +48,9 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// address-only and each such check copied it (about 600 instructions per value).
   @usableFromInline
   final class Active {
-    /// The upstream's life.
-    @usableFromInline var upstream: Upstream
+    /// The upstream's life. Read and written only under the subscription's lock, which
+    /// excludes other access, so the dynamic exclusivity check is left out.
+    @usableFromInline @exclusivity(unchecked) var upstream: Upstream
     /// Makes the child publishers.
     @usableFromInline let transform: Transform
 
@@ -66,6 +67,14 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     case awaitingSubscription
     case subscribed(any Subscription)
     case finished
+
+    /// Whether the upstream finished; read in place (a pattern match on the class's property
+    /// would copy the enum, existential and all, first).
+    @inlinable
+    var isFinished: Bool {
+      if case .finished = self { return true }
+      return false
+    }
   }
 
   /// A value waiting for demand or for the thread delivering, with the child that sent it.
@@ -96,13 +105,18 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   }
 
   /// What the upstream's or a child's `.finished` hands out, to act on after the lock.
+  ///
+  /// Its subscriptions are plain existentials (a ``NoChildSubscription`` where there is none):
+  /// each child's `.finished` makes and destroys one, which costs less without the optional.
   @usableFromInline
   struct Finished {
     /// The finished side's subscription, released after the lock.
-    @usableFromInline var released: (any Subscription)?
-    /// The upstream, to ask for one more publisher (a child finished and `maxPublishers` is
-    /// limited).
-    @usableFromInline var requestOneMore: (any Subscription)?
+    @usableFromInline var released: any Subscription = NoChildSubscription()
+    /// The upstream, to ask for one more publisher when `asksOneMore` (a child finished and
+    /// `maxPublishers` is limited).
+    @usableFromInline var upstreamToAsk: any Subscription = NoChildSubscription()
+    /// Whether to ask `upstreamToAsk` for one more publisher.
+    @usableFromInline var asksOneMore = false
     /// The transform, released after the lock when the stream finished.
     @usableFromInline var transform: Transform?
     /// Whether the caller claimed the drain (to deliver `.finished`).
@@ -110,6 +124,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
 
     @inlinable
     init() {}
+
+    /// The upstream to ask for one more publisher, if any.
+    @inlinable
+    var requestOneMore: (any Subscription)? { asksOneMore ? upstreamToAsk : nil }
   }
 
   /// What a failure hands out, to act on after the lock.
@@ -220,19 +238,18 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     if let child, !children.isCurrent(child) { return nil }
     // A failure from an upstream that already finished breaks the protocol; the children it
     // started still run to the end.
-    if child == nil, case .finished = active.upstream { return nil }
+    if child == nil, active.upstream.isFinished { return nil }
     phase = .completing
     var failed = Failed()
     failed.transform = active.transform
     if case .subscribed(let upstream) = active.upstream {
       if child == nil { failed.released = upstream } else { failed.cancel.append(upstream) }
     }
-    for (slot, occupant) in children.takeAll().enumerated() {
-      guard let subscription = occupant.subscription else { continue }
+    for (slot, occupant) in children.takeAll().enumerated() where occupant.subscribed {
       if slot == child?.slot {
-        failed.released = subscription
+        failed.released = occupant.subscription
       } else {
-        failed.cancel.append(subscription)
+        failed.cancel.append(occupant.subscription)
       }
     }
     failed.claimed = queue.finish(.failure(error))
@@ -249,12 +266,12 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     _ child: InnerTag,
     _ subscription: any Subscription
   ) -> Subscribers.Demand? {
-    guard case .active = phase, children.isCurrent(child),
-      children.slots[child.slot].subscription == nil
-    else { return nil }
+    guard case .active = phase, children.isCurrent(child) else { return nil }
     let unlimited = queue.demand == .unlimited
-    children.slots[child.slot].subscription = subscription
-    children.slots[child.slot].unlimited = unlimited
+    // One access to the slot: checks for a first subscription and keeps it.
+    guard children.slots[child.slot].subscribe(subscription, unlimited: unlimited) else {
+      return nil
+    }
     return unlimited ? .unlimited : .max(1)
   }
 
@@ -292,17 +309,25 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     guard case .active(let active) = phase, children.isCurrent(child) else { return finished }
     finished.released = children.finish(child)
     if maxPublishers != .unlimited, case .subscribed(let upstream) = active.upstream {
-      finished.requestOneMore = upstream
+      finished.upstreamToAsk = upstream
+      finished.asksOneMore = true
     }
-    finishIfIdle(&finished)
+    // As `finishIfIdle`, with `active` at hand.
+    if children.live == 0, active.upstream.isFinished { finishNow(active, &finished) }
     return finished
   }
 
   /// Queues `.finished` if the upstream finished and no child is live.
   @inlinable
   mutating func finishIfIdle(_ finished: inout Finished) {
-    guard case .active(let active) = phase, case .finished = active.upstream, children.live == 0
+    guard case .active(let active) = phase, children.live == 0, active.upstream.isFinished
     else { return }
+    finishNow(active, &finished)
+  }
+
+  /// Queues `.finished`: the upstream finished and no child is live.
+  @inlinable
+  mutating func finishNow(_ active: Active, _ finished: inout Finished) {
     phase = .completing
     _ = children.takeAll()  // every slot is free: no subscription in them
     finished.transform = active.transform
@@ -324,10 +349,9 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   mutating func childrenTurningUnlimited() -> [any Subscription] {
     guard case .active = phase, queue.demand == .unlimited else { return [] }
     var turning: [any Subscription] = []
-    for index in children.slots.indices {
-      guard let subscription = children.slots[index].subscription else { continue }
+    for index in children.slots.indices where children.slots[index].subscribed {
       children.slots[index].unlimited = true
-      turning.append(subscription)
+      turning.append(children.slots[index].subscription)
     }
     return turning
   }
@@ -345,8 +369,8 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     case .active(let active):
       cancelled.transform = active.transform
       // The children first, then the upstream, as Combine.
-      for child in children.takeAll() {
-        if let subscription = child.subscription { cancelled.cancel.append(subscription) }
+      for child in children.takeAll() where child.subscribed {
+        cancelled.cancel.append(child.subscription)
       }
       if case .subscribed(let upstream) = active.upstream { cancelled.cancel.append(upstream) }
     }
@@ -377,7 +401,9 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     case .value(let pending):
       let tag = pending.tag
       var topUp: (any Subscription)?
-      if case .active = phase, children.isCurrent(tag), !children.slots[tag.slot].unlimited {
+      if case .active = phase, children.isCurrent(tag), children.slots[tag.slot].subscribed,
+        !children.slots[tag.slot].unlimited
+      {
         topUp = children.slots[tag.slot].subscription
       }
       return .value(pending.value, topUp: topUp)
