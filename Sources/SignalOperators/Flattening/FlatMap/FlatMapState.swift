@@ -48,33 +48,32 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// address-only and each such check copied it (about 600 instructions per value).
   @usableFromInline
   final class Active {
-    /// The upstream's life. Read and written only under the subscription's lock, which
-    /// excludes other access, so the dynamic exclusivity check is left out.
+    // `upstream` and `upstreamSubscription` are read and written only under the
+    // subscription's lock, which excludes other access: no dynamic exclusivity check.
+
+    /// Where the upstream is in its life.
     @usableFromInline @exclusivity(unchecked) var upstream: Upstream
+    /// The upstream's subscription while `upstream` is `.subscribed`, else a
+    /// ``NoChildSubscription``. Apart from `upstream`, so that checking where the upstream is
+    /// (on each child's `.finished`) reads a plain enum rather than copying an existential.
+    @usableFromInline @exclusivity(unchecked) var upstreamSubscription: any Subscription
     /// Makes the child publishers.
     @usableFromInline let transform: Transform
 
     @inlinable
-    init(upstream: Upstream, transform: @escaping Transform) {
-      self.upstream = upstream
+    init(transform: @escaping Transform) {
+      self.upstream = .awaitingSubscription
+      self.upstreamSubscription = NoChildSubscription()
       self.transform = transform
     }
   }
 
-  /// The upstream's life while active.
+  /// The upstream's life while active (its subscription is ``Active/upstreamSubscription``).
   @usableFromInline
   enum Upstream {
     case awaitingSubscription
-    case subscribed(any Subscription)
+    case subscribed
     case finished
-
-    /// Whether the upstream finished; read in place (a pattern match on the class's property
-    /// would copy the enum, existential and all, first).
-    @inlinable
-    var isFinished: Bool {
-      if case .finished = self { return true }
-      return false
-    }
   }
 
   /// A value waiting for demand or for the thread delivering, with the child that sent it.
@@ -92,16 +91,24 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   }
 
   /// A child claimed for an upstream value: subscribe `transform(value)` with `tag`.
+  ///
+  /// Holds the ``Active`` state, which keeps the transform alive while the caller runs it after
+  /// the lock: one reference taken over from the state's phase, rather than a copy of the
+  /// closure on top of it.
   @usableFromInline
   struct Claim {
     @usableFromInline let tag: InnerTag
-    @usableFromInline let transform: Transform
+    @usableFromInline let active: Active
 
     @inlinable
-    init(tag: InnerTag, transform: @escaping Transform) {
+    init(tag: InnerTag, active: Active) {
       self.tag = tag
-      self.transform = transform
+      self.active = active
     }
+
+    /// Makes the child publishers.
+    @inlinable
+    var transform: Transform { active.transform }
   }
 
   /// What the upstream's or a child's `.finished` hands out, to act on after the lock.
@@ -181,7 +188,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// An active state, awaiting the upstream's subscription.
   @inlinable
   init(transform: @escaping Transform) {
-    phase = .active(Active(upstream: .awaitingSubscription, transform: transform))
+    phase = .active(Active(transform: transform))
   }
 
   /// Whether upstream and child values are still accepted.
@@ -204,10 +211,11 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// end).
   @inlinable
   mutating func receive(subscription: any Subscription) -> Bool {
-    guard case .active(let active) = phase, case .awaitingSubscription = active.upstream else {
+    guard case .active(let active) = phase, active.upstream == .awaitingSubscription else {
       return false
     }
-    active.upstream = .subscribed(subscription)
+    active.upstream = .subscribed
+    active.upstreamSubscription = subscription
     return true
   }
 
@@ -215,7 +223,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   @inlinable
   mutating func claimChild() -> Claim? {
     guard case .active(let active) = phase else { return nil }
-    return Claim(tag: children.claim(), transform: active.transform)
+    return Claim(tag: children.claim(), active: active)
   }
 
   /// The upstream finished: `.finished` is queued once no child is live.
@@ -223,7 +231,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   mutating func upstreamFinished() -> Finished {
     var finished = Finished()
     guard case .active(let active) = phase else { return finished }
-    if case .subscribed(let upstream) = active.upstream { finished.released = upstream }
+    if active.upstream == .subscribed { swap(&finished.released, &active.upstreamSubscription) }
     active.upstream = .finished
     finishIfIdle(&finished)
     return finished
@@ -238,11 +246,12 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     if let child, !children.isCurrent(child) { return nil }
     // A failure from an upstream that already finished breaks the protocol; the children it
     // started still run to the end.
-    if child == nil, active.upstream.isFinished { return nil }
+    if child == nil, active.upstream == .finished { return nil }
     phase = .completing
     var failed = Failed()
     failed.transform = active.transform
-    if case .subscribed(let upstream) = active.upstream {
+    if active.upstream == .subscribed {
+      let upstream = active.upstreamSubscription
       if child == nil { failed.released = upstream } else { failed.cancel.append(upstream) }
     }
     for (slot, occupant) in children.takeAll().enumerated() where occupant.subscribed {
@@ -308,19 +317,19 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     var finished = Finished()
     guard case .active(let active) = phase, children.isCurrent(child) else { return finished }
     finished.released = children.finish(child)
-    if maxPublishers != .unlimited, case .subscribed(let upstream) = active.upstream {
-      finished.upstreamToAsk = upstream
+    if maxPublishers != .unlimited, active.upstream == .subscribed {
+      finished.upstreamToAsk = active.upstreamSubscription
       finished.asksOneMore = true
     }
     // As `finishIfIdle`, with `active` at hand.
-    if children.live == 0, active.upstream.isFinished { finishNow(active, &finished) }
+    if children.live == 0, active.upstream == .finished { finishNow(active, &finished) }
     return finished
   }
 
   /// Queues `.finished` if the upstream finished and no child is live.
   @inlinable
   mutating func finishIfIdle(_ finished: inout Finished) {
-    guard case .active(let active) = phase, children.live == 0, active.upstream.isFinished
+    guard case .active(let active) = phase, children.live == 0, active.upstream == .finished
     else { return }
     finishNow(active, &finished)
   }
@@ -372,7 +381,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
       for child in children.takeAll() where child.subscribed {
         cancelled.cancel.append(child.subscription)
       }
-      if case .subscribed(let upstream) = active.upstream { cancelled.cancel.append(upstream) }
+      if active.upstream == .subscribed { cancelled.cancel.append(active.upstreamSubscription) }
     }
     phase = .terminal
     cancelled.remains = queue.cancel()
