@@ -41,34 +41,31 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     case terminal
   }
 
-  /// What exists while the subscription is active (the child slots are in `children`).
+  /// What exists while the subscription is active (the child slots are in `children`, where the
+  /// upstream is in its life in `upstream`).
   ///
   /// A class, so that `phase` is one reference: checking for `.active` or reading the transform
   /// on a value's path copies no payload. With the upstream's existential inline, `Phase` was
   /// address-only and each such check copied it (about 600 instructions per value).
   @usableFromInline
   final class Active {
-    // `upstream` and `upstreamSubscription` are read and written only under the
-    // subscription's lock, which excludes other access: no dynamic exclusivity check.
-
-    /// Where the upstream is in its life.
-    @usableFromInline @exclusivity(unchecked) var upstream: Upstream
-    /// The upstream's subscription while `upstream` is `.subscribed`, else a
-    /// ``NoChildSubscription``. Apart from `upstream`, so that checking where the upstream is
-    /// (on each child's `.finished`) reads a plain enum rather than copying an existential.
+    /// The upstream's subscription while the state's `upstream` is `.subscribed`, else a
+    /// ``NoChildSubscription``. Read and written only under the subscription's lock, which
+    /// excludes other access: no dynamic exclusivity check.
     @usableFromInline @exclusivity(unchecked) var upstreamSubscription: any Subscription
     /// Makes the child publishers.
     @usableFromInline let transform: Transform
 
     @inlinable
     init(transform: @escaping Transform) {
-      self.upstream = .awaitingSubscription
       self.upstreamSubscription = NoChildSubscription()
       self.transform = transform
     }
   }
 
   /// The upstream's life while active (its subscription is ``Active/upstreamSubscription``).
+  /// Not in ``Active``: each child's `.finished` checks it, and reading it here needs no
+  /// reference to the active state.
   @usableFromInline
   enum Upstream {
     case awaitingSubscription
@@ -183,6 +180,8 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// transition out of `.active` empties it.
   @usableFromInline var children = FlatMapChildren()
   @usableFromInline var phase: Phase
+  /// Where the upstream is in its life; meaningful while active.
+  @usableFromInline var upstream = Upstream.awaitingSubscription
   @usableFromInline var queue = DeliveryQueue<Pending, Failure>(failureOrder: .afterDemandedValues)
 
   /// An active state, awaiting the upstream's subscription.
@@ -211,10 +210,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// end).
   @inlinable
   mutating func receive(subscription: any Subscription) -> Bool {
-    guard case .active(let active) = phase, active.upstream == .awaitingSubscription else {
+    guard upstream == .awaitingSubscription, case .active(let active) = phase else {
       return false
     }
-    active.upstream = .subscribed
+    upstream = .subscribed
     active.upstreamSubscription = subscription
     return true
   }
@@ -231,8 +230,8 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   mutating func upstreamFinished() -> Finished {
     var finished = Finished()
     guard case .active(let active) = phase else { return finished }
-    if active.upstream == .subscribed { swap(&finished.released, &active.upstreamSubscription) }
-    active.upstream = .finished
+    if upstream == .subscribed { swap(&finished.released, &active.upstreamSubscription) }
+    upstream = .finished
     finishIfIdle(&finished)
     return finished
   }
@@ -246,13 +245,17 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     if let child, !children.isCurrent(child) { return nil }
     // A failure from an upstream that already finished breaks the protocol; the children it
     // started still run to the end.
-    if child == nil, active.upstream == .finished { return nil }
+    if child == nil, upstream == .finished { return nil }
     phase = .completing
     var failed = Failed()
     failed.transform = active.transform
-    if active.upstream == .subscribed {
-      let upstream = active.upstreamSubscription
-      if child == nil { failed.released = upstream } else { failed.cancel.append(upstream) }
+    if upstream == .subscribed {
+      let subscription = active.upstreamSubscription
+      if child == nil {
+        failed.released = subscription
+      } else {
+        failed.cancel.append(subscription)
+      }
     }
     for (slot, occupant) in children.takeAll().enumerated() where occupant.subscribed {
       if slot == child?.slot {
@@ -315,28 +318,21 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     maxPublishers: Subscribers.Demand
   ) -> Finished {
     var finished = Finished()
-    guard case .active(let active) = phase, children.isCurrent(child) else { return finished }
+    guard case .active = phase, children.isCurrent(child) else { return finished }
     finished.released = children.finish(child)
-    if maxPublishers != .unlimited, active.upstream == .subscribed {
+    if maxPublishers != .unlimited, upstream == .subscribed, case .active(let active) = phase {
       finished.upstreamToAsk = active.upstreamSubscription
       finished.asksOneMore = true
     }
-    // As `finishIfIdle`, with `active` at hand.
-    if children.live == 0, active.upstream == .finished { finishNow(active, &finished) }
+    finishIfIdle(&finished)
     return finished
   }
 
   /// Queues `.finished` if the upstream finished and no child is live.
   @inlinable
   mutating func finishIfIdle(_ finished: inout Finished) {
-    guard case .active(let active) = phase, children.live == 0, active.upstream == .finished
+    guard children.live == 0, upstream == .finished, case .active(let active) = phase
     else { return }
-    finishNow(active, &finished)
-  }
-
-  /// Queues `.finished`: the upstream finished and no child is live.
-  @inlinable
-  mutating func finishNow(_ active: Active, _ finished: inout Finished) {
     phase = .completing
     _ = children.takeAll()  // every slot is free: no subscription in them
     finished.transform = active.transform
@@ -381,7 +377,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
       for child in children.takeAll() where child.subscribed {
         cancelled.cancel.append(child.subscription)
       }
-      if active.upstream == .subscribed { cancelled.cancel.append(active.upstreamSubscription) }
+      if upstream == .subscribed { cancelled.cancel.append(active.upstreamSubscription) }
     }
     phase = .terminal
     cancelled.remains = queue.cancel()
