@@ -76,8 +76,13 @@ struct FlatMapChild {
   /// child's subscription (a ``NoChildSubscription`` if it had none), moved out.
   @inlinable @inline(__always)
   mutating func vacate(nextFree: Int) -> any Subscription {
-    var released: any Subscription = NoChildSubscription()
-    swap(&released, &subscription)
+    // Moved out and the stand-in put back in its place: two moves, where `swap` through a
+    // temporary makes three and the stand-in's later destruction one more call.
+    let released = withUnsafeMutablePointer(to: &subscription) { slot in
+      let taken = slot.move()
+      slot.initialize(to: NoChildSubscription())
+      return taken
+    }
     generation = 0
     subscribed = false
     unlimited = false

@@ -115,19 +115,32 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   @usableFromInline
   struct Finished {
     /// The finished side's subscription, released after the lock.
-    @usableFromInline var released: any Subscription = NoChildSubscription()
+    @usableFromInline var released: any Subscription
     /// The upstream, to ask for one more publisher when `asksOneMore` (a child finished and
     /// `maxPublishers` is limited).
-    @usableFromInline var upstreamToAsk: any Subscription = NoChildSubscription()
+    @usableFromInline var upstreamToAsk: any Subscription
     /// Whether to ask `upstreamToAsk` for one more publisher.
-    @usableFromInline var asksOneMore = false
+    @usableFromInline var asksOneMore: Bool
     /// The transform, released after the lock when the stream finished.
     @usableFromInline var transform: Transform?
     /// Whether the caller claimed the drain (to deliver `.finished`).
-    @usableFromInline var claimed = false
+    @usableFromInline var claimed: Bool
 
+    /// Nothing to release yet.
     @inlinable
-    init() {}
+    init() {
+      self.init(released: NoChildSubscription())
+    }
+
+    /// Releases `released`, stored as the value is made (no default assigned over first).
+    @inlinable
+    init(released: consuming any Subscription) {
+      self.released = released
+      self.upstreamToAsk = NoChildSubscription()
+      self.asksOneMore = false
+      self.transform = nil
+      self.claimed = false
+    }
 
     /// The upstream to ask for one more publisher, if any.
     @inlinable
@@ -317,9 +330,8 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     _ child: InnerTag,
     maxPublishers: Subscribers.Demand
   ) -> Finished {
-    var finished = Finished()
-    guard case .active = phase, children.isCurrent(child) else { return finished }
-    finished.released = children.finish(child)
+    guard case .active = phase, children.isCurrent(child) else { return Finished() }
+    var finished = Finished(released: children.finish(child))
     if maxPublishers != .unlimited, upstream == .subscribed, case .active(let active) = phase {
       finished.upstreamToAsk = active.upstreamSubscription
       finished.asksOneMore = true
