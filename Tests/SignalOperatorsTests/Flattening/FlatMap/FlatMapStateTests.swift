@@ -152,6 +152,40 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> I
     #expect(state.children.live == 0)
   }
 
+  @Test func freedSlots_areReusedLastFreedFirst_beforeTheTableGrows() {
+    var state = subscribed(SubscriptionProbe())
+    let first = child(&state, SubscriptionProbe())
+    let second = child(&state, SubscriptionProbe())
+    let third = child(&state, SubscriptionProbe())
+    #expect([first.slot, second.slot, third.slot] == [0, 1, 2])
+    _ = state.childFinished(first, maxPublishers: .unlimited)
+    _ = state.childFinished(third, maxPublishers: .unlimited)
+    let reusedThird = child(&state, SubscriptionProbe())
+    let reusedFirst = child(&state, SubscriptionProbe())
+    let grown = child(&state, SubscriptionProbe())
+    #expect([reusedThird.slot, reusedFirst.slot, grown.slot] == [2, 0, 3])
+    #expect(state.children.slots.count == 4)
+    #expect(state.children.live == 4)
+    let stale = state.childSubscribed(third, SubscriptionProbe())
+    #expect(stale == nil)  // the slot's new occupant has another generation
+  }
+
+  @Test func childFinishedBeforeSubscribing_releasesNoSubscription_andFreesItsSlot() {
+    let upstream = SubscriptionProbe()
+    var state = subscribed(upstream)
+    let tag = state.claimChild()?.tag ?? .just
+    let finished = state.childFinished(tag, maxPublishers: .max(1))
+    #expect(finished.released is NoChildSubscription)
+    #expect(upstream.isSame(as: finished.requestOneMore))
+    #expect(state.children.live == 0)
+    let probe = SubscriptionProbe()
+    let next = child(&state, probe)
+    #expect(next.slot == tag.slot)
+    let cancelled = state.cancel()
+    #expect(cancelled?.cancel.count == 2)  // the new child's and the upstream's, nothing stale
+    #expect(cancelled?.cancel.first.map { probe.isSame(as: $0) } == true)
+  }
+
   @Test func upstreamFinished_waitsForTheLastChild_thenFinishes() {
     let upstream = SubscriptionProbe()
     var state = subscribed(upstream)
