@@ -344,6 +344,33 @@ import Testing
     #expect(recorder.subscriptionDescription == "SwitchToLatest")
   }
 
+  @Test func erasedInners_replacedInnerValuesDropped() {
+    let recorder = RecordingSubscriber<Int, Boom>()
+    let erased = TestPublisher<AnyPublisher<Int, Boom>, Boom>()
+    erased.switchToLatest().subscribe(recorder)
+    erased.send(inners[0].eraseToAnyPublisher())
+    inners[0].send(1)
+    erased.send(inners[1].eraseToAnyPublisher())
+    #expect(inners[0].requests == [.demand(.unlimited), .cancel])
+    inners[0].send(2)
+    inners[1].send(3)
+    erased.send(Just(4).setFailureType(to: Boom.self).eraseToAnyPublisher())
+    inners[1].send(5)
+    #expect(recorder.values == [1, 3, 4])
+    #expect(recorder.completion == nil)
+  }
+
+  @Test func innerSubscriber_describedAsSwitchToLatest() {
+    let probe = SubscriberDescriptionProbe()
+    let recorder = RecordingSubscriber<Int, Never>()
+    [probe.eraseToAnyPublisher(), probe.eraseToAnyPublisher()].publisher.switchToLatest()
+      .subscribe(recorder)
+    [probe].publisher.switchToLatest().subscribe(RecordingSubscriber<Int, Never>())
+    #expect(probe.descriptions == ["SwitchToLatest", "SwitchToLatest", "SwitchToLatest"])
+    #expect(recorder.values == [7, 7])
+    #expect(recorder.completion == .finished)
+  }
+
   @Test func switchToLatest_conforms() {
     PublisherConformance(
       elements: 3,
@@ -479,4 +506,18 @@ private final class SwitchMark: @unchecked Sendable {
   var count: Int { lock.withLock { value } }
 
   func set(_ count: Int) { lock.withLock { value = count } }
+}
+
+/// A publisher that records how each subscriber describes itself, then sends 7 and finishes.
+// Sendable: used from one thread only.
+private final class SubscriberDescriptionProbe: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  var descriptions: [String] = []
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    descriptions.append(String(describing: subscriber))
+    Just(7).receive(subscriber: subscriber)
+  }
 }

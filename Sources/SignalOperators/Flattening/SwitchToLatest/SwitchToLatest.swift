@@ -66,6 +66,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
@@ -78,47 +79,83 @@ extension Publishers {
 extension Publishers.SwitchToLatest: Sendable where Upstream: Sendable {}
 
 extension Publishers.SwitchToLatest {
-  /// The downstream's subscription and the upstream's subscriber; each inner publisher gets a
-  /// ``Side`` tagged with its generation. The states and transitions are
+  /// The downstream's subscription and the upstream's subscriber; each inner publisher gets an
+  /// `InnerSubscriber` (StreamCore's) tagged with its generation, which reaches this class
+  /// through its `InnerEntries`, so an `AnyPublisher` inner subscribes it through code
+  /// specialised for the erased publisher. The states and transitions are
   /// ``SwitchToLatestState``'s; this class takes the lock, performs the actions after it, and
   /// runs the drain (a ``SerialDrain`` in the state's ``DeliveryQueue``).
   // Sendable: all mutable state is guarded by `lock`; the downstream is called only by the
   // thread that claimed the drain, the upstream and inners outside the lock.
-  private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = P
-    typealias State = SwitchToLatestState<Output, Failure>
+    @usableFromInline typealias Input = P
+    @usableFromInline typealias State = SwitchToLatestState<Output, Failure>
 
-    private let lock = Lock()
-    @exclusivity(unchecked) private var state = State()
+    @usableFromInline let lock = Lock()
+    /// The inner publishers' way back into this class (see `InnerEntries`).
+    @usableFromInline let entries: InnerEntries<Output, Failure>
+    @usableFromInline @exclusivity(unchecked) var state = State()
     /// `nil` once the completion was handed to the drain, or after `cancel()`.
-    @exclusivity(unchecked) private var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
 
+    @inlinable
     init(downstream: Downstream) {
       self.downstream = downstream
+      self.entries = InnerEntries(
+        name: "SwitchToLatest",
+        subscribedEntry: { owner, tag, subscription in
+          unsafeDowncast(owner, to: Inner.self).innerSubscribed(tag.generation, subscription)
+        },
+        valueEntry: { owner, tag, value in
+          unsafeDowncast(owner, to: Inner.self).innerValue(tag.generation, value)
+        },
+        completionEntry: { owner, tag, completion in
+          let inner = unsafeDowncast(owner, to: Inner.self)
+          switch completion {
+          case .finished: inner.innerFinished(tag.generation)
+          case .failure(let error): inner.innerFailed(tag.generation, error)
+          }
+        }
+      )
     }
 
+    @usableFromInline
     var description: String { "SwitchToLatest" }
 
+    @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
 
     // MARK: Upstream
 
+    @inlinable
     func receive(subscription: any Subscription) {
       perform(lock.withLock { state.upstreamSubscribed(subscription) })
     }
 
+    @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
       let action = lock.withLock { state.switchInner() }
       let generation = action.subscribe
       perform(action)
-      if let generation { input.subscribe(Side(inner: self, generation: generation)) }
+      if let generation {
+        input.receive(
+          subscriber: InnerSubscriber(
+            owner: self,
+            entries: entries,
+            tag: InnerTag(slot: 0, generation: generation)
+          )
+        )
+      }
       return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       switch completion {
       case .finished: perform(lock.withLock { state.upstreamFinished() })
@@ -128,11 +165,13 @@ extension Publishers.SwitchToLatest {
 
     // MARK: Inner publishers
 
-    fileprivate func innerSubscribed(_ generation: Int, _ subscription: any Subscription) {
+    @inlinable
+    func innerSubscribed(_ generation: Int, _ subscription: any Subscription) {
       perform(lock.withLock { state.innerSubscribed(generation, subscription) })
     }
 
-    fileprivate func innerValue(_ generation: Int, _ value: Output) -> Subscribers.Demand {
+    @inlinable
+    func innerValue(_ generation: Int, _ value: Output) -> Subscribers.Demand {
       let (beyondDemand, claimed) = lock.withLock { () -> (Bool, Bool) in
         if state.isBeyondDemand(generation) { return (true, false) }
         return (false, state.innerValue(generation, value))
@@ -146,19 +185,22 @@ extension Publishers.SwitchToLatest {
       return drain(returningTopUpsOf: generation)
     }
 
-    fileprivate func innerFinished(_ generation: Int) {
+    @inlinable
+    func innerFinished(_ generation: Int) {
       trapIfAwaitingSubscription(generation)
       perform(lock.withLock { state.innerFinished(generation) })
     }
 
-    fileprivate func innerFailed(_ generation: Int, _ error: Failure) {
+    @usableFromInline
+    func innerFailed(_ generation: Int, _ error: Failure) {
       trapIfAwaitingSubscription(generation)
       perform(lock.withLock { state.fail(error, generation: generation) })
     }
 
     /// As Combine: the current publisher completing before it sent its subscription is a
     /// programming error.
-    private func trapIfAwaitingSubscription(_ generation: Int) {
+    @usableFromInline
+    func trapIfAwaitingSubscription(_ generation: Int) {
       let awaiting = lock.withLock { state.isAwaitingSubscription(generation) }
       precondition(
         !awaiting,
@@ -168,11 +210,13 @@ extension Publishers.SwitchToLatest {
 
     // MARK: Downstream
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       perform(lock.withLock { state.request(demand) })
     }
 
+    @usableFromInline
     func cancel() {
       let (action, released) = lock.withLock { (state.cancel(), downstream.take()) }
       perform(action)
@@ -180,7 +224,8 @@ extension Publishers.SwitchToLatest {
     }
 
     /// Performs what a transition decided, after the lock; what it released goes with it.
-    private func perform(_ action: consuming State.Action) {
+    @inlinable
+    func perform(_ action: consuming State.Action) {
       action.cancel.cancel()
       if let request = action.request { request.request(action.demand) }
       if action.drains { drain() }
@@ -190,8 +235,9 @@ extension Publishers.SwitchToLatest {
     /// drain. The demand the downstream returns goes to the current inner; when that is the
     /// inner of `sender`, whose `receive(_:)` runs this drain, it is returned (for `receive(_:)`
     /// to return, as Combine) rather than requested.
+    @inlinable
     @discardableResult
-    private func drain(returningTopUpsOf sender: Int? = nil) -> Subscribers.Demand {
+    func drain(returningTopUpsOf sender: Int? = nil) -> Subscribers.Demand {
       var returned = Subscribers.Demand.none
       var more = Subscribers.Demand.none
       SerialDrain.run(lock) { () -> (State.Delivery, Downstream)? in
@@ -223,33 +269,6 @@ extension Publishers.SwitchToLatest {
         }
       }
       return returned
-    }
-
-    /// The subscriber of one inner publisher, tagged with its generation.
-    struct Side: Subscriber, CustomStringConvertible {
-      typealias Input = Output
-      typealias Failure = P.Failure
-
-      let inner: Inner
-      let generation: Int
-      let combineIdentifier = CombineIdentifier()
-
-      var description: String { "SwitchToLatest" }
-
-      func receive(subscription: any Subscription) {
-        inner.innerSubscribed(generation, subscription)
-      }
-
-      func receive(_ input: Output) -> Subscribers.Demand {
-        inner.innerValue(generation, input)
-      }
-
-      func receive(completion: Subscribers.Completion<P.Failure>) {
-        switch completion {
-        case .finished: inner.innerFinished(generation)
-        case .failure(let error): inner.innerFailed(generation, error)
-        }
-      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import StreamCore
+public import StreamCore
 
 /// The state of `switchToLatest`'s subscription, as data: each transition is a `mutating`
 /// function called under the subscription's lock that returns the ``Action`` to perform after
@@ -18,8 +18,10 @@ import StreamCore
 /// Values and the completion wait in a ``DeliveryQueue`` (`.afterDemandedValues`): a value is
 /// queued only within the downstream's demand, so every queued value is delivered before a
 /// failure.
+@usableFromInline
 struct SwitchToLatestState<Value, Failure: Error> {
   /// Where the subscription is in its life.
+  @usableFromInline
   enum Phase {
     /// Inner publishers come and go; see ``Active``.
     case active(Active)
@@ -31,16 +33,24 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// What exists while the subscription is active.
+  @usableFromInline
   struct Active {
     /// The upstream, the publisher of publishers.
+    @usableFromInline
     var upstream = Upstream.awaitingSubscription
     /// The current inner publisher.
+    @usableFromInline
     var current = Current.none
     /// The current inner publisher's number; events of older ones are ignored.
+    @usableFromInline
     var generation = 0
+
+    @inlinable
+    init() {}
   }
 
   /// The upstream's life.
+  @usableFromInline
   enum Upstream {
     case awaitingSubscription
     case subscribed(any Subscription)
@@ -48,6 +58,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// The current inner publisher's life.
+  @usableFromInline
   enum Current {
     /// No inner publisher, or the last one finished.
     case none
@@ -57,32 +68,50 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// What to do after the lock; dropping it releases what the transition took out.
+  @usableFromInline
   struct Action {
     /// Subscriptions to cancel.
+    @usableFromInline
     var cancel = CombiningCalls()
     /// A subscription to ask for `demand`.
+    @usableFromInline
     var request: (any Subscription)?
     /// The demand to ask `request` for.
+    @usableFromInline
     var demand = Subscribers.Demand.none
     /// The generation of the inner publisher to subscribe.
+    @usableFromInline
     var subscribe: Int?
     /// The caller claimed the drain and must run it.
+    @usableFromInline
     var drains = false
     /// What the transition took out of the state, released when the action is dropped.
+    @usableFromInline
     var released = Released()
+
+    @inlinable
+    init() {}
   }
 
   /// What a transition took out of the state, to release after the lock without calling it.
+  @usableFromInline
   struct Released {
     /// A subscription whose publisher ended.
+    @usableFromInline
     var subscription: (any Subscription)?
     /// Values dropped by a switch or a cancel.
+    @usableFromInline
     var values = RingBuffer<Value>()
     /// A completion dropped by a cancel.
+    @usableFromInline
     var completion: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init() {}
   }
 
   /// One step of the drain.
+  @usableFromInline
   enum Delivery {
     /// Ask the current inner (of `generation`) for the demand the downstream returned (already
     /// added).
@@ -93,15 +122,22 @@ struct SwitchToLatestState<Value, Failure: Error> {
     case completion(Subscribers.Completion<Failure>, dropped: RingBuffer<Value>)
   }
 
+  @usableFromInline
   var phase = Phase.active(Active())
+  @usableFromInline
   var queue = DeliveryQueue<Value, Failure>(failureOrder: .afterDemandedValues)
 
+  @inlinable
+  init() {}
+
   /// Demand neither delivered nor taken by a queued value: what the current inner may send.
+  @usableFromInline
   var outstandingDemand: Subscribers.Demand { queue.demand - queue.values.count }
 
   // MARK: Upstream
 
   /// The upstream's subscription arrived; a second one, or one after the end, is cancelled.
+  @inlinable
   mutating func upstreamSubscribed(_ subscription: any Subscription) -> Action {
     var action = Action()
     guard case .active(var active) = phase, case .awaitingSubscription = active.upstream else {
@@ -116,6 +152,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// The upstream sent a new inner publisher: the current one is replaced.
+  @inlinable
   mutating func switchInner() -> Action {
     var action = Action()
     // A value after the upstream's `.finished` breaks the protocol: ignored, as Combine.
@@ -131,6 +168,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// The upstream finished.
+  @inlinable
   mutating func upstreamFinished() -> Action {
     var action = Action()
     guard case .active(var active) = phase else { return action }
@@ -143,6 +181,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
 
   /// The upstream (`generation == nil`) or the inner of `generation` failed; a replaced inner's
   /// failure is ignored.
+  @inlinable
   mutating func fail(_ error: Failure, generation: Int?) -> Action {
     var action = Action()
     guard case .active(let active) = phase else { return action }
@@ -171,6 +210,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
   // MARK: Inner publishers
 
   /// The inner of `generation` sent its subscription; it is asked for the outstanding demand.
+  @inlinable
   mutating func innerSubscribed(_ generation: Int, _ subscription: any Subscription) -> Action {
     var action = Action()
     guard case .active(var active) = phase, active.generation == generation,
@@ -191,6 +231,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
 
   /// Whether a value from the inner of `generation` would go beyond the demand asked of it:
   /// it is current and the downstream's demand is used up (the caller traps, as Combine).
+  @inlinable
   func isBeyondDemand(_ generation: Int) -> Bool {
     guard case .active(let active) = phase, active.generation == generation else { return false }
     return outstandingDemand == .none
@@ -198,6 +239,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
 
   /// Whether the inner of `generation` is current and has not sent its subscription yet (a
   /// completion from it now breaks the protocol; the caller traps, as Combine).
+  @inlinable
   func isAwaitingSubscription(_ generation: Int) -> Bool {
     guard case .active(let active) = phase, active.generation == generation,
       case .awaitingSubscription = active.current
@@ -207,6 +249,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
 
   /// The inner of `generation` sent `value`: queued for the drain if it is current and within
   /// demand, else dropped. Returns whether the caller claimed the drain.
+  @inlinable
   mutating func innerValue(_ generation: Int, _ value: Value) -> Bool {
     guard case .active(let active) = phase, active.generation == generation,
       outstandingDemand > .none
@@ -215,6 +258,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// The inner of `generation` finished.
+  @inlinable
   mutating func innerFinished(_ generation: Int) -> Action {
     var action = Action()
     guard case .active(var active) = phase, active.generation == generation else { return action }
@@ -226,7 +270,8 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// Queues `.finished` if the upstream and the current inner have both finished.
-  private mutating func finishIfIdle(_ active: Active, _ action: inout Action) {
+  @inlinable
+  mutating func finishIfIdle(_ active: Active, _ action: inout Action) {
     guard case .finished = active.upstream, case .none = active.current else { return }
     phase = .completing
     action.drains = queue.finish(.finished)
@@ -235,6 +280,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
   // MARK: Downstream
 
   /// The downstream asked for more: forwarded to the current inner.
+  @inlinable
   mutating func request(_ demand: Subscribers.Demand) -> Action {
     var action = Action()
     switch phase {
@@ -253,6 +299,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
   }
 
   /// The downstream cancelled: everything is released, nothing more is delivered.
+  @inlinable
   mutating func cancel() -> Action {
     var action = Action()
     if case .active(let active) = phase {
@@ -269,6 +316,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
 
   /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain.
   /// `more` is the demand the previous delivery returned.
+  @inlinable
   mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery? {
     if more > .none, case .active(let active) = phase,
       case .subscribed(let current) = active.current
