@@ -72,13 +72,16 @@ package struct InnerSubscriber<Input, Failure: Error>: Subscriber, CustomStringC
   /// retain and release the closure's context around each call.
   @usableFromInline package let entries: Unmanaged<InnerEntries<Input, Failure>>
   @usableFromInline package let tag: InnerTag
-  @usableFromInline package let combineIdentifier = CombineIdentifier()
+  @usableFromInline package let combineIdentifier: CombineIdentifier
 
   @inlinable
   package init(owner: AnyObject, entries: InnerEntries<Input, Failure>, tag: InnerTag) {
     self.owner = owner
     self.entries = Unmanaged.passUnretained(entries)
     self.tag = tag
+    // Made last, once `entries` is no longer used: made first (as a property's initial
+    // value), the caller retained and released `entries` around this call.
+    combineIdentifier = CombineIdentifier()
   }
 
   @usableFromInline
