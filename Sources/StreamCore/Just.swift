@@ -33,7 +33,7 @@ public struct Just<Output>: Publisher {
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subscriber.receive(
-      subscription: SingleValueSubscription<S?>(
+      subscription: SingleValueSubscription<S?, S.Input>(
         downstream: subscriber,
         output: output,
         name: "Just"

@@ -56,7 +56,7 @@ extension Optional {
     where S.Input == Output, S.Failure == Failure {
       if let output {
         subscriber.receive(
-          subscription: SingleValueSubscription<S?>(
+          subscription: SingleValueSubscription<S?, S.Input>(
             downstream: subscriber,
             output: output,
             name: "Optional"

@@ -73,7 +73,7 @@ extension Result {
       switch result {
       case .success(let output):
         subscriber.receive(
-          subscription: SingleValueSubscription<S?>(
+          subscription: SingleValueSubscription<S?, S.Input>(
             downstream: subscriber,
             output: output,
             name: "Once"

@@ -134,6 +134,38 @@ import Testing
     }
   }
 
+  /// Several threads request and cancel at once (the phase is one atomic, with no lock): the
+  /// value goes at most once, the completion only after it, and the subscriber is let go.
+  @Test func concurrentRequestsAndCancels_deliverAtMostOnceAndReleaseTheSubscriber() {
+    var outcomes: Set<Int> = []
+    for round in 0..<2_000 {
+      weak var weakRecorder: Recorder<Int, Never>?
+      var events: [Event<Int, Never>] = []
+      do {
+        let recorder = Recorder<Int, Never>(initialDemand: nil)
+        weakRecorder = recorder
+        Just(round).subscribe(recorder)
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+          if index % 2 == (round % 2) {
+            recorder.request(.max(1))
+          } else {
+            recorder.cancel()
+          }
+        }
+        events = recorder.events
+      }
+      let valid: [[Event<Int, Never>]] = [
+        [.subscription("Just")],
+        [.subscription("Just"), .value(round)],
+        [.subscription("Just"), .value(round), .completion(.finished)],
+      ]
+      #expect(valid.contains(events), "round \(round): \(events)")
+      outcomes.insert(events.count)
+      #expect(weakRecorder == nil, "round \(round): the subscriber is still held")
+    }
+    #expect(!outcomes.isEmpty)
+  }
+
   @Test func equalOutputs_areEqual() {
     #expect(Just(1) == Just(1))
     #expect(Just(1) != Just(2))

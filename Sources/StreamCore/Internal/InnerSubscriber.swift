@@ -68,32 +68,37 @@ package struct InnerSubscriber<Input, Failure: Error>: Subscriber, CustomStringC
   @usableFromInline package let owner: AnyObject
   /// Kept alive by the owner, which holds it for its whole life: not retained here, so that a
   /// copy of this subscriber costs one retain, as a subscriber holding only its owner would.
-  @usableFromInline package unowned(unsafe) let entries: InnerEntries<Input, Failure>
+  /// Unmanaged and called through a guaranteed reference, so that reading an entry doesn't
+  /// retain and release the closure's context around each call.
+  @usableFromInline package let entries: Unmanaged<InnerEntries<Input, Failure>>
   @usableFromInline package let tag: InnerTag
-  @usableFromInline package let combineIdentifier = CombineIdentifier()
+  @usableFromInline package let combineIdentifier: CombineIdentifier
 
   @inlinable
   package init(owner: AnyObject, entries: InnerEntries<Input, Failure>, tag: InnerTag) {
     self.owner = owner
-    self.entries = entries
+    self.entries = Unmanaged.passUnretained(entries)
     self.tag = tag
+    // Made last, once `entries` is no longer used: made first (as a property's initial
+    // value), the caller retained and released `entries` around this call.
+    combineIdentifier = CombineIdentifier()
   }
 
   @usableFromInline
-  package var description: String { "\(entries.name)" }
+  package var description: String { "\(entries.takeUnretainedValue().name)" }
 
   @inlinable
   package func receive(subscription: any Subscription) {
-    entries.subscribedEntry(owner, tag, subscription)
+    entries._withUnsafeGuaranteedRef { $0.subscribedEntry(owner, tag, subscription) }
   }
 
   @inlinable
   package func receive(_ input: Input) -> Subscribers.Demand {
-    entries.valueEntry(owner, tag, input)
+    entries._withUnsafeGuaranteedRef { $0.valueEntry(owner, tag, input) }
   }
 
   @inlinable
   package func receive(completion: Subscribers.Completion<Failure>) {
-    entries.completionEntry(owner, tag, completion)
+    entries._withUnsafeGuaranteedRef { $0.completionEntry(owner, tag, completion) }
   }
 }

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The subscription of publishers that send one value and finish: ``Just``,
 /// `Optional.Publisher` (with a value) and `Result.Publisher` (with a success).
 ///
@@ -10,35 +12,40 @@
 /// pending/sending --cancel()--> terminal   (no completion follows)
 /// ```
 ///
-/// The hot entry points (`request`, `cancel`) are closures made where the subscriber's type is
-/// known (the initialiser is inlinable, and so are the publishers' `receive(subscriber:)`), so
-/// a call through `any Subscription` runs code specialised for that subscriber rather than the
-/// generic witness, which looked up `Optional<Downstream>`'s metadata several times per request
-/// (`flatMapErased`: about 1,300 of its instructions per value). The shape is
-/// `FutureSubscription`'s: generic over `Slot`, always `Downstream?`, so that the unspecialised
-/// `deinit` destroys the subscriber with metadata the class already holds.
+/// The phase is one atomic byte and there is no lock: the thread that moves the phase out of
+/// `pending` (the first request, or a cancel that comes first) owns the subscriber from then
+/// on, so no other thread reads or writes ``slot`` after that. A request moves the subscriber
+/// out of the slot, sends, and moves the phase from `sending` to `terminal` to send
+/// `.finished`; a cancel while it sends makes that step fail, so no completion follows, and
+/// the sender releases the subscriber when `receive(_:)` returns. Two lock round trips and a
+/// retain and release of the subscriber were most of a request's cost (`flatMapErased`).
 ///
-/// Where it still runs unspecialised (subscribed from generic code that isn't inlined), the
-/// phase is a non-generic enum and its critical sections return only non-generic values: in
-/// unspecialised code each generic type a function builds costs a metadata lookup.
-// Sendable: `phase` and `slot` are guarded by `lock`; `output` is immutable; the downstream is
-// called outside the lock, only by the one thread that moved the phase out of `pending`.
+/// The entry point (`request` and `cancel`, one closure) is made where the subscriber's type
+/// is known (the initialiser is inlinable, and so are the publishers' `receive(subscriber:)`),
+/// so a call through `any Subscription` runs code specialised for that subscriber rather than
+/// the generic witness, which looked up `Optional<Downstream>`'s metadata several times per
+/// request (`flatMapErased`: about 1,300 of its instructions per value). Generic over `Slot`,
+/// always `Downstream?`, and over `Output`, always `Downstream.Input`, so that the
+/// unspecialised `deinit` destroys both with metadata the class already holds rather than
+/// looking up an associated type.
+// Sendable: `phase` is atomic; `slot` is touched only by the one thread that moved the phase
+// out of `pending` (and by `deinit`); `output` is immutable.
 @usableFromInline
-final class SingleValueSubscription<Slot: SubjectDownstreamSlot>: @unchecked Sendable,
+final class SingleValueSubscription<Slot: SubjectDownstreamSlot, Output>: @unchecked Sendable,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-{
+where Slot.Downstream.Input == Output {
   @usableFromInline typealias Downstream = Slot.Downstream
 
-  @usableFromInline let requestEntry: (SingleValueSubscription, Subscribers.Demand) -> Void
-  @usableFromInline let cancelEntry: (SingleValueSubscription) -> Void
-  @usableFromInline let lock = Lock()
-  @usableFromInline @exclusivity(unchecked) var phase = SingleValuePhase.pending
-  /// Empty once terminal.
+  /// `request(_:)` and, with `.none`, `cancel()`.
+  @usableFromInline let entry: (SingleValueSubscription, Subscribers.Demand) -> Void
+  /// A ``SingleValuePhase`` value.
+  @usableFromInline let phase = Atomic<UInt8>(SingleValuePhase.pending)
+  /// Empty once the subscriber was moved out by a request or released by a cancel.
   @usableFromInline @exclusivity(unchecked) var slot: Slot
   /// The value to send. Kept until the subscription is released, as the publisher keeps its
   /// own copy: emptying an optional here cost more in unspecialised code than the rest of a
   /// request (`flatMapErased` 6,764 -> 9,711 instructions per value).
-  @usableFromInline let output: Downstream.Input
+  @usableFromInline let output: Output
   @usableFromInline let name: StaticString
 
   /// - Parameters:
@@ -46,59 +53,60 @@ final class SingleValueSubscription<Slot: SubjectDownstreamSlot>: @unchecked Sen
   ///   - output: The one value to send.
   ///   - name: The description, as Combine names this publisher's subscription.
   @inlinable
-  init(downstream: Downstream, output: Downstream.Input, name: StaticString) {
+  init(downstream: Downstream, output: Output, name: StaticString) {
     self.slot = Slot(holding: downstream)
     self.output = output
     self.name = name
-    requestEntry = { subscription, demand in subscription.specialisedRequest(demand) }
-    cancelEntry = { subscription in subscription.specialisedCancel() }
+    entry = { subscription, demand in
+      if demand == .none {
+        subscription.specialisedCancel()
+      } else {
+        subscription.specialisedRequest()
+      }
+    }
   }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    requestEntry(self, demand)
+    demand.assertPositive()
+    entry(self, demand)
   }
 
   @inlinable
-  func specialisedRequest(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
-    var sender: Downstream?
-    let sends = lock.withLock { () -> Bool in
-      guard phase == .pending else { return false }
-      phase = .sending
-      sender = slot.downstream
-      return true
-    }
-    guard sends, let sender else { return }
+  func specialisedRequest() {
+    guard
+      phase.compareExchange(
+        expected: SingleValuePhase.pending,
+        desired: SingleValuePhase.sending,
+        ordering: .acquiringAndReleasing
+      ).exchanged,
+      let sender = slot.takeDownstream()
+    else { return }
     _ = sender.receive(output)
-    var released: Slot?
-    let finishes = lock.withLock { () -> Bool in
-      guard phase == .sending else { return false }  // cancelled inside `receive(_:)`
-      phase = .terminal
-      released = slot
-      slot = Slot(holding: nil)
-      return true
-    }
-    if finishes {
+    // Fails when cancelled inside `receive(_:)`: no completion then.
+    if phase.compareExchange(
+      expected: SingleValuePhase.sending,
+      desired: SingleValuePhase.terminal,
+      ordering: .acquiringAndReleasing
+    ).exchanged {
       sender.receive(completion: .finished)
     }
-    _ = released
-  }
+  }  // the subscriber is released here
 
   @inlinable
   func cancel() {
-    cancelEntry(self)
+    entry(self, .none)
   }
 
   @inlinable
   func specialisedCancel() {
-    var released: Slot?
-    lock.withLock {
-      phase = .terminal
-      released = slot
-      slot = Slot(holding: nil)
-    }
-    _ = released
+    // Only a cancel that comes before any request owns the subscriber; a sender releases it
+    // itself when `receive(_:)` returns.
+    guard
+      phase.exchange(SingleValuePhase.terminal, ordering: .acquiringAndReleasing)
+        == SingleValuePhase.pending
+    else { return }
+    _ = slot.takeDownstream()
   }
 
   @usableFromInline
@@ -112,11 +120,13 @@ final class SingleValueSubscription<Slot: SubjectDownstreamSlot>: @unchecked Sen
   var playgroundDescription: Any { description }
 }
 
-/// Where a ``SingleValueSubscription`` is; not generic, so that unspecialised code reads it
-/// without a metadata lookup.
+/// Where a ``SingleValueSubscription`` is: the values of its atomic phase.
 @usableFromInline
 enum SingleValuePhase {
-  case pending
-  case sending
-  case terminal
+  /// Neither requested nor cancelled; the slot holds the subscriber.
+  @inlinable static var pending: UInt8 { 0 }
+  /// The first request is sending the value.
+  @inlinable static var sending: UInt8 { 1 }
+  /// Sent and finished, or cancelled.
+  @inlinable static var terminal: UInt8 { 2 }
 }

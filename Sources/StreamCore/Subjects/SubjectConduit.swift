@@ -476,6 +476,10 @@ protocol SubjectDownstreamSlot {
 
   /// Holds `downstream`.
   init(holding downstream: Downstream?)
+
+  /// Moves the subscriber out, leaving the slot empty (no retain and release, as a copy and
+  /// an overwrite would cost).
+  mutating func takeDownstream() -> Downstream?
 }
 
 extension Optional: SubjectDownstreamSlot where Wrapped: Subscriber {
@@ -488,6 +492,11 @@ extension Optional: SubjectDownstreamSlot where Wrapped: Subscriber {
   @inlinable
   init(holding downstream: Wrapped?) {
     self = downstream
+  }
+
+  @inlinable
+  mutating func takeDownstream() -> Wrapped? {
+    take()
   }
 }
 
