@@ -85,9 +85,7 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
       phase = .waiting
       return takeDelivery()
     }
-    if let (downstream, future) = delivery {
-      deliver(downstream, future.settledResult)
-    }
+    deliver(delivery)
   }
 
   /// Called by the future once it completes, outside its lock.
@@ -140,6 +138,19 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
     return (downstream, future)
   }
 
+  /// Delivers the future's result to the downstream that ``takeDelivery()`` moved out, if it
+  /// did. Both are consumed: binding them out of a kept optional tuple cost a retain and a
+  /// release of each.
+  @inlinable
+  func deliver(_ delivery: consuming (Downstream, Future<Output, Failure>)?) {
+    switch consume delivery {
+    case .some(let (downstream, future)):
+      deliver(downstream, future.settledResult)
+    case .none:
+      return
+    }
+  }
+
   /// Sends the value then `.finished` (unless cancelled from inside `receive(_:)`), or the
   /// failure.
   @inlinable
@@ -173,9 +184,7 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
       hasDemand = true
       return takeDelivery()
     }
-    if let (downstream, future) = delivery {
-      deliver(downstream, future.settledResult)
-    }
+    deliver(delivery)
   }
 
   @inlinable
