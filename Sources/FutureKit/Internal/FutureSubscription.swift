@@ -85,7 +85,9 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
       phase = .waiting
       return takeDelivery()
     }
-    deliver(delivery)
+    if let (downstream, future) = delivery {
+      deliver(downstream, future.settledResult)
+    }
   }
 
   /// Called by the future once it completes, outside its lock.
@@ -138,19 +140,6 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
     return (downstream, future)
   }
 
-  /// Delivers the future's result to the downstream that ``takeDelivery()`` moved out, if it
-  /// did. Both are consumed: binding them out of a kept optional tuple cost a retain and a
-  /// release of each.
-  @inlinable
-  func deliver(_ delivery: consuming (Downstream, Future<Output, Failure>)?) {
-    switch consume delivery {
-    case .some(let (downstream, future)):
-      deliver(downstream, future.settledResult)
-    case .none:
-      return
-    }
-  }
-
   /// Sends the value then `.finished` (unless cancelled from inside `receive(_:)`), or the
   /// failure.
   @inlinable
@@ -184,7 +173,9 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
       hasDemand = true
       return takeDelivery()
     }
-    deliver(delivery)
+    if let (downstream, future) = delivery {
+      deliver(downstream, future.settledResult)
+    }
   }
 
   @inlinable
