@@ -305,7 +305,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         appendWaiter(
           FutureWaiter(id: ObjectIdentifier(subscription)) { result in
             subscription.fulfill(result)
-          })
+          }
+        )
       }
     }
     subscription.start(subscriber)
@@ -408,7 +409,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   @inlinable
   @inline(__always)
   static func withAddress<Stored: FutureStoredResult, Value>(
-    of stored: borrowing Stored, _ body: (UnsafeRawPointer) -> Value
+    of stored: borrowing Stored,
+    _ body: (UnsafeRawPointer) -> Value
   ) -> Value {
     withUnsafePointer(to: stored) { body(UnsafeRawPointer($0)) }
   }

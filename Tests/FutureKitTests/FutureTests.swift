@@ -58,8 +58,13 @@ import Testing
       let payload = FutureLargePayload()
       weakPayload = payload
       let value = FutureLargeValue(
-        first: 1, second: 2, third: 3, fourth: 4, text: String(repeating: "long text ", count: 4),
-        payload: payload)
+        first: 1,
+        second: 2,
+        third: 3,
+        fourth: 4,
+        text: String(repeating: "long text ", count: 4),
+        payload: payload
+      )
       let future = Future<FutureLargeValue, Never> { $0(.success(value)) }
       let early = RecordingSubscriber<FutureLargeValue, Never>()
       future.subscribe(early)
