@@ -52,6 +52,35 @@ import Testing
     #expect(late.events == [.subscription, .value(3), .completion(.finished)])
   }
 
+  @Test func threeWordResultWithReferences_isCopiedToEveryReaderAndReleasedWithTheFuture() {
+    // Exactly fills an existential's inline buffer, and holds references that each read must
+    // retain: read by two subscribers, `resolvedValue` and a callback, after the first reader
+    // has let its copy go.
+    weak var weakPayload: FutureLargePayload?
+    do {
+      let payload = FutureLargePayload()
+      weakPayload = payload
+      let value = FutureThreeWordValue(
+        text: "x" + String(repeating: "y", count: 40),
+        payload: payload
+      )
+      let future = Future<FutureThreeWordValue, Never> { $0(.success(value)) }
+      do {
+        let first = RecordingSubscriber<FutureThreeWordValue, Never>()
+        future.subscribe(first)
+        #expect(first.events == [.subscription, .value(value), .completion(.finished)])
+      }
+      let second = RecordingSubscriber<FutureThreeWordValue, Never>()
+      future.subscribe(second)
+      #expect(second.events == [.subscription, .value(value), .completion(.finished)])
+      #expect(future.resolvedValue == value)
+      let seen = LockedState<FutureThreeWordValue?>(nil)
+      _ = future.onSuccess(.synchronously) { received in seen.withLock { $0 = received } }
+      #expect(seen.withLock { $0 } == value)
+    }
+    #expect(weakPayload == nil)
+  }
+
   @Test func resultLargerThanThreeWords_reachesEverySubscriberIntactAndIsReleased() {
     weak var weakPayload: FutureLargePayload?
     do {
@@ -299,6 +328,16 @@ private final class CancellingSubscriber: Subscriber, Sendable {
 
 /// A reference held inside a result, to check that the future releases what it stores.
 private final class FutureLargePayload: Sendable {}
+
+/// A value that exactly fills an existential's inline buffer (three words) and holds references.
+private struct FutureThreeWordValue: Equatable, Sendable {
+  var text: String
+  var payload: FutureLargePayload
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.text == rhs.text && lhs.payload === rhs.payload
+  }
+}
 
 /// A value too large for an existential's inline buffer (more than three words).
 private struct FutureLargeValue: Equatable, Sendable {
