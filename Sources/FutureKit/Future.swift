@@ -96,17 +96,27 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// doesn't depend on the generic types, so the unspecialised `deinit` destroys it without
   /// looking up type metadata (the optional result cost two metadata-cache lookups per future,
   /// about 800 instructions). A result of up to three words is stored inline; a larger one
-  /// takes a box.
+  /// takes a box. Read through ``settledResult``; until completion it holds a placeholder.
   @usableFromInline
-  @exclusivity(unchecked) var storedResult: Any?
+  @exclusivity(unchecked) var storedResult: any FutureStoredResult = FutureNoResult()
 
   /// The first waiter, kept outside `otherWaiters` so that one subscriber needs no array.
   @usableFromInline
   @exclusivity(unchecked) var firstWaiter: FutureWaiter<Output, Failure>?
 
-  /// Waiters after the first, in registration order.
+  /// Waiters after the first, in registration order; `nil` until there is one.
+  ///
+  /// Optional rather than an empty array: releasing the shared empty array in `deinit` and in
+  /// ``complete(_:)`` cost more than releasing `nil`.
   @usableFromInline
-  @exclusivity(unchecked) var otherWaiters = ContiguousArray<FutureWaiter<Output, Failure>>()
+  @exclusivity(unchecked) var otherWaiters: ContiguousArray<FutureWaiter<Output, Failure>>?
+
+  /// Whether any waiter after the first is registered; must run under the lock.
+  @inlinable
+  var hasOtherWaiters: Bool {
+    guard let otherWaiters else { return false }
+    return !otherWaiters.isEmpty
+  }
 
   /// The closures of a `sink` attached while nothing else waited, kept in the future itself
   /// instead of in a subscription object (see ``sink(receiveCompletion:receiveValue:)``); it is
@@ -176,7 +186,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   @discardableResult
   func complete(_ result: Result<Output, Failure>) -> Bool {
     var first: FutureWaiter<Output, Failure>?
-    var others = ContiguousArray<FutureWaiter<Output, Failure>>()
+    var others: ContiguousArray<FutureWaiter<Output, Failure>>?
     var finishedTask: Task<Void, Never>?
     var sink: ClosureSink<Output, Failure>?
     let won = lock.withLock { () -> Bool in
@@ -187,15 +197,16 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         // A value is followed by `.finished` unless the sink is cancelled meanwhile.
         sinkPhase = resolution == .success ? .sending : .empty
       }
-      // Moved out, not copied: no retain and release under the lock.
+      // Moved out, not copied: no retain and release under the lock. The empty defaults are
+      // left alone: a future completed by its own closure has no waiter and no task.
       first = firstWaiter.take()
-      swap(&others, &otherWaiters)
-      finishedTask = task.take()
+      if otherWaiters != nil { others = otherWaiters.take() }
+      if task != nil { finishedTask = task.take() }
       return true
     }
     guard won else { return false }
     _ = finishedTask  // released here, outside the lock
-    if first == nil, others.isEmpty, sink == nil { return true }
+    if first == nil, others == nil, sink == nil { return true }
     // Trampolined: a waiter that completes the next future of a chain (flatMap, mapValue)
     // queues that future's waiters behind this call instead of nesting them, so resolving the
     // root of a long chain runs in constant stack.
@@ -207,13 +218,13 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       trampoline.enqueue { [self] in
         if let kept { deliverToSink(kept, result) }
         head?.notify(result)
-        for waiter in rest { waiter.notify(result) }
+        if let rest { for waiter in rest { waiter.notify(result) } }
       }
     } else {
       trampoline.run {
         if let kept { deliverToSink(kept, result) }
         head?.notify(result)
-        for waiter in rest { waiter.notify(result) }
+        if let rest { for waiter in rest { waiter.notify(result) } }
       }
     }
     return true
@@ -242,7 +253,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   @inlinable
   func keepSink(_ sink: ClosureSink<Output, Failure>) -> Bool {
     lock.withLock { () -> Bool in
-      guard resolution == .pending, sinkPhase == .empty, firstWaiter == nil, otherWaiters.isEmpty
+      guard resolution == .pending, sinkPhase == .empty, firstWaiter == nil, !hasOtherWaiters
       else { return false }
       keptSink = sink
       sinkPhase = .waiting
@@ -267,7 +278,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       case .waiting:
         sinkPhase = .empty
         taken = keptSink.take()
-        guard resolution == .pending, firstWaiter == nil, otherWaiters.isEmpty, let task else {
+        guard resolution == .pending, firstWaiter == nil, !hasOtherWaiters, let task else {
           return nil
         }
         self.task = nil
@@ -293,14 +304,20 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   func attach<S: Subscriber>(_ subscriber: S) -> FutureSubscription<S?>
   where S.Input == Output, S.Failure == Failure {
     let subscription = FutureSubscription<S?>(downstream: subscriber, future: self)
-    let waiter = FutureWaiter<Output, Failure>(id: ObjectIdentifier(subscription)) { result in
-      subscription.fulfill(result)
-    }
     lock.withLock {
       // Seeded before the waiter is published: once it is, the resolving thread may fulfil the
       // subscription at any moment, and a later write here would overwrite its result.
       subscription.resolution = self.resolution
-      if self.resolution == .pending { appendWaiter(waiter) }
+      // The waiter is made only when needed: a future that is already complete (the common
+      // case, a closure that resolves at once) hands its result over without one. Making it
+      // here only retains the subscription; nothing is released or called under the lock.
+      if self.resolution == .pending {
+        appendWaiter(
+          FutureWaiter(id: ObjectIdentifier(subscription)) { result in
+            subscription.fulfill(result)
+          }
+        )
+      }
     }
     subscription.start(subscriber)
     return subscription
@@ -320,10 +337,12 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// Adds a waiter; must run under the lock, before completion.
   @inlinable
   func appendWaiter(_ waiter: FutureWaiter<Output, Failure>) {
-    if firstWaiter == nil, otherWaiters.isEmpty {
+    if firstWaiter == nil, !hasOtherWaiters {
       firstWaiter = waiter
+    } else if otherWaiters == nil {
+      otherWaiters = [waiter]
     } else {
-      otherWaiters.append(waiter)
+      otherWaiters!.append(waiter)
     }
   }
 
@@ -364,10 +383,10 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       if let first = firstWaiter, first.id == id {
         removed = first
         firstWaiter = nil
-      } else if let index = otherWaiters.firstIndex(where: { $0.id == id }) {
-        removed = otherWaiters.remove(at: index)
+      } else if let index = otherWaiters?.firstIndex(where: { $0.id == id }) {
+        removed = otherWaiters!.remove(at: index)
       }
-      guard removed != nil, resolution == .pending, firstWaiter == nil, otherWaiters.isEmpty,
+      guard removed != nil, resolution == .pending, firstWaiter == nil, !hasOtherWaiters,
         sinkPhase != .waiting, let task
       else { return (removed, nil) }
       self.task = nil
@@ -379,18 +398,60 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
   /// The result, read without the lock by code that already knows the future is complete (it
   /// was told so under a lock taken after the completion). The result never changes after that.
+  ///
+  /// Read without a dynamic cast: `store(_:)` is the only writer, so the existential holds a
+  /// `Result<Output, Failure>` exactly. Opening it hands the value's address to code specialised
+  /// for the result type, which loads it as that type (the cast `as? Result<Output, Failure>`
+  /// cost about 400 instructions per read).
   @inlinable
   var settledResult: Result<Output, Failure> {
-    guard let result = storedResult as? Result<Output, Failure> else {
-      preconditionFailure("Future: read before completion")
+    precondition(resolution != .pending, "Future: read before completion")
+    if Self.resultIsInline {
+      // The existential's inline buffer starts at its address and holds the result itself, so
+      // it is loaded (copied) from there in this specialised code, without opening the
+      // existential (opening it and `withUnsafePointer` ran unspecialised, about 150
+      // instructions per read).
+      return withUnsafeMutablePointer(to: &storedResult) {
+        UnsafeRawPointer($0).load(as: Result<Output, Failure>.self)
+      }
     }
-    return result
+    // Borrowed in place: the existential is neither copied nor optional (an optional one was
+    // copied through value witnesses, about 200 instructions).
+    return Self.withAddress(of: storedResult) { $0.load(as: Result<Output, Failure>.self) }
+  }
+
+  /// Whether an existential keeps a `Result<Output, Failure>` in its inline buffer rather than
+  /// in a box: the runtime's rule for every existential container (a value that is bitwise
+  /// takable and fits the three-word buffer's size and alignment is stored at the container's
+  /// start). A constant in specialised code.
+  @inlinable
+  static var resultIsInline: Bool {
+    typealias Stored = Result<Output, Failure>
+    return _isBitwiseTakable(Stored.self)
+      && MemoryLayout<Stored>.size <= 3 * MemoryLayout<UnsafeRawPointer>.size
+      && MemoryLayout<Stored>.alignment <= MemoryLayout<UnsafeRawPointer>.alignment
+  }
+
+  /// Calls `body` with the address of `stored`, the value opened from `storedResult`.
+  ///
+  /// Generic over the opened type, and unspecialised since that type is known only at run
+  /// time; `body` comes from specialised code, so nothing here looks up the metadata of
+  /// `Result<Output, Failure>`. The constraint makes Swift open the existential (an unconstrained
+  /// parameter would bind to the existential itself). Always inlined: only then does the caller
+  /// borrow `storedResult` in place instead of copying it for the call.
+  @inlinable
+  @inline(__always)
+  static func withAddress<Stored: FutureStoredResult, Value>(
+    of stored: borrowing Stored,
+    _ body: (UnsafeRawPointer) -> Value
+  ) -> Value {
+    withUnsafePointer(to: stored) { body(UnsafeRawPointer($0)) }
   }
 
   /// How many subscriptions, callbacks and awaiters wait for the result; for tests.
   package var waiterCount: Int {
     lock.withLock {
-      (sinkPhase == .waiting ? 1 : 0) + (firstWaiter == nil ? 0 : 1) + otherWaiters.count
+      (sinkPhase == .waiting ? 1 : 0) + (firstWaiter == nil ? 0 : 1) + (otherWaiters?.count ?? 0)
     }
   }
 

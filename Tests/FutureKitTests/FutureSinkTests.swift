@@ -57,6 +57,32 @@ import Testing
     #expect(log.events.isEmpty)
   }
 
+  @Test func waitersCancelledInAnyOrder_leaveRoomForAKeptSinkAndTheRestGetTheResult() {
+    let promise = Promise<Int, Never>()
+    let future = promise.future
+    let recorders = (0..<4).map { _ in RecordingSubscriber<Int, Never>() }
+    for recorder in recorders { future.subscribe(recorder) }
+    #expect(future.waiterCount == 4)
+    recorders[2].cancel()
+    recorders[0].cancel()
+    #expect(future.waiterCount == 2)
+    recorders[3].cancel()
+    recorders[1].cancel()
+    #expect(future.waiterCount == 0)
+    // Nothing waits any more, so the future's own sink is kept in the future again.
+    let log = Log()
+    let token = future.sink { log.events.append("value \($0)") }
+    #expect(future.waiterCount == 1)
+    let late = RecordingSubscriber<Int, Never>()
+    future.subscribe(late)
+    #expect(future.waiterCount == 2)
+    promise.resolve(5)
+    #expect(log.events == ["value 5"])
+    #expect(late.events == [.subscription, .value(5), .completion(.finished)])
+    for recorder in recorders { #expect(recorder.events == [.subscription]) }
+    withExtendedLifetime(token) {}
+  }
+
   @Test func afterResolution_theClosuresAreReleased() {
     let promise = Promise<Int, Never>()
     weak var weakLog: Log?

@@ -52,6 +52,86 @@ import Testing
     #expect(late.events == [.subscription, .value(3), .completion(.finished)])
   }
 
+  @Test func threeWordResultWithReferences_isCopiedToEveryReaderAndReleasedWithTheFuture() {
+    // Exactly fills an existential's inline buffer, and holds references that each read must
+    // retain: read by two subscribers, `resolvedValue` and a callback, after the first reader
+    // has let its copy go.
+    weak var weakPayload: FutureLargePayload?
+    do {
+      let payload = FutureLargePayload()
+      weakPayload = payload
+      let value = FutureThreeWordValue(
+        text: "x" + String(repeating: "y", count: 40),
+        payload: payload
+      )
+      let future = Future<FutureThreeWordValue, Never> { $0(.success(value)) }
+      do {
+        let first = RecordingSubscriber<FutureThreeWordValue, Never>()
+        future.subscribe(first)
+        #expect(first.events == [.subscription, .value(value), .completion(.finished)])
+      }
+      let second = RecordingSubscriber<FutureThreeWordValue, Never>()
+      future.subscribe(second)
+      #expect(second.events == [.subscription, .value(value), .completion(.finished)])
+      #expect(future.resolvedValue == value)
+      let seen = LockedState<FutureThreeWordValue?>(nil)
+      _ = future.onSuccess(.synchronously) { received in seen.withLock { $0 = received } }
+      #expect(seen.withLock { $0 } == value)
+    }
+    #expect(weakPayload == nil)
+  }
+
+  @Test func resultLargerThanThreeWords_reachesEverySubscriberIntactAndIsReleased() {
+    weak var weakPayload: FutureLargePayload?
+    do {
+      let payload = FutureLargePayload()
+      weakPayload = payload
+      let value = FutureLargeValue(
+        first: 1,
+        second: 2,
+        third: 3,
+        fourth: 4,
+        text: String(repeating: "long text ", count: 4),
+        payload: payload
+      )
+      let future = Future<FutureLargeValue, Never> { $0(.success(value)) }
+      let early = RecordingSubscriber<FutureLargeValue, Never>()
+      future.subscribe(early)
+      let late = RecordingSubscriber<FutureLargeValue, Never>()
+      future.subscribe(late)
+      #expect(early.events == [.subscription, .value(value), .completion(.finished)])
+      #expect(late.events == [.subscription, .value(value), .completion(.finished)])
+      #expect(future.resolvedValue == value)
+    }
+    #expect(weakPayload == nil)
+  }
+
+  @Test func failureLargerThanThreeWords_reachesALateSubscriberIntact() {
+    let error = FutureLargeError(codes: [7, 8, 9], message: "offline", first: 1, second: 2)
+    let future = Future<Int, FutureLargeError> { $0(.failure(error)) }
+    let first = RecordingSubscriber<Int, FutureLargeError>(initialDemand: nil)
+    future.subscribe(first)
+    let second = RecordingSubscriber<Int, FutureLargeError>(initialDemand: nil)
+    future.subscribe(second)
+    #expect(first.events == [.subscription, .completion(.failure(error))])
+    #expect(second.events == [.subscription, .completion(.failure(error))])
+    #expect(future.error == error)
+  }
+
+  @Test func classValue_isHandedOverUnchangedAndReleasedWithTheFuture() {
+    weak var weakPayload: FutureLargePayload?
+    do {
+      let payload = FutureLargePayload()
+      weakPayload = payload
+      let future = Future<FutureLargePayload, Never> { $0(.success(payload)) }
+      let recorder = RecordingSubscriber<FutureLargePayload, Never>()
+      future.subscribe(recorder)
+      #expect(recorder.values.count == 1)
+      #expect(recorder.values.first === payload)
+    }
+    #expect(weakPayload == nil)
+  }
+
   @Test func noDemand_sendsNothingUntilTheFirstRequest() throws {
     let future = Future<Int, Never> { $0(.success(8)) }
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
@@ -244,4 +324,40 @@ private final class CancellingSubscriber: Subscriber, Sendable {
   func receive(completion: Subscribers.Completion<Never>) {
     events.withLock { $0.append("completion") }
   }
+}
+
+/// A reference held inside a result, to check that the future releases what it stores.
+private final class FutureLargePayload: Sendable {}
+
+/// A value that exactly fills an existential's inline buffer (three words) and holds references.
+private struct FutureThreeWordValue: Equatable, Sendable {
+  var text: String
+  var payload: FutureLargePayload
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.text == rhs.text && lhs.payload === rhs.payload
+  }
+}
+
+/// A value too large for an existential's inline buffer (more than three words).
+private struct FutureLargeValue: Equatable, Sendable {
+  var first: Int
+  var second: Int
+  var third: Int
+  var fourth: Int
+  var text: String
+  var payload: FutureLargePayload
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    (lhs.first, lhs.second, lhs.third, lhs.fourth, lhs.text)
+      == (rhs.first, rhs.second, rhs.third, rhs.fourth, rhs.text) && lhs.payload === rhs.payload
+  }
+}
+
+/// A failure too large for an existential's inline buffer.
+private struct FutureLargeError: Error, Equatable {
+  var codes: [Int]
+  var message: String
+  var first: Int
+  var second: Int
 }

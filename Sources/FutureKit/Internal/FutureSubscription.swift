@@ -80,12 +80,14 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
   @inlinable
   func start(_ subscriber: Downstream) {
     subscriber.receive(subscription: self)
-    let delivery = lock.withLock { () -> (Downstream, Future<Output, Failure>)? in
+    var delivery = lock.withLock { () -> (Downstream, Future<Output, Failure>)? in
       guard phase == .subscribing else { return nil }  // cancelled inside receive(subscription:)
       phase = .waiting
       return takeDelivery()
     }
-    if let (downstream, future) = delivery {
+    // Moved out of the optional rather than bound from it: binding copied both (a retain and
+    // a release of each).
+    if let (downstream, future) = delivery.take() {
       deliver(downstream, future.settledResult)
     }
   }
@@ -168,12 +170,14 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
   @inlinable
   func specialisedRequest(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let delivery = lock.withLock { () -> (Downstream, Future<Output, Failure>)? in
+    var delivery = lock.withLock { () -> (Downstream, Future<Output, Failure>)? in
       guard phase != .terminal else { return nil }
       hasDemand = true
       return takeDelivery()
     }
-    if let (downstream, future) = delivery {
+    // Moved out of the optional rather than bound from it: binding copied both (a retain and
+    // a release of each).
+    if let (downstream, future) = delivery.take() {
       deliver(downstream, future.settledResult)
     }
   }

@@ -31,3 +31,21 @@ enum FutureResolution: UInt8, Sendable {
   case success
   case failure
 }
+
+/// What a ``Future`` keeps its result as (`storedResult`): the `Result`, or a placeholder
+/// until completion.
+///
+/// A protocol of its own rather than `Any`, so that a generic function constrained to it opens
+/// the existential and sees the stored value's address (see `Future.settledResult`).
+@usableFromInline
+protocol FutureStoredResult {}
+
+extension Result: FutureStoredResult {}
+
+/// The placeholder a pending ``Future`` stores instead of a result: empty, and not generic, so
+/// storing it needs no type metadata lookup.
+@usableFromInline
+struct FutureNoResult: FutureStoredResult {
+  @inlinable
+  init() {}
+}
