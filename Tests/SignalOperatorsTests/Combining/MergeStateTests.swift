@@ -407,4 +407,70 @@ private func subscribed(_ probes: [Probe]) -> State {
     let result51 = claim.signal()
     #expect(!result51)
   }
+
+  // MARK: flatMap's use of the word (beside its drain flag)
+
+  @Test func flatMap_fastDeliveryLetsGo_theNextValueTakesItOver() {
+    let claim = MergeClaim(claimed: false)
+    let free = claim.claimFast()
+    #expect(!free)  // 0: the drain flag says who delivers
+    claim.beginFast()
+    let letGoWhileDelivering = claim.isLetGo
+    #expect(!letGoWhileDelivering)
+    let released = claim.releaseFast()
+    #expect(released)
+    let letGo = claim.isLetGo
+    #expect(letGo)
+    let taken = claim.claimFast()  // the next value, under the lock
+    #expect(taken)
+    let letGoAfter = claim.isLetGo
+    #expect(!letGoAfter)
+  }
+
+  @Test func flatMap_workDuringAFastDelivery_makesTheDelivererDrain() {
+    let claim = MergeClaim(claimed: false)
+    claim.beginFast()
+    let woken = claim.wake()
+    #expect(!woken)  // the deliverer drains, not the caller
+    let again = claim.wake()
+    #expect(!again)
+    let released = claim.releaseFast()
+    #expect(!released)
+    claim.release(reopening: false)
+    let idle = claim.wake()
+    #expect(!idle)  // 0: a drain through the lock finds the work itself
+  }
+
+  @Test func flatMap_workAfterTheDeliveryLetGo_theCallerDrains() {
+    let claim = MergeClaim(claimed: false)
+    claim.beginFast()
+    let released = claim.releaseFast()
+    #expect(released)
+    let woken = claim.wake()
+    #expect(woken)  // the caller took over the drain flag
+    let taken = claim.claimFast()
+    #expect(!taken)  // nobody else takes it meanwhile
+    let again = claim.wake()
+    #expect(!again)
+  }
+
+  @Test func flatMap_cancelDuringAFastDelivery_leavesTheDownstreamToIt() {
+    let claim = MergeClaim(claimed: false)
+    let idle = claim.interruptFast()
+    #expect(!idle)
+    claim.beginFast()
+    let delivering = claim.interruptFast()
+    #expect(delivering)
+    let still = claim.interruptFast()
+    #expect(still)  // told already, not yet gone
+    let released = claim.releaseFast()
+    #expect(!released)  // so it drains, which lets go of the downstream
+    claim.release(reopening: false)
+    let after = claim.interruptFast()
+    #expect(!after)
+    claim.beginFast()
+    _ = claim.releaseFast()
+    let letGo = claim.interruptFast()
+    #expect(!letGo)  // let go: the cancel releases the downstream itself
+  }
 }

@@ -23,6 +23,25 @@ public import Synchronization
 ///
 /// Only the lock-free path changes the word outside the lock, and only from `open` or from
 /// `open | claimed`; every other change is made under the lock.
+///
+/// `flatMap` uses the same word beside its ``SerialDrain`` flag (which stays the authority under
+/// its lock), so that a value delivered at once lets go of delivery without a second lock round
+/// trip. There the values mean:
+///
+/// ```
+/// 0                  the drain flag says who delivers (nobody on the fast path)
+/// open | claimed     a value is being delivered; the drain flag is held for it
+/// open               that value's delivery let go without the lock: the drain flag is still
+///                    set, on behalf of nobody; the next to take the word owns the drain
+/// claimed            work was recorded during the delivery: its thread drains when it is done
+///
+/// claimed under the lock, demand unlimited:  0 --beginFast()--> open|claimed
+///                                            open --claimFast()--> open|claimed
+/// delivered:         open|claimed --releaseFast()--> open
+/// work recorded while the flag was held, after the lock:
+///                    open|claimed --wake()--> claimed; open --wake()--> 0 (the caller drains)
+/// release refused:   claimed --release(reopening: false), by the deliverer--> 0, then it drains
+/// ```
 @usableFromInline
 struct MergeClaim: ~Copyable {
   /// A thread owns delivery.
@@ -31,11 +50,16 @@ struct MergeClaim: ~Copyable {
   /// The lock-free path is open: demand is unlimited, the merge is active, nothing is queued.
   @usableFromInline static var openBit: Int { 2 }
 
-  /// The claim; the subscribing thread owns delivery until the subscriber has its subscription.
-  @usableFromInline let word = Atomic<Int>(MergeClaim.claimedBit)
+  /// The claim; for `merge`, the subscribing thread owns delivery until the subscriber has its
+  /// subscription.
+  @usableFromInline let word: Atomic<Int>
 
+  /// Claimed (`merge`: the subscribing thread owns delivery), or 0 (`flatMap`: the drain flag
+  /// says who delivers).
   @inlinable
-  init() {}
+  init(claimed: Bool = true) {
+    word = Atomic(claimed ? MergeClaim.claimedBit : 0)
+  }
 
   /// Claims delivery for the lock-free path: `true` when the path is open and no thread
   /// delivers.
@@ -79,10 +103,73 @@ struct MergeClaim: ~Copyable {
   }
 
   /// Gives the claim back when the drain finds nothing left, opening the lock-free path if
-  /// `reopening`. Call it under the lock, holding the claim.
+  /// `reopening`. Call it under the lock, holding the claim. (`flatMap`: the deliverer whose
+  /// ``releaseFast()`` was refused, or who took the word with ``claimFast()`` and delivers
+  /// through the lock after all, calls it with `false`, lock or not: nothing else changes
+  /// `claimed` or `open | claimed` to anything but `claimed`.)
+  @inlinable
   func release(reopening: Bool) {
     // Holding the claim, nothing else changes the word: a plain store is enough.
     word.store(reopening ? Self.openBit : 0, ordering: .releasing)
+  }
+
+  // MARK: flatMap
+
+  /// `flatMap`: a value delivered at once, with unlimited demand, that claimed the drain flag
+  /// under the lock: its delivery may let go with ``releaseFast()``. Call it under the lock,
+  /// with the word at 0 (it is, while the drain flag was free).
+  @inlinable
+  func beginFast() {
+    word.store(Self.openBit | Self.claimedBit, ordering: .releasing)
+  }
+
+  /// `flatMap`: whether the last fast delivery let go and nobody took the drain flag since.
+  @inlinable
+  var isLetGo: Bool {
+    word.load(ordering: .relaxed) == Self.openBit
+  }
+
+  /// `flatMap`'s `cancel()`, under the lock: whether a fast delivery is under way (it calls the
+  /// downstream unretained, so the caller must leave the downstream to it); if so, its release
+  /// is refused, and it drains, which lets go of what the cancel left.
+  @inlinable
+  func interruptFast() -> Bool {
+    var current = word.load(ordering: .acquiring)
+    while current == Self.openBit | Self.claimedBit {
+      let (exchanged, original) = word.compareExchange(
+        expected: current,
+        desired: Self.claimedBit,
+        ordering: .acquiringAndReleasing
+      )
+      if exchanged { return true }
+      current = original
+    }
+    return current == Self.claimedBit
+  }
+
+  /// `flatMap`: after a critical section that recorded work while the drain flag was held (by
+  /// this section's view), makes sure a thread delivers it. A fast delivery under way is told
+  /// to drain when it is done (`false`); one that let go meanwhile, leaving the flag set on
+  /// behalf of nobody, is taken over: `true`, the caller now owns the drain and runs it. `false`
+  /// as well when the flag's holder delivers through the lock, which finds the work itself.
+  @inlinable
+  func wake() -> Bool {
+    var current = word.load(ordering: .acquiring)
+    while true {
+      let desired: Int
+      switch current {
+      case Self.openBit | Self.claimedBit: desired = Self.claimedBit
+      case Self.openBit: desired = 0
+      default: return false
+      }
+      let (exchanged, original) = word.compareExchange(
+        expected: current,
+        desired: desired,
+        ordering: .acquiringAndReleasing
+      )
+      if exchanged { return desired == 0 }
+      current = original
+    }
   }
 }
 

@@ -303,15 +303,23 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// A child (``InnerTag/just`` for a `Just`'s value, taken without subscribing) sent
   /// `value`. When nobody is delivering, nothing is queued and there is demand, the caller
   /// claims the drain and delivers `value` itself; otherwise it is queued.
+  ///
+  /// `holdingDrain`: the caller already owns the drain (it took over a drain flag that a fast
+  /// delivery left set, see `MergeClaim`); then a value not delivered now, or dropped, is
+  /// `.drain`, since the caller must run the drain either way.
   @inlinable
-  mutating func receive(_ value: Value, from child: InnerTag) -> FlatMapValueOutcome {
-    guard case .active = phase else { return .ignored }
+  mutating func receive(
+    _ value: Value,
+    from child: InnerTag,
+    holdingDrain: Bool = false
+  ) -> FlatMapValueOutcome {
+    guard case .active = phase else { return holdingDrain ? .drain : .ignored }
     let fromJust = child.slot < 0
-    if !fromJust, !children.isCurrent(child) { return .ignored }
+    if !fromJust, !children.isCurrent(child) { return holdingDrain ? .drain : .ignored }
     // The common case, without the queue: as `enqueue` then `nextStep` would do it. (`count`,
     // a stored property, rather than `isEmpty`: unspecialised code would call `isEmpty` with
     // the generic metadata of `Pending`, a lookup per value.)
-    if queue.values.count == 0, queue.demand > .none, queue.drain.claim() {
+    if queue.values.count == 0, queue.demand > .none, holdingDrain || queue.drain.claim() {
       // As Combine: while the downstream's demand is unlimited a value asks its child for
       // nothing more, also a child asked one value at a time before a `request(.unlimited)`
       // made from inside `receive(_:)`.
@@ -319,7 +327,8 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
       queue.demand -= 1
       return .deliver(unlimited: unlimited || (!fromJust && children.slots[child.slot].unlimited))
     }
-    return queue.enqueue(Pending(value: value, tag: child)) ? .drain : .queued
+    let claimed = queue.enqueue(Pending(value: value, tag: child))
+    return claimed || holdingDrain ? .drain : .queued
   }
 
   /// The current child `child` finished: its slot is freed, the upstream asked for one more
