@@ -139,6 +139,13 @@ extension Publishers.FlatMap {
 
     @inlinable
     func childFinished(_ child: InnerTag) {
+      if maxPublishers == .unlimited {
+        // The common case only frees the child's slot: nothing to ask or deliver after the lock.
+        var quiet = false
+        let released = lock.withLock { state.childFinishedQuietly(child, quiet: &quiet) }
+        if quiet { return }  // the child's subscription is released here, after the lock
+        _ = released
+      }
       finished(lock.withLock { state.childFinished(child, maxPublishers: maxPublishers) })
     }
 

@@ -349,6 +349,25 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     return finished
   }
 
+  /// The child `child` finished, for a subscription whose `maxPublishers` is unlimited: when
+  /// that only frees the child's slot (the child is stale, or not the last one of a finished
+  /// upstream), does so, sets `quiet` and returns the child's subscription (a
+  /// ``NoChildSubscription`` if none) to release after the lock. Otherwise changes nothing and
+  /// leaves `quiet` false: ``childFinished(_:maxPublishers:)`` queues `.finished`.
+  ///
+  /// The common case without a ``Finished``, whose two existentials each child's `.finished`
+  /// would otherwise make and destroy.
+  @inlinable
+  mutating func childFinishedQuietly(_ child: InnerTag, quiet: inout Bool) -> any Subscription {
+    guard case .active = phase, children.isCurrent(child) else {
+      quiet = true
+      return NoChildSubscription()
+    }
+    guard children.live > 1 || upstream != .finished else { return NoChildSubscription() }
+    quiet = true
+    return children.finish(child)
+  }
+
   /// Queues `.finished` if the upstream finished and no child is live.
   @inlinable
   mutating func finishIfIdle(_ finished: inout Finished) {

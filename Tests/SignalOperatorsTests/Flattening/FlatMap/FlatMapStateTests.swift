@@ -204,6 +204,32 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> I
     #expect(cancelled == nil)  // terminal
   }
 
+  @Test func childFinishedQuietly_freesTheSlot_butLeavesTheLastChildOfAFinishedUpstream() {
+    let upstream = SubscriptionProbe()
+    var state = subscribed(upstream)
+    let firstProbe = SubscriptionProbe()
+    let first = child(&state, firstProbe)
+    let last = child(&state, SubscriptionProbe())
+    _ = state.upstreamFinished()
+    var quiet = false
+    let released = state.childFinishedQuietly(first, quiet: &quiet)
+    #expect(quiet)
+    #expect(firstProbe.isSame(as: released))
+    #expect(state.children.live == 1)
+    quiet = false
+    let stale = state.childFinishedQuietly(first, quiet: &quiet)
+    #expect(quiet)  // stale: nothing more to do
+    #expect(stale is NoChildSubscription)
+    quiet = false
+    let untouched = state.childFinishedQuietly(last, quiet: &quiet)
+    #expect(!quiet)  // the last child: `.finished` is due, left to `childFinished`
+    #expect(untouched is NoChildSubscription)
+    #expect(state.children.live == 1)
+    let finished = state.childFinished(last, maxPublishers: .unlimited)
+    #expect(finished.claimed)
+    #expect(drainAll(&state) == ["finished dropped []"])
+  }
+
   @Test func finished_goesAfterTheQueuedValues() {
     var state = subscribed(SubscriptionProbe())
     let tag = child(&state, SubscriptionProbe())
