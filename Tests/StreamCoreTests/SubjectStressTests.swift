@@ -438,4 +438,38 @@ import Testing
     }
     withExtendedLifetime(token) {}
   }
+
+  /// The open path calls the subscriber where the subscription stores it, without the lock,
+  /// and no longer writes that storage (it once moved the subscriber out and back); the mirror
+  /// reads it under the lock. Values keep flowing, in full, while another thread reflects the
+  /// subscription. (The old write-back, made by the runtime's value witnesses in a debug build,
+  /// is out of ThreadSanitizer's sight, so this checks the two paths together rather than the
+  /// absence of that write.)
+  @Test func mirrorReadWhileSendingOnTheOpenPath_noRaceAndNothingLost() {
+    let subject = PassthroughSubject<Int, Never>()
+    let checker = Checker(initialDemand: .unlimited)
+    subject.subscribe(checker)
+    #expect(checker.subscription != nil)
+    let reads = Atomic<Int>(0)
+    let sending = Atomic<Bool>(true)
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+      if thread == 0 {
+        for value in 0..<Self.perThread * 4 { subject.send(value) }
+        sending.store(false, ordering: .releasing)
+      } else {
+        // Reads for as long as the other thread sends (at least once).
+        repeat {
+          guard let subscription = checker.subscription else { return }
+          let mirror = Mirror(reflecting: subscription)
+          if mirror.children.contains(where: { $0.label == "downstream" }) {
+            reads.add(1, ordering: .relaxed)
+          }
+        } while sending.load(ordering: .acquiring)
+      }
+    }
+    subject.send(completion: .finished)
+    #expect(reads.load(ordering: .relaxed) >= 1)
+    #expect(checker.received.load(ordering: .relaxed) == Self.perThread * 4)
+    #expect(checker.overlaps.load(ordering: .relaxed) == 0)
+  }
 }

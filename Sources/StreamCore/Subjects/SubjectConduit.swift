@@ -201,17 +201,27 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// stored subscriber until this thread lets go, not even a cancel or completion from inside
   /// `body` (``terminate()`` leaves it to this owner).
   ///
-  /// The subscriber is moved out of its storage and back around `body`, which leaves its bits
-  /// where they are and its reference count untouched (a re-entrant call finds it in place).
+  /// The storage is only read: the subscriber's bits are copied to the stack, moved out of
+  /// that copy for `body` and back, and the copy dropped without a release, so its reference
+  /// count is untouched and a re-entrant call finds it in place. (It was once moved out of its
+  /// storage and back, a write of the same bits that raced, formally, with the mirror's read
+  /// under the lock; the copy costs about 3 instructions per value.)
   @inlinable
   func withBorrowedDownstream<R>(_ body: (borrowing Downstream) -> R) -> R {
-    withUnsafeMutablePointer(to: &downstream) { stored in
+    withUnsafePointer(to: &downstream) { stored in
       // `Slot` is `Optional<Downstream>`, live here: its payload is at its start.
-      let payload = UnsafeMutableRawPointer(stored).assumingMemoryBound(to: Downstream.self)
-      let subscriber = payload.move()
-      let result = body(subscriber)
-      payload.initialize(to: consume subscriber)
-      return result
+      let payload = UnsafeRawPointer(stored)
+      return withUnsafeTemporaryAllocation(of: Downstream.self, capacity: 1) { scratch in
+        let borrowed = scratch.baseAddress.unsafelyUnwrapped
+        UnsafeMutableRawPointer(borrowed).copyMemory(
+          from: payload,
+          byteCount: MemoryLayout<Downstream>.size
+        )
+        let subscriber = borrowed.move()
+        let result = body(subscriber)
+        borrowed.initialize(to: consume subscriber)
+        return result
+      }
     }
   }
 
