@@ -129,7 +129,7 @@ extension Publishers.FlatMap {
 
     // MARK: Children
 
-    @inlinable
+    @inlinable @inline(__always)
     func childSubscribed(_ child: InnerTag, _ subscription: any Subscription) {
       guard let demand = lock.withLock({ state.childSubscribed(child, subscription) }) else {
         return subscription.cancel()
@@ -137,7 +137,7 @@ extension Publishers.FlatMap {
       subscription.request(demand)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     func childFinished(_ child: InnerTag) {
       if maxPublishers == .unlimited {
         // The common case only frees the child's slot: nothing to ask or deliver after the lock.
@@ -163,7 +163,7 @@ extension Publishers.FlatMap {
     /// without taking the lock again (`MergeClaim`'s `releaseFast()`): the drain flag stays
     /// set, and the next value, or whoever records work meanwhile (`MergeClaim`'s `wake()`),
     /// takes it over.
-    @inlinable
+    @inlinable @inline(__always)
     func offer(_ value: Output, from child: InnerTag) -> Subscribers.Demand {
       // Only non-generic types cross the lock: this often runs unspecialised.
       var target: Box?

@@ -286,7 +286,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// The child `child` sent its subscription: ask it for the returned demand (`.unlimited`
   /// while the downstream's demand is, else one value at a time), or cancel it (`nil`: stale,
   /// a second subscription, or after the end).
-  @inlinable
+  @inlinable @inline(__always)
   mutating func childSubscribed(
     _ child: InnerTag,
     _ subscription: any Subscription
@@ -307,7 +307,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// `holdingDrain`: the caller already owns the drain (it took over a drain flag that a fast
   /// delivery left set, see `MergeClaim`); then a value not delivered now, or dropped, is
   /// `.drain`, since the caller must run the drain either way.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func receive(
     _ value: Value,
     from child: InnerTag,
@@ -357,7 +357,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   ///
   /// The common case without a ``Finished``, whose two existentials each child's `.finished`
   /// would otherwise make and destroy.
-  @inlinable
+  @inlinable @inline(__always)
   mutating func childFinishedQuietly(_ child: InnerTag, quiet: inout Bool) -> any Subscription {
     guard case .active = phase, children.isCurrent(child) else {
       quiet = true
