@@ -49,6 +49,9 @@ public enum Workloads {
     WorkloadInfo(name: "contended4x2", unit: "send (2 deliveries)", defaultN: 400_000),
     WorkloadInfo(name: "withLatestFrom", unit: "send", defaultN: 1_000_000),
     WorkloadInfo(name: "shareReplay10", unit: "send (10 deliveries)", defaultN: 200_000),
+    WorkloadInfo(name: "catchSubscribe", unit: "subscription", defaultN: 100_000),
+    WorkloadInfo(name: "catchValues", unit: "send", defaultN: 1_000_000),
+    WorkloadInfo(name: "retryValues", unit: "send", defaultN: 1_000_000),
   ]
 
   public static func info(_ name: String) -> WorkloadInfo? {
@@ -91,6 +94,9 @@ public enum Workloads {
     case "contended4x2": return contended4x2(n: n, measure: measure)
     case "withLatestFrom": return withLatestFrom(n: n, measure: measure)
     case "shareReplay10": return shareReplay10(n: n, measure: measure)
+    case "catchSubscribe": return catchSubscribe(n: n, measure: measure)
+    case "catchValues": return catchValues(n: n, measure: measure)
+    case "retryValues": return retryValues(n: n, measure: measure)
     default: return nil
     }
   }
@@ -552,5 +558,52 @@ private func shareReplay10(n: Int, measure: (() -> Void) -> Void) -> Int {
     }
   }
   for cancellable in cancellables { cancellable.cancel() }
+  return acc.checksum
+}
+
+/// The failure of the error-handling workloads.
+private struct BenchError: Error {}
+
+/// 24. `n` times: a sink subscribed to `Fail(error:).catch { _ in Just(i) }` (op = one
+/// subscription: the failure, the replacement subscribed, one value, one completion).
+private func catchSubscribe(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  measure {
+    for i in 0..<n {
+      _ = Fail<Int, BenchError>(error: BenchError()).catch { _ in Just(i) }
+        .sink { value in acc.add(value) }
+    }
+  }
+  return acc.checksum
+}
+
+/// 25. A `PassthroughSubject` through `catch { _ in Empty() }` (which never fails) into a sink,
+/// sent `n` values (op = one send: the value path through `catch`).
+private func catchValues(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let subject = PassthroughSubject<Int, BenchError>()
+  let cancellable = subject.catch { _ in Empty<Int, Never>() }.sink { value in acc.add(value) }
+  measure {
+    for i in 0..<n {
+      subject.send(i)
+    }
+  }
+  cancellable.cancel()
+  return acc.checksum
+}
+
+/// 26. A `PassthroughSubject` through `retry(1)` (which never fails) into a sink, sent `n` values
+/// (op = one send: the value path through `retry`).
+private func retryValues(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let acc = Accumulator()
+  let subject = PassthroughSubject<Int, BenchError>()
+  let cancellable = subject.retry(1)
+    .sink(receiveCompletion: { _ in }, receiveValue: { value in acc.add(value) })
+  measure {
+    for i in 0..<n {
+      subject.send(i)
+    }
+  }
+  cancellable.cancel()
   return acc.checksum
 }

@@ -191,6 +191,7 @@ extension Publishers {
       self.intervals = intervals
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let serial = SerialUpstreams(downstream: subscriber, name: "DelayedRetry")
@@ -226,17 +227,19 @@ extension Publishers.DelayedRetry {
   /// attempt k --failure, interval > 0--> timer --fires--> attempt k + 1 (if not cancelled)
   /// ```
   // Sendable: `failures` is guarded by `lock`; the rest is immutable.
-  private final class Attempts<Downstream: Subscriber>: @unchecked Sendable
+  @usableFromInline
+  final class Attempts<Downstream: Subscriber>: @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private let lock = Lock()
-    private var failures = 0
-    private let serial: SerialUpstreams<Downstream>
-    private let upstream: Upstream
-    private let scheduler: Context
-    private let tolerance: Context.SchedulerTimeType.Stride
-    private let options: Context.SchedulerOptions?
-    private let intervals: [Context.SchedulerTimeType.Stride]
+    @usableFromInline let lock = Lock()
+    @usableFromInline var failures = 0
+    @usableFromInline let serial: SerialUpstreams<Downstream>
+    @usableFromInline let upstream: Upstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let intervals: [Context.SchedulerTimeType.Stride]
 
+    @inlinable
     init(
       serial: SerialUpstreams<Downstream>,
       upstream: Upstream,
@@ -254,13 +257,17 @@ extension Publishers.DelayedRetry {
     }
 
     /// Subscribes the next attempt; run through `serial.run(_:)`.
+    @inlinable
     func attempt() {
       serial.attach(upstream) { [self] completion in
         next(after: completion)
       }
     }
 
-    private func next(
+    /// What follows a completed attempt: the downstream completes, or the next attempt
+    /// follows (at once, or after its interval on the scheduler).
+    @inlinable
+    func next(
       after completion: Subscribers.Completion<Failure>
     ) -> SerialUpstreams<Downstream>.Step {
       guard case .failure = completion else { return .complete(completion) }

@@ -69,6 +69,7 @@ extension Publishers {
       self.handler = handler
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let serial = SerialUpstreams(downstream: subscriber, name: "Catch", reflectsDemand: true)

@@ -66,6 +66,7 @@ extension Publishers {
       self.retries = retries
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let serial = SerialUpstreams(downstream: subscriber, name: "Retry", requestsExtraDemand: true)

@@ -1,4 +1,4 @@
-import StreamCore
+public import StreamCore
 
 /// One downstream subscription fed by a chain of publishers, one after another: the engine of
 /// `Concatenate`, `Catch`, `TryCatch`, `Retry` and `RetryWhen`.
@@ -16,15 +16,21 @@ import StreamCore
 ///   .wait: live(between, waiting) until resume(_:) attaches the next stage or finish(_:) ends
 /// live --cancel() / finish(_:)--> terminal  (the live stage and the companion are cancelled)
 /// ```
-// Sendable: all mutable state is in `state`, guarded by `lock`; the downstream, the stages and
+// Sendable: all mutable state is in `live`, guarded by `lock`; the downstream, the stages and
 // the decisions are called outside it, and only the live stage delivers values.
+//
+// `@usableFromInline` with `@inlinable` paths, so that the operators built on it (their
+// `receive(subscriber:)` is `@inlinable` too) run specialised for the client's publishers and
+// downstream instead of through generic metadata lookups.
+@usableFromInline
 final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-  typealias Output = Downstream.Input
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Output = Downstream.Input
+  @usableFromInline typealias Failure = Downstream.Failure
 
   /// What follows a completed stage.
+  @usableFromInline
   enum Step {
     /// The downstream completes with this.
     case complete(Subscribers.Completion<Failure>)
@@ -36,54 +42,78 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   /// The live stage's subscription, as far as the downstream is concerned.
-  private enum StageLink {
+  @usableFromInline
+  enum StageLink {
     /// No stage has subscribed yet, so the downstream has no subscription yet either.
     case awaitingFirstStage
     /// A stage completed and the next one has not subscribed yet.
     case between
     case attached(any Subscription)
 
+    @inlinable
     var subscription: (any Subscription)? {
       guard case .attached(let subscription) = self else { return nil }
       return subscription
     }
   }
 
-  private struct Live {
+  /// The state while the subscription is live (`live` is `nil` once it ended).
+  @usableFromInline
+  struct Live {
+    @usableFromInline
     var downstream: Downstream
+    @usableFromInline
     var link = StageLink.awaitingFirstStage
     /// Requested by the downstream and not yet delivered.
+    @usableFromInline
     var demand = Subscribers.Demand.none
     /// The number of the live stage; events from older stages are ignored.
+    @usableFromInline
     var stage = 0
     /// Claimed by the thread running attach work; others leave theirs in `pending`.
+    @usableFromInline
     var drain = SerialDrain()
     /// Attach work that came while the drain was claimed (a stage completed while the previous
     /// one was being attached); a newer one supersedes it.
+    @usableFromInline
     var pending: (() -> Void)?
     /// Whether a completed stage waits for ``resume(_:)`` (a `.wait` step).
+    @usableFromInline
     var waiting = false
     /// Cancelled when the subscription ends: what decides about the next stage, for operators
     /// that subscribe to one (`RetryWhen`'s trigger).
+    @usableFromInline
     var companion: (any Cancellable)?
     /// Calls into the downstream in progress (a stage's value, or the first stage's
-    /// subscription); `finish(_:)` waits for them to return.
+    /// subscription); `finish(_:)` waits for them to return. Counted only where `finish(_:)`
+    /// may be called (`finishes`).
+    @usableFromInline
     var delivering = 0
     /// A completion `finish(_:)` decided while a delivery was in progress; the last delivering
     /// thread sends it.
+    @usableFromInline
     var finishing: Subscribers.Completion<Failure>?
     /// `demand` when the first stage was left, which the mirror shows from then on (as
     /// Combine's `catch`, which counts demand for the first publisher only).
+    @usableFromInline
     var firstStageDemand: Subscribers.Demand?
-  }
 
-  private enum State {
-    case live(Live)
-    case terminal
+    @inlinable
+    init(downstream: Downstream) {
+      self.downstream = downstream
+    }
+
+    /// Runs `body` on this state in place: called as `live?.change(body)`, an optional's
+    /// in-place access, so nothing is copied out of `live` (as `live != nil` would).
+    @inlinable
+    mutating func change<R>(_ body: (inout Live) -> R) -> R {
+      body(&self)
+    }
   }
 
   /// What the caller does with a stage's subscription.
-  private enum SubscribeAction {
+  @usableFromInline
+  enum SubscribeAction {
     case cancel
     case first(Downstream)
     case request(Subscribers.Demand)
@@ -91,46 +121,86 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   /// What a transition releases; the caller cancels or drops it after the lock.
-  private struct Released {
+  @usableFromInline
+  struct Released {
+    @usableFromInline
     var downstream: Downstream?
+    @usableFromInline
     var subscription: (any Subscription)?
+    @usableFromInline
     var pending: (() -> Void)?
+    @usableFromInline
     var companion: (any Cancellable)?
     /// Whether the downstream had not received its subscription yet.
-    var unsubscribed = false
+    @usableFromInline
+    var unsubscribed: Bool
+
+    @inlinable
+    init(
+      downstream: Downstream?,
+      subscription: (any Subscription)?,
+      pending: (() -> Void)?,
+      companion: (any Cancellable)?,
+      unsubscribed: Bool
+    ) {
+      self.downstream = downstream
+      self.subscription = subscription
+      self.pending = pending
+      self.companion = companion
+      self.unsubscribed = unsubscribed
+    }
   }
 
-  private let lock = Lock()
-  private var state: State
+  @usableFromInline
+  let lock = Lock()
+  /// `nil` once the subscription ended (cancelled, or the completion was handed out).
+  /// Changed in place under `lock` (an optional's forced `inout`), so a transition copies
+  /// nothing out of it.
+  @usableFromInline @exclusivity(unchecked)
+  var live: Live?
 
+  @usableFromInline
   let description: String
 
   /// Whether the demand the downstream returns from `receive(_:)` is requested from the live
   /// stage (and `.none` returned to it) rather than returned to it: `Retry`'s way, as Combine's.
-  private let requestsExtraDemand: Bool
+  @usableFromInline
+  let requestsExtraDemand: Bool
 
   /// Whether the mirror shows the downstream and its outstanding demand (as Combine's `catch`
   /// and `tryCatch`) rather than no children.
-  private let reflectsDemand: Bool
+  @usableFromInline
+  let reflectsDemand: Bool
 
+  /// Whether ``finish(_:)`` may be called (`RetryWhen`): only then are the calls into the
+  /// downstream counted (`delivering`), so that `finish(_:)` can leave its completion to the
+  /// last of them. Without `finish(_:)` the only completions come from the stages, which the
+  /// live stage's own delivery serialises, so a value costs one lock round trip instead of two.
+  @usableFromInline
+  let finishes: Bool
+
+  @inlinable
   init(
     downstream: Downstream,
     name: String,
     requestsExtraDemand: Bool = false,
-    reflectsDemand: Bool = false
+    reflectsDemand: Bool = false,
+    finishes: Bool = false
   ) {
-    state = .live(Live(downstream: downstream))
+    live = Live(downstream: downstream)
     self.description = name
     self.requestsExtraDemand = requestsExtraDemand
     self.reflectsDemand = reflectsDemand
+    self.finishes = finishes
   }
 
   /// No children, or `downstream` and `demand` (see `reflectsDemand`): what the downstream has
   /// requested and not received from the first stage, frozen when the next stage attaches.
+  @usableFromInline
   var customMirror: Mirror {
     guard reflectsDemand else { return Mirror(self, children: [:]) }
     let (downstream, demand) = lock.withLock { () -> (Downstream?, Subscribers.Demand) in
-      guard case .live(let live) = state else { return (nil, .none) }
+      guard let live else { return (nil, .none) }
       return (live.downstream, live.firstStageDemand ?? live.demand)
     }
     return Mirror(
@@ -142,20 +212,18 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     )
   }
 
+  @usableFromInline
   var playgroundDescription: Any { description }
 
   /// Changes the live state with `body`; returns `nil` once terminal.
-  private func withLive<R>(_ body: (inout Live) -> R) -> R? {
-    lock.withLock {
-      guard case .live(var live) = state else { return nil }
-      let result = body(&live)
-      state = .live(live)
-      return result
-    }
+  @inlinable
+  func withLive<R>(_ body: (inout Live) -> R) -> R? {
+    lock.withLock { live?.change(body) }
   }
 
   /// Runs `work` now, or, if another call of `run` is under way (a stage completed while the
   /// previous one was being attached), right after it on that thread.
+  @inlinable
   func run(_ work: @escaping () -> Void) {
     var superseded: (() -> Void)?  // released after the lock
     let claimed =
@@ -167,14 +235,14 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     _ = superseded
     guard claimed else { return }
     SerialDrain.run(lock) { () -> (() -> Void)? in
-      guard case .live(var live) = state else { return nil }
-      guard let next = live.pending.take() else {
-        live.drain.release()
-        state = .live(live)
-        return nil
+      let next = live?.change { live -> (() -> Void)? in
+        guard let next = live.pending.take() else {
+          live.drain.release()
+          return nil
+        }
+        return next
       }
-      state = .live(live)
-      return next
+      return next ?? nil
     } perform: { work in
       work()
       return true
@@ -182,6 +250,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   /// Subscribes `publisher` as the next stage. Call it from inside ``run(_:)``.
+  @inlinable
   func attach<P: Publisher>(
     _ publisher: P,
     onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Step
@@ -192,10 +261,11 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
       return live.stage
     }
     guard let number else { return }
-    publisher.subscribe(Stage(serial: self, number: number, onCompletion: onCompletion))
+    publisher.receive(subscriber: Stage(serial: self, number: number, onCompletion: onCompletion))
   }
 
-  fileprivate func stageSubscribed(_ number: Int, _ subscription: any Subscription) {
+  @inlinable
+  func stageSubscribed(_ number: Int, _ subscription: any Subscription) {
     let action =
       withLive { live -> SubscribeAction in
         guard number == live.stage else { return .cancel }
@@ -204,7 +274,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
           return .cancel
         case .awaitingFirstStage:
           live.link = .attached(subscription)
-          live.delivering += 1
+          if finishes { live.delivering += 1 }
           return .first(live.downstream)
         case .between:
           live.link = .attached(subscription)
@@ -215,30 +285,35 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     case .cancel: subscription.cancel()
     case .first(let downstream):
       downstream.receive(subscription: self)
-      deliveryReturned()
+      if finishes { deliveryReturned() }
     case .request(let demand): subscription.request(demand)
     case .nothing: break
     }
   }
 
-  fileprivate func stageValue(_ number: Int, _ value: Output) -> Subscribers.Demand {
-    let target = withLive { live -> Downstream? in
-      guard number == live.stage, live.finishing == nil, live.demand > 0 else { return nil }
-      live.demand -= 1
-      live.delivering += 1
-      return live.downstream
+  @inlinable
+  func stageValue(_ number: Int, _ value: Output) -> Subscribers.Demand {
+    // Flattened under the lock: unwrapping a `Downstream??` after it copied the downstream
+    // once more (a retain and a release per value).
+    let target = lock.withLock { () -> Downstream? in
+      let target = live?.change { live -> Downstream? in
+        guard number == live.stage, live.finishing == nil, live.demand > 0 else { return nil }
+        live.demand -= 1
+        if finishes { live.delivering += 1 }
+        return live.downstream
+      }
+      return target ?? nil
     }
-    guard let target = target ?? nil else { return .none }
+    guard let target else { return .none }
     let more = target.receive(value)
-    deliveryReturned()
+    if finishes { deliveryReturned() }
     guard more > 0 else { return .none }
-    let outcome = lock.withLock { () -> (stale: Bool, subscription: (any Subscription)?) in
-      guard case .live(var live) = state else { return (false, nil) }  // ended
-      guard number == live.stage else { return (true, nil) }
-      live.demand += more
-      state = .live(live)
-      return (false, live.link.subscription)
-    }
+    let outcome: (stale: Bool, subscription: (any Subscription)?) =
+      withLive { live -> (stale: Bool, subscription: (any Subscription)?) in
+        guard number == live.stage else { return (true, nil) }
+        live.demand += more
+        return (false, live.link.subscription)
+      } ?? (false, nil)  // ended
     if outcome.stale { return .none }
     // As Combine: once ended (also by a cancel from inside the downstream's `receive(_:)`), the
     // demand the downstream returned still goes back to the stage that sent the value.
@@ -247,21 +322,25 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     return .none
   }
 
-  fileprivate func stageCompleted<F: Error>(
+  @inlinable
+  func stageCompleted<F: Error>(
     _ number: Int,
     _ completion: Subscribers.Completion<F>,
     _ onCompletion: (Subscribers.Completion<F>) -> Step
   ) {
-    let finished = withLive { live -> (any Subscription)? in
-      guard number == live.stage else { return nil }
-      // As in Combine: a completion from a stage that hasn't sent its subscription yet (a
-      // misbehaving upstream) is ignored.
-      guard case .attached(let subscription) = live.link else { return nil }
-      live.link = .between
-      return subscription
+    let finished = lock.withLock { () -> (any Subscription)? in
+      let finished = live?.change { live -> (any Subscription)? in
+        guard number == live.stage else { return nil }
+        // As in Combine: a completion from a stage that hasn't sent its subscription yet (a
+        // misbehaving upstream) is ignored.
+        guard case .attached(let subscription) = live.link else { return nil }
+        live.link = .between
+        return subscription
+      }
+      return finished ?? nil
     }
-    // `.some(subscription)`: this stage is the live one; its subscription is released here.
-    guard case .some(.some(let ended)) = finished else { return }
+    // A subscription: this stage is the live one; its subscription is released here.
+    guard let ended = finished else { return }
     _ = ended
     switch onCompletion(completion) {
     case .complete(let completion): complete(completion)
@@ -278,6 +357,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// Attaches the next stage with `work` if a completed stage is waiting (a `.wait` step);
   /// otherwise does nothing and returns `false`.
+  @usableFromInline
   @discardableResult
   func resume(_ work: @escaping () -> Void) -> Bool {
     let resumed =
@@ -292,6 +372,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// Keeps `companion`, to cancel when the subscription ends; `false` if it already ended (the
   /// caller cancels it).
+  @usableFromInline
   func keep(companion: any Cancellable) -> Bool {
     let kept = withLive { live -> Bool in
       precondition(live.companion == nil, "SerialUpstreams: a companion is already kept")
@@ -303,11 +384,14 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// Ends the subscription from outside the chain: cancels the live stage and the companion,
   /// then delivers `completion` (after an empty subscription, if the downstream had none yet).
+  /// Only for a subscription made with `finishes`.
   ///
   /// It may run on any thread while a stage delivers on another: then the stage and the
   /// companion are cancelled at once, and the delivering thread sends the completion when its
   /// call returns, so the downstream is never called from two threads at once.
+  @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) {
+    precondition(finishes, "SerialUpstreams: finish(_:) on a subscription made without finishes")
     let deferred = withLive { live -> FinishDeferral? in
       guard live.delivering > 0 else { return nil }
       guard live.finishing == nil else { return FinishDeferral() }
@@ -328,13 +412,23 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   /// What `finish(_:)` cancels when a delivery is in progress.
-  private struct FinishDeferral {
+  @usableFromInline
+  struct FinishDeferral {
+    @usableFromInline
     var subscription: (any Subscription)?
+    @usableFromInline
     var companion: (any Cancellable)?
+
+    @inlinable
+    init(subscription: (any Subscription)? = nil, companion: (any Cancellable)? = nil) {
+      self.subscription = subscription
+      self.companion = companion
+    }
   }
 
   /// Sends the completion `finish(_:)` left to the delivering threads, once the last returns.
-  private func deliveryReturned() {
+  @inlinable
+  func deliveryReturned() {
     let completion = withLive { live -> Subscribers.Completion<Failure>? in
       live.delivering -= 1
       guard live.delivering == 0 else { return nil }
@@ -343,7 +437,8 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     if let completion = completion ?? nil { deliver(completion) }
   }
 
-  private func deliver(_ completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func deliver(_ completion: Subscribers.Completion<Failure>) {
     guard let released = end() else { return }
     released.subscription?.cancel()
     released.companion?.cancel()
@@ -353,10 +448,10 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   /// Ends the subscription; `nil` if it already ended.
-  private func end() -> Released? {
+  @inlinable
+  func end() -> Released? {
     lock.withLock {
-      guard case .live(let live) = state else { return nil }
-      state = .terminal
+      guard let live = live.take() else { return nil }
       var unsubscribed = false
       if case .awaitingFirstStage = live.link { unsubscribed = true }
       return Released(
@@ -369,21 +464,27 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
     }
   }
 
-  private func complete(_ completion: Subscribers.Completion<Failure>) {
+  @inlinable
+  func complete(_ completion: Subscribers.Completion<Failure>) {
     guard let released = end() else { return }
     released.companion?.cancel()
     released.downstream?.receive(completion: completion)
   }
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let subscription = withLive { live -> (any Subscription)? in
-      live.demand += demand
-      return live.link.subscription
+    let subscription = lock.withLock { () -> (any Subscription)? in
+      let subscription = live?.change { live -> (any Subscription)? in
+        live.demand += demand
+        return live.link.subscription
+      }
+      return subscription ?? nil
     }
-    subscription??.request(demand)
+    subscription?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     guard let released = end() else { return }
     released.subscription?.cancel()
@@ -393,14 +494,19 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
 extension SerialUpstreams {
   /// The subscriber attached to one stage; it tags the stage's events with its number.
-  private final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible {
-    typealias Input = Output
-    typealias Failure = StageFailure
+  @usableFromInline
+  final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline typealias Input = Output
+    @usableFromInline typealias Failure = StageFailure
 
-    private let serial: SerialUpstreams
-    private let number: Int
-    private let onCompletion: (Subscribers.Completion<StageFailure>) -> Step
+    @usableFromInline
+    let serial: SerialUpstreams
+    @usableFromInline
+    let number: Int
+    @usableFromInline
+    let onCompletion: (Subscribers.Completion<StageFailure>) -> Step
 
+    @inlinable
     init(
       serial: SerialUpstreams,
       number: Int,
@@ -411,16 +517,20 @@ extension SerialUpstreams {
       self.onCompletion = onCompletion
     }
 
+    @usableFromInline
     var description: String { serial.description }
 
+    @inlinable
     func receive(subscription: any Subscription) {
       serial.stageSubscribed(number, subscription)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       serial.stageValue(number, input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<StageFailure>) {
       serial.stageCompleted(number, completion, onCompletion)
     }

@@ -163,6 +163,7 @@ extension Publishers {
       self.suffix = suffix
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let serial = SerialUpstreams(downstream: subscriber, name: "Concatenate")
