@@ -201,25 +201,31 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// stored subscriber until this thread lets go, not even a cancel or completion from inside
   /// `body` (``terminate()`` leaves it to this owner).
   ///
-  /// The storage is only read: the subscriber's bits are copied to the stack, moved out of
-  /// that copy for `body` and back, and the copy dropped without a release, so its reference
-  /// count is untouched and a re-entrant call finds it in place. (It was once moved out of its
-  /// storage and back, a write of the same bits that raced, formally, with the mirror's read
-  /// under the lock; the copy costs about 3 instructions per value.)
+  /// The storage is only read: the subscriber is moved out of it (a load) for `body`, then
+  /// moved into a stack buffer that is dropped without a release, so its reference count is
+  /// untouched and a re-entrant call finds it in place. (It was once moved back into its
+  /// storage, a write of the same bits that raced, formally, with the mirror's read under the
+  /// lock.) A subscriber larger than the buffer, which none of ours is, is still moved back.
   @inlinable
   func withBorrowedDownstream<R>(_ body: (borrowing Downstream) -> R) -> R {
     withUnsafePointer(to: &downstream) { stored in
       // `Slot` is `Optional<Downstream>`, live here: its payload is at its start.
-      let payload = UnsafeRawPointer(stored)
-      return withUnsafeTemporaryAllocation(of: Downstream.self, capacity: 1) { scratch in
-        let borrowed = scratch.baseAddress.unsafelyUnwrapped
-        UnsafeMutableRawPointer(borrowed).copyMemory(
-          from: payload,
-          byteCount: MemoryLayout<Downstream>.size
-        )
-        let subscriber = borrowed.move()
+      let payload = UnsafeMutablePointer(
+        mutating: UnsafeRawPointer(stored).assumingMemoryBound(to: Downstream.self)
+      )
+      var scratch: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+      let fits =
+        MemoryLayout<Downstream>.size <= MemoryLayout.size(ofValue: scratch)
+        && MemoryLayout<Downstream>.alignment <= MemoryLayout<Int>.alignment
+      return withUnsafeMutableBytes(of: &scratch) { bytes in
+        let subscriber = payload.move()
         let result = body(subscriber)
-        borrowed.initialize(to: consume subscriber)
+        if fits {
+          bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Downstream.self)
+            .initialize(to: consume subscriber)
+        } else {
+          payload.initialize(to: consume subscriber)
+        }
         return result
       }
     }
