@@ -17,24 +17,25 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/StreamFoundation.md:23
-func sample_Docs_StreamFoundation_line23() async throws {
+// Docs/StreamFoundation.md:23 (file scope)
 #sourceLocation(file: "Docs/StreamFoundation.md", line: 24)
-let url = URL(string: "http://127.0.0.1:8080/status")!
-let cancellable = URLSession.shared.dataTaskPublisher(for: url)
-  .map { ($0.response as? HTTPURLResponse)?.statusCode ?? 0 }
-  .sink(
-    receiveCompletion: { completion in
-      if case .failure(let error) = completion { print("transport error:", error.code) }
-    },
-    receiveValue: { status in print("HTTP", status) }
-  )  // prints nothing yet: the status or the error arrives later, on the session's queue
-_ = cancellable
-#sourceLocation()
+/// Prints the status of `url` (`printStatus(of: URL(string: "http://127.0.0.1:8080/status")!)`),
+/// or the transport error, when it arrives: later, on the session's queue. Keep the returned
+/// cancellable until then.
+fileprivate func printStatus(of url: URL) -> AnyCancellable {
+  URLSession.shared.dataTaskPublisher(for: url)
+    .map { ($0.response as? HTTPURLResponse)?.statusCode ?? 0 }
+    .sink(
+      receiveCompletion: { completion in
+        if case .failure(let error) = completion { print("transport error:", error.code) }
+      },
+      receiveValue: { status in print("HTTP", status) }
+    )
 }
+#sourceLocation()
 
-// Docs/StreamFoundation.md:52 (file scope)
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 53)
+// Docs/StreamFoundation.md:55 (file scope)
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 56)
 /// Prints "tick" three times, on the calling thread's run loop.
 fileprivate func tickThreeTimes() {
   let cancellable = Timer.publish(every: 0.01, on: .current, in: .default)
@@ -46,9 +47,9 @@ fileprivate func tickThreeTimes() {
 }
 #sourceLocation()
 
-// Docs/StreamFoundation.md:83
-func sample_Docs_StreamFoundation_line83() async throws {
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 84)
+// Docs/StreamFoundation.md:86
+func sample_Docs_StreamFoundation_line86() async throws {
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 87)
 let queue = OperationQueue()
 for await value in Just(1).receive(on: queue).values {
   print(value)  // prints 1
@@ -56,9 +57,9 @@ for await value in Just(1).receive(on: queue).values {
 #sourceLocation()
 }
 
-// Docs/StreamFoundation.md:118
-func sample_Docs_StreamFoundation_line118() async throws {
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 119)
+// Docs/StreamFoundation.md:121
+func sample_Docs_StreamFoundation_line121() async throws {
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 122)
 final class Clock: @unchecked Sendable {
   private(set) var ticks = 0
   private var cancellable: AnyCancellable?
@@ -76,41 +77,28 @@ print(clock.ticks)  // prints 3
 #sourceLocation()
 }
 
-// What Docs/StreamFoundation.md:23 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:23 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line23() async {
+// What Docs/StreamFoundation.md:86 prints, as its `// prints` comments say
+@Test("Docs/StreamFoundation.md:86 prints what its comments say")
+func output_sample_Docs_StreamFoundation_line86() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_StreamFoundation_line23()
-  }
-  expectPrinted(
-    result, [],
-    sample: "Docs/StreamFoundation.md", line: 23)
-}
-
-// What Docs/StreamFoundation.md:83 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:83 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line83() async {
-  let result = await #expect(
-    processExitsWith: .success, observing: [\.standardOutputContent]
-  ) {
-    try await sample_Docs_StreamFoundation_line83()
+    try await sample_Docs_StreamFoundation_line86()
   }
   expectPrinted(
     result, ["1"],
-    sample: "Docs/StreamFoundation.md", line: 83)
+    sample: "Docs/StreamFoundation.md", line: 86)
 }
 
-// What Docs/StreamFoundation.md:118 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:118 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line118() async {
+// What Docs/StreamFoundation.md:121 prints, as its `// prints` comments say
+@Test("Docs/StreamFoundation.md:121 prints what its comments say")
+func output_sample_Docs_StreamFoundation_line121() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_StreamFoundation_line118()
+    try await sample_Docs_StreamFoundation_line121()
   }
   expectPrinted(
     result, ["3"],
-    sample: "Docs/StreamFoundation.md", line: 118)
+    sample: "Docs/StreamFoundation.md", line: 121)
 }
