@@ -20,7 +20,9 @@ let package = Package(
     .library(name: "StreamTesting", targets: ["StreamTesting"]),
   ],
   targets: [
-    .target(name: "StreamCore", swiftSettings: strictSettings),
+    // The futex calls and spin hint of StreamCore's lock on Linux (header-only C).
+    .target(name: "StreamCoreShims"),
+    .target(name: "StreamCore", dependencies: ["StreamCoreShims"], swiftSettings: strictSettings),
     .target(
       name: "FutureKit",
       dependencies: ["StreamCore"],

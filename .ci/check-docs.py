@@ -56,6 +56,8 @@ def extract(module, modules_dir, output):
     target = json.loads(triple)["target"]["triple"]
     run([
         "swift", "symbolgraph-extract", "-module-name", module, "-I", modules_dir,
+        # StreamCore's C shims (its lock's futex calls), which StreamCore's module loads.
+        "-I", os.path.join(ROOT, "Sources", "StreamCoreShims", "include"),
         "-target", target, "-minimum-access-level", "public", "-output-dir", output,
         # Extension blocks let DocC document (and link) what a module declares on another
         # module's types, such as SignalOperators' `Publisher.map`; without them it drops those.
