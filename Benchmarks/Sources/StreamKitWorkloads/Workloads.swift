@@ -493,6 +493,11 @@ private final class Shared<Value>: @unchecked Sendable {
 /// one send, two deliveries). Time only: callgrind runs threads one at a time, so instruction
 /// counts say nothing about contention. Each sink sums into its own accumulator; a library calls
 /// one subscriber from one thread at a time, so nothing is lost if the checksum matches.
+///
+/// Four threads of their own, each on a serial queue (which gets a thread even when the cores
+/// are busy), wait at a gate opened inside the measurement. `concurrentPerform` runs as many
+/// threads as there are cores, so on a 2-core machine it ran two senders, and one of them
+/// sometimes did all four iterations alone (no contention at all).
 private func contended4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
   let first = Accumulator()
   let second = Accumulator()
@@ -503,13 +508,20 @@ private func contended4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
   ]
   let shared = Shared(subject)
   let perThread = n / 4
-  measure {
-    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+  let gate = DispatchSemaphore(value: 0)
+  let finished = DispatchGroup()
+  for thread in 0..<4 {
+    DispatchQueue(label: "contended4x2.\(thread)").async(group: finished) {
+      gate.wait()
       let subject = shared.value
       for i in 0..<perThread {
         subject.send(thread &* perThread &+ i)
       }
     }
+  }
+  measure {
+    for _ in 0..<4 { gate.signal() }
+    finished.wait()
   }
   for cancellable in cancellables { cancellable.cancel() }
   return first.checksum &+ second.checksum
