@@ -66,7 +66,9 @@ where Slot.Downstream.Input == Output {
     }
   }
 
-  @inlinable
+  // Always inlined: the protocol witness, through which every call comes, then calls the entry
+  // itself rather than this unspecialised method.
+  @inlinable @inline(__always)
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     entry(self, demand)
@@ -93,7 +95,7 @@ where Slot.Downstream.Input == Output {
     }
   }  // the subscriber is released here
 
-  @inlinable
+  @inlinable @inline(__always)
   func cancel() {
     entry(self, .none)
   }
