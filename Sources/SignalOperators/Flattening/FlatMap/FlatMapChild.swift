@@ -72,6 +72,22 @@ struct FlatMapChild {
     return true
   }
 
+  /// ``subscribe(_:unlimited:)`` for a subscription that is an object: the existential is made
+  /// here, from the reference and its witness table, by retaining it (no value-witness call).
+  @inlinable
+  mutating func subscribe(
+    object subscription: any Subscription & AnyObject,
+    unlimited: Bool
+  )
+    -> Bool
+  {
+    guard !subscribed else { return false }
+    withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+    self.subscribed = true
+    self.unlimited = unlimited
+    return true
+  }
+
   /// Frees the slot, which becomes the head of the free list before `nextFree`; returns the
   /// child's subscription (a ``NoChildSubscription`` if it had none), moved out.
   @inlinable @inline(__always)

@@ -300,6 +300,22 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     return unlimited ? .unlimited : .max(1)
   }
 
+  /// ``childSubscribed(_:_:)`` for a subscription the child handed as an object: kept in the
+  /// slot by retaining it, where copying an `any Subscription` goes through its type's value
+  /// witnesses.
+  @inlinable @inline(__always)
+  mutating func childSubscribed(
+    _ child: InnerTag,
+    object subscription: any Subscription & AnyObject
+  ) -> Subscribers.Demand? {
+    guard case .active = phase, children.isCurrent(child) else { return nil }
+    let unlimited = queue.demand == .unlimited
+    guard
+      children.withSlot(child.slot, { $0.subscribe(object: subscription, unlimited: unlimited) })
+    else { return nil }
+    return unlimited ? .unlimited : .max(1)
+  }
+
   /// A child (``InnerTag/just`` for a `Just`'s value, taken without subscribing) sent
   /// `value`. When nobody is delivering, nothing is queued and there is demand, the caller
   /// claims the drain and delivers `value` itself; otherwise it is queued.
