@@ -35,10 +35,8 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     // through the entry the box made where the wrapped publisher's type was known, so the
     // wrapped publisher's subscribe path runs specialised rather than behind the box's generic
     // method.
-    if S.self == InnerSubscriber<Output, Failure>.self,
-      let inner = subscriber as? InnerSubscriber<Output, Failure>
-    {
-      box.receiveInner(box, inner)
+    if S.self == InnerSubscriber<Output, Failure>.self {
+      box.receiveInner(box, unsafeBitCast(subscriber, to: InnerSubscriber<Output, Failure>.self))
     } else {
       box.receive(subscriber: subscriber)
     }
