@@ -32,13 +32,7 @@ public struct Just<Output>: Publisher {
   /// - Parameter subscriber: The subscriber to attach to this publisher.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-    subscriber.receive(
-      subscription: SingleValueSubscription<S?, S.Input>(
-        downstream: subscriber,
-        output: output,
-        name: "Just"
-      )
-    )
+    subscribeSingleValue(subscriber, output: output, name: "Just")
   }
 }
 

@@ -55,13 +55,7 @@ extension Optional {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       if let output {
-        subscriber.receive(
-          subscription: SingleValueSubscription<S?, S.Input>(
-            downstream: subscriber,
-            output: output,
-            name: "Optional"
-          )
-        )
+        subscribeSingleValue(subscriber, output: output, name: "Optional")
       } else {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .finished)

@@ -72,13 +72,7 @@ extension Result {
     where S.Input == Output, S.Failure == Failure {
       switch result {
       case .success(let output):
-        subscriber.receive(
-          subscription: SingleValueSubscription<S?, S.Input>(
-            downstream: subscriber,
-            output: output,
-            name: "Once"
-          )
-        )
+        subscribeSingleValue(subscriber, output: output, name: "Once")
       case .failure(let error):
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))

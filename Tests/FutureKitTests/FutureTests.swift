@@ -4,7 +4,52 @@ import StreamCore
 import StreamTesting
 import Testing
 
+/// Records what reaches an `InnerSubscriber`'s owner through its entries.
+private final class InnerOwnerLog {
+  var events: [String] = []
+  var subscription: (any Subscription)?
+
+  let entries = InnerEntries<Int, Never>(
+    name: "Owner",
+    subscribedEntry: { owner, _, subscription in
+      let log = owner as! InnerOwnerLog
+      log.subscription = subscription
+      log.events.append("subscription")
+    },
+    subscribedObjectEntry: { owner, _, subscription in
+      let log = owner as! InnerOwnerLog
+      log.subscription = subscription
+      log.events.append("object subscription")
+    },
+    valueEntry: { owner, _, value in
+      (owner as! InnerOwnerLog).events.append("value \(value)")
+      return .none
+    },
+    completionEntry: { owner, _, _ in (owner as! InnerOwnerLog).events.append("finished") }
+  )
+
+  var subscriber: InnerSubscriber<Int, Never> {
+    InnerSubscriber(owner: self, entries: entries, tag: InnerTag(slot: 0, generation: 1))
+  }
+}
+
 @Suite(.timeLimit(.minutes(5))) struct FutureTests {
+  @Test func innerSubscriber_getsTheSubscriptionAsAnObject() {
+    let resolvedOwner = InnerOwnerLog()
+    Future<Int, Never> { $0(.success(3)) }.receive(subscriber: resolvedOwner.subscriber)
+    resolvedOwner.subscription?.request(.unlimited)
+    #expect(resolvedOwner.events == ["object subscription", "value 3", "finished"])
+
+    var promise: Future<Int, Never>.Promise?
+    let pending = Future<Int, Never> { promise = $0 }
+    let pendingOwner = InnerOwnerLog()
+    pending.receive(subscriber: pendingOwner.subscriber)
+    pendingOwner.subscription?.request(.max(1))
+    #expect(pendingOwner.events == ["object subscription"])
+    promise?(.success(4))
+    #expect(pendingOwner.events == ["object subscription", "value 4", "finished"])
+  }
+
   @Test func initialiser_runsTheClosureAtOnce() {
     let runs = LockedState(0)
     _ = Future<Int, Never> { _ in runs.withLock { $0 += 1 } }

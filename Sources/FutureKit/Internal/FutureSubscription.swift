@@ -79,7 +79,16 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
   /// subscribing thread, which owns the subscription until then.
   @inlinable
   func start(_ subscriber: Downstream) {
-    subscriber.receive(subscription: self)
+    // Folded away once specialised. An operator's inner subscriber (`flatMap`'s children) gets
+    // the subscription as an object, which the operator keeps by retaining it (see
+    // `InnerSubscriber.receive(objectSubscription:)`); read as its bits, the subscriber is not
+    // copied for the call.
+    typealias Inner = InnerSubscriber<Downstream.Input, Downstream.Failure>
+    if Downstream.self == Inner.self {
+      unsafeBitCast(subscriber, to: Inner.Bits.self).receive(objectSubscription: self)
+    } else {
+      subscriber.receive(subscription: self)
+    }
     var delivery = lock.withLock { () -> (Downstream, Future<Output, Failure>)? in
       guard phase == .subscribing else { return nil }  // cancelled inside receive(subscription:)
       phase = .waiting

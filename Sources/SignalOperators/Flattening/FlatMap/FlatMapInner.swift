@@ -72,6 +72,9 @@ extension Publishers.FlatMap {
         subscribedEntry: { owner, child, subscription in
           unsafeDowncast(owner, to: Inner.self).childSubscribed(child, subscription)
         },
+        subscribedObjectEntry: { owner, child, subscription in
+          unsafeDowncast(owner, to: Inner.self).childSubscribed(child, object: subscription)
+        },
         valueEntry: { owner, child, value in
           unsafeDowncast(owner, to: Inner.self).offer(value, from: child)
         },
@@ -134,6 +137,14 @@ extension Publishers.FlatMap {
       guard let demand = lock.withLock({ state.childSubscribed(child, subscription) }) else {
         return subscription.cancel()
       }
+      subscription.request(demand)
+    }
+
+    /// A child's subscription handed as an object: kept without value-witness calls.
+    @inlinable @inline(__always)
+    func childSubscribed(_ child: InnerTag, object subscription: any Subscription & AnyObject) {
+      guard let demand = lock.withLock({ state.childSubscribed(child, object: subscription) })
+      else { return subscription.cancel() }
       subscription.request(demand)
     }
 

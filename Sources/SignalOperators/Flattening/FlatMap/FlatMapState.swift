@@ -270,11 +270,12 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
         failed.cancel.append(subscription)
       }
     }
-    for (slot, occupant) in children.takeAll().enumerated() where occupant.subscribed {
+    let taken = children.takeAll()
+    for slot in 0..<taken.count where taken.isSubscribed(slot) {
       if slot == child?.slot {
-        failed.released = occupant.subscription
+        failed.released = taken.subscription(of: slot)
       } else {
-        failed.cancel.append(occupant.subscription)
+        failed.cancel.append(taken.subscription(of: slot))
       }
     }
     failed.claimed = queue.finish(.failure(error))
@@ -294,9 +295,24 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     guard case .active = phase, children.isCurrent(child) else { return nil }
     let unlimited = queue.demand == .unlimited
     // One access to the slot: checks for a first subscription and keeps it.
-    guard children.slots[child.slot].subscribe(subscription, unlimited: unlimited) else {
-      return nil
-    }
+    guard children.withSlot(child.slot, { $0.subscribe(subscription, unlimited: unlimited) })
+    else { return nil }
+    return unlimited ? .unlimited : .max(1)
+  }
+
+  /// ``childSubscribed(_:_:)`` for a subscription the child handed as an object: kept in the
+  /// slot by retaining it, where copying an `any Subscription` goes through its type's value
+  /// witnesses.
+  @inlinable @inline(__always)
+  mutating func childSubscribed(
+    _ child: InnerTag,
+    object subscription: any Subscription & AnyObject
+  ) -> Subscribers.Demand? {
+    guard case .active = phase, children.isCurrent(child) else { return nil }
+    let unlimited = queue.demand == .unlimited
+    guard
+      children.withSlot(child.slot, { $0.subscribe(object: subscription, unlimited: unlimited) })
+    else { return nil }
     return unlimited ? .unlimited : .max(1)
   }
 
@@ -325,7 +341,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
       // made from inside `receive(_:)`.
       let unlimited = queue.demand == .unlimited
       queue.demand -= 1
-      return .deliver(unlimited: unlimited || (!fromJust && children.slots[child.slot].unlimited))
+      return .deliver(unlimited: unlimited || (!fromJust && children.isUnlimited(child.slot)))
     }
     let claimed = queue.enqueue(Pending(value: value, tag: child))
     return claimed || holdingDrain ? .drain : .queued
@@ -394,9 +410,9 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   mutating func childrenTurningUnlimited() -> [any Subscription] {
     guard case .active = phase, queue.demand == .unlimited else { return [] }
     var turning: [any Subscription] = []
-    for index in children.slots.indices where children.slots[index].subscribed {
-      children.slots[index].unlimited = true
-      turning.append(children.slots[index].subscription)
+    for index in 0..<children.count where children.isSubscribed(index) {
+      children.withSlot(index) { $0.unlimited = true }
+      turning.append(children.subscription(of: index))
     }
     return turning
   }
@@ -414,8 +430,9 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     case .active(let active):
       cancelled.transform = active.transform
       // The children first, then the upstream, as Combine.
-      for child in children.takeAll() where child.subscribed {
-        cancelled.cancel.append(child.subscription)
+      let taken = children.takeAll()
+      for slot in 0..<taken.count where taken.isSubscribed(slot) {
+        cancelled.cancel.append(taken.subscription(of: slot))
       }
       if upstream == .subscribed { cancelled.cancel.append(active.upstreamSubscription) }
     }
@@ -446,10 +463,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     case .value(let pending):
       let tag = pending.tag
       var topUp: (any Subscription)?
-      if case .active = phase, children.isCurrent(tag), children.slots[tag.slot].subscribed,
-        !children.slots[tag.slot].unlimited
+      if case .active = phase, children.isCurrent(tag), children.isSubscribed(tag.slot),
+        !children.isUnlimited(tag.slot)
       {
-        topUp = children.slots[tag.slot].subscription
+        topUp = children.subscription(of: tag.slot)
       }
       return .value(pending.value, topUp: topUp)
     case .completion(let completion, let dropped):

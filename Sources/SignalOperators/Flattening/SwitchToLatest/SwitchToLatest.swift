@@ -109,6 +109,9 @@ extension Publishers.SwitchToLatest {
         subscribedEntry: { owner, tag, subscription in
           unsafeDowncast(owner, to: Inner.self).innerSubscribed(tag.generation, subscription)
         },
+        subscribedObjectEntry: { owner, tag, subscription in
+          unsafeDowncast(owner, to: Inner.self).innerSubscribed(tag.generation, subscription)
+        },
         valueEntry: { owner, tag, value in
           unsafeDowncast(owner, to: Inner.self).innerValue(tag.generation, value)
         },
