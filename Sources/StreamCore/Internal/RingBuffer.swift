@@ -77,17 +77,30 @@ package struct RingBuffer<Element> {
     return taken
   }
 
+  /// Doubles the capacity, moving the elements to the front.
+  ///
+  /// The new slots are initialised in place: this code runs unspecialised, and filling them with
+  /// `append(contentsOf: repeatElement(nil, …))` went through `Repeated`'s generic subscript,
+  /// whose read accessor allocated a frame per element (a queue that grew to 131,072 slots made
+  /// 65,536 allocations: `contended4x2` read up to 0.16 allocations per send).
   @usableFromInline
   mutating func grow() {
     let capacity = Swift.max(4, slots.count &* 2)
-    var grown = ContiguousArray<Element?>()
-    grown.reserveCapacity(capacity)
-    for offset in 0..<count {
-      var index = head &+ offset
-      if index >= slots.count { index &-= slots.count }
-      grown.append(slots[index].take())
+    let moved = count
+    let grown = ContiguousArray<Element?>(unsafeUninitializedCapacity: capacity) {
+      buffer,
+      initialized in
+      let base = buffer.baseAddress.unsafelyUnwrapped
+      for offset in 0..<moved {
+        var index = head &+ offset
+        if index >= slots.count { index &-= slots.count }
+        (base + offset).initialize(to: slots[index].take())
+      }
+      for offset in moved..<capacity {
+        (base + offset).initialize(to: nil)
+      }
+      initialized = capacity
     }
-    grown.append(contentsOf: repeatElement(nil, count: capacity &- count))
     slots = grown
     head = 0
   }
