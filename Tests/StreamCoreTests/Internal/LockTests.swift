@@ -62,9 +62,10 @@ private final class Guarded: @unchecked Sendable {
       guarded.increment()
       done.signal()
     }
-    // Waits (bounded) until the second thread has given up spinning and marked the word.
+    // Waits (bounded: at least 10 s, for a loaded machine) until the second thread has given up
+    // spinning and marked the word.
     var marked = false
-    for _ in 0..<10_000 {
+    for _ in 0..<100_000 {
       if guarded.lock.hasWaiter {
         marked = true
         break
