@@ -472,4 +472,54 @@ import Testing
     #expect(checker.received.load(ordering: .relaxed) == Self.perThread * 4)
     #expect(checker.overlaps.load(ordering: .relaxed) == 0)
   }
+
+  /// A value sent to a subscriber that another thread is delivering to is handed to that
+  /// thread, which delivers it before its own `send` returns; the sender doesn't wait. Thread A
+  /// is inside the first sink (with 1) when thread B sends 2: B queues 2 for A there, goes on to
+  /// the second sink, and there lets A go and waits until A's `send` has returned. A delivers 2
+  /// to the first sink, then finds B inside the second one and queues 1 for B in turn.
+  @Test func sinks_busySubscriber_valueIsHandedToTheDeliveringThread() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Mutex<[String]>([])
+    let aInside = DispatchSemaphore(value: 0)
+    let aGo = DispatchSemaphore(value: 0)
+    let aReturned = DispatchSemaphore(value: 0)
+    let bReturned = DispatchSemaphore(value: 0)
+    let waitsTimedOut = Atomic<Int>(0)
+    @Sendable func wait(_ semaphore: DispatchSemaphore) {
+      if semaphore.wait(timeout: .now() + 30) == .timedOut {
+        waitsTimedOut.add(1, ordering: .relaxed)
+      }
+    }
+    let first = subject.sink { value in
+      log.withLock { $0.append("first \(value)") }
+      if value == 1 {
+        aInside.signal()
+        wait(aGo)
+      }
+    }
+    let second = subject.sink { value in
+      log.withLock { $0.append("second \(value)") }
+      if value == 2 {
+        aGo.signal()
+        wait(aReturned)
+      }
+    }
+    DispatchQueue(label: "thread A").async {
+      subject.send(1)
+      log.withLock { $0.append("A returned") }
+      aReturned.signal()
+    }
+    wait(aInside)
+    DispatchQueue(label: "thread B").async {
+      subject.send(2)
+      bReturned.signal()
+    }
+    wait(bReturned)
+    #expect(waitsTimedOut.load(ordering: .relaxed) == 0)
+    #expect(
+      log.withLock { $0 } == ["first 1", "second 2", "first 2", "A returned", "second 1"]
+    )
+    withExtendedLifetime((first, second)) {}
+  }
 }
