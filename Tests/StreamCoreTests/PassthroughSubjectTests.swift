@@ -194,6 +194,65 @@ import Testing
     #expect(log.entries == ["in 1", "in 10", "out 10", "out 1", "in 2", "out 2", "end"])
   }
 
+  // A send reaches the subscribers it found when it began. Subscribers added or removed from
+  // inside a delivery change the set for later sends only (as in Combine, whose subject also
+  // delivers to a copy of its list); one cancelled before its turn receives nothing.
+  @Test func subscribersChangedDuringASend_laterSendsReachTheNewSet() {
+    let first = Recorder<Int, TestError>()
+    let second = Recorder<Int, TestError>()
+    let third = Recorder<Int, TestError>()
+    var changed = false
+    let changer = subject.sink(
+      receiveCompletion: { _ in },
+      receiveValue: { [subject] _ in
+        guard !changed else { return }
+        changed = true
+        second.cancel()
+        subject.subscribe(third)
+      }
+    )
+    subject.subscribe(first)
+    subject.subscribe(second)
+    subject.send(1)
+    subject.send(2)
+    #expect(first.values == [1, 2])
+    #expect(second.values == [])
+    #expect(third.values == [2])
+    withExtendedLifetime(changer) {}
+  }
+
+  /// The subscription of a subscriber cancelled during a send is released once that send
+  /// ends, not kept for later ones.
+  @Test func subscriptionCancelledDuringASend_isReleasedWhenTheSendEnds() {
+    weak var weakSubscription: AnyObject?
+    let holder = WeakHolder<Int, TestError>()
+    let canceller = subject.sink(
+      receiveCompletion: { _ in },
+      receiveValue: { _ in holder.cancelAndRelease() }
+    )
+    subject.subscribe(holder)
+    weakSubscription = holder.subscription
+    #expect(weakSubscription != nil)
+    subject.send(1)
+    #expect(weakSubscription == nil)
+    withExtendedLifetime(canceller) {}
+  }
+
+  /// A completion sent from inside a delivery ends every subscriber at once; the value being
+  /// sent then reaches none of those whose turn hadn't come.
+  @Test func completionDuringASend_laterSubscribersGetTheCompletionOnly() {
+    let second = Recorder<Int, TestError>()
+    let first = subject.sink(
+      receiveCompletion: { _ in },
+      receiveValue: { [subject] _ in subject.send(completion: .finished) }
+    )
+    subject.subscribe(second)
+    subject.send(1)
+    subject.send(2)
+    #expect(second.events == [.subscription("PassthroughSubject"), .completion(.finished)])
+    withExtendedLifetime(first) {}
+  }
+
   @Test func completedSubscription_releasesSubscriberAndItself() {
     weak var weakSubscription: AnyObject?
     weak var weakSubscriber: WeakHolder<Int, TestError>?

@@ -1,7 +1,7 @@
 // Runs the workloads against StreamKit (`StreamCore`) and OpenCombine.
 //
-//   Bench [--rounds R] [--only WORKLOAD] [--scale S] [--json]
-//       Every workload (or just one) for both implementations, interleaved in this process,
+//   Bench [--rounds R] [--only WORKLOAD[,WORKLOAD...]] [--scale S] [--json]
+//       Every workload (or those named) for both implementations, interleaved in this process,
 //       R rounds (default 7), alternating which implementation goes first. Prints ns/op of the
 //       median round (and of the best one), heap allocations/op in the steady state, and the
 //       StreamKit/OpenCombine ratio of the medians. --json prints one JSON object per line instead.
@@ -176,7 +176,8 @@ let scale = intOption("--scale") ?? 1
 let json = flags.contains("--json")
 var workloads = StreamKitWorkloads.Workloads.all
 if let only = options["--only"] {
-  workloads = workloads.filter { $0.name == only }
+  let names = only.split(separator: ",").map(String.init)
+  workloads = workloads.filter { names.contains($0.name) }
   if workloads.isEmpty { fail("unknown workload \(only)") }
 }
 

@@ -6,6 +6,12 @@
 
 import Dispatch
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 #if OPENCOMBINE
 import OpenCombine
 import OpenCombineDispatch
@@ -47,6 +53,7 @@ public enum Workloads {
     WorkloadInfo(name: "published1", unit: "set", defaultN: 1_000_000),
     WorkloadInfo(name: "receiveOnSubject", unit: "send", defaultN: 200_000),
     WorkloadInfo(name: "contended4x2", unit: "send (2 deliveries)", defaultN: 400_000),
+    WorkloadInfo(name: "contendedLocks4x2", unit: "send (2 calls under locks)", defaultN: 400_000),
     WorkloadInfo(name: "withLatestFrom", unit: "send", defaultN: 1_000_000),
     WorkloadInfo(name: "shareReplay10", unit: "send (10 deliveries)", defaultN: 200_000),
     WorkloadInfo(name: "catchSubscribe", unit: "subscription", defaultN: 100_000),
@@ -92,6 +99,7 @@ public enum Workloads {
     case "published1": return published1(n: n, measure: measure)
     case "receiveOnSubject": return receiveOnSubject(n: n, measure: measure)
     case "contended4x2": return contended4x2(n: n, measure: measure)
+    case "contendedLocks4x2": return contendedLocks4x2(n: n, measure: measure)
     case "withLatestFrom": return withLatestFrom(n: n, measure: measure)
     case "shareReplay10": return shareReplay10(n: n, measure: measure)
     case "catchSubscribe": return catchSubscribe(n: n, measure: measure)
@@ -525,6 +533,63 @@ private func contended4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
   }
   for cancellable in cancellables { cancellable.cancel() }
   return first.checksum &+ second.checksum
+}
+
+/// 21b. The floor for 21, and the same code on both sides: the same four threads and gate, and
+/// each send calls two closures that sum into two accumulators, each call under a lock of its
+/// own (a `pthread_mutex_t`, the system's mutex). That is the cheapest thread-safe delivery of
+/// a value to two subscribers, and only a lower bound for a library: StreamKit's contract calls
+/// no subscriber while holding a lock (a subscriber may send or cancel from inside), and
+/// Combine's subject also takes its own lock for the subscriber list on every send.
+private func contendedLocks4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
+  let first = Accumulator()
+  let second = Accumulator()
+  let sinks = Shared([
+    LockedCall { value in first.add(value) },
+    LockedCall { value in second.add(value) },
+  ])
+  let perThread = n / 4
+  let gate = DispatchSemaphore(value: 0)
+  let finished = DispatchGroup()
+  for thread in 0..<4 {
+    DispatchQueue(label: "contendedLocks4x2.\(thread)").async(group: finished) {
+      gate.wait()
+      let sinks = sinks.value
+      for i in 0..<perThread {
+        for sink in sinks { sink.call(thread &* perThread &+ i) }
+      }
+    }
+  }
+  measure {
+    for _ in 0..<4 { gate.signal() }
+    finished.wait()
+  }
+  return first.checksum &+ second.checksum
+}
+
+/// A closure called under a `pthread_mutex_t` of its own, for `contendedLocks4x2`.
+private final class LockedCall: @unchecked Sendable {
+  // Sendable: `body` runs only under `mutex`.
+  let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  let body: (Int) -> Void
+
+  init(_ body: @escaping (Int) -> Void) {
+    self.body = body
+    mutex = .allocate(capacity: 1)
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deallocate()
+  }
+
+  @inline(__always)
+  func call(_ value: Int) {
+    pthread_mutex_lock(mutex)
+    body(value)
+    pthread_mutex_unlock(mutex)
+  }
 }
 
 /// 22. CombineExt's `withLatestFrom`: each send into a `PassthroughSubject` is combined with the
