@@ -515,21 +515,9 @@ private func contended4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
     subject.sink { value in second.add(value) },
   ]
   let shared = Shared(subject)
-  let perThread = n / 4
-  let gate = DispatchSemaphore(value: 0)
-  let finished = DispatchGroup()
-  for thread in 0..<4 {
-    DispatchQueue(label: "contended4x2.\(thread)").async(group: finished) {
-      gate.wait()
-      let subject = shared.value
-      for i in 0..<perThread {
-        subject.send(thread &* perThread &+ i)
-      }
-    }
-  }
-  measure {
-    for _ in 0..<4 { gate.signal() }
-    finished.wait()
+  onFourThreads("contended4x2", n: n, measure: measure) { values in
+    let subject = shared.value
+    for value in values { subject.send(value) }
   }
   for cancellable in cancellables { cancellable.cancel() }
   return first.checksum &+ second.checksum
@@ -548,23 +536,36 @@ private func contendedLocks4x2(n: Int, measure: (() -> Void) -> Void) -> Int {
     LockedCall { value in first.add(value) },
     LockedCall { value in second.add(value) },
   ])
+  onFourThreads("contendedLocks4x2", n: n, measure: measure) { values in
+    let sinks = sinks.value
+    for value in values {
+      for sink in sinks { sink.call(value) }
+    }
+  }
+  return first.checksum &+ second.checksum
+}
+
+/// Runs `body` on four threads of their own, each with its quarter of `0..<n`, started together
+/// inside `measure` and waited for there.
+private func onFourThreads(
+  _ name: String,
+  n: Int,
+  measure: (() -> Void) -> Void,
+  body: @escaping @Sendable (Range<Int>) -> Void
+) {
   let perThread = n / 4
   let gate = DispatchSemaphore(value: 0)
   let finished = DispatchGroup()
   for thread in 0..<4 {
-    DispatchQueue(label: "contendedLocks4x2.\(thread)").async(group: finished) {
+    DispatchQueue(label: "\(name).\(thread)").async(group: finished) {
       gate.wait()
-      let sinks = sinks.value
-      for i in 0..<perThread {
-        for sink in sinks { sink.call(thread &* perThread &+ i) }
-      }
+      body(thread &* perThread..<(thread &+ 1) &* perThread)
     }
   }
   measure {
     for _ in 0..<4 { gate.signal() }
     finished.wait()
   }
-  return first.checksum &+ second.checksum
 }
 
 /// A closure called under a `pthread_mutex_t` of its own, for `contendedLocks4x2`.
