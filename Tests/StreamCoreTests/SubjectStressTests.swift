@@ -522,4 +522,141 @@ import Testing
     )
     withExtendedLifetime((first, second)) {}
   }
+
+  /// A subscriber cancelled while one send is running is released when that send ends, even if
+  /// another send began meanwhile and is still running. Thread A is inside the second sink (with
+  /// 1) when the first sink's token is cancelled and dropped; thread C then sends 2 and stays
+  /// inside the third sink. When A's send returns, the first sink's closure (and what it
+  /// captures) is gone, while C's send still runs.
+  @Test func subscriberCancelledDuringASend_isReleasedWhenThatSendEnds_whileALaterSendRuns() {
+    final class Marker: Sendable {}
+    final class WeakMarker: @unchecked Sendable {
+      // Sendable: written before the threads start, read after they have signalled.
+      weak var marker: Marker?
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    let aInside = DispatchSemaphore(value: 0)
+    let aGo = DispatchSemaphore(value: 0)
+    let aReturned = DispatchSemaphore(value: 0)
+    let cInside = DispatchSemaphore(value: 0)
+    let cGo = DispatchSemaphore(value: 0)
+    let cReturned = DispatchSemaphore(value: 0)
+    let waitsTimedOut = Atomic<Int>(0)
+    @Sendable func wait(_ semaphore: DispatchSemaphore) {
+      if semaphore.wait(timeout: .now() + 30) == .timedOut {
+        waitsTimedOut.add(1, ordering: .relaxed)
+      }
+    }
+    let weak = WeakMarker()
+    var first: AnyCancellable?
+    do {
+      let marker = Marker()
+      weak.marker = marker
+      first = subject.sink { _ in _ = marker }
+    }
+    let second = subject.sink { value in
+      if value == 1 {
+        aInside.signal()
+        wait(aGo)
+      }
+    }
+    let third = subject.sink { value in
+      if value == 2 {
+        cInside.signal()
+        wait(cGo)
+      }
+    }
+    DispatchQueue(label: "thread A").async {
+      subject.send(1)
+      aReturned.signal()
+    }
+    wait(aInside)
+    first?.cancel()
+    first = nil
+    #expect(weak.marker != nil)  // kept for A's send, which may still reach it
+    DispatchQueue(label: "thread C").async {
+      subject.send(2)
+      cReturned.signal()
+    }
+    wait(cInside)
+    aGo.signal()
+    wait(aReturned)
+    #expect(weak.marker == nil)
+    cGo.signal()
+    wait(cReturned)
+    #expect(weak.marker == nil)
+    #expect(waitsTimedOut.load(ordering: .relaxed) == 0)
+    withExtendedLifetime((second, third)) {}
+  }
+
+  /// Sends that overlap without a gap don't keep what was cancelled during them: each cancelled
+  /// subscriber is released once the sends that were running at its cancel have ended. Thread A
+  /// sends 1 and stays in `s1`; `x` is cancelled; thread C sends 2 and stays in `s2`; `y` is
+  /// cancelled; this thread sends 4 (it passes through). When A ends, `x` goes (C still runs);
+  /// thread D sends 3 and stays in `s3`; when C ends, `y` goes while D still runs.
+  @Test func subscribersCancelledWhileSendsOverlap_areReleasedAsTheirSendsEnd() {
+    final class Marker: Sendable {}
+    final class WeakMarker: @unchecked Sendable {
+      // Sendable: written before the threads start, read after they have signalled.
+      weak var marker: Marker?
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    let waitsTimedOut = Atomic<Int>(0)
+    @Sendable func wait(_ semaphore: DispatchSemaphore) {
+      if semaphore.wait(timeout: .now() + 30) == .timedOut {
+        waitsTimedOut.add(1, ordering: .relaxed)
+      }
+    }
+    let weakX = WeakMarker()
+    let weakY = WeakMarker()
+    var x: AnyCancellable?
+    var y: AnyCancellable?
+    do {
+      let markerX = Marker()
+      let markerY = Marker()
+      weakX.marker = markerX
+      weakY.marker = markerY
+      x = subject.sink { _ in _ = markerX }
+      y = subject.sink { _ in _ = markerY }
+    }
+    // `s1`, `s2` and `s3` hold the thread that sends 1, 2 and 3 until it is let go.
+    let inside = (0..<3).map { _ in DispatchSemaphore(value: 0) }
+    let go = (0..<3).map { _ in DispatchSemaphore(value: 0) }
+    let returned = (0..<3).map { _ in DispatchSemaphore(value: 0) }
+    let holders = (1...3).map { held in
+      subject.sink { value in
+        if value == held {
+          inside[held - 1].signal()
+          wait(go[held - 1])
+        }
+      }
+    }
+    func send(_ value: Int) {
+      DispatchQueue(label: "sends \(value)").async {
+        subject.send(value)
+        returned[value - 1].signal()
+      }
+      wait(inside[value - 1])
+    }
+    send(1)
+    x?.cancel()
+    x = nil
+    send(2)
+    y?.cancel()
+    y = nil
+    subject.send(4)
+    #expect(weakX.marker != nil && weakY.marker != nil)
+    go[0].signal()
+    wait(returned[0])
+    #expect(weakX.marker == nil)
+    #expect(weakY.marker != nil)  // C's send may still reach it
+    send(3)
+    go[1].signal()
+    wait(returned[1])
+    #expect(weakY.marker == nil)
+    go[2].signal()
+    wait(returned[2])
+    #expect(waitsTimedOut.load(ordering: .relaxed) == 0)
+    withExtendedLifetime(holders) {}
+  }
 }

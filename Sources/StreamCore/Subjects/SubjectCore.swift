@@ -12,25 +12,50 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   let lock = Lock()
 
   /// The subscribers' conduits. A `send` reads this buffer after the lock without retaining it
-  /// (see ``readers``), so every change first calls ``retireConduitsIfRead()``.
+  /// (see ``readers0``), so every change first calls ``retireConduitsIfRead()``.
   @usableFromInline
   @exclusivity(unchecked) var conduits = ContiguousArray<SubjectConduitBase<Output, Failure>>()
 
-  /// The sends reading a buffer of `conduits` after the lock, times 2, plus 1 while `retired`
-  /// holds buffers for them.
+  /// The sends of epoch 0 still reading a buffer of `conduits` after the lock, times 2, plus 1
+  /// while `retired0` holds buffers for them; ``readers1`` is epoch 1's.
   ///
-  /// A send counts itself in under the lock and out after its deliveries, instead of retaining
-  /// the buffer: the two retain and release calls cost about 40 instructions per send, on a
-  /// cache line of its own that every sending thread writes. The count sits beside the lock
-  /// word, which a send writes anyway. A change to `conduits` made while a send reads it keeps
-  /// the old buffer in `retired` (so the change copies it) until the last such send ends.
+  /// A send counts itself in under the lock, in the current ``epoch``, and out after its
+  /// deliveries, instead of retaining the buffer: the retain and release calls cost about 40
+  /// instructions per send, on a cache line of their own that every sending thread writes. A
+  /// change made to `conduits` while sends read it keeps the old buffer in the epoch's `retired`
+  /// list (so the change copies it), and the epoch's last send to count out releases the list.
+  ///
+  /// Two epochs, so that a kept buffer waits only for the sends that were running when it was
+  /// kept: the epoch flips when a buffer is kept (or, if the other epoch hasn't drained yet, when
+  /// it has), so new sends count into the other epoch and the old one only drains. With one
+  /// count, sends that overlap without a gap would keep every replaced buffer, and the cancelled
+  /// subscribers in it, for as long as they overlap. The buffer in `conduits` is always one made
+  /// after the last flip, so only the current epoch's sends read it.
   @usableFromInline
-  let readers = Atomic<Int>(0)
+  let readers0 = Atomic<Int>(0)
 
-  /// Buffers of `conduits` replaced while sends were reading them; released by the last of
-  /// those sends to end (``releaseRetired()``), or by a change made when none is left.
+  /// Epoch 1's count (see ``readers0``).
   @usableFromInline
-  @exclusivity(unchecked) var retired: [ContiguousArray<SubjectConduitBase<Output, Failure>>] = []
+  let readers1 = Atomic<Int>(0)
+
+  /// The epoch (0 or 1) a send counts itself into.
+  @usableFromInline
+  @exclusivity(unchecked) var epoch = 0
+
+  /// Whether a send has taken the buffer in `conduits` since it became current: until then a
+  /// change may be made in place.
+  @usableFromInline
+  @exclusivity(unchecked) var handedOut = false
+
+  /// Buffers of `conduits` replaced while epoch 0's sends were reading them.
+  @usableFromInline
+  @exclusivity(unchecked) var retired0: [ContiguousArray<SubjectConduitBase<Output, Failure>>] =
+    []
+
+  /// Buffers of `conduits` replaced while epoch 1's sends were reading them.
+  @usableFromInline
+  @exclusivity(unchecked) var retired1: [ContiguousArray<SubjectConduitBase<Output, Failure>>] =
+    []
 
   @usableFromInline
   @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
@@ -88,7 +113,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   func send(_ value: Output) {
     // The replaced current value is released after the lock: its deinit may call back here.
     var replaced: Output?
-    let targets = lock.withLock { () -> UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>? in
+    let taken = lock.withLock {
+      () -> (UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>, epoch: Int)? in
       if keepsLatest {
         replaced = current.take()
         current = value
@@ -96,11 +122,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
       guard completion == nil else { return nil }
       // Counted in: until this send counts itself out, the buffer stays alive and unchanged
       // (`retireConduitsIfRead()`), so its address may be used after the lock.
-      readers.wrappingAdd(2, ordering: .relaxed)
-      return conduits.withUnsafeBufferPointer { $0 }
+      let epoch = self.epoch
+      if epoch == 0 {
+        readers0.wrappingAdd(2, ordering: .relaxed)
+      } else {
+        readers1.wrappingAdd(2, ordering: .relaxed)
+      }
+      handedOut = true
+      return (conduits.withUnsafeBufferPointer { $0 }, epoch)
     }
     _ = replaced
-    guard let targets else { return }
+    guard let (targets, epoch) = taken else { return }
     // The buffer holds every conduit, so each is reached without a retain of its own: a
     // retain of the conduit and of its entry closure's context cost about 80 instructions per
     // subscriber and send.
@@ -113,52 +145,108 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
         next += 1
       }
     }
-    // Counted out; the last reader of a replaced buffer releases it.
-    if readers.wrappingSubtract(2, ordering: .releasing).oldValue == 3 { releaseRetired() }
+    // Counted out; the epoch's last reader of a replaced buffer releases it.
+    let before =
+      epoch == 0
+      ? readers0.wrappingSubtract(2, ordering: .releasing).oldValue
+      : readers1.wrappingSubtract(2, ordering: .releasing).oldValue
+    if before == 3 { releaseRetired(epoch) }
   }
 
-  /// Keeps the buffer of `conduits` in `retired` if a send is reading it, so that the change
-  /// about to be made copies it instead of changing or freeing it under that send. Call under
-  /// the lock, before every change to `conduits`.
+  /// Keeps the buffer of `conduits` aside if a send may be reading it, so that the change about
+  /// to be made copies it instead of changing or freeing it under that send. Call under the
+  /// lock, before every change to `conduits`.
   @inlinable
   @inline(__always)
   func retireConduitsIfRead() {
-    // The usual case, no send in progress: a plain load (no send can count in while this
-    // thread holds the lock, and none is left to count out).
-    if readers.load(ordering: .acquiring) != 0 { retireConduitsIfStillRead() }
+    // The usual case: no send has taken this buffer, so it changes in place.
+    if handedOut { retireHandedOutConduits() }
   }
 
-  /// ``retireConduitsIfRead()`` once a send was seen reading.
+  /// ``retireConduitsIfRead()`` for a buffer a send has taken.
   @usableFromInline
-  func retireConduitsIfStillRead() {
-    // Sends count themselves in under the lock, so only counting out runs meanwhile. Setting
-    // the flag in the same word decides the race with it: a send that counts out after this
-    // sees the flag, and one that counted out before isn't counted here.
-    let before = readers.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
+  func retireHandedOutConduits() {
+    handedOut = false  // the buffer the change makes hasn't been taken
+    let epoch = self.epoch
+    // Only this epoch's sends read the buffer (see `readers0`). They count themselves in under
+    // the lock, so only counting out runs meanwhile; setting the flag in the same word decides
+    // the race with it: a send that counts out after this sees the flag, and one that counted
+    // out before isn't counted here.
+    let before = flag(epoch)
     guard before >= 2 else {
-      // No send reads the buffer any more: change it in place, and put the word back as it
-      // was. (A flag already set with no reader left belongs to the `releaseRetired()` that
-      // the last reader is on its way to, and nothing but this lock holder changes the word
-      // now.)
-      readers.store(before, ordering: .relaxed)
+      // No send reads it any more: change it in place, and put the word back as it was. (A flag
+      // already set with no reader left belongs to the `releaseRetired(_:)` that the last reader
+      // is on its way to, and nothing but this lock holder changes the word now.)
+      restore(epoch, before)
       return
     }
-    retired.append(conduits)
+    if epoch == 0 { retired0.append(conduits) } else { retired1.append(conduits) }
+    // New sends count into the other epoch if it has drained, so this one only drains from now
+    // on; otherwise the other epoch's last send flips it (`releaseRetired(_:)`).
+    if word(1 - epoch) == 0 { self.epoch = 1 - epoch }
   }
 
-  /// Releases the buffers kept for sends that have all ended; called by the last of them.
+  /// Releases the buffers kept for epoch `drained`, whose sends have all ended; called by the
+  /// last of them. If the current epoch keeps buffers too, flips to `drained`, so that those
+  /// wait only for the sends running now.
   @usableFromInline
-  func releaseRetired() {
+  func releaseRetired(_ drained: Int) {
     let taken = lock.withLock { () -> [ContiguousArray<SubjectConduitBase<Output, Failure>>] in
-      // A send that began meanwhile (counted in under this lock) releases them when it ends.
-      guard
-        readers.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
-          .exchanged
-      else { return [] }
-      defer { retired = [] }
-      return retired
+      // A send that began meanwhile (counted in under this lock, so `drained` is the current
+      // epoch) releases them when it ends.
+      guard clearFlag(drained) else { return [] }
+      var taken: [ContiguousArray<SubjectConduitBase<Output, Failure>>] = []
+      if drained == 0 { swap(&taken, &retired0) } else { swap(&taken, &retired1) }
+      if epoch != drained, self.word(epoch) & 1 != 0 {
+        // The current buffer may have been taken by the current epoch's sends: keep it with
+        // theirs and give new sends a copy, made after the flip.
+        if handedOut {
+          handedOut = false
+          var copy = ContiguousArray<SubjectConduitBase<Output, Failure>>()
+          copy.reserveCapacity(conduits.count)
+          copy.append(contentsOf: conduits)
+          if epoch == 0 { retired0.append(conduits) } else { retired1.append(conduits) }
+          conduits = copy  // the old buffer stays in the list just appended to
+        }
+        epoch = drained
+      }
+      return taken
     }
     _ = taken  // released here, outside the lock: a conduit's deinit may run a subscriber's
+  }
+
+  /// Sets epoch `epoch`'s flag; returns the word as it was.
+  @usableFromInline
+  func flag(_ epoch: Int) -> Int {
+    epoch == 0
+      ? readers0.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
+      : readers1.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
+  }
+
+  /// Puts epoch `epoch`'s word back to `value`; only while no send of it is left.
+  @usableFromInline
+  func restore(_ epoch: Int, _ value: Int) {
+    if epoch == 0 {
+      readers0.store(value, ordering: .relaxed)
+    } else {
+      readers1.store(value, ordering: .relaxed)
+    }
+  }
+
+  /// Epoch `epoch`'s word.
+  @usableFromInline
+  func word(_ epoch: Int) -> Int {
+    epoch == 0 ? readers0.load(ordering: .acquiring) : readers1.load(ordering: .acquiring)
+  }
+
+  /// Clears epoch `epoch`'s flag if no send of it is left; `false` if one is.
+  @usableFromInline
+  func clearFlag(_ epoch: Int) -> Bool {
+    epoch == 0
+      ? readers0.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
+        .exchanged
+      : readers1.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
+        .exchanged
   }
 
   func send(completion: Subscribers.Completion<Failure>) {
