@@ -129,6 +129,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
         readers1.wrappingAdd(2, ordering: .relaxed)
       }
       handedOut = true
+      // The address outlives the closure, which `withUnsafeBufferPointer` doesn't promise in
+      // general; a `ContiguousArray`'s storage is always its own native buffer, which stays
+      // where it is while it lives and isn't changed in place. Keep `conduits` a
+      // `ContiguousArray`: an `Array` may hand out a temporary copy (bridged, on Apple
+      // platforms).
       return (conduits.withUnsafeBufferPointer { $0 }, epoch)
     }
     _ = replaced
