@@ -98,6 +98,27 @@ import Testing
     DispatchQueue.concurrentPerform(iterations: Self.threads, execute: body)
   }
 
+  /// Semaphore waits that give up after 30 seconds and count each that did, so that a broken
+  /// hand-off fails its test instead of hanging it.
+  final class Waits: Sendable {
+    let timedOut = Atomic<Int>(0)
+
+    func wait(_ semaphore: DispatchSemaphore) {
+      if semaphore.wait(timeout: .now() + 30) == .timedOut {
+        timedOut.add(1, ordering: .relaxed)
+      }
+    }
+  }
+
+  /// Something a subscriber's closure captures, to see when the subscriber is released.
+  final class Marker: Sendable {}
+
+  /// A weak reference to a ``Marker``.
+  final class WeakMarker: @unchecked Sendable {
+    // Sendable: written before the threads start, read after they have signalled.
+    weak var marker: Marker?
+  }
+
   @Test func concurrentSends_unlimited_nothingLostOrOverlapping() {
     let subject = PassthroughSubject<Int, Never>()
     let checkers = (0..<3).map { _ in Checker(initialDemand: .unlimited) }
@@ -485,12 +506,8 @@ import Testing
     let aGo = DispatchSemaphore(value: 0)
     let aReturned = DispatchSemaphore(value: 0)
     let bReturned = DispatchSemaphore(value: 0)
-    let waitsTimedOut = Atomic<Int>(0)
-    @Sendable func wait(_ semaphore: DispatchSemaphore) {
-      if semaphore.wait(timeout: .now() + 30) == .timedOut {
-        waitsTimedOut.add(1, ordering: .relaxed)
-      }
-    }
+    let waits = Waits()
+    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
     let first = subject.sink { value in
       log.withLock { $0.append("first \(value)") }
       if value == 1 {
@@ -516,7 +533,7 @@ import Testing
       bReturned.signal()
     }
     wait(bReturned)
-    #expect(waitsTimedOut.load(ordering: .relaxed) == 0)
+    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
     #expect(
       log.withLock { $0 } == ["first 1", "second 2", "first 2", "A returned", "second 1"]
     )
@@ -529,11 +546,6 @@ import Testing
   /// inside the third sink. When A's send returns, the first sink's closure (and what it
   /// captures) is gone, while C's send still runs.
   @Test func subscriberCancelledDuringASend_isReleasedWhenThatSendEnds_whileALaterSendRuns() {
-    final class Marker: Sendable {}
-    final class WeakMarker: @unchecked Sendable {
-      // Sendable: written before the threads start, read after they have signalled.
-      weak var marker: Marker?
-    }
     let subject = PassthroughSubject<Int, Never>()
     let aInside = DispatchSemaphore(value: 0)
     let aGo = DispatchSemaphore(value: 0)
@@ -541,12 +553,8 @@ import Testing
     let cInside = DispatchSemaphore(value: 0)
     let cGo = DispatchSemaphore(value: 0)
     let cReturned = DispatchSemaphore(value: 0)
-    let waitsTimedOut = Atomic<Int>(0)
-    @Sendable func wait(_ semaphore: DispatchSemaphore) {
-      if semaphore.wait(timeout: .now() + 30) == .timedOut {
-        waitsTimedOut.add(1, ordering: .relaxed)
-      }
-    }
+    let waits = Waits()
+    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
     let weak = WeakMarker()
     var first: AnyCancellable?
     do {
@@ -585,7 +593,7 @@ import Testing
     cGo.signal()
     wait(cReturned)
     #expect(weak.marker == nil)
-    #expect(waitsTimedOut.load(ordering: .relaxed) == 0)
+    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
     withExtendedLifetime((second, third)) {}
   }
 
@@ -595,18 +603,9 @@ import Testing
   /// cancelled; this thread sends 4 (it passes through). When A ends, `x` goes (C still runs);
   /// thread D sends 3 and stays in `s3`; when C ends, `y` goes while D still runs.
   @Test func subscribersCancelledWhileSendsOverlap_areReleasedAsTheirSendsEnd() {
-    final class Marker: Sendable {}
-    final class WeakMarker: @unchecked Sendable {
-      // Sendable: written before the threads start, read after they have signalled.
-      weak var marker: Marker?
-    }
     let subject = PassthroughSubject<Int, Never>()
-    let waitsTimedOut = Atomic<Int>(0)
-    @Sendable func wait(_ semaphore: DispatchSemaphore) {
-      if semaphore.wait(timeout: .now() + 30) == .timedOut {
-        waitsTimedOut.add(1, ordering: .relaxed)
-      }
-    }
+    let waits = Waits()
+    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
     let weakX = WeakMarker()
     let weakY = WeakMarker()
     var x: AnyCancellable?
@@ -656,7 +655,7 @@ import Testing
     #expect(weakY.marker == nil)
     go[2].signal()
     wait(returned[2])
-    #expect(waitsTimedOut.load(ordering: .relaxed) == 0)
+    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
     withExtendedLifetime(holders) {}
   }
 }
