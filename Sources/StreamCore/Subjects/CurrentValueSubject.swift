@@ -53,7 +53,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.cancelUpstreams()
   }
 
-  /// Makes `input` the current value and sends it to the subscribers; ignored after completion.
+  /// Makes `input` the current value and sends it to the subscribers. After completion it still
+  /// becomes the current value, as in Combine, but nothing is sent.
   ///
   /// - Parameter input: The new value.
   @inlinable
