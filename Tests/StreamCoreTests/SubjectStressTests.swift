@@ -494,12 +494,12 @@ import Testing
     #expect(checker.overlaps.load(ordering: .relaxed) == 0)
   }
 
-  /// A value sent to a subscriber that another thread is delivering to is handed to that
-  /// thread, which delivers it before its own `send` returns; the sender doesn't wait. Thread A
-  /// is inside the first sink (with 1) when thread B sends 2: B queues 2 for A there, goes on to
-  /// the second sink, and there lets A go and waits until A's `send` has returned. A delivers 2
-  /// to the first sink, then finds B inside the second one and queues 1 for B in turn.
-  @Test func sinks_busySubscriber_valueIsHandedToTheDeliveringThread() {
+  /// A send from another thread while one thread delivers is handed to that thread: the
+  /// sender queues its value and returns at once, and the delivering thread delivers it to every
+  /// subscriber, after its own value, before its own `send` returns. Thread A is inside the first
+  /// sink (with 1) when thread B sends 2; B returns with nothing delivered; A then delivers 1 to
+  /// the second sink, and 2 to both.
+  @Test func sinks_sendDuringAnotherThreadsDelivery_isHandedToThatThread() {
     let subject = PassthroughSubject<Int, Never>()
     let log = Mutex<[String]>([])
     let aInside = DispatchSemaphore(value: 0)
@@ -515,13 +515,7 @@ import Testing
         wait(aGo)
       }
     }
-    let second = subject.sink { value in
-      log.withLock { $0.append("second \(value)") }
-      if value == 2 {
-        aGo.signal()
-        wait(aReturned)
-      }
-    }
+    let second = subject.sink { value in log.withLock { $0.append("second \(value)") } }
     DispatchQueue(label: "thread A").async {
       subject.send(1)
       log.withLock { $0.append("A returned") }
@@ -530,21 +524,73 @@ import Testing
     wait(aInside)
     DispatchQueue(label: "thread B").async {
       subject.send(2)
+      log.withLock { $0.append("B returned") }
       bReturned.signal()
     }
     wait(bReturned)
+    aGo.signal()
+    wait(aReturned)
     #expect(waits.timedOut.load(ordering: .relaxed) == 0)
     #expect(
-      log.withLock { $0 } == ["first 1", "second 2", "first 2", "A returned", "second 1"]
+      log.withLock { $0 } == [
+        "first 1", "B returned", "second 1", "first 2", "second 2", "A returned",
+      ]
     )
     withExtendedLifetime((first, second)) {}
   }
 
+  /// A completion sent from another thread while one thread delivers waits behind the values
+  /// queued before it: thread A is inside the first sink (with 1) when thread B sends 2 and
+  /// then the completion; both are handed to A, which delivers 1, 2, then the completion.
+  @Test func sinks_completionDuringAnotherThreadsDelivery_comesAfterTheQueuedValues() {
+    let subject = PassthroughSubject<Int, Never>()
+    let log = Mutex<[String]>([])
+    let aInside = DispatchSemaphore(value: 0)
+    let aGo = DispatchSemaphore(value: 0)
+    let aReturned = DispatchSemaphore(value: 0)
+    let bReturned = DispatchSemaphore(value: 0)
+    let waits = Waits()
+    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
+    let sinks = ["first", "second"].map { name in
+      subject.sink { completion in
+        log.withLock { $0.append("\(name) \(completion)") }
+      } receiveValue: { value in
+        log.withLock { $0.append("\(name) \(value)") }
+        if name == "first", value == 1 {
+          aInside.signal()
+          wait(aGo)
+        }
+      }
+    }
+    DispatchQueue(label: "thread A").async {
+      subject.send(1)
+      aReturned.signal()
+    }
+    wait(aInside)
+    DispatchQueue(label: "thread B").async {
+      subject.send(2)
+      subject.send(completion: .finished)
+      log.withLock { $0.append("B returned") }
+      bReturned.signal()
+    }
+    wait(bReturned)
+    aGo.signal()
+    wait(aReturned)
+    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
+    #expect(
+      log.withLock { $0 } == [
+        "first 1", "B returned", "second 1", "first 2", "second 2", "first finished",
+        "second finished",
+      ]
+    )
+    withExtendedLifetime(sinks) {}
+  }
+
   /// A subscriber cancelled while one send is running is released when that send ends, even if
-  /// another send began meanwhile and is still running. Thread A is inside the second sink (with
-  /// 1) when the first sink's token is cancelled and dropped; thread C then sends 2 and stays
-  /// inside the third sink. When A's send returns, the first sink's closure (and what it
-  /// captures) is gone, while C's send still runs.
+  /// another send is queued meanwhile and then runs. Thread A is inside the second sink (with 1)
+  /// when the first sink's token is cancelled and dropped; thread C then sends 2, which is handed
+  /// to A; A stays inside the third sink with 2. By then the first sink's closure (and what it
+  /// captures) is gone: send 1 has ended, and send 2 was made without it.
   @Test func subscriberCancelledDuringASend_isReleasedWhenThatSendEnds_whileALaterSendRuns() {
     let subject = PassthroughSubject<Int, Never>()
     let aInside = DispatchSemaphore(value: 0)
@@ -586,22 +632,24 @@ import Testing
       subject.send(2)
       cReturned.signal()
     }
-    wait(cInside)
+    wait(cReturned)  // handed to A
+    #expect(weak.marker != nil)
     aGo.signal()
-    wait(aReturned)
+    wait(cInside)
     #expect(weak.marker == nil)
     cGo.signal()
-    wait(cReturned)
+    wait(aReturned)
     #expect(weak.marker == nil)
     #expect(waits.timedOut.load(ordering: .relaxed) == 0)
     withExtendedLifetime((second, third)) {}
   }
 
-  /// Sends that overlap without a gap don't keep what was cancelled during them: each cancelled
-  /// subscriber is released once the sends that were running at its cancel have ended. Thread A
-  /// sends 1 and stays in `s1`; `x` is cancelled; thread C sends 2 and stays in `s2`; `y` is
-  /// cancelled; this thread sends 4 (it passes through). When A ends, `x` goes (C still runs);
-  /// thread D sends 3 and stays in `s3`; when C ends, `y` goes while D still runs.
+  /// Sends that keep overlapping don't keep what was cancelled during them: each cancelled
+  /// subscriber is released once the sends that could reach it have ended. Thread A sends 1 and
+  /// stays in `s1`; `x` is cancelled; thread C sends 2 (handed to A); `y` is cancelled; this
+  /// thread sends 4 (handed to A too). When A is let go, send 1 ends and `x` goes, and A stays in
+  /// `s2` with 2, which may still reach `y`; thread D sends 3 (handed to A); when A is let go
+  /// again, sends 2 and 4 end and `y` goes while A stays in `s3` with 3.
   @Test func subscribersCancelledWhileSendsOverlap_areReleasedAsTheirSendsEnd() {
     let subject = PassthroughSubject<Int, Never>()
     let waits = Waits()
@@ -618,7 +666,7 @@ import Testing
       x = subject.sink { _ in _ = markerX }
       y = subject.sink { _ in _ = markerY }
     }
-    // `s1`, `s2` and `s3` hold the thread that sends 1, 2 and 3 until it is let go.
+    // `s1`, `s2` and `s3` hold the thread delivering 1, 2 and 3 until it is let go.
     let inside = (0..<3).map { _ in DispatchSemaphore(value: 0) }
     let go = (0..<3).map { _ in DispatchSemaphore(value: 0) }
     let returned = (0..<3).map { _ in DispatchSemaphore(value: 0) }
@@ -635,26 +683,28 @@ import Testing
         subject.send(value)
         returned[value - 1].signal()
       }
-      wait(inside[value - 1])
     }
     send(1)
+    wait(inside[0])
     x?.cancel()
     x = nil
     send(2)
+    wait(returned[1])  // handed to A
     y?.cancel()
     y = nil
-    subject.send(4)
+    subject.send(4)  // handed to A
     #expect(weakX.marker != nil && weakY.marker != nil)
     go[0].signal()
-    wait(returned[0])
+    wait(inside[1])
     #expect(weakX.marker == nil)
-    #expect(weakY.marker != nil)  // C's send may still reach it
+    #expect(weakY.marker != nil)  // send 2 may still reach it
     send(3)
+    wait(returned[2])  // handed to A
     go[1].signal()
-    wait(returned[1])
+    wait(inside[2])
     #expect(weakY.marker == nil)
     go[2].signal()
-    wait(returned[2])
+    wait(returned[0])
     #expect(waits.timedOut.load(ordering: .relaxed) == 0)
     withExtendedLifetime(holders) {}
   }

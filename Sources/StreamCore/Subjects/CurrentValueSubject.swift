@@ -12,8 +12,9 @@
 /// sent; a late subscriber receives only the completion. Each subscription describes itself as
 /// `"CurrentValueSubject"`.
 ///
-/// > Thread safety: As ``PassthroughSubject``: `send` and ``value`` from any thread, one
-/// > delivery at a time per subscriber, re-entrant sends delivered re-entrantly.
+/// > Thread safety: As ``PassthroughSubject``: `send` and ``value`` from any thread, one thread
+/// > delivering at a time, re-entrant sends delivered re-entrantly, and a send from another
+/// > thread meanwhile handed to the delivering thread.
 // Sendable: all state lives in `core`, which guards it with a lock.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline

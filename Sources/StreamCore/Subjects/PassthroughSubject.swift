@@ -12,10 +12,10 @@
 /// arrives after the completion receives the completion at once. Each subscription describes
 /// itself as `"PassthroughSubject"`.
 ///
-/// > Thread safety: `send` may be called from any thread. One subscriber never receives two
-/// > values at once: a `send` from inside a subscriber is delivered re-entrantly, and one from
-/// > another thread while a delivery is under way is queued (with its demand) and delivered by
-/// > the thread already delivering, right after.
+/// > Thread safety: `send` may be called from any thread. One thread at a time delivers: a
+/// > `send` from inside a subscriber is delivered re-entrantly, and one from another thread
+/// > while a delivery is under way is queued, with the subscribers of that moment, and delivered
+/// > by the thread already delivering, right after; the sender doesn't wait.
 // Sendable: all state lives in `core`, which guards it with a lock.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline

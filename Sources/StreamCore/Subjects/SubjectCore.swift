@@ -11,51 +11,26 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @usableFromInline
   let lock = Lock()
 
-  /// The subscribers' conduits. A `send` reads this buffer after the lock without retaining it
-  /// (see ``readers0``), so every change first calls ``retireConduitsIfRead()``.
+  /// The subscribers' conduits. The delivering thread reads this buffer after the lock without
+  /// retaining it (see ``delivering``), so every change first calls ``retireConduitsIfRead()``.
   @usableFromInline
   @exclusivity(unchecked) var conduits = ContiguousArray<SubjectConduitBase<Output, Failure>>()
-
-  /// The sends of epoch 0 still reading a buffer of `conduits` after the lock, times 2, plus 1
-  /// while `retired0` holds buffers for them; ``readers1`` is epoch 1's.
-  ///
-  /// A send counts itself in under the lock, in the current ``epoch``, and out after its
-  /// deliveries, instead of retaining the buffer: the retain and release calls cost about 40
-  /// instructions per send, on a cache line of their own that every sending thread writes. A
-  /// change made to `conduits` while sends read it keeps the old buffer in the epoch's `retired`
-  /// list (so the change copies it), and the epoch's last send to count out releases the list.
-  ///
-  /// Two epochs, so that a kept buffer waits only for the sends that were running when it was
-  /// kept: the epoch flips when a buffer is kept (or, if the other epoch hasn't drained yet, when
-  /// it has), so new sends count into the other epoch and the old one only drains. With one
-  /// count, sends that overlap without a gap would keep every replaced buffer, and the cancelled
-  /// subscribers in it, for as long as they overlap. The buffer in `conduits` is always one made
-  /// after the last flip, so only the current epoch's sends read it.
-  @usableFromInline
-  let readers0 = Atomic<Int>(0)
-
-  /// Epoch 1's count (see ``readers0``).
-  @usableFromInline
-  let readers1 = Atomic<Int>(0)
-
-  /// The epoch (0 or 1) a send counts itself into.
-  @usableFromInline
-  @exclusivity(unchecked) var epoch = 0
 
   /// Whether a send has taken the buffer in `conduits` since it became current: until then a
   /// change may be made in place.
   @usableFromInline
   @exclusivity(unchecked) var handedOut = false
 
-  /// Buffers of `conduits` replaced while epoch 0's sends were reading them.
+  /// Buffers of `conduits` replaced while the delivering thread may still read them, each with
+  /// ``queued`` at its replacement: only the sends queued before it may read it, so the
+  /// delivering thread releases it, between two deliveries, once it has delivered those.
   @usableFromInline
-  @exclusivity(unchecked) var retired0: [ContiguousArray<SubjectConduitBase<Output, Failure>>] =
-    []
+  @exclusivity(unchecked) var retired:
+    [(buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int)] = []
 
-  /// Buffers of `conduits` replaced while epoch 1's sends were reading them.
+  /// How many sends (and completions) have been queued in ``pending``, ever; wraps.
   @usableFromInline
-  @exclusivity(unchecked) var retired1: [ContiguousArray<SubjectConduitBase<Output, Failure>>] =
-    []
+  @exclusivity(unchecked) var queued = 0
 
   @usableFromInline
   @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
@@ -109,35 +84,220 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     self.namesFailure = namesFailure
   }
 
+  /// The thread delivering this subject's sends (its ``ThreadID``, 0 if none), plus
+  /// ``waitingBit`` while ``pending`` holds something for it and ``retiredBit`` while
+  /// ``retired`` does.
+  ///
+  /// One thread at a time delivers: a send from another thread meanwhile is queued in
+  /// ``pending`` for it, and one from the same thread (from inside a subscriber) is delivered at
+  /// once, re-entrantly, when nothing is queued before it (``ReentrantOwner``'s rules). So every
+  /// reading of a buffer of `conduits` after the lock is the delivering thread's, and a buffer
+  /// replaced while a thread delivers is kept until that thread has delivered the sends that
+  /// may read it (``retired``): no send counts itself in and out, and none retains the buffer.
+  /// It also keeps the deliveries, and the subscribers' state, on one core under contention,
+  /// instead of moving every subscriber's cache lines between the sending threads (the
+  /// `contended4x2` benchmark, Docs/Performance.md).
+  ///
+  /// Only lock holders claim the word and set the bits, and only the owner, under the lock,
+  /// clears them. The owner lets go without the lock, with a compare-and-swap that fails while a
+  /// bit is set, so an uncontended send takes the lock once and makes one atomic operation
+  /// after it. A thread's identity is at least 4-aligned, so bits 0 and 1 are free (as in
+  /// `ConduitClaim`).
+  @usableFromInline
+  let delivering = Atomic<UInt>(0)
+
+  /// Set in ``delivering`` while ``pending`` isn't empty.
+  @usableFromInline
+  static var waitingBit: UInt { 1 }
+
+  /// Set in ``delivering`` while ``retired`` isn't empty.
+  @usableFromInline
+  static var retiredBit: UInt { 2 }
+
+  /// Both bits.
+  @usableFromInline
+  static var bits: UInt { 3 }
+
+  /// Sends, and a completion, made while another thread delivers, in the order they were made;
+  /// the delivering thread delivers them before it lets go.
+  @usableFromInline
+  @exclusivity(unchecked) var pending = RingBuffer<PendingSend>()
+
+  /// An empty buffer for ``pending``, kept between batches (see ``deliverQueued(_:)``).
+  @usableFromInline
+  @exclusivity(unchecked) var spare = RingBuffer<PendingSend>()
+
+  /// A send or completion waiting in ``pending``.
+  @usableFromInline
+  enum PendingSend {
+    /// A value, with the subscribers it was sent to: the buffer of `conduits` when it was sent,
+    /// which stays alive and unchanged until it is delivered (``retireConduitsIfRead()``).
+    case value(Output, UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>)
+    /// The completion, with the subscribers it ends.
+    case completion(
+      Subscribers.Completion<Failure>,
+      ContiguousArray<SubjectConduitBase<Output, Failure>>
+    )
+  }
+
+  /// Sends `value` to the subscribers the subject has now.
+  ///
+  /// One thread at a time delivers the subject's values (``delivering``): a send that finds
+  /// another thread delivering queues its value, with the subscribers it is for, and returns;
+  /// the delivering thread delivers it before it lets go.
   @inlinable
   func send(_ value: Output) {
+    let me = ThreadID.current
     // The replaced current value is released after the lock: its deinit may call back here.
     var replaced: Output?
     let taken = lock.withLock {
-      () -> (UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>, epoch: Int)? in
+      () -> (UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>, ReentrantOwner.Claim)? in
       if keepsLatest {
         replaced = current.take()
         current = value
       }
       guard completion == nil else { return nil }
-      // Counted in: until this send counts itself out, the buffer stays alive and unchanged
-      // (`retireConduitsIfRead()`), so its address may be used after the lock.
-      let epoch = self.epoch
-      if epoch == 0 {
-        readers0.wrappingAdd(2, ordering: .relaxed)
-      } else {
-        readers1.wrappingAdd(2, ordering: .relaxed)
-      }
+      // Taken: until the delivering thread has nothing left to deliver, the buffer stays alive
+      // and unchanged (`retireConduitsIfRead()`), so its address may be used after the lock.
       handedOut = true
       // The address outlives the closure, which `withUnsafeBufferPointer` doesn't promise in
       // general; a `ContiguousArray`'s storage is always its own native buffer, which stays
       // where it is while it lives and isn't changed in place. Keep `conduits` a
       // `ContiguousArray`: an `Array` may hand out a temporary copy (bridged, on Apple
       // platforms).
-      return (conduits.withUnsafeBufferPointer { $0 }, epoch)
+      let targets = conduits.withUnsafeBufferPointer { $0 }
+      let claim = claimDelivery(for: me)
+      if claim == .queued {
+        pending.append(.value(value, targets))
+        queued &+= 1
+      }
+      return (targets, claim)
     }
     _ = replaced
-    guard let (targets, epoch) = taken else { return }
+    guard let (targets, claim) = taken, claim != .queued else { return }
+    deliver(value, to: targets)
+    // Lets go, unless something was queued or replaced meanwhile (a bit is set): then see to it.
+    if claim == .outer,
+      !delivering.compareExchange(expected: me.rawValue, desired: 0, ordering: .releasing)
+        .exchanged
+    {
+      deliverQueued(me)
+    }
+  }
+
+  /// Claims the deliveries for `thread`, or says why it can't (``ReentrantOwner``'s rules);
+  /// for ``Claim/queued`` the caller queues in ``pending``, and the bit is already set. Call it
+  /// under the lock.
+  @inlinable
+  @inline(__always)
+  func claimDelivery(for thread: ThreadID) -> ReentrantOwner.Claim {
+    // Acquiring: a 0 written by the last owner letting go orders its deliveries before this.
+    let word = delivering.load(ordering: .acquiring)
+    if word == 0 {
+      // No owner: nothing but lock holders changes the word now.
+      delivering.store(thread.rawValue, ordering: .relaxed)
+      return .outer
+    }
+    if word & ~Self.bits == thread.rawValue, word & Self.waitingBit == 0 { return .reentrant }
+    return setBit(Self.waitingBit, on: word, for: thread) ? .queued : .outer
+  }
+
+  /// Sets `bit` in ``delivering``, which read `word` (not 0), unless the owner lets go
+  /// meanwhile: then `thread` takes the deliveries instead (returns `false`). Call it under the
+  /// lock.
+  @inlinable
+  func setBit(_ bit: UInt, on word: UInt, for thread: ThreadID?) -> Bool {
+    var word = word
+    while word & bit == 0 {
+      // Only the owner's letting go (to 0) can change the word meanwhile.
+      let (exchanged, original) = delivering.compareExchange(
+        expected: word,
+        desired: word | bit,
+        ordering: .acquiring
+      )
+      if exchanged { return true }
+      word = original
+      if word == 0 {
+        if let thread { delivering.store(thread.rawValue, ordering: .relaxed) }
+        return false
+      }
+    }
+    return true
+  }
+
+  /// The delivering thread's loop once its own send is delivered and other threads queued sends
+  /// (or a completion), or buffers were replaced, meanwhile: delivers what waits, in order,
+  /// taking all of it at once (one lock round trip per batch rather than per send), and lets go
+  /// when nothing is left.
+  ///
+  /// Before each batch, with no delivery under way, it releases the replaced buffers that no
+  /// send left to deliver reads (those replaced before every send still queued, or in the
+  /// batch); so a cancelled subscriber goes as soon as the sends that may reach it have ended,
+  /// even while other threads keep sending.
+  ///
+  /// Not inlined into `send`: only contention, or a change to the subscribers during a send,
+  /// reaches it.
+  @inlinable
+  @inline(never)
+  func deliverQueued(_ me: ThreadID) {
+    // The batch being delivered. Its buffer goes back as ``pending``'s next one, and is kept
+    // in ``spare`` in between, so that a steady contention allocates nothing.
+    var batch = RingBuffer<PendingSend>()
+    var first = true
+    repeat {
+      let released = lock.withLock {
+        () -> [(buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int)]
+        in
+        if first { swap(&batch, &spare) }
+        first = false
+        var released:
+          [(
+            buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int
+          )] = []
+        guard pending.isEmpty else {
+          // Every send queued before `delivered` is delivered: the buffers replaced before then
+          // are read by none of this batch's sends.
+          let delivered = queued &- pending.count
+          let done = retired.prefix { delivered &- $0.queuedBefore >= 0 }.count
+          if done > 0 {
+            released.append(contentsOf: retired[..<done])
+            retired.removeFirst(done)
+          }
+          if retired.isEmpty {
+            // Clear the retired bit (the waiting bit stays).
+            delivering.store(me.rawValue | Self.waitingBit, ordering: .relaxed)
+          }
+          swap(&batch, &pending)
+          return released
+        }
+        // Nothing waits, so no reading of a replaced buffer is left: clear the bits.
+        delivering.store(me.rawValue, ordering: .relaxed)
+        swap(&batch, &spare)
+        swap(&released, &retired)
+        return released
+      }
+      // Released here, outside the lock, between deliveries: a conduit's deinit may run a
+      // subscriber's, which may send (re-entrantly, then).
+      _ = consume released
+      while let next = batch.popFirst() {
+        switch consume next {
+        case .value(let value, let targets):
+          deliver(value, to: targets)
+        case .completion(let completion, let targets):
+          for conduit in targets { conduit.finish(completion) }
+        }
+      }
+    } while !delivering.compareExchange(expected: me.rawValue, desired: 0, ordering: .releasing)
+      .exchanged
+  }
+
+  /// Offers `value` to each conduit of `targets`.
+  @inlinable
+  @inline(__always)
+  func deliver(
+    _ value: Output,
+    to targets: UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>
+  ) {
     // The buffer holds every conduit, so each is reached without a retain of its own: a
     // retain of the conduit and of its entry closure's context cost about 80 instructions per
     // subscriber and send.
@@ -150,17 +310,11 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
         next += 1
       }
     }
-    // Counted out; the epoch's last reader of a replaced buffer releases it.
-    let before =
-      epoch == 0
-      ? readers0.wrappingSubtract(2, ordering: .releasing).oldValue
-      : readers1.wrappingSubtract(2, ordering: .releasing).oldValue
-    if before == 3 { releaseRetired(epoch) }
   }
 
-  /// Keeps the buffer of `conduits` aside if a send may be reading it, so that the change about
-  /// to be made copies it instead of changing or freeing it under that send. Call under the
-  /// lock, before every change to `conduits`.
+  /// Keeps the buffer of `conduits` aside if the delivering thread may be reading it, so that
+  /// the change about to be made copies it instead of changing or freeing it under that thread.
+  /// Call under the lock, before every change to `conduits`.
   @inlinable
   @inline(__always)
   func retireConduitsIfRead() {
@@ -172,95 +326,38 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @usableFromInline
   func retireHandedOutConduits() {
     handedOut = false  // the buffer the change makes hasn't been taken
-    let epoch = self.epoch
-    // Only this epoch's sends read the buffer (see `readers0`). They count themselves in under
-    // the lock, so only counting out runs meanwhile; setting the flag in the same word decides
-    // the race with it: a send that counts out after this sees the flag, and one that counted
-    // out before isn't counted here.
-    let before = flag(epoch)
-    guard before >= 2 else {
-      // No send reads it any more: change it in place, and put the word back as it was. (A flag
-      // already set with no reader left belongs to the `releaseRetired(_:)` that the last reader
-      // is on its way to, and nothing but this lock holder changes the word now.)
-      restore(epoch, before)
-      return
-    }
-    if epoch == 0 { retired0.append(conduits) } else { retired1.append(conduits) }
-    // New sends count into the other epoch if it has drained, so this one only drains from now
-    // on; otherwise the other epoch's last send flips it (`releaseRetired(_:)`).
-    if word(1 - epoch) == 0 { self.epoch = 1 - epoch }
+    // Acquiring: a 0 written by the last owner letting go orders its readings of the buffer
+    // before the change made in place.
+    let word = delivering.load(ordering: .acquiring)
+    // No thread delivers, so none reads it: change it in place. Otherwise the owner releases
+    // it when it has nothing left to deliver; if it lets go meanwhile, it read it no more.
+    guard word != 0, setBit(Self.retiredBit, on: word, for: nil) else { return }
+    retired.append((conduits, queued))
   }
 
-  /// Releases the buffers kept for epoch `drained`, whose sends have all ended; called by the
-  /// last of them. If the current epoch keeps buffers too, flips to `drained`, so that those
-  /// wait only for the sends running now.
-  @usableFromInline
-  func releaseRetired(_ drained: Int) {
-    let taken = lock.withLock { () -> [ContiguousArray<SubjectConduitBase<Output, Failure>>] in
-      // A send that began meanwhile (counted in under this lock, so `drained` is the current
-      // epoch) releases them when it ends.
-      guard clearFlag(drained) else { return [] }
-      var taken: [ContiguousArray<SubjectConduitBase<Output, Failure>>] = []
-      if drained == 0 { swap(&taken, &retired0) } else { swap(&taken, &retired1) }
-      if epoch != drained, self.word(epoch) & 1 != 0 {
-        // The current buffer may have been taken by the current epoch's sends: keep it with
-        // theirs and give new sends a copy, made after the flip.
-        if handedOut {
-          handedOut = false
-          var copy = ContiguousArray<SubjectConduitBase<Output, Failure>>()
-          copy.reserveCapacity(conduits.count)
-          copy.append(contentsOf: conduits)
-          if epoch == 0 { retired0.append(conduits) } else { retired1.append(conduits) }
-          conduits = copy  // the old buffer stays in the list just appended to
-        }
-        epoch = drained
-      }
-      return taken
-    }
-    _ = taken  // released here, outside the lock: a conduit's deinit may run a subscriber's
-  }
-
-  /// Sets epoch `epoch`'s flag; returns the word as it was.
-  @usableFromInline
-  func flag(_ epoch: Int) -> Int {
-    epoch == 0
-      ? readers0.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
-      : readers1.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
-  }
-
-  /// Puts epoch `epoch`'s word back to `value`; only while no send of it is left.
-  @usableFromInline
-  func restore(_ epoch: Int, _ value: Int) {
-    if epoch == 0 {
-      readers0.store(value, ordering: .relaxed)
-    } else {
-      readers1.store(value, ordering: .relaxed)
-    }
-  }
-
-  /// Epoch `epoch`'s word.
-  @usableFromInline
-  func word(_ epoch: Int) -> Int {
-    epoch == 0 ? readers0.load(ordering: .acquiring) : readers1.load(ordering: .acquiring)
-  }
-
-  /// Clears epoch `epoch`'s flag if no send of it is left; `false` if one is.
-  @usableFromInline
-  func clearFlag(_ epoch: Int) -> Bool {
-    epoch == 0
-      ? readers0.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
-        .exchanged
-      : readers1.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing)
-        .exchanged
-  }
-
+  /// Ends the subject. While another thread delivers, or values wait for this one, the
+  /// completion is queued behind them, so that every value sent before it is delivered first.
   func send(completion: Subscribers.Completion<Failure>) {
+    let me = ThreadID.current
     let targets = lock.withLock { () -> ContiguousArray<SubjectConduitBase<Output, Failure>> in
       guard self.completion == nil else { return [] }
       self.completion = completion
       retireConduitsIfRead()
       defer { conduits = [] }
-      return conduits
+      // Delivered now when no thread delivers, or from inside a delivery with nothing queued;
+      // otherwise queued behind what waits.
+      let claim = claimDelivery(for: me)
+      switch claim {
+      case .queued:
+        pending.append(.completion(completion, conduits))
+        queued &+= 1
+        return []
+      case .outer:
+        delivering.store(0, ordering: .relaxed)  // a completion doesn't take the deliveries
+        return conduits
+      case .reentrant:
+        return conduits
+      }
     }
     for conduit in targets {
       conduit.finish(completion)
