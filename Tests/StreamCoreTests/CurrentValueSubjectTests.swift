@@ -127,4 +127,33 @@ import Testing
     let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
     #expect(ended == ["parent: nil", "downstream: nil", "demand: max(0)", "subject: nil"])
   }
+
+  /// A replaced value whose deinit sends: that value goes down after the one that replaced it,
+  /// so the subscribers end on the subject's current value. (Released before the delivery, it
+  /// went down first, and the subscribers ended on the older value.)
+  @Test func replacedValueWhoseDeinitSends_isDeliveredAfterItsReplacement() {
+    final class Box: Sendable {
+      let id: Int
+      let onDeinit: (@Sendable () -> Void)?
+      init(_ id: Int, onDeinit: (@Sendable () -> Void)? = nil) {
+        self.id = id
+        self.onDeinit = onDeinit
+      }
+      deinit { onDeinit?() }
+    }
+    // Sendable: used on this thread only.
+    final class Holder: @unchecked Sendable {
+      var subject: CurrentValueSubject<Box, Never>?
+    }
+    let holder = Holder()
+    let subject = CurrentValueSubject<Box, Never>(Box(0) { holder.subject?.send(Box(99)) })
+    holder.subject = subject
+    var received: [Int] = []
+    let cancellable = subject.sink { received.append($0.id) }
+    subject.send(Box(1))
+    #expect(received == [0, 1, 99])
+    #expect(subject.value.id == 99)
+    holder.subject = nil
+    cancellable.cancel()
+  }
 }

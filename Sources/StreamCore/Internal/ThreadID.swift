@@ -20,8 +20,10 @@ package struct ThreadID: Equatable, Sendable {
   /// The thread that is running this code.
   @usableFromInline
   package static var current: ThreadID {
+    // Bits 0 and 1 stay clear: `ConduitClaim` and `SubjectCore.delivering` keep flags there.
     #if os(Windows)
-    ThreadID(rawValue: UInt(GetCurrentThreadId()))
+    // A thread id is a number, multiple of 4 in practice but not by contract: shifted.
+    ThreadID(rawValue: UInt(GetCurrentThreadId()) << 2)
     #elseif canImport(Darwin)
     ThreadID(rawValue: UInt(bitPattern: pthread_self()))
     #else

@@ -32,6 +32,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
   /// Sends a value to each subscriber that has demand for it.
   ///
+  /// Delivered before `send` returns, unless another thread is delivering to this subject's
+  /// subscribers: then the value is handed to that thread, which delivers it (after the values
+  /// handed to it before) before its own `send` returns.
+  ///
   /// - Parameter input: The value to send.
   @inlinable
   public func send(_ input: Output) {

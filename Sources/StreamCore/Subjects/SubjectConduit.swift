@@ -551,13 +551,15 @@ extension Optional: SubjectDownstreamSlot where Wrapped: Subscriber {
 // Sendable: only accessed under the owning conduit's lock.
 @usableFromInline
 final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
-  /// Values other threads sent while the owner was delivering; their demand is already taken.
+  /// Values offered by another thread while this conduit's owner was delivering (the subject's
+  /// delivering thread, while a `request(_:)` on another thread delivers a kept value, say);
+  /// their demand is already taken.
   ///
-  /// A `RingBuffer`: when several threads send at once the owner can fall behind and this queue
-  /// grow long, and an array's O(n) `removeFirst()` then made every delivery slower the longer
-  /// the queue (`contended4x2`, four threads into one subject with two sinks: 25 to 30 times
-  /// OpenCombine's time per send on a loaded machine; about 0.3 of it with this queue). The
-  /// uncontended paths cost the same either way (`currentValue` 481, `passthrough1` 467).
+  /// A `RingBuffer`: the owner can fall behind and this queue grow long, and an array's O(n)
+  /// `removeFirst()` then made every delivery slower the longer the queue. (Measured when every
+  /// sending thread delivered itself: `contended4x2`, four threads into one subject with two
+  /// sinks, read 25 to 30 times OpenCombine's time per send on a loaded machine with an array,
+  /// about 0.3 of it with this queue.)
   @usableFromInline
   @exclusivity(unchecked) var queue = RingBuffer<Output>()
   /// For a current-value subject: the value to send as soon as there is demand.

@@ -127,6 +127,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @usableFromInline
   @exclusivity(unchecked) var spare = RingBuffer<PendingSend>()
 
+  /// The largest queue buffer kept once the delivering thread lets go, in slots.
+  @usableFromInline
+  static var keptQueueSlots: Int { 1_024 }
+
   /// A send or completion waiting in ``pending``.
   @usableFromInline
   enum PendingSend {
@@ -150,39 +154,52 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     let me = ThreadID.current
     // The replaced current value is released after the lock: its deinit may call back here.
     var replaced: Output?
-    let taken = lock.withLock {
-      () -> (UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>, ReentrantOwner.Claim)? in
-      if keepsLatest {
-        replaced = current.take()
-        current = value
+    var targets = UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>(start: nil, count: 0)
+    let claim = lock.withLock { admit(value, from: me, replacing: &replaced, targets: &targets) }
+    if let claim, claim != .queued {
+      deliver(value, to: targets)
+      // Lets go, unless something was queued or replaced meanwhile (a bit is set): then sees
+      // to it.
+      if claim == .outer,
+        !delivering.compareExchange(expected: me.rawValue, desired: 0, ordering: .releasing)
+          .exchanged
+      {
+        deliverQueued(me)
       }
-      guard completion == nil else { return nil }
-      // Taken: until the delivering thread has nothing left to deliver, the buffer stays alive
-      // and unchanged (`retireConduitsIfRead()`), so its address may be used after the lock.
-      handedOut = true
-      // The address outlives the closure, which `withUnsafeBufferPointer` doesn't promise in
-      // general; a `ContiguousArray`'s storage is always its own native buffer, which stays
-      // where it is while it lives and isn't changed in place. Keep `conduits` a
-      // `ContiguousArray`: an `Array` may hand out a temporary copy (bridged, on Apple
-      // platforms).
-      let targets = conduits.withUnsafeBufferPointer { $0 }
-      let claim = claimDelivery(for: me)
-      if claim == .queued {
-        pending.append(.value(value, targets))
-        queued &+= 1
-      }
-      return (targets, claim)
     }
+    // Released last: if its deinit sends, that value goes down after this one, so the
+    // subscribers end on the subject's current value.
     _ = replaced
-    guard let (targets, claim) = taken, claim != .queued else { return }
-    deliver(value, to: targets)
-    // Lets go, unless something was queued or replaced meanwhile (a bit is set): then see to it.
-    if claim == .outer,
-      !delivering.compareExchange(expected: me.rawValue, desired: 0, ordering: .releasing)
-        .exchanged
-    {
-      deliverQueued(me)
+  }
+
+  /// `send`'s critical section: updates the current value, takes the subscriber list's buffer
+  /// into `targets` and claims the deliveries (queueing the value if it can't); `nil` after the
+  /// completion. Call it under the lock.
+  @inlinable
+  @inline(__always)
+  func admit(
+    _ value: Output,
+    from me: ThreadID,
+    replacing replaced: inout Output?,
+    targets: inout UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>
+  ) -> ReentrantOwner.Claim? {
+    if keepsLatest {
+      replaced = current.take()
+      current = value
     }
+    guard completion == nil else { return nil }
+    // Taken: until the delivering thread has delivered this send, the buffer stays alive and
+    // unchanged (`retireConduitsIfRead()`), so its address may be used after the lock.
+    handedOut = true
+    // The address outlives the closure, which `withUnsafeBufferPointer` doesn't promise in
+    // general; a `ContiguousArray`'s storage is always its own native buffer, which stays
+    // where it is while it lives and isn't changed in place. Keep `conduits` a
+    // `ContiguousArray`: an `Array` may hand out a temporary copy (bridged, on Apple
+    // platforms).
+    targets = conduits.withUnsafeBufferPointer { $0 }
+    let claim = claimDelivery(for: me)
+    if claim == .queued { enqueue(.value(value, targets)) }
+    return claim
   }
 
   /// Claims the deliveries for `thread`, or says why it can't (``ReentrantOwner``'s rules);
@@ -202,10 +219,24 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     return setBit(Self.waitingBit, on: word, for: thread) ? .queued : .outer
   }
 
+  /// Queues `send` for the delivering thread. Call it under the lock, after
+  /// ``claimDelivery(for:)`` returned ``ReentrantOwner/Claim/queued``.
+  ///
+  /// Not inlined (nor is ``setBit(_:on:for:)``): only contention reaches them, and inlined they
+  /// made `send`'s critical section too big for the optimiser to inline it into the lock's
+  /// `withLock` (`published1` read 41 instructions more per set).
+  @inlinable
+  @inline(never)
+  func enqueue(_ send: consuming PendingSend) {
+    pending.append(send)
+    queued &+= 1
+  }
+
   /// Sets `bit` in ``delivering``, which read `word` (not 0), unless the owner lets go
   /// meanwhile: then `thread` takes the deliveries instead (returns `false`). Call it under the
   /// lock.
   @inlinable
+  @inline(never)
   func setBit(_ bit: UInt, on word: UInt, for thread: ThreadID?) -> Bool {
     var word = word
     while word & bit == 0 {
@@ -243,6 +274,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     // The batch being delivered. Its buffer goes back as ``pending``'s next one, and is kept
     // in ``spare`` in between, so that a steady contention allocates nothing.
     var batch = RingBuffer<PendingSend>()
+    var trimmed = RingBuffer<PendingSend>()
     var first = true
     repeat {
       let released = lock.withLock {
@@ -274,6 +306,10 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
         delivering.store(me.rawValue, ordering: .relaxed)
         swap(&batch, &spare)
         swap(&released, &retired)
+        // A burst can grow the queue's buffers far; keep them only up to a modest size. (The
+        // big ones, empty, go with `batch` after the lock.)
+        if pending.slots.count > Self.keptQueueSlots { swap(&batch, &pending) }
+        if spare.slots.count > Self.keptQueueSlots { swap(&trimmed, &spare) }
         return released
       }
       // Released here, outside the lock, between deliveries: a conduit's deinit may run a
@@ -349,8 +385,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
       let claim = claimDelivery(for: me)
       switch claim {
       case .queued:
-        pending.append(.completion(completion, conduits))
-        queued &+= 1
+        enqueue(.completion(completion, conduits))
         return []
       case .outer:
         delivering.store(0, ordering: .relaxed)  // a completion doesn't take the deliveries
