@@ -1,13 +1,15 @@
+// Public: `current` is inlinable, so that a subject's send specialised in a client module reads
+// the thread without a call (10 instructions per send on `merge8`).
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Musl)
-import Musl
+public import Musl
 #elseif canImport(Bionic)
-import Bionic
+public import Bionic
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #elseif os(Windows)
-import WinSDK
+public import WinSDK
 #endif
 
 /// Identifies the calling thread, so that a subject can tell a re-entrant `send` (the same thread,
@@ -17,8 +19,13 @@ package struct ThreadID: Equatable, Sendable {
   @usableFromInline
   package let rawValue: UInt
 
+  @inlinable
+  package init(rawValue: UInt) {
+    self.rawValue = rawValue
+  }
+
   /// The thread that is running this code.
-  @usableFromInline
+  @inlinable
   package static var current: ThreadID {
     // Bits 0 and 1 stay clear: `ConduitClaim` and `SubjectCore.delivering` keep flags there.
     #if os(Windows)

@@ -11,10 +11,10 @@ public import Synchronization
 class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   /// Delivers a value if the subscriber has demand (or keeps it as the latest).
   @usableFromInline
-  let offerEntry: (SubjectConduitBase, Output) -> Void
+  let offerEntry: (SubjectConduitBase, Output, ThreadID) -> Void
 
   @inlinable
-  init(offerEntry: @escaping (SubjectConduitBase, Output) -> Void) {
+  init(offerEntry: @escaping (SubjectConduitBase, Output, ThreadID) -> Void) {
     self.offerEntry = offerEntry
   }
 
@@ -22,8 +22,8 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   /// the entry closure is called without a retain of its context.
   @inline(never)
   @usableFromInline
-  final func offer(_ value: Output) {
-    offerEntry(self, value)
+  final func offer(_ value: Output, from thread: ThreadID) {
+    offerEntry(self, value, thread)
   }
 
   /// Delivers the completion, after any values already accepted.
@@ -125,8 +125,8 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
     self.claim = ConduitClaim(ownedBy: .current)
     self.requestEntry = { conduit, demand in conduit.specialisedRequest(demand) }
     self.cancelEntry = { conduit in conduit.specialisedCancel() }
-    super.init(offerEntry: { base, value in
-      unsafeDowncast(base, to: SubjectConduit.self).specialisedOffer(value)
+    super.init(offerEntry: { base, value, thread in
+      unsafeDowncast(base, to: SubjectConduit.self).specialisedOffer(value, from: thread)
     })
   }
 
@@ -143,8 +143,7 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   }
 
   @inlinable
-  func specialisedOffer(_ value: Output) {
-    let me = ThreadID.current
+  func specialisedOffer(_ value: Output, from me: ThreadID) {
     // The open path: live, unlimited demand, nothing waiting. One compare-and-swap claims
     // delivery and one lets go; no lock, and the demand needs no update. A re-entrant send
     // from inside the subscriber, with the path still open, goes straight through.

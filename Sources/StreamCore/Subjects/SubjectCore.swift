@@ -152,12 +152,30 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @inlinable
   func send(_ value: Output) {
     let me = ThreadID.current
-    // The replaced current value is released after the lock: its deinit may call back here.
+    // The replaced current value is released after the delivery (below).
     var replaced: Output?
-    var targets = UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>(start: nil, count: 0)
-    let claim = lock.withLock { admit(value, from: me, replacing: &replaced, targets: &targets) }
-    if let claim, claim != .queued {
-      deliver(value, to: targets)
+    let taken = lock.withLock {
+      () -> (UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>, ReentrantOwner.Claim)? in
+      if keepsLatest {
+        replaced = current.take()
+        current = value
+      }
+      guard completion == nil else { return nil }
+      // Taken: until the delivering thread has delivered this send, the buffer stays alive and
+      // unchanged (`retireConduitsIfRead()`), so its address may be used after the lock.
+      handedOut = true
+      // The address outlives the closure, which `withUnsafeBufferPointer` doesn't promise in
+      // general; a `ContiguousArray`'s storage is always its own native buffer, which stays
+      // where it is while it lives and isn't changed in place. Keep `conduits` a
+      // `ContiguousArray`: an `Array` may hand out a temporary copy (bridged, on Apple
+      // platforms).
+      let targets = conduits.withUnsafeBufferPointer { $0 }
+      let claim = claimDelivery(for: me)
+      if claim == .queued { enqueue(.value(value, targets)) }
+      return (targets, claim)
+    }
+    if let (targets, claim) = taken, claim != .queued {
+      deliver(value, to: targets, from: me)
       // Lets go, unless something was queued or replaced meanwhile (a bit is set): then sees
       // to it.
       if claim == .outer,
@@ -167,39 +185,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
         deliverQueued(me)
       }
     }
-    // Released last: if its deinit sends, that value goes down after this one, so the
-    // subscribers end on the subject's current value.
+    // Released last, after the lock: if its deinit sends, that value goes down after this one,
+    // so the subscribers end on the subject's current value.
     _ = replaced
-  }
-
-  /// `send`'s critical section: updates the current value, takes the subscriber list's buffer
-  /// into `targets` and claims the deliveries (queueing the value if it can't); `nil` after the
-  /// completion. Call it under the lock.
-  @inlinable
-  @inline(__always)
-  func admit(
-    _ value: Output,
-    from me: ThreadID,
-    replacing replaced: inout Output?,
-    targets: inout UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>
-  ) -> ReentrantOwner.Claim? {
-    if keepsLatest {
-      replaced = current.take()
-      current = value
-    }
-    guard completion == nil else { return nil }
-    // Taken: until the delivering thread has delivered this send, the buffer stays alive and
-    // unchanged (`retireConduitsIfRead()`), so its address may be used after the lock.
-    handedOut = true
-    // The address outlives the closure, which `withUnsafeBufferPointer` doesn't promise in
-    // general; a `ContiguousArray`'s storage is always its own native buffer, which stays
-    // where it is while it lives and isn't changed in place. Keep `conduits` a
-    // `ContiguousArray`: an `Array` may hand out a temporary copy (bridged, on Apple
-    // platforms).
-    targets = conduits.withUnsafeBufferPointer { $0 }
-    let claim = claimDelivery(for: me)
-    if claim == .queued { enqueue(.value(value, targets)) }
-    return claim
   }
 
   /// Claims the deliveries for `thread`, or says why it can't (``ReentrantOwner``'s rules);
@@ -318,7 +306,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
       while let next = batch.popFirst() {
         switch consume next {
         case .value(let value, let targets):
-          deliver(value, to: targets)
+          deliver(value, to: targets, from: me)
         case .completion(let completion, let targets):
           for conduit in targets { conduit.finish(completion) }
         }
@@ -327,12 +315,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
       .exchanged
   }
 
-  /// Offers `value` to each conduit of `targets`.
+  /// Offers `value` to each conduit of `targets`, on thread `me` (the delivering thread), which
+  /// the conduits need to tell a re-entrant delivery from a concurrent one: read once per send
+  /// rather than once per subscriber.
   @inlinable
   @inline(__always)
   func deliver(
     _ value: Output,
-    to targets: UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>
+    to targets: UnsafeBufferPointer<SubjectConduitBase<Output, Failure>>,
+    from me: ThreadID
   ) {
     // The buffer holds every conduit, so each is reached without a retain of its own: a
     // retain of the conduit and of its entry closure's context cost about 80 instructions per
@@ -342,7 +333,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     if var next = targets.baseAddress {
       let end = next + targets.count
       while next != end {
-        Unmanaged.passUnretained(next.pointee)._withUnsafeGuaranteedRef { $0.offer(value) }
+        Unmanaged.passUnretained(next.pointee)._withUnsafeGuaranteedRef {
+          $0.offer(value, from: me)
+        }
         next += 1
       }
     }
