@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / "Docs/Performance.md"
 OUTPUT = ROOT / "Docs/Images/benchmarks.svg"
-CONTROLS = {"mapFilterLoop", "contendedLocks4x2"}  # no library code runs in these rows
+CONTROLS = {"mapFilterLoop", "contendedLocks4x2", "contendedCombining4x2"}  # no library code runs in these rows
 
 
 def rows() -> list[tuple[str, int, int]]:

@@ -46,7 +46,7 @@ UNLIKE = {
 }
 # Workloads measured in time only: callgrind runs one thread at a time, so their instruction
 # counts say nothing about contention.
-TIME_ONLY = {"contended4x2", "contendedLocks4x2"}
+TIME_ONLY = {"contended4x2", "contendedLocks4x2", "contendedCombining4x2"}
 
 
 def log(message: str) -> None:
