@@ -262,14 +262,17 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     // The batch being delivered. Its buffer goes back as ``pending``'s next one, and is kept
     // in ``spare`` in between, so that a steady contention allocates nothing.
     var batch = RingBuffer<PendingSend>()
-    var trimmed = RingBuffer<PendingSend>()
-    var first = true
     repeat {
+      // Buffers grown past `keptQueueSlots` by a burst, empty, released after the lock.
+      var trimmedPending = RingBuffer<PendingSend>()
+      var trimmedSpare = RingBuffer<PendingSend>()
       let released = lock.withLock {
         () -> [(buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int)]
         in
-        if first { swap(&batch, &spare) }
-        first = false
+        // Take the spare on the first pass, and again after a pass that found nothing queued
+        // (another thread queued before this one could let go), so that the buffer `pending`
+        // gets next is never one without storage.
+        if batch.slots.isEmpty { swap(&batch, &spare) }
         var released:
           [(
             buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int
@@ -294,10 +297,9 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
         delivering.store(me.rawValue, ordering: .relaxed)
         swap(&batch, &spare)
         swap(&released, &retired)
-        // A burst can grow the queue's buffers far; keep them only up to a modest size. (The
-        // big ones, empty, go with `batch` after the lock.)
-        if pending.slots.count > Self.keptQueueSlots { swap(&batch, &pending) }
-        if spare.slots.count > Self.keptQueueSlots { swap(&trimmed, &spare) }
+        // A burst can grow the queue's buffers far; keep them only up to a modest size.
+        if pending.slots.count > Self.keptQueueSlots { swap(&trimmedPending, &pending) }
+        if spare.slots.count > Self.keptQueueSlots { swap(&trimmedSpare, &spare) }
         return released
       }
       // Released here, outside the lock, between deliveries: a conduit's deinit may run a
