@@ -210,9 +210,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   /// Queues `send` for the delivering thread. Call it under the lock, after
   /// ``claimDelivery(for:)`` returned ``ReentrantOwner/Claim/queued``.
   ///
-  /// Not inlined (nor is ``setBit(_:on:for:)``): only contention reaches them, and inlined they
-  /// made `send`'s critical section too big for the optimiser to inline it into the lock's
-  /// `withLock` (`published1` read 41 instructions more per set).
+  /// Not inlined (nor is ``setBit(_:on:for:)``): only contention reaches them, and `send`'s
+  /// critical section stays small.
   @inlinable
   @inline(never)
   func enqueue(_ send: consuming PendingSend) {
