@@ -194,39 +194,17 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   }
 
   /// Calls `body` with the subscriber where `downstream` stores it, without the retain and
-  /// release that a copy takes (a copy out of a class's `var` is what Swift makes to call it;
-  /// 40 instructions per value on `merge8` and `flatMapSubjects8`). Only for the thread that
-  /// owns `claim`, with the conduit live when it claimed: then nothing replaces or releases the
-  /// stored subscriber until this thread lets go, not even a cancel or completion from inside
-  /// `body` (``terminate()`` leaves it to this owner).
-  ///
-  /// The storage is only read: the subscriber is moved out of it (a load) for `body`, then
-  /// moved into a stack buffer that is dropped without a release, so its reference count is
-  /// untouched and a re-entrant call finds it in place. (It was once moved back into its
-  /// storage, a write of the same bits that raced, formally, with the mirror's read under the
-  /// lock.) A subscriber larger than the buffer, which none of ours is, is still moved back.
+  /// release that a copy takes (``withBorrowedValue(at:as:_:)``; 40 instructions per value on
+  /// `merge8` and `flatMapSubjects8`). Only for the thread that owns `claim`, with the conduit
+  /// live when it claimed: then nothing replaces or releases the stored subscriber until this
+  /// thread lets go, not even a cancel or completion from inside `body` (``terminate()`` leaves
+  /// it to this owner). (The subscriber was once moved back into its storage, a write of the
+  /// same bits that raced, formally, with the mirror's read under the lock.)
   @inlinable
   func withBorrowedDownstream<R>(_ body: (borrowing Downstream) -> R) -> R {
     withUnsafePointer(to: &downstream) { stored in
       // `Slot` is `Optional<Downstream>`, live here: its payload is at its start.
-      let payload = UnsafeMutablePointer(
-        mutating: UnsafeRawPointer(stored).assumingMemoryBound(to: Downstream.self)
-      )
-      var scratch: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-      let fits =
-        MemoryLayout<Downstream>.size <= MemoryLayout.size(ofValue: scratch)
-        && MemoryLayout<Downstream>.alignment <= MemoryLayout<Int>.alignment
-      return withUnsafeMutableBytes(of: &scratch) { bytes in
-        let subscriber = payload.move()
-        let result = body(subscriber)
-        if fits {
-          bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Downstream.self)
-            .initialize(to: consume subscriber)
-        } else {
-          payload.initialize(to: consume subscriber)
-        }
-        return result
-      }
+      withBorrowedValue(at: UnsafeRawPointer(stored), as: Downstream.self, body)
     }
   }
 

@@ -36,12 +36,16 @@ public import Synchronization
 /// claimed            work was recorded during the delivery: its thread drains when it is done
 ///
 /// claimed under the lock, demand unlimited:  0 --beginFast()--> open|claimed
-///                                            open --claimFast()--> open|claimed
+///                                            open --takeLetGo()--> open|claimed
 /// delivered:         open|claimed --releaseFast()--> open
-/// work recorded while the flag was held, after the lock:
+/// work recorded while the flag was held, under the lock:
 ///                    open|claimed --wake()--> claimed; open --wake()--> 0 (the caller drains)
 /// release refused:   claimed --release(reopening: false), by the deliverer--> 0, then it drains
 /// ```
+///
+/// Outside the lock, only the deliverer changes the word (`releaseFast()`, and the release
+/// after a refused one), and never from `open`: so under the lock, `open` is taken with a load
+/// and a store (`takeLetGo()`), not a compare-and-swap.
 @usableFromInline
 struct MergeClaim: ~Copyable {
   /// A thread owns delivery.
@@ -104,7 +108,7 @@ struct MergeClaim: ~Copyable {
 
   /// Gives the claim back when the drain finds nothing left, opening the lock-free path if
   /// `reopening`. Call it under the lock, holding the claim. (`flatMap`: the deliverer whose
-  /// ``releaseFast()`` was refused, or who took the word with ``claimFast()`` and delivers
+  /// ``releaseFast()`` was refused, or who took the word with ``takeLetGo()`` and delivers
   /// through the lock after all, calls it with `false`, lock or not: nothing else changes
   /// `claimed` or `open | claimed` to anything but `claimed`.)
   @inlinable
@@ -121,6 +125,17 @@ struct MergeClaim: ~Copyable {
   @inlinable
   func beginFast() {
     word.store(Self.openBit | Self.claimedBit, ordering: .releasing)
+  }
+
+  /// `flatMap`, under the lock: takes over the drain flag that the last fast delivery left set
+  /// when it let go (`open` to `open | claimed`), and says whether it did. A load and a store
+  /// rather than a compare-and-swap: at `open`, nothing changes the word outside the lock.
+  @inlinable
+  func takeLetGo() -> Bool {
+    // Acquiring: pairs with the releasing `releaseFast()` of the delivery that let go.
+    guard word.load(ordering: .acquiring) == Self.openBit else { return false }
+    word.store(Self.openBit | Self.claimedBit, ordering: .relaxed)
+    return true
   }
 
   /// `flatMap`: whether the last fast delivery let go and nobody took the drain flag since.
@@ -147,11 +162,12 @@ struct MergeClaim: ~Copyable {
     return current == Self.claimedBit
   }
 
-  /// `flatMap`: after a critical section that recorded work while the drain flag was held (by
-  /// this section's view), makes sure a thread delivers it. A fast delivery under way is told
-  /// to drain when it is done (`false`); one that let go meanwhile, leaving the flag set on
-  /// behalf of nobody, is taken over: `true`, the caller now owns the drain and runs it. `false`
-  /// as well when the flag's holder delivers through the lock, which finds the work itself.
+  /// `flatMap`, at the end of a critical section that recorded work while the drain flag was
+  /// held (by this section's view): makes sure a thread delivers it. Call it under the lock. A
+  /// fast delivery under way is told to drain when it is done (`false`); one that let go
+  /// meanwhile, leaving the flag set on behalf of nobody, is taken over: `true`, the caller now
+  /// owns the drain and runs it after the lock. `false` as well when the flag's holder delivers
+  /// through the lock, which finds the work itself.
   @inlinable
   func wake() -> Bool {
     var current = word.load(ordering: .acquiring)
@@ -278,7 +294,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   @inlinable
   func receive(_ input: Output, from index: Int) -> Subscribers.Demand {
     guard claim.claimFast() else { return receiveContended(input, from: index) }
-    _ = downstream?.receive(input)  // unlimited plus anything stays unlimited
+    _ = withBorrowedDownstream { $0.receive(input) }  // unlimited plus anything stays unlimited
     if claim.releaseFast() { return .none }
     drain(more: .none, from: nil)
     return .none
@@ -311,7 +327,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
       drain(more: .none, from: nil)
       return .none
     case .deliver:
-      let more = downstream?.receive(input) ?? .none
+      let more = withBorrowedDownstream { $0.receive(input) }
       return drain(more: more, from: index)
     }
   }
@@ -329,6 +345,19 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   }
 
   // MARK: Delivery
+
+  /// Calls `body` with the subscriber where `downstream` stores it, without the retain and
+  /// release a copy takes (``withBorrowedValue(at:as:_:)``; two atomic instructions per value).
+  /// Only for the thread that holds `claim`, before the state is terminal: until that thread
+  /// lets go, nothing else writes `downstream`, and a cancel or completion, even one from
+  /// inside `body`, leaves the subscriber to it (``cancel()``, ``drain(more:from:)``).
+  @inlinable
+  func withBorrowedDownstream<R>(_ body: (borrowing Downstream) -> R) -> R {
+    withUnsafePointer(to: &downstream) { stored in
+      // Set until the state is terminal: an optional's payload is at its start.
+      withBorrowedValue(at: UnsafeRawPointer(stored), as: Downstream.self, body)
+    }
+  }
 
   /// Delivers what is queued while there is demand, asks upstreams for values, and delivers the
   /// completion; run only by the thread that holds the claim, which it gives back at the end
@@ -358,7 +387,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
       caller = nil
       switch step {
       case .value(let input, let from):
-        more = downstream?.receive(input) ?? .none
+        more = withBorrowedDownstream { $0.receive(input) }
         delivered = from
       case .completion(let completion, let dropped):
         let downstream = self.downstream.take()

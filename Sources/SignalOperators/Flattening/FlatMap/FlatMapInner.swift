@@ -125,8 +125,22 @@ extension Publishers.FlatMap {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       switch completion {
-      case .finished: finished(lock.withLock { state.upstreamFinished() })
-      case .failure(let error): failed(lock.withLock { state.fail(error, from: nil) })
+      case .finished:
+        finished(
+          lock.withLock {
+            var finished = state.upstreamFinished()
+            wakeIfQueued(&finished)
+            return finished
+          }
+        )
+      case .failure(let error):
+        failed(
+          lock.withLock {
+            var failed = state.fail(error, from: nil)
+            wakeIfQueued(&failed)
+            return failed
+          }
+        )
       }
     }
 
@@ -157,12 +171,24 @@ extension Publishers.FlatMap {
         if quiet { return }  // the child's subscription is released here, after the lock
         _ = released
       }
-      finished(lock.withLock { state.childFinished(child, maxPublishers: maxPublishers) })
+      finished(
+        lock.withLock {
+          var finished = state.childFinished(child, maxPublishers: maxPublishers)
+          wakeIfQueued(&finished)
+          return finished
+        }
+      )
     }
 
     @usableFromInline
     func childFailed(_ child: InnerTag, _ error: Failure) {
-      failed(lock.withLock { state.fail(error, from: child) })
+      failed(
+        lock.withLock {
+          var failed = state.fail(error, from: child)
+          wakeIfQueued(&failed)
+          return failed
+        }
+      )
     }
 
     /// A child's value: delivered now or queued (see ``FlatMapState/receive(_:from:)``).
@@ -184,8 +210,10 @@ extension Publishers.FlatMap {
       var fast = false
       let outcome = lock.withLock { () -> FlatMapValueOutcome in
         // The last fast delivery let go: this thread takes over the drain flag it left set.
-        let holding = claim.claimFast()
-        let outcome = state.receive(value, from: child, holdingDrain: holding)
+        let holding = claim.takeLetGo()
+        var outcome = state.receive(value, from: child, holdingDrain: holding)
+        // Queued behind a delivery: if that one let go meanwhile, this thread drains.
+        if case .queued = outcome, claim.wake() { outcome = .drain }
         if case .deliver = outcome {
           // Unlimited demand needs no update after the delivery: it may let go without the lock.
           fast = state.queue.demand == .unlimited
@@ -207,8 +235,6 @@ extension Publishers.FlatMap {
       case .ignored:
         return .none
       case .queued:
-        // Queued behind a delivery: if that one let go meanwhile, this thread drains.
-        if claim.wake() { drain() }
         return .none
       case .drain:
         drain()
@@ -234,6 +260,26 @@ extension Publishers.FlatMap {
       }
     }
 
+    /// Under the lock, after a `.finished` was handed out: if it was queued while the drain was
+    /// held (`transform` is handed out with it), by a fast delivery's thread or on behalf of
+    /// nobody after one let go, makes sure a thread sends it (``MergeClaim/wake()``), and
+    /// `claimed` tells whether this one does. Under the lock, so that the word's only change
+    /// outside it is a fast delivery letting go (see ``MergeClaim/takeLetGo()``).
+    @inlinable
+    @inline(__always)
+    func wakeIfQueued(_ finished: inout State.Finished) {
+      if !finished.claimed, finished.transform != nil { finished.claimed = claim.wake() }
+    }
+
+    /// Under the lock, after a failure was handed out: the same for the failure, queued while
+    /// the drain was held.
+    @usableFromInline
+    func wakeIfQueued(_ failed: inout State.Failed?) {
+      guard var handed = failed.take() else { return }
+      if !handed.claimed { handed.claimed = claim.wake() }
+      failed = handed
+    }
+
     /// Acts on what a `.finished` handed out: asks the upstream for one more publisher, and
     /// delivers `.finished` if the caller claimed the drain.
     // Always inlined: outlined (as it was once the wake made it longer), it cost about 33
@@ -242,9 +288,7 @@ extension Publishers.FlatMap {
     @inline(__always)
     func finished(_ finished: State.Finished) {
       if finished.asksOneMore { finished.upstreamToAsk.request(.max(1)) }
-      // `.finished` was queued (the stream's transform is handed out with it) while the drain
-      // was held: a fast delivery's thread, or one that let go meanwhile, must still send it.
-      if finished.claimed || (finished.transform != nil && claim.wake()) { drain() }
+      if finished.claimed { drain() }
     }  // the finished side's subscription and a finished stream's transform are released here
 
     /// Acts on what a failure handed out: cancels the rest, and delivers the failure (after the
@@ -253,8 +297,7 @@ extension Publishers.FlatMap {
     func failed(_ failed: State.Failed?) {
       guard let failed else { return }
       for subscription in failed.cancel { subscription.cancel() }
-      // The failure was queued while the drain was held: see `finished(_:)`.
-      if failed.claimed || claim.wake() { drain() }
+      if failed.claimed { drain() }
     }  // the failing side's subscription and the transform are released here
 
     // MARK: Downstream
