@@ -238,6 +238,82 @@ import Testing
     withExtendedLifetime(canceller) {}
   }
 
+  /// Watches a subscriber from inside its own delivery: whether it is still alive there.
+  final class Probe {
+    weak var subscriber: AnyObject?
+    var aliveInside: Bool?
+  }
+
+  /// A subscriber (not the subject's own `sink`) that ends its subscription from inside a
+  /// delivery, through `end`, and then looks whether it is still alive.
+  final class EndsInside: Subscriber {
+    typealias Input = Int
+    typealias Failure = TestError
+    var subscription: (any Subscription)?
+    let probe: Probe
+    let end: (EndsInside) -> Void
+    private(set) var completions = 0
+
+    init(probe: Probe, end: @escaping (EndsInside) -> Void) {
+      self.probe = probe
+      self.end = end
+    }
+
+    func receive(subscription: any Subscription) {
+      self.subscription = subscription
+      subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+      let probe = self.probe  // read before the end, which must not release this subscriber
+      end(self)
+      probe.aliveInside = probe.subscriber != nil
+      return .none
+    }
+
+    func receive(completion: Subscribers.Completion<TestError>) {
+      completions += 1
+    }
+  }
+
+  /// A subscriber that cancels itself from inside a delivery on the open path (which calls it
+  /// where the subject's conduit stores it, without retaining it) is not released under that
+  /// delivery; it goes when the send ends.
+  @Test func subscriberCancellingItselfInsideADelivery_staysUntilTheSendEnds() {
+    let probe = Probe()
+    do {
+      let subscriber = EndsInside(probe: probe) { subscriber in
+        subscriber.subscription?.cancel()
+        subscriber.subscription = nil
+      }
+      probe.subscriber = subscriber
+      subject.subscribe(subscriber)
+    }
+    #expect(probe.subscriber != nil)  // held by the subject
+    subject.send(1)
+    #expect(probe.aliveInside == true)
+    #expect(probe.subscriber == nil)
+  }
+
+  /// The same for a completion sent from inside the delivery: delivered at once, inside it, and
+  /// the subscriber stays until the send ends.
+  @Test func completionSentInsideADelivery_subscriberStaysUntilTheSendEnds() {
+    let probe = Probe()
+    var completions = 0
+    do {
+      let subscriber = EndsInside(probe: probe) { [subject] subscriber in
+        subject.send(completion: .finished)
+        completions = subscriber.completions
+      }
+      probe.subscriber = subscriber
+      subject.subscribe(subscriber)
+    }
+    subject.send(1)
+    #expect(completions == 1)  // delivered inside the delivery
+    #expect(probe.aliveInside == true)
+    #expect(probe.subscriber == nil)
+  }
+
   /// A completion sent from inside a delivery ends every subscriber at once; the value being
   /// sent then reaches none of those whose turn hadn't come.
   @Test func completionDuringASend_laterSubscribersGetTheCompletionOnly() {

@@ -644,6 +644,65 @@ import Testing
     withExtendedLifetime((second, third)) {}
   }
 
+  /// A subscriber (not the subject's own `sink`) cancelled from another thread while the
+  /// delivering thread is inside it on the open path, which calls it where the conduit stores
+  /// it without a claim or a retain, stays until that delivery has returned, and goes when the
+  /// delivering thread lets go.
+  @Test func subscriberCancelledFromAnotherThreadWhileInsideIt_staysUntilTheDeliveryReturns() {
+    final class Blocking: Subscriber, @unchecked Sendable {
+      // Sendable: `subscription` is written in `receive(subscription:)`, before the subscriber
+      // is shared, and read by this test after that.
+      typealias Input = Int
+      typealias Failure = Never
+      var subscription: (any Subscription)?
+      let inside = DispatchSemaphore(value: 0)
+      let go = DispatchSemaphore(value: 0)
+      let waits: Waits
+      init(waits: Waits) { self.waits = waits }
+      func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.unlimited)
+      }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        let (inside, go, waits) = (self.inside, self.go, self.waits)
+        inside.signal()
+        waits.wait(go)
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<Never>) {}
+    }
+    final class WeakBlocking: @unchecked Sendable {
+      // Sendable: written before the delivering thread starts, read after it has signalled.
+      weak var subscriber: Blocking?
+    }
+    let subject = PassthroughSubject<Int, Never>()
+    let waits = Waits()
+    let weak = WeakBlocking()
+    let returned = DispatchSemaphore(value: 0)
+    var subscription: (any Subscription)?
+    let inside: DispatchSemaphore
+    let go: DispatchSemaphore
+    do {
+      let subscriber = Blocking(waits: waits)
+      weak.subscriber = subscriber
+      subject.subscribe(subscriber)
+      subscription = subscriber.subscription
+      (inside, go) = (subscriber.inside, subscriber.go)
+    }
+    DispatchQueue(label: "delivering").async {
+      subject.send(1)
+      returned.signal()
+    }
+    waits.wait(inside)
+    subscription?.cancel()
+    subscription = nil
+    #expect(weak.subscriber != nil)  // the delivering thread is inside it
+    go.signal()
+    waits.wait(returned)
+    #expect(weak.subscriber == nil)
+    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
+  }
+
   /// Sends that keep overlapping don't keep what was cancelled during them: each cancelled
   /// subscriber is released once the sends that could reach it have ended. Thread A sends 1 and
   /// stays in `s1`; `x` is cancelled; thread C sends 2 (handed to A); `y` is cancelled; this

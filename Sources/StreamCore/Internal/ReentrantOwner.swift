@@ -8,8 +8,10 @@
 /// does, not queued behind the delivery in progress.
 ///
 /// Used by StreamTesting's `TestPublisher`. A subject's conduit (`SubjectConduit`) follows the
-/// same rules and uses ``Claim``, but keeps its owner in one atomic word (`ConduitClaim`) so that
-/// an uncontended send takes no lock. The shape, with the owner under the caller's lock:
+/// same rules and uses ``Claim``, but keeps its owner in an atomic word (`ConduitClaim`) that the
+/// subject's delivering thread reads without the lock, so that a value for a subscriber with
+/// unlimited demand takes no lock and no claim. The shape, with the owner under the caller's
+/// lock:
 ///
 /// ```swift
 /// let me = ThreadID.current

@@ -31,16 +31,27 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
   func finish(_ completion: Subscribers.Completion<Failure>) {
     preconditionFailure("SubjectConduitBase.finish(_:) must be overridden")
   }
+
+  /// Releases the subscriber of a conduit that ended with its path open, once no thread can
+  /// be calling it there.
+  @usableFromInline
+  func clearEndedSlot() {
+    preconditionFailure("SubjectConduitBase.clearEndedSlot() must be overridden")
+  }
 }
 
 /// The subscription a subject hands to each subscriber.
 ///
-/// One subscriber never receives two calls at once. The thread that is delivering owns the
-/// conduit (`claim`, a ``ConduitClaim``, with ``ReentrantOwner``'s rules):
+/// One subscriber never receives two calls at once. Values come from one thread at a time, the
+/// subject's delivering thread (`SubjectCore.delivering`). With unlimited demand and nothing
+/// waiting, the path is open and that thread calls the subscriber with no lock and no claim (one
+/// load; see ``ConduitClaim``). Otherwise the thread that is delivering owns the conduit
+/// (`claim`, with ``ReentrantOwner``'s rules):
 /// - a `send` from that same thread, from inside the subscriber, is delivered re-entrantly, as
 ///   Combine does;
-/// - a `send` from another thread takes demand and queues its value; the owner delivers the
-///   queue before it lets go, so nothing accepted is lost and no call overlaps;
+/// - a value arriving while another thread delivers a latest value (a request's) takes demand
+///   and queues; the owner delivers the queue before it lets go, so nothing accepted is lost
+///   and no call overlaps;
 /// - the thread that subscribes owns the conduit until `receive(subscription:)` has returned,
 ///   so nothing from another thread overtakes the subscription.
 ///
@@ -48,12 +59,13 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// open --cancel / completion delivered--> terminal (downstream and core released)
 /// ```
 ///
-/// A subscriber with unlimited demand and nothing waiting takes the open path: two
-/// compare-and-swaps on `claim` and no lock (see ``ConduitClaim``).
+/// A conduit that ends while its path is open leaves its subscriber in place until the
+/// subject's delivering thread can no longer be calling it
+/// (``terminate(inDrain:closed:slotLeft:)``, ``clearEndedSlot()``).
 // Sendable: all mutable state is guarded by `lock`, except `claim`, an atomic, and
-// `downstream`, which the owner of `claim` also reads without the lock (it is only written
-// under the lock, by the owner or while no thread owns the conduit); downstream is called
-// outside the lock.
+// `downstream`, which the subject's delivering thread also reads without the lock on the open
+// path (it is only written under the lock, and never while a thread may be reading it there);
+// downstream is called outside the lock.
 @usableFromInline
 final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   SubjectConduitBase<Slot.Downstream.Input, Slot.Downstream.Failure>, @unchecked Sendable,
@@ -73,10 +85,11 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// The subscriber, `nil` once terminal; always `nil` for a pinned subscriber, which is
   /// `pinned`. Whether the conduit is live is read from `core`.
   ///
-  /// The thread that owns `claim` reads it without the lock on the open path, so it is
-  /// written only under the lock, and only by that owner or while no thread owns the conduit:
-  /// a conduit that ends while another thread delivers keeps its subscriber until that owner
-  /// lets go (``terminate()``, ``letGo(reopening:)``).
+  /// The subject's delivering thread reads it without the lock on the open path, so it is
+  /// written only under the lock, by the thread that owns `claim` or while none does, and
+  /// never while the path is open: a conduit that ends while a thread may be delivering keeps
+  /// its subscriber until that thread lets go (``terminate(inDrain:closed:slotLeft:)``,
+  /// ``letGo(reopening:)``, ``clearEndedSlot()``).
   @usableFromInline
   @exclusivity(unchecked) var downstream: Slot
   /// `nil` once terminal (cleared by `terminate()` only).
@@ -144,29 +157,18 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
 
   @inlinable
   func specialisedOffer(_ value: Output, from me: ThreadID) {
-    // The open path: live, unlimited demand, nothing waiting. One compare-and-swap claims
-    // delivery and one lets go; no lock, and the demand needs no update. A re-entrant send
-    // from inside the subscriber, with the path still open, goes straight through.
-    if claim.claimFast(for: me) {
-      if isPinned {
-        _ = pinnedSubscriber.receive(value)
-        if claim.releaseFast(for: me) { return }
-        // Something was recorded meanwhile (a queued value, a completion, a cancel): this
-        // thread still owns delivery and drains.
-        drain(pinnedSubscriber, adding: .none)
-      } else {
-        // Owning the claim, this thread alone may write `downstream`: called where it is
-        // stored, without the lock and without a copy.
-        _ = withBorrowedDownstream { $0.receive(value) }
-        if claim.releaseFast(for: me) { return }
-        drain(downstream.downstream.unsafelyUnwrapped, adding: .none)
-      }
-      return
-    }
-    if claim.isOpen(ownedBy: me) {
+    // The open path: live, unlimited demand, nothing waiting. Only the subject's delivering
+    // thread offers values, and nothing else claims an open conduit, so the value goes down
+    // with one load: no lock, no claim, and the demand needs no update (``ConduitClaim``). A
+    // re-entrant send from inside the subscriber, with the path still open, goes straight
+    // through as well.
+    if claim.isOpen {
       if isPinned {
         _ = pinnedSubscriber.receive(value)
       } else {
+        // Called where it is stored, without the lock and without a copy: an end meanwhile,
+        // even from inside the call, leaves it there until this thread lets go of the
+        // subject's deliveries (``terminate(inDrain:)``).
         _ = withBorrowedDownstream { $0.receive(value) }
       }
       return
@@ -195,11 +197,12 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
 
   /// Calls `body` with the subscriber where `downstream` stores it, without the retain and
   /// release that a copy takes (``withBorrowedValue(at:as:_:)``; 40 instructions per value on
-  /// `merge8` and `flatMapSubjects8`). Only for the thread that owns `claim`, with the conduit
-  /// live when it claimed: then nothing replaces or releases the stored subscriber until this
-  /// thread lets go, not even a cancel or completion from inside `body` (``terminate()`` leaves
-  /// it to this owner). (The subscriber was once moved back into its storage, a write of the
-  /// same bits that raced, formally, with the mirror's read under the lock.)
+  /// `merge8` and `flatMapSubjects8`). Only for the subject's delivering thread, having found
+  /// the path open: then nothing replaces or releases the stored subscriber until that thread
+  /// lets go of the subject's deliveries, not even a cancel or completion from inside `body`
+  /// (``terminate(inDrain:)`` leaves it in place, and ``clearEndedSlot()`` takes it later).
+  /// (The subscriber was once moved back into its storage, a write of the same bits that
+  /// raced, formally, with the mirror's read under the lock.)
   @inlinable
   func withBorrowedDownstream<R>(_ body: (borrowing Downstream) -> R) -> R {
     withUnsafePointer(to: &downstream) { stored in
@@ -281,16 +284,25 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>) {
     let me = ThreadID.current
+    var slotLeft = false
     let released = lock.withLock { () -> Released? in
       guard core != nil else { return nil }
-      guard claim.admits(me, waiting: backlog?.queue.isEmpty == false) else {
+      // Delivered now if no thread owns delivery, or this one does and nothing waits.
+      let closed = claim.close()
+      guard
+        closed.owner == 0
+          || (closed.owner == me.rawValue && backlog?.queue.isEmpty != false)
+      else {
         makeBacklog().pendingCompletion = completion  // the owner delivers it after the queue
         return nil
       }
-      return terminate()
+      return terminate(closed: closed, slotLeft: &slotLeft)
     }
     guard let released else { return }
     (released.downstream ?? pinnedSubscriber).receive(completion: completion)
+    // Left in place for the subject's delivering thread: this one, if it is inside a delivery
+    // to the subscriber (a completion sent from there), which clears it when it lets go.
+    if slotLeft, let core = released.core { core.clearSlot(of: self, ownedBy: me) }
   }
 
   /// Loops while this thread owns the conduit: adds demand, then delivers queued values, the
@@ -387,13 +399,23 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
 
   @inlinable
   func specialisedCancel() {
+    var slotLeft = false
     let released = lock.withLock { () -> Released? in
       guard core != nil else { return nil }
-      return terminate()
+      return terminate(slotLeft: &slotLeft)
     }
     if let released, let core = released.core {
-      core.remove(self)
+      core.remove(self, slotLeft: slotLeft)
     }
+  }
+
+  /// Releases the subscriber that ``terminate(inDrain:)`` left in place because the subject's
+  /// delivering thread might have been calling it on the open path; called once no thread can
+  /// be (``SubjectCore/remove(_:slotLeft:)``, ``SubjectCore/clearSlot(of:ownedBy:)``).
+  @usableFromInline
+  override func clearEndedSlot() {
+    let taken = lock.withLock { downstream.takeDownstream() }
+    _ = taken  // released here, outside the lock
   }
 
   /// What `terminate()` takes out of the state, to be released after the lock.
@@ -420,14 +442,26 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
 
   /// Ends the conduit; must run under the lock.
   ///
-  /// If a thread owns delivery, it may be calling the subscriber where `downstream` stores it
-  /// (``withBorrowedDownstream(_:)``), without the lock: the subscriber stays until that owner
-  /// lets go (``letGo(reopening:)``). That includes this thread, ending the conduit from
-  /// inside the subscriber; then the returned subscriber is a copy, for the completion.
-  /// `inDrain`: called by the owner's drain, which borrows nothing: it takes the subscriber.
+  /// If a thread owns delivery, it may be calling the subscriber it copied out of `downstream`
+  /// and takes the stored one when it lets go (``letGo(reopening:)``): the subscriber stays
+  /// until then. That includes this thread, ending the conduit from inside the subscriber;
+  /// then the returned subscriber is a copy, for the completion. `inDrain`: called by the
+  /// owner's drain, which holds a copy of its own: it takes the subscriber.
+  ///
+  /// If the path was open, the subject's delivering thread may be calling the subscriber
+  /// where `downstream` stores it (``withBorrowedDownstream(_:)``), even this thread from
+  /// inside it: the subscriber stays there (`slotLeft` is set; the returned one is a copy, for
+  /// the completion) until the caller has made sure, through the subject, that no thread can
+  /// be (``clearEndedSlot()``). (A flag beside ``Released`` rather than in it: a `Bool` field
+  /// made `Released?` go through value witnesses, about 500 instructions per `sinkCancel`.)
+  /// `closed`: what ``ConduitClaim/close()`` returned, if the caller closed the path already.
   @inlinable
-  func terminate(inDrain: Bool = false) -> Released {
-    let owner = claim.close()  // nothing more takes the open path
+  func terminate(
+    inDrain: Bool = false,
+    closed: (owner: UInt, wasOpen: Bool)? = nil,
+    slotLeft: inout Bool
+  ) -> Released {
+    let (owner, wasOpen) = closed ?? claim.close()  // nothing more takes the open path
     defer {
       core = nil
       backlog = nil
@@ -437,8 +471,22 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
       let copy = owner == ThreadID.current.rawValue ? downstream.downstream : nil
       return Released(downstream: copy, core: core, backlog: backlog)
     }
+    if wasOpen, !isPinned {
+      slotLeft = true
+      return Released(downstream: downstream.downstream, core: core, backlog: backlog)
+    }
     defer { downstream = Slot(holding: nil) }
     return Released(downstream: downstream.downstream, core: core, backlog: backlog)
+  }
+
+  /// ``terminate(inDrain:slotLeft:)`` where the path can't have been open: in the owner's
+  /// drain, or while the subscribing thread owns the conduit.
+  @inlinable
+  func terminate(inDrain: Bool = false) -> Released {
+    var slotLeft = false
+    let released = terminate(inDrain: inDrain, slotLeft: &slotLeft)
+    assert(!slotLeft, "SubjectConduit: ended with its path open where it can't have been")
+    return released
   }
 
   /// The backlog, allocated on first use; must run under the lock.
@@ -558,22 +606,28 @@ final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
   }
 }
 
-/// A conduit's owner word: which thread delivers, and whether the open path is open.
+/// A conduit's owner word: which thread delivers through the lock, or that the open path is
+/// open.
 ///
-/// The word holds the owning thread's ``ThreadID`` (0 when no thread delivers) and ``openBit``.
-/// The open bit says that a value may be delivered without the conduit's lock: the subscriber is
-/// live, its demand is unlimited (so taking demand changes nothing), and nothing waits. The
-/// owner reads the subscriber without the lock: it is pinned (never changes), or only written by
-/// the owner or while no thread owns the conduit. Then a send is two compare-and-swaps around the delivery
-/// (``claimFast(for:)``, ``releaseFast(for:)``), and a re-entrant send from inside the
-/// subscriber sees its own thread in the word and delivers at once (``isOpen(ownedBy:)``).
+/// The word holds the owning thread's ``ThreadID`` (0 when no thread delivers), or ``openBit``
+/// alone: the path is open, so a value may be delivered without the conduit's lock and without
+/// a claim. The subscriber is live, its demand is unlimited (so taking demand changes nothing),
+/// and nothing waits.
 ///
-/// Everything else runs under the conduit's lock and first closes the path (``close()``):
-/// once the open bit is clear, only lock holders and the owner change the word, so it is stable
-/// under the lock, and an owner on the open path finds its release refused and drains under the
-/// lock instead. The owner reopens the path when it lets go (``release(reopening:)``) if the
-/// conditions still hold. So deliveries stay serialised, a re-entrant send is delivered at
-/// once, and what another thread queues is delivered by the owner before it lets go.
+/// Only lock holders change the word, so plain loads and stores do, and the open path reads it
+/// with one load (``isOpen``). That path needs no claim because only the subject's delivering
+/// thread offers values (`SubjectCore.delivering`), one value at a time, and nothing else
+/// claims an open conduit: a request claims only to deliver a latest value, which waits only
+/// while demand is 0. So while that thread delivers on the open path, the word changes only
+/// when the conduit ends (``close()``), and the end leaves the subscriber in place for it
+/// (`SubjectConduit.terminate(inDrain:)`). A re-entrant send from inside the subscriber finds
+/// the path open and delivers at once, as Combine does.
+///
+/// Everything else runs under the conduit's lock and first closes the path: a value that can't
+/// take it (limited demand, something waiting) claims under the lock, and the owner reopens the
+/// path when it lets go (``release(reopening:)``) if the conditions still hold. So deliveries
+/// stay serialised, and what arrives during an owner's delivery is delivered by it before it
+/// lets go.
 ///
 /// A thread's identity is a pointer (`pthread_self()`) or a Windows thread id, both at least
 /// 4-aligned, so bit 0 is free for ``openBit``.
@@ -592,62 +646,34 @@ struct ConduitClaim: ~Copyable, Sendable {
     word = Atomic(thread.rawValue)
   }
 
-  /// Claims delivery on the open path: `true` when the path was open and no thread delivered.
+  /// Whether the path is open, for the subject's delivering thread: it then delivers without
+  /// the lock.
   @inlinable
-  func claimFast(for thread: ThreadID) -> Bool {
-    word.compareExchange(
-      expected: Self.openBit,
-      desired: thread.rawValue | Self.openBit,
-      ordering: .acquiring
-    ).exchanged
+  var isOpen: Bool {
+    // Acquiring: pairs with the releasing store that opened it, after the state it reflects.
+    word.load(ordering: .acquiring) == Self.openBit
   }
 
-  /// Lets go after a delivery on the open path: `false` when the path was closed meanwhile, and
-  /// the caller, still the owner, must drain under the lock.
+  /// Closes the open path; returns the owner (0 if none) and whether the path was open. Call
+  /// it under the lock.
   @inlinable
-  func releaseFast(for thread: ThreadID) -> Bool {
-    word.compareExchange(
-      expected: thread.rawValue | Self.openBit,
-      desired: Self.openBit,
-      ordering: .releasing
-    ).exchanged
-  }
-
-  /// Whether `thread` owns delivery with the path open: a re-entrant value goes straight
-  /// through. Only `thread` itself can have put itself there, so a relaxed load is enough.
-  @inlinable
-  func isOpen(ownedBy thread: ThreadID) -> Bool {
-    word.load(ordering: .relaxed) == thread.rawValue | Self.openBit
-  }
-
-  /// Closes the open path and returns the owner (0 if none). Call it under the lock; from then
-  /// until the lock is released the word changes only through this lock holder.
-  @inlinable
-  func close() -> UInt {
-    let current = word.load(ordering: .acquiring)
-    guard current & Self.openBit != 0 else { return current }
-    return word.bitwiseAnd(~Self.openBit, ordering: .acquiringAndReleasing).oldValue
-      & ~Self.openBit
+  func close() -> (owner: UInt, wasOpen: Bool) {
+    let current = word.load(ordering: .relaxed)
+    guard current == Self.openBit else { return (current, false) }
+    word.store(0, ordering: .relaxed)
+    return (0, true)
   }
 
   /// Claims delivery for `thread`, or says why it can't (as ``ReentrantOwner``'s). Call it
   /// under the lock; it closes the path (the owner reopens it when it lets go).
   @inlinable
   func claim(for thread: ThreadID, waiting: @autoclosure () -> Bool) -> ReentrantOwner.Claim {
-    let owner = close()
+    let owner = close().owner
     guard owner != 0 else {
       word.store(thread.rawValue, ordering: .relaxed)
       return .outer
     }
     return owner == thread.rawValue && !waiting() ? .reentrant : .queued
-  }
-
-  /// Whether `thread` may deliver a completion now: no thread owns delivery, or `thread` does
-  /// and nothing waits. Call it under the lock; it closes the path.
-  @inlinable
-  func admits(_ thread: ThreadID, waiting: @autoclosure () -> Bool) -> Bool {
-    let owner = close()
-    return owner == 0 || (owner == thread.rawValue && !waiting())
   }
 
   /// Lets go of delivery, opening the path if `reopening`. Call it under the lock, holding the

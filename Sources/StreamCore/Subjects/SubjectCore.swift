@@ -28,6 +28,13 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @exclusivity(unchecked) var retired:
     [(buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int)] = []
 
+  /// Conduits that ended with their path open while a thread delivered: that thread may have
+  /// been calling their subscribers where the conduits store them (the open path claims
+  /// nothing). It releases those subscribers (`clearEndedSlot()`) between two deliveries, when
+  /// it calls none of them. Set with the retired bit, so that it doesn't let go before.
+  @usableFromInline
+  @exclusivity(unchecked) var ended: [SubjectConduitBase<Output, Failure>] = []
+
   /// How many sends (and completions) have been queued in ``pending``, ever; wraps.
   @usableFromInline
   @exclusivity(unchecked) var queued = 0
@@ -110,7 +117,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   @usableFromInline
   static var waitingBit: UInt { 1 }
 
-  /// Set in ``delivering`` while ``retired`` isn't empty.
+  /// Set in ``delivering`` while ``retired`` or ``ended`` isn't empty.
   @usableFromInline
   static var retiredBit: UInt { 2 }
 
@@ -265,6 +272,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
       // Buffers grown past `keptQueueSlots` by a burst, empty, released after the lock.
       var trimmedPending = RingBuffer<PendingSend>()
       var trimmedSpare = RingBuffer<PendingSend>()
+      // Conduits that ended meanwhile, their subscribers now called by no one.
+      var endedNow: [SubjectConduitBase<Output, Failure>] = []
       let released = lock.withLock {
         () -> [(buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int)]
         in
@@ -272,6 +281,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
         // (another thread queued before this one could let go), so that the buffer `pending`
         // gets next is never one without storage.
         if batch.slots.isEmpty { swap(&batch, &spare) }
+        if !ended.isEmpty { swap(&endedNow, &ended) }
         var released:
           [(
             buffer: ContiguousArray<SubjectConduitBase<Output, Failure>>, queuedBefore: Int
@@ -303,6 +313,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
       }
       // Released here, outside the lock, between deliveries: a conduit's deinit may run a
       // subscriber's, which may send (re-entrantly, then).
+      for conduit in endedNow { conduit.clearEndedSlot() }
+      _ = consume endedNow
       _ = consume released
       while let next = batch.popFirst() {
         switch consume next {
@@ -474,14 +486,48 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
     return conduit
   }
 
+  /// Removes a conduit that was cancelled. `slotLeft`: it ended with its path open and left
+  /// its subscriber in place; the thread delivering now, if any, may be calling it there (even
+  /// this thread, cancelling from inside it), and releases it when it calls none; otherwise no
+  /// thread can be (one that claims after this sees the path closed), and it is released now.
   @inlinable
-  func remove(_ conduit: SubjectConduitBase<Output, Failure>) {
+  func remove(_ conduit: SubjectConduitBase<Output, Failure>, slotLeft: Bool = false) {
+    var kept = false
     let removed = lock.withLock { () -> SubjectConduitBase<Output, Failure>? in
+      if slotLeft { kept = keepForDeliveringThread(conduit) }
       guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return nil }
       retireConduitsIfRead()
       return conduits.remove(at: index)
     }
+    if slotLeft, !kept { conduit.clearEndedSlot() }
     _ = removed  // released here, outside the lock
+  }
+
+  /// For a conduit that the completion ended with its path open, on thread `me`, which sent the
+  /// completion to it: if `me` delivers the subject's values, it may be inside a delivery to
+  /// that subscriber (a completion sent from there), so the subscriber waits until it lets
+  /// go; otherwise no thread delivers (a completion waits for the delivering thread) and it is
+  /// released now.
+  @usableFromInline
+  func clearSlot(of conduit: SubjectConduitBase<Output, Failure>, ownedBy me: ThreadID) {
+    // Only this thread puts itself in the word or takes itself out.
+    let owner = delivering.load(ordering: .relaxed) & ~Self.bits
+    if owner == me.rawValue, lock.withLock({ keepForDeliveringThread(conduit) }) { return }
+    conduit.clearEndedSlot()
+  }
+
+  /// Keeps `conduit`, which ended with its subscriber left in place, for the thread delivering
+  /// now, if any (``ended``); `false` if none does. Call it under the lock, after the conduit
+  /// closed its path: a thread that claims the deliveries after this lock sees it closed.
+  @usableFromInline
+  func keepForDeliveringThread(_ conduit: SubjectConduitBase<Output, Failure>) -> Bool {
+    // Acquiring: a 0 written by the last owner letting go orders its deliveries, and its
+    // readings of the subscriber, before the release.
+    let word = delivering.load(ordering: .acquiring)
+    // If the owner lets go meanwhile, it calls the subscriber no more.
+    guard word != 0, setBit(Self.retiredBit, on: word, for: nil) else { return false }
+    ended.append(conduit)
+    return true
   }
 
   /// Cancels what the subject subscribed to; called when the subject goes away.
