@@ -56,12 +56,13 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 ///   so nothing from another thread overtakes the subscription.
 ///
 /// ```
-/// open --cancel / completion delivered--> terminal (downstream and core released)
+/// open --cancel / completion delivered--> terminal (core released; the subscriber too, or,
+///   if the path was open, once the subject's delivering thread can't be calling it)
 /// ```
 ///
 /// A conduit that ends while its path is open leaves its subscriber in place until the
 /// subject's delivering thread can no longer be calling it
-/// (``terminate(inDrain:closed:slotLeft:)``, ``clearEndedSlot()``).
+/// (``terminate(inDrain:closed:forCompletion:slotLeft:)``, ``clearEndedSlot()``).
 // Sendable: all mutable state is guarded by `lock`, except `claim`, an atomic, and
 // `downstream`, which the subject's delivering thread also reads without the lock on the open
 // path (it is only written under the lock, and never while a thread may be reading it there);
@@ -82,13 +83,14 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
 
   @usableFromInline
   let lock = Lock()
-  /// The subscriber, `nil` once terminal; always `nil` for a pinned subscriber, which is
-  /// `pinned`. Whether the conduit is live is read from `core`.
+  /// The subscriber, `nil` once terminal (for a conduit that ended with its path open, once
+  /// ``clearEndedSlot()`` has run); always `nil` for a pinned subscriber, which is `pinned`.
+  /// Whether the conduit is live is read from `core`.
   ///
   /// The subject's delivering thread reads it without the lock on the open path, so it is
   /// written only under the lock, by the thread that owns `claim` or while none does, and
   /// never while the path is open: a conduit that ends while a thread may be delivering keeps
-  /// its subscriber until that thread lets go (``terminate(inDrain:closed:slotLeft:)``,
+  /// its subscriber until that thread lets go (``terminate(inDrain:closed:forCompletion:slotLeft:)``,
   /// ``letGo(reopening:)``, ``clearEndedSlot()``).
   @usableFromInline
   @exclusivity(unchecked) var downstream: Slot
@@ -168,7 +170,7 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
       } else {
         // Called where it is stored, without the lock and without a copy: an end meanwhile,
         // even from inside the call, leaves it there until this thread lets go of the
-        // subject's deliveries (``terminate(inDrain:)``).
+        // subject's deliveries (``terminate(inDrain:closed:forCompletion:slotLeft:)``).
         _ = withBorrowedDownstream { $0.receive(value) }
       }
       return
@@ -200,7 +202,8 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// `merge8` and `flatMapSubjects8`). Only for the subject's delivering thread, having found
   /// the path open: then nothing replaces or releases the stored subscriber until that thread
   /// lets go of the subject's deliveries, not even a cancel or completion from inside `body`
-  /// (``terminate(inDrain:)`` leaves it in place, and ``clearEndedSlot()`` takes it later).
+  /// (``terminate(inDrain:closed:forCompletion:slotLeft:)`` leaves it in place, and ``clearEndedSlot()``
+  /// takes it later).
   /// (The subscriber was once moved back into its storage, a write of the same bits that
   /// raced, formally, with the mirror's read under the lock.)
   @inlinable
@@ -215,8 +218,9 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// queued for another thread; otherwise how the caller delivers it (its demand is taken).
   /// Must run under the lock.
   ///
-  /// Liveness is read from `core`, which is set and cleared together with `downstream`, so
-  /// the check doesn't go through the subscriber's optional.
+  /// Liveness is read from `core`, which is set with `downstream` and cleared when the conduit
+  /// ends (the subscriber may stay a little longer), so the check doesn't go through the
+  /// subscriber's optional.
   @inlinable
   func admit(
     _ value: Output,
@@ -296,7 +300,7 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
         makeBacklog().pendingCompletion = completion  // the owner delivers it after the queue
         return nil
       }
-      return terminate(closed: closed, slotLeft: &slotLeft)
+      return terminate(closed: closed, forCompletion: true, slotLeft: &slotLeft)
     }
     guard let released else { return }
     (released.downstream ?? pinnedSubscriber).receive(completion: completion)
@@ -409,7 +413,8 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
     }
   }
 
-  /// Releases the subscriber that ``terminate(inDrain:)`` left in place because the subject's
+  /// Releases the subscriber that ``terminate(inDrain:closed:forCompletion:slotLeft:)`` left in place
+  /// because the subject's
   /// delivering thread might have been calling it on the open path; called once no thread can
   /// be (``SubjectCore/remove(_:slotLeft:)``, ``SubjectCore/clearSlot(of:ownedBy:)``).
   @usableFromInline
@@ -455,10 +460,15 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// be (``clearEndedSlot()``). (A flag beside ``Released`` rather than in it: a `Bool` field
   /// made `Released?` go through value witnesses, about 500 instructions per `sinkCancel`.)
   /// `closed`: what ``ConduitClaim/close()`` returned, if the caller closed the path already.
+  /// `forCompletion`: the caller delivers the completion to the returned subscriber. A cancel
+  /// gets none when the subscriber is left in place: copying it would read the slot while the
+  /// delivering thread may hold it in a borrowed call (an access that overlaps another thread's
+  /// ``withBorrowedDownstream(_:)``).
   @inlinable
   func terminate(
     inDrain: Bool = false,
     closed: (owner: UInt, wasOpen: Bool)? = nil,
+    forCompletion: Bool = false,
     slotLeft: inout Bool
   ) -> Released {
     let (owner, wasOpen) = closed ?? claim.close()  // nothing more takes the open path
@@ -473,14 +483,16 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
     }
     if wasOpen, !isPinned {
       slotLeft = true
-      return Released(downstream: downstream.downstream, core: core, backlog: backlog)
+      // The completion is delivered by the delivering thread itself, or with none delivering.
+      let copy = forCompletion ? downstream.downstream : nil
+      return Released(downstream: copy, core: core, backlog: backlog)
     }
     defer { downstream = Slot(holding: nil) }
     return Released(downstream: downstream.downstream, core: core, backlog: backlog)
   }
 
-  /// ``terminate(inDrain:slotLeft:)`` where the path can't have been open: in the owner's
-  /// drain, or while the subscribing thread owns the conduit.
+  /// ``terminate(inDrain:closed:forCompletion:slotLeft:)`` where the path can't have been open:
+  /// in the owner's drain, or while the subscribing thread owns the conduit.
   @inlinable
   func terminate(inDrain: Bool = false) -> Released {
     var slotLeft = false
@@ -620,7 +632,7 @@ final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
 /// claims an open conduit: a request claims only to deliver a latest value, which waits only
 /// while demand is 0. So while that thread delivers on the open path, the word changes only
 /// when the conduit ends (``close()``), and the end leaves the subscriber in place for it
-/// (`SubjectConduit.terminate(inDrain:)`). A re-entrant send from inside the subscriber finds
+/// (`SubjectConduit.terminate(inDrain:closed:forCompletion:slotLeft:)`). A re-entrant send from inside the subscriber finds
 /// the path open and delivers at once, as Combine does.
 ///
 /// Everything else runs under the conduit's lock and first closes the path: a value that can't

@@ -93,7 +93,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
 
   /// The thread delivering this subject's sends (its ``ThreadID``, 0 if none), plus
   /// ``waitingBit`` while ``pending`` holds something for it and ``retiredBit`` while
-  /// ``retired`` does.
+  /// ``retired`` or ``ended`` does.
   ///
   /// One thread at a time delivers: a send from another thread meanwhile is queued in
   /// ``pending`` for it, and one from the same thread (from inside a subscriber) is delivered at
@@ -258,7 +258,8 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable, CustomStri
   /// Before each batch, with no delivery under way, it releases the replaced buffers that no
   /// send left to deliver reads (those replaced before every send still queued, or in the
   /// batch); so a cancelled subscriber goes as soon as the sends that may reach it have ended,
-  /// even while other threads keep sending.
+  /// even while other threads keep sending. It also releases the subscribers of conduits that
+  /// ended while it may have been inside them (``ended``).
   ///
   /// Not inlined into `send`: only contention, or a change to the subscribers during a send,
   /// reaches it.
