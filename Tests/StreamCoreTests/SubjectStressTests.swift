@@ -110,6 +110,17 @@ import Testing
     }
   }
 
+  /// Values received, from any thread.
+  final class ValueLog: @unchecked Sendable {
+    // Sendable: `received` is guarded by `lock`.
+    private let lock = Lock()
+    private var received: [Int] = []
+
+    func append(_ value: Int) { lock.withLock { received.append(value) } }
+
+    var values: [Int] { lock.withLock { received } }
+  }
+
   /// Something a subscriber's closure captures, to see when the subscriber is released.
   final class Marker: Sendable {}
 
@@ -647,7 +658,8 @@ import Testing
   /// A subscriber (not the subject's own `sink`) cancelled from another thread while the
   /// delivering thread is inside it on the open path, which calls it where the conduit stores
   /// it without a claim or a retain, stays until that delivery has returned, and goes when the
-  /// delivering thread lets go.
+  /// delivering thread lets go; a value sent after the cancel returned (handed to that thread)
+  /// doesn't reach it.
   @Test func subscriberCancelledFromAnotherThreadWhileInsideIt_staysUntilTheDeliveryReturns() {
     final class Blocking: Subscriber, @unchecked Sendable {
       // Sendable: `subscription` is written in `receive(subscription:)`, before the subscriber
@@ -658,13 +670,18 @@ import Testing
       let inside = DispatchSemaphore(value: 0)
       let go = DispatchSemaphore(value: 0)
       let waits: Waits
-      init(waits: Waits) { self.waits = waits }
+      let received: ValueLog
+      init(waits: Waits, received: ValueLog) {
+        self.waits = waits
+        self.received = received
+      }
       func receive(subscription: any Subscription) {
         self.subscription = subscription
         subscription.request(.unlimited)
       }
       func receive(_ input: Int) -> Subscribers.Demand {
         let (inside, go, waits) = (self.inside, self.go, self.waits)
+        received.append(input)
         inside.signal()
         waits.wait(go)
         return .none
@@ -678,12 +695,13 @@ import Testing
     let subject = PassthroughSubject<Int, Never>()
     let waits = Waits()
     let weak = WeakBlocking()
+    let received = ValueLog()
     let returned = DispatchSemaphore(value: 0)
     var subscription: (any Subscription)?
     let inside: DispatchSemaphore
     let go: DispatchSemaphore
     do {
-      let subscriber = Blocking(waits: waits)
+      let subscriber = Blocking(waits: waits, received: received)
       weak.subscriber = subscriber
       subject.subscribe(subscriber)
       subscription = subscriber.subscription
@@ -696,10 +714,12 @@ import Testing
     waits.wait(inside)
     subscription?.cancel()
     subscription = nil
+    subject.send(2)  // handed to the delivering thread, after the cancel
     #expect(weak.subscriber != nil)  // the delivering thread is inside it
     go.signal()
     waits.wait(returned)
     #expect(weak.subscriber == nil)
+    #expect(received.values == [1])
     #expect(waits.timedOut.load(ordering: .relaxed) == 0)
   }
 
