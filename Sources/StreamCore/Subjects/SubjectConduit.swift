@@ -90,8 +90,9 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// The subject's delivering thread reads it without the lock on the open path, so it is
   /// written only under the lock, by the thread that owns `claim` or while none does, and
   /// never while the path is open: a conduit that ends while a thread may be delivering keeps
-  /// its subscriber until that thread lets go (``terminate(inDrain:closed:forCompletion:slotLeft:)``,
-  /// ``letGo(reopening:)``, ``clearEndedSlot()``).
+  /// its subscriber until that thread lets go
+  /// (``terminate(inDrain:closed:forCompletion:slotLeft:)``, ``letGo(reopening:)``,
+  /// ``clearEndedSlot()``).
   @usableFromInline
   @exclusivity(unchecked) var downstream: Slot
   /// `nil` once terminal (cleared by `terminate()` only).
@@ -202,10 +203,10 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// `merge8` and `flatMapSubjects8`). Only for the subject's delivering thread, having found
   /// the path open: then nothing replaces or releases the stored subscriber until that thread
   /// lets go of the subject's deliveries, not even a cancel or completion from inside `body`
-  /// (``terminate(inDrain:closed:forCompletion:slotLeft:)`` leaves it in place, and ``clearEndedSlot()``
-  /// takes it later).
-  /// (The subscriber was once moved back into its storage, a write of the same bits that
-  /// raced, formally, with the mirror's read under the lock.)
+  /// (``terminate(inDrain:closed:forCompletion:slotLeft:)`` leaves it in place, and
+  /// ``clearEndedSlot()`` takes it later). (The subscriber was once moved back into its
+  /// storage, a write of the same bits that raced, formally, with the mirror's read under the
+  /// lock.)
   @inlinable
   func withBorrowedDownstream<R>(_ body: (borrowing Downstream) -> R) -> R {
     withUnsafePointer(to: &downstream) { stored in
@@ -413,10 +414,10 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
     }
   }
 
-  /// Releases the subscriber that ``terminate(inDrain:closed:forCompletion:slotLeft:)`` left in place
-  /// because the subject's
-  /// delivering thread might have been calling it on the open path; called once no thread can
-  /// be (``SubjectCore/remove(_:slotLeft:)``, ``SubjectCore/clearSlot(of:ownedBy:)``).
+  /// Releases the subscriber that ``terminate(inDrain:closed:forCompletion:slotLeft:)`` left
+  /// in place because the subject's delivering thread might have been calling it on the open
+  /// path; called once no thread can be (``SubjectCore/remove(_:slotLeft:)``,
+  /// ``SubjectCore/clearSlot(of:ownedBy:)``).
   @usableFromInline
   override func clearEndedSlot() {
     let taken = lock.withLock { downstream.takeDownstream() }
@@ -632,8 +633,8 @@ final class SubjectBacklog<Output, Failure: Error>: @unchecked Sendable {
 /// claims an open conduit: a request claims only to deliver a latest value, which waits only
 /// while demand is 0. So while that thread delivers on the open path, the word changes only
 /// when the conduit ends (``close()``), and the end leaves the subscriber in place for it
-/// (`SubjectConduit.terminate(inDrain:closed:forCompletion:slotLeft:)`). A re-entrant send from inside the subscriber finds
-/// the path open and delivers at once, as Combine does.
+/// (`SubjectConduit.terminate(inDrain:closed:forCompletion:slotLeft:)`). A re-entrant send
+/// from inside the subscriber finds the path open and delivers at once, as Combine does.
 ///
 /// Everything else runs under the conduit's lock and first closes the path: a value that can't
 /// take it (limited demand, something waiting) claims under the lock, and the owner reopens the
