@@ -18,6 +18,15 @@ let package = Package(
     .library(name: "SignalOperators", targets: ["SignalOperators"]),
     .library(name: "StreamFoundation", targets: ["StreamFoundation"]),
     .library(name: "StreamTesting", targets: ["StreamTesting"]),
+    // Other libraries' APIs, each in a module of its own named after it, built on the Combine
+    // modules above (which declare only Combine's names).
+    .library(name: "StreamCombineExt", targets: ["StreamCombineExt"]),
+    .library(name: "StreamCombineSchedulers", targets: ["StreamCombineSchedulers"]),
+    .library(name: "StreamConbini", targets: ["StreamConbini"]),
+    .library(name: "StreamPropagate", targets: ["StreamPropagate"]),
+    .library(name: "StreamShuttle", targets: ["StreamShuttle"]),
+    .library(name: "StreamSnail", targets: ["StreamSnail"]),
+    .library(name: "StreamSwiftySignals", targets: ["StreamSwiftySignals"]),
   ],
   targets: [
     // The futex calls and spin hint of StreamCore's lock on Linux (header-only C).
@@ -48,7 +57,44 @@ let package = Package(
     ),
     .target(
       name: "StreamTesting",
+      dependencies: ["StreamCore", "StreamFoundation", "StreamCombineSchedulers"],
+      swiftSettings: strictSettings
+    ),
+    // The modules below hold other libraries' APIs under those libraries' own names; a Combine
+    // port links none of them, so none of their names can clash with a library of its own.
+    .target(
+      name: "StreamCombineExt",
+      dependencies: ["StreamCore", "SignalOperators"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StreamCombineSchedulers",
       dependencies: ["StreamCore", "StreamFoundation"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StreamConbini",
+      dependencies: ["StreamCore", "SignalOperators", "FutureKit"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StreamPropagate",
+      dependencies: ["StreamCore", "FutureKit"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StreamShuttle",
+      dependencies: ["StreamCore", "PropertyWrappers"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StreamSnail",
+      dependencies: ["StreamCore", "SignalOperators", "PropertyWrappers", "StreamCombineExt"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "StreamSwiftySignals",
+      dependencies: ["StreamCore", "SignalOperators", "PropertyWrappers", "StreamCombineSchedulers"],
       swiftSettings: strictSettings
     ),
     .executableTarget(
@@ -56,51 +102,51 @@ let package = Package(
       dependencies: [
         "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
         "StreamTesting",
-      ],
+       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     // Writes the marble diagrams in Docs/ by running each operator through the marble kit;
     // CI runs it with `--check`.
     .executableTarget(
       name: "MarbleDiagrams",
-      dependencies: ["StreamCore", "SignalOperators", "StreamTesting"],
+      dependencies: ["StreamCore", "SignalOperators", "StreamTesting", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StreamCoreTests",
-      dependencies: ["StreamCore"],
+      dependencies: ["StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "FutureKitTests",
-      dependencies: ["FutureKit", "StreamTesting", "StreamCore"],
+      dependencies: ["FutureKit", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "PropertyWrappersTests",
-      dependencies: ["PropertyWrappers", "StreamTesting", "StreamCore"],
+      dependencies: ["PropertyWrappers", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "SignalOperatorsTests",
-      dependencies: ["SignalOperators", "StreamTesting", "StreamCore"],
+      dependencies: ["SignalOperators", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StreamFoundationTests",
-      dependencies: ["StreamFoundation", "StreamTesting", "StreamCore", "SignalOperators"],
+      dependencies: ["StreamFoundation", "StreamTesting", "StreamCore", "SignalOperators", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StreamTestingTests",
-      dependencies: ["StreamTesting", "StreamCore", "SignalOperators"],
+      dependencies: ["StreamTesting", "StreamCore", "SignalOperators", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     // A client still in the Swift 5 language mode, using `values` from generic code: a compiler
     // crash or a source break for such clients fails the build.
     .testTarget(
       name: "Swift5ClientTests",
-      dependencies: ["SignalOperators", "StreamCore"],
+      dependencies: ["SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     // Code shaped like third-party Combine libraries written for the Swift 6 language mode
@@ -109,38 +155,38 @@ let package = Package(
     // stop compiling fails the build.
     .testTarget(
       name: "CombineSourceCompatTests",
-      dependencies: ["SignalOperators", "StreamCore"],
+      dependencies: ["SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
     // The Swift examples of the five seed libraries' READMEs, with only the import changed (see
     // each file's header): a call written for a seed compiles here, or the file says why not.
     .testTarget(
       name: "ShuttleExamplesTests",
-      dependencies: ["PropertyWrappers", "StreamCore"],
+      dependencies: ["PropertyWrappers", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       path: "Tests/SeedExamples/ShuttleExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "PropagateExamplesTests",
-      dependencies: ["FutureKit", "StreamCore"],
+      dependencies: ["FutureKit", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       path: "Tests/SeedExamples/PropagateExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ConbiniExamplesTests",
-      dependencies: ["FutureKit", "SignalOperators", "StreamCore", "StreamTesting"],
+      dependencies: ["FutureKit", "SignalOperators", "StreamCore", "StreamTesting", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       path: "Tests/SeedExamples/ConbiniExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "SnailExamplesTests",
-      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore"],
+      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       path: "Tests/SeedExamples/SnailExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "SwiftySignalsExamplesTests",
-      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore"],
+      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       path: "Tests/SeedExamples/SwiftySignalsExamplesTests",
       swiftSettings: strictSettings
     ),
@@ -150,7 +196,7 @@ let package = Package(
       dependencies: [
         "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
         "StreamTesting",
-      ],
+       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings + [.treatAllWarnings(as: .error)]
     ),
   ],

@@ -2,6 +2,8 @@ import FutureKit
 import SignalOperators
 import StreamCore
 import Synchronization
+import StreamConbini
+import StreamPropagate
 
 /// FutureKit: `Future` and `Promise`, Propagate's streams and Conbini's deferred publishers.
 func tourFutureKit() {

@@ -2,6 +2,11 @@ import Dispatch
 import Foundation
 import PropertyWrappers
 import StreamCore
+import StreamCombineExt
+import StreamPropagate
+import StreamShuttle
+import StreamSnail
+import StreamSwiftySignals
 
 /// PropertyWrappers: Shuttle's events, `@Published`, Snail's and SwiftySignals' value holders.
 ///

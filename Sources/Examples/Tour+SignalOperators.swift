@@ -2,6 +2,7 @@ import Dispatch
 import SignalOperators
 import StreamCore
 import StreamTesting
+import StreamConbini
 
 /// SignalOperators: Combine's operators and those of Conbini, Snail and SwiftySignals.
 func tourSignalOperators() {

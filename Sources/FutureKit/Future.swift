@@ -84,7 +84,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   public typealias FinallyBlock = @Sendable (Result<Output, Failure>) -> Void
 
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
 
   /// `.pending` until the future completes; never changes after that.
   @usableFromInline
@@ -143,7 +143,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// The private serial queue of the callbacks registered without a queue, made by the first
   /// of them; never changes after that.
   @usableFromInline
-  @exclusivity(unchecked) var callbackQueue: FutureCallbackQueue<Output, Failure>?
+  @exclusivity(unchecked) package var callbackQueue: FutureCallbackQueue<Output, Failure>?
 
   /// Creates a future and runs `attemptToFulfill` at once, on the calling thread.
   ///
@@ -169,11 +169,11 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
   /// A pending future, completed through ``complete(_:)``.
   @usableFromInline
-  init() {}
+  package init() {}
 
   /// A future that is already complete; no callback or subscriber exists yet to notify.
   @usableFromInline
-  init(result: Result<Output, Failure>) {
+  package init(result: Result<Output, Failure>) {
     store(result)
   }
 
@@ -184,7 +184,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// - Returns: Whether this call completed the future.
   @inlinable
   @discardableResult
-  func complete(_ result: Result<Output, Failure>) -> Bool {
+  package func complete(_ result: Result<Output, Failure>) -> Bool {
     var first: FutureWaiter<Output, Failure>?
     var others: ContiguousArray<FutureWaiter<Output, Failure>>?
     var finishedTask: Task<Void, Never>?
@@ -352,7 +352,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   ///
   /// - Parameter body: Called once with the result, never under the lock.
   @usableFromInline
-  func whenComplete(_ body: @escaping @Sendable (Result<Output, Failure>) -> Void) {
+  package func whenComplete(_ body: @escaping @Sendable (Result<Output, Failure>) -> Void) {
     register(FutureWaiter(id: nil, notify: body))
   }
 
@@ -404,7 +404,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// for the result type, which loads it as that type (the cast `as? Result<Output, Failure>`
   /// cost about 400 instructions per read).
   @inlinable
-  var settledResult: Result<Output, Failure> {
+  package var settledResult: Result<Output, Failure> {
     @inline(__always) get {
       precondition(resolution != .pending, "Future: read before completion")
       if Self.resultIsInline {
@@ -463,7 +463,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
   /// The result, if the future is complete.
   @usableFromInline
-  var currentResult: Result<Output, Failure>? {
+  package var currentResult: Result<Output, Failure>? {
     let complete = lock.withLock { resolution != .pending }
     return complete ? settledResult : nil
   }

@@ -167,25 +167,4 @@ extension DateSchedulerTime.Stride {
   }
 }
 
-extension AnyScheduler
-where
-  SchedulerTimeType == OperationQueue.SchedulerTimeType,
-  SchedulerOptions == OperationQueue.SchedulerOptions
-{
-  /// The main operation queue, type-erased: `AnySchedulerOf<OperationQueue>.main`.
-  public static var main: Self { OperationQueue.main.eraseToAnyScheduler() }
-
-  /// An immediate scheduler typed as an operation queue's, type-erased: it runs every action at
-  /// once.
-  public static var immediate: Self { OperationQueue.immediate.eraseToAnyScheduler() }
-}
-
-extension OperationQueue {
-  /// An immediate scheduler typed as an operation queue's: it runs every action at once, and its
-  /// `now` is the moment it was made.
-  public static var immediate: ImmediateSchedulerOf<OperationQueue> {
-    ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
-  }
-}
-
 #endif

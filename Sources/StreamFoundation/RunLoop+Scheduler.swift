@@ -127,18 +127,6 @@ extension RunLoop: SchedulerTypes {
     )
   }
 
-  /// This run loop's scheduler in an `AnyScheduler`.
-  ///
-  /// ```swift
-  /// let scheduler: AnySchedulerOf<RunLoop> = RunLoop.main.eraseToAnyScheduler()
-  /// ```
-  ///
-  /// > Thread safety: May be called from any thread.
-  ///
-  /// - Returns: A type-erased scheduler that runs actions on this run loop.
-  public func eraseToAnyScheduler() -> AnySchedulerOf<RunLoop> {
-    scheduler.eraseToAnyScheduler()
-  }
 }
 
 /// A run loop as a `Scheduler`: every action runs on the run loop's thread, the next
@@ -271,31 +259,6 @@ final class TimerInvalidation: @unchecked Sendable {
 
   func invalidate() {
     timer.invalidate()
-  }
-}
-
-extension AnyScheduler
-where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
-  /// The main run loop, type-erased: `AnySchedulerOf<RunLoop>.main`.
-  ///
-  /// ```swift
-  /// let scheduler: AnySchedulerOf<RunLoop> = .main
-  /// ```
-  public static var main: Self { RunLoop.main.eraseToAnyScheduler() }
-
-  /// An immediate scheduler typed as a run loop's, type-erased: it runs every action at once.
-  public static var immediate: Self { RunLoop.immediate.eraseToAnyScheduler() }
-}
-
-extension RunLoop {
-  /// An immediate scheduler typed as a run loop's: it runs every action at once, and its `now`
-  /// is the moment it was made.
-  ///
-  /// ```swift
-  /// let model = SearchModel(scheduler: RunLoop.immediate.eraseToAnyScheduler())
-  /// ```
-  public static var immediate: ImmediateSchedulerOf<RunLoop> {
-    ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
   }
 }
 

@@ -3,6 +3,11 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
+import StreamConbini
+import StreamPropagate
+import StreamSnail
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredFutureTests {
 

@@ -3,6 +3,7 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredResultTests {
 

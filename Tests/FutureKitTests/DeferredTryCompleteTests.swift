@@ -3,6 +3,7 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
 
 private func isFinished(_ completion: Subscribers.Completion<any Error>?) -> Bool {
   if case .finished = completion { true } else { false }

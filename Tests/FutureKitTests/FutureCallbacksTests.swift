@@ -2,6 +2,8 @@ import Dispatch
 import FutureKit
 import StreamCore
 import Testing
+import StreamConbini
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureCallbacksTests {
   let log = LockedState<[String]>([])

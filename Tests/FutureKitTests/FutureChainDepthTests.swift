@@ -3,6 +3,8 @@ import Foundation
 import FutureKit
 import StreamCore
 import Testing
+import StreamConbini
+import StreamPropagate
 
 /// Constant stack depth: resolving the root of a chain of 100,000 futures.
 ///

@@ -1,5 +1,7 @@
 import FutureKit
 import Testing
+import StreamConbini
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureFirstFinishedTests {
   @Test func firstSuccess_wins() {

@@ -2,6 +2,8 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureMapTests {
   @Test func mapResult_transformsValueAndFailure() {

@@ -1,6 +1,8 @@
 import FutureKit
 import StreamCore
 import Testing
+import StreamConbini
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureMergeTests {
   @Test func allSucceed_valuesInArrayOrderNotCompletionOrder() {

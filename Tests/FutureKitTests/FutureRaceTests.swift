@@ -3,6 +3,8 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureRaceTests {
   @Test func twoThreadsResolving_exactlyOneWins() {

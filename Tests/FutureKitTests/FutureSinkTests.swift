@@ -2,6 +2,8 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
+import StreamPropagate
 
 /// `Future`'s own `sink` overloads, which attach the closures without a `Subscribers.Sink`:
 /// they must behave exactly as `Publisher`'s `sink`.

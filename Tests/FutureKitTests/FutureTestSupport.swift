@@ -3,6 +3,7 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamPropagate
 
 /// The error the deferred publishers' tests fail and throw with; `code` tells two apart.
 struct TestError: Error, Equatable {

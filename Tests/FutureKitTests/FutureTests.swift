@@ -3,6 +3,8 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
+import StreamPropagate
 
 /// Records what reaches an `InnerSubscriber`'s owner through its entries.
 private final class InnerOwnerLog {

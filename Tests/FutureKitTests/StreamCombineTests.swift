@@ -1,6 +1,7 @@
 import Dispatch
 import FutureKit
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamCombineTests {
   let ints = StreamPublisher<Int, StreamTestError>()

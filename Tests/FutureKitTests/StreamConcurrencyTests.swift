@@ -2,6 +2,7 @@ import Dispatch
 import FutureKit
 import StreamCore
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamConcurrencyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

@@ -1,5 +1,6 @@
 import FutureKit
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamFilterTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

@@ -1,6 +1,7 @@
 import FutureKit
 import StreamCore
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamPublisherTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

@@ -2,6 +2,10 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
+import StreamPropagate
+import StreamSnail
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct StreamPublisherViewTests {
   typealias State = StreamState<Int, StreamTestError>

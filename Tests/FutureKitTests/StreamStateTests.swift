@@ -1,5 +1,6 @@
 import FutureKit
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamStateTests {
   typealias State = StreamState<Int, StreamTestError>

@@ -1,6 +1,7 @@
 import Dispatch
 import FutureKit
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamStatefulTests {
   @Test func statefulPublisher_replaysTheLatestStateSynchronouslyPerRegistration() async {

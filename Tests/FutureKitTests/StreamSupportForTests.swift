@@ -2,6 +2,7 @@ import Dispatch
 import FutureKit
 import StreamCore
 import Testing
+import StreamPropagate
 
 // Shared helpers for the Stream*Tests files.
 

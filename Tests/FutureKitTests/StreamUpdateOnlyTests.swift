@@ -2,6 +2,7 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamUpdateOnlyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

@@ -3,6 +3,7 @@ import FutureKit
 import StreamCore
 import StreamTesting
 import Testing
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamValueOnlyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

@@ -2,7 +2,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@testable import FutureKit
+@testable import StreamPropagate
 
 private typealias Recorder = RecordingSubscriber<Int, StreamTestError>
 private typealias State = StreamViewState<Int, StreamTestError, Recorder>

@@ -1,5 +1,6 @@
 import PropertyWrappers
 import Testing
+import StreamShuttle
 
 @Suite(.timeLimit(.minutes(5))) struct ActionTests {
   @Test func typedAction_takesAnOptional() {

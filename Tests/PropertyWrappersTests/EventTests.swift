@@ -3,6 +3,7 @@ import PropertyWrappers
 import StreamCore
 import StreamTesting
 import Testing
+import StreamShuttle
 
 @Suite(.timeLimit(.minutes(5))) struct EventTests {
   private final class Combobulator {

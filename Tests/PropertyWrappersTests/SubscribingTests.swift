@@ -2,6 +2,10 @@ import Dispatch
 import PropertyWrappers
 import StreamCore
 import Testing
+import StreamCombineExt
+import StreamPropagate
+import StreamShuttle
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct SubscribingTests {
   /// A `Subscribing` object that records each delivery and whether it came on the main queue.

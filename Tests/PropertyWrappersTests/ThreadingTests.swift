@@ -2,6 +2,7 @@ import Dispatch
 import PropertyWrappers
 import StreamCore
 import Testing
+import StreamShuttle
 
 @Suite(.timeLimit(.minutes(5))) struct ThreadingTests {
   /// Checks that a wrapper's closure runs on a global queue and never inside the call.

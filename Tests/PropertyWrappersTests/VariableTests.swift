@@ -3,6 +3,7 @@ import PropertyWrappers
 import StreamCore
 import StreamTesting
 import Testing
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct VariableTests {
   @Test func newSubscriber_receivesTheCurrentValueSynchronously() {

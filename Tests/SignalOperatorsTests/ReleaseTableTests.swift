@@ -4,6 +4,10 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
+import StreamSnail
+import StreamConbini
+import StreamSwiftySignals
 
 /// Release after completion and after cancel, for every operator and subject.
 ///
@@ -11,7 +15,7 @@ import Testing
 /// ``KeepingSubscriber``, which, like most hand-written subscribers, keeps its subscription
 /// strongly for ever. An operator that keeps its subscriber after it ended makes a cycle
 /// (subscriber -> subscription -> subscriber) and both leak; the tests see it through `weak`
-/// references. `everyOperatorMethod_hasACaseOrAnExclusion` scans `Sources/SignalOperators` for the
+/// references. `everyOperatorMethod_hasACaseOrAnExclusion` scans the operator modules' sources for the
 /// methods of `extension Publisher`, so a new operator without a case here fails that test.
 @Suite(.timeLimit(.minutes(5))) struct ReleaseTableTests {
   @Test(arguments: ReleaseTable.cases)
@@ -472,13 +476,28 @@ enum ReleaseTable {
   ]
 
   /// The methods declared in `extension Publisher` / `extension ConnectablePublisher` blocks of
-  /// `Sources/SignalOperators`.
+  /// the operator modules' sources.
   static func declaredOperatorMethods() throws -> Set<String> {
     let root = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let sources = root.appendingPathComponent("Sources/SignalOperators")
-    guard let files = FileManager.default.enumerator(atPath: sources.path) else { return [] }
     var names = Set<String>()
+    // Combine's operators, and the other libraries' operators built on them.
+    for module in [
+      "SignalOperators", "StreamCombineExt", "StreamConbini", "StreamSnail", "StreamSwiftySignals",
+    ] {
+      let sources = root.appendingPathComponent("Sources/\(module)")
+      guard let files = FileManager.default.enumerator(atPath: sources.path) else { continue }
+      try scanOperatorMethods(in: files, at: sources, into: &names)
+    }
+    return names
+  }
+
+  /// Adds the names of the methods that `files` declare in `extension Publisher` blocks.
+  private static func scanOperatorMethods(
+    in files: FileManager.DirectoryEnumerator,
+    at sources: URL,
+    into names: inout Set<String>
+  ) throws {
     for case let file as String in files where file.hasSuffix(".swift") {
       let text = try String(
         contentsOf: sources.appendingPathComponent(file),
@@ -498,7 +517,6 @@ enum ReleaseTable {
         }
       }
     }
-    return names
   }
 }
 

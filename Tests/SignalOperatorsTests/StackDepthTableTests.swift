@@ -4,6 +4,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
 
 /// Constant stack depth: 100,000 values one at a time (`.max(1)` per value) through each
 /// synchronous operator, and 100,000 synchronous retries.

@@ -4,6 +4,7 @@ import StreamCore
 import StreamFoundation
 import StreamTesting
 import Testing
+import StreamCombineSchedulers
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.

@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamFoundation
 import Testing
+import StreamCombineSchedulers
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.

@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineSchedulers
 
 /// `TestScheduler` standing in for other schedulers: `DispatchQueue.test`, erased to
 /// `AnySchedulerOf<DispatchQueue>`, and its `async` forms.

@@ -2,6 +2,7 @@ import Dispatch
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineSchedulers
 
 @Suite(.timeLimit(.minutes(5))) struct UnimplementedSchedulerTests {
   @Test func scheduling_recordsAnIssueNamingTheScheduler_andStillRunsTheAction() {

@@ -1,5 +1,4 @@
-import Dispatch
-
+package import Dispatch
 /// The private serial queue of a future's callbacks registered without a queue (Propagate's
 /// default), and the callbacks waiting on it for the result.
 ///
@@ -9,17 +8,17 @@ import Dispatch
 /// completion block runs them all.
 // Sendable: `result` and `waiting` are only touched by blocks running on the serial `queue`.
 @usableFromInline
-final class FutureCallbackQueue<Output, Failure: Error>: @unchecked Sendable {
-  typealias Callback = @Sendable (Result<Output, Failure>) -> Void
+package final class FutureCallbackQueue<Output, Failure: Error>: @unchecked Sendable {
+  package typealias Callback = @Sendable (Result<Output, Failure>) -> Void
 
-  let queue = DispatchQueue(label: "StreamKit.Future.callbacks")
+  package let queue = DispatchQueue(label: "StreamKit.Future.callbacks")
   private var result: Result<Output, Failure>?
   private var waiting: [Callback] = []
 
-  init() {}
+  package init() {}
 
   /// Runs `callback` on the queue with the result, once the future has completed.
-  func add(_ callback: @escaping Callback) {
+  package func add(_ callback: @escaping Callback) {
     queue.async { [self] in
       if let result {
         callback(result)
@@ -30,7 +29,7 @@ final class FutureCallbackQueue<Output, Failure: Error>: @unchecked Sendable {
   }
 
   /// Called once, after the future has completed: runs the kept callbacks on the queue.
-  func complete(_ result: Result<Output, Failure>) {
+  package func complete(_ result: Result<Output, Failure>) {
     // The value goes to callbacks that may run on another thread, as documented on `Future`.
     nonisolated(unsafe) let result = result
     queue.async { [self] in

@@ -14,12 +14,12 @@ public import StreamCore
 // Sendable: every mutable property is in `state`, guarded by `lock`; the subject, the
 // will-change publisher and released values are touched only after the lock is released.
 @usableFromInline
-final class ValueCell<Value>: @unchecked Sendable {
+package final class ValueCell<Value>: @unchecked Sendable {
   /// Publishes the values, in the order they were accepted.
   @usableFromInline
-  let subject: CurrentValueSubject<Value, Never>
+  package let subject: CurrentValueSubject<Value, Never>
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
   @usableFromInline
   @exclusivity(unchecked) var state: ValueCellState<Value>
 
@@ -27,7 +27,7 @@ final class ValueCell<Value>: @unchecked Sendable {
   ///   - value: The initial value.
   ///   - published: Whether the cell is a `@Published` property's: its subject then describes
   ///     itself as Combine's `PublishedSubject`.
-  init(_ value: Value, published: Bool = false) {
+  package init(_ value: Value, published: Bool = false) {
     subject =
       published ? CurrentValueSubject(publishedValue: value) : CurrentValueSubject(value)
     state = ValueCellState(value)
@@ -40,19 +40,19 @@ final class ValueCell<Value>: @unchecked Sendable {
   }
 
   /// The last value accepted.
-  var latest: Value {
+  package var latest: Value {
     lock.withLock { state.latest }
   }
 
   /// The last value that has reached every subscriber.
   @inlinable
-  var settled: Value {
+  package var settled: Value {
     lock.withLock { state.settled }
   }
 
   /// Accepts `value` and delivers it, or queues it behind the delivery under way.
   @inlinable
-  func set(_ value: Value) {
+  package func set(_ value: Value) {
     let admission = lock.withLock { state.admit(value) }
     if case .deliver(let first, _) = admission {
       deliver(first)
@@ -61,7 +61,7 @@ final class ValueCell<Value>: @unchecked Sendable {
 
   /// Applies `body` to the latest value and accepts the result unless `isDuplicate` says it
   /// equals the value it was computed from; retries if another value was accepted meanwhile.
-  func modify(
+  package func modify(
     _ body: (inout Value) throws -> Void,
     unless isDuplicate: ((Value, Value) -> Bool)?
   ) rethrows {
@@ -82,29 +82,29 @@ final class ValueCell<Value>: @unchecked Sendable {
   }
 
   /// Sends `.finished` to the subscribers; later values are kept but not sent.
-  func finish() {
+  package func finish() {
     subject.send(completion: .finished)
   }
 
   /// Keeps `subscription` until this cell is deinitialised, then cancels it.
-  func retain(_ subscription: any Cancellable) {
+  package func retain(_ subscription: any Cancellable) {
     lock.withLock { state.retained.append(subscription) }
   }
 
   /// Makes `candidate` this cell's will-change publisher unless it already has one.
   ///
   /// - Returns: The publisher the cell now has.
-  func installWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+  package func installWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
     lock.withLock { state.installWillChange(candidate) }
   }
 
   /// The will-change publisher, once every `@Published` property of the owner shares it.
-  var sharedWillChange: ObservableObjectPublisher? {
+  package var sharedWillChange: ObservableObjectPublisher? {
     lock.withLock { state.sharedWillChange }
   }
 
   /// Records that every `@Published` property of the owner has this cell's will-change publisher.
-  func markWillChangeShared() {
+  package func markWillChangeShared() {
     lock.withLock { state.markWillChangeShared() }
   }
 

@@ -4,16 +4,16 @@
 ///
 /// It costs nothing at run time: it only shapes debugger and playground output.
 @usableFromInline
-protocol ChildlessReflection: CustomStringConvertible, CustomReflectable,
+package protocol ChildlessReflection: CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {}
 
 extension ChildlessReflection {
   /// No children.
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  package var customMirror: Mirror { Mirror(self, children: [:]) }
 
   /// The description, as Combine's playground display.
   @usableFromInline
-  var playgroundDescription: Any { description }
+  package var playgroundDescription: Any { description }
 }

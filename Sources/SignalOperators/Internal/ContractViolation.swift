@@ -2,7 +2,7 @@
 /// `operatorName` before its subscription: the upstream broke the `Subscriber` contract. Combine
 /// traps there too, in the operators that call this.
 @usableFromInline
-func trapEventBeforeSubscription(_ operatorName: String, _ event: String) -> Never {
+package func trapEventBeforeSubscription(_ operatorName: String, _ event: String) -> Never {
   preconditionFailure(
     "\(operatorName): the upstream sent \(event) before its subscription (a Subscriber contract violation)"
   )
@@ -11,7 +11,7 @@ func trapEventBeforeSubscription(_ operatorName: String, _ event: String) -> Nev
 /// Traps because an upstream sent a value to the subscriber of `operatorName` that its
 /// subscriber had not requested, where the operator passes the subscriber's demand through
 /// (`replaceError`): the upstream broke the `Subscriber` contract. Combine traps there too.
-func trapValueBeyondDemand(_ operatorName: String) -> Never {
+package func trapValueBeyondDemand(_ operatorName: String) -> Never {
   preconditionFailure(
     "\(operatorName): the upstream sent a value beyond the subscriber's demand (a Subscriber contract violation)"
   )

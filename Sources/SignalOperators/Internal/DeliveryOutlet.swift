@@ -1,4 +1,4 @@
-import StreamCore
+package import StreamCore
 
 /// The downstream end of a stateful operator that queues for its subscriber (`buffer`,
 /// `collect(_ count:)` and the time-based operators): the subscriber and the ``DeliveryQueue``
@@ -9,19 +9,19 @@ import StreamCore
 /// they are due (a timer fired, a scheduled action ran, a group filled); the thread that claims
 /// the queue's drain delivers them, one at a time, with ``DeliveryOutlet/drain(_:next:forward:)``
 /// or its own `SerialDrain.run` loop when its steps carry more (`buffer`'s refills).
-struct DeliveryOutlet<Downstream: Subscriber> {
-  typealias Value = Downstream.Input
-  typealias Failure = Downstream.Failure
+package struct DeliveryOutlet<Downstream: Subscriber> {
+  package typealias Value = Downstream.Input
+  package typealias Failure = Downstream.Failure
 
   /// Who receives the values.
-  let downstream: Downstream
+  package let downstream: Downstream
   /// What is due for `downstream` and waits for demand or for the drain.
-  var queue: DeliveryQueue<Value, Failure>
+  package var queue: DeliveryQueue<Value, Failure>
 
   /// An outlet to `downstream` whose queue starts with `demand`: operators that pass requests to
   /// their upstream (`delay`, `timeout`) start it at `.unlimited`, since the upstream already
   /// keeps to the subscriber's demand.
-  init(_ downstream: Downstream, demand: Subscribers.Demand = .none) {
+  package init(_ downstream: Downstream, demand: Subscribers.Demand = .none) {
     self.downstream = downstream
     queue = DeliveryQueue(failureOrder: .afterQueuedValues)
     queue.demand = demand
@@ -29,7 +29,7 @@ struct DeliveryOutlet<Downstream: Subscriber> {
 
   /// The drain's next step, with the subscriber to deliver it to; `nil` after releasing the
   /// drain. Call under the lock; `more` is the demand the previous value returned.
-  mutating func nextStep(adding more: Subscribers.Demand) -> OutletStep<Downstream>? {
+  package mutating func nextStep(adding more: Subscribers.Demand) -> OutletStep<Downstream>? {
     switch queue.nextStep(adding: more) {
     case .value(let value)?:
       return .value(downstream, value)
@@ -41,12 +41,12 @@ struct DeliveryOutlet<Downstream: Subscriber> {
   }
 
   /// Everything the outlet held, to be released after the lock (cancel).
-  mutating func cancel() -> Released {
+  package mutating func cancel() -> Released {
     Released(downstream: downstream, remains: queue.cancel())
   }
 
   /// What ``cancel()`` lets go of: released after the lock, since a `deinit` can run user code.
-  struct Released {
+  package struct Released {
     /// The subscriber.
     let downstream: Downstream
     /// Values that were due and the completion, not yet delivered.
@@ -55,7 +55,7 @@ struct DeliveryOutlet<Downstream: Subscriber> {
 }
 
 /// One delivery of a ``DeliveryOutlet``'s drain, performed outside the lock.
-enum OutletStep<Downstream: Subscriber> {
+package enum OutletStep<Downstream: Subscriber> {
   /// Deliver a value.
   case value(Downstream, Downstream.Input)
   /// Deliver the completion; the operator is terminal and `dropped` is released after it.
@@ -66,7 +66,7 @@ enum OutletStep<Downstream: Subscriber> {
   )
 
   /// Whether this step ends the subscription.
-  var isCompletion: Bool {
+  package var isCompletion: Bool {
     if case .completion = self { return true }
     return false
   }
@@ -82,7 +82,7 @@ extension DeliveryOutlet {
   ///     next step, or `nil` after releasing the drain (or when the state is terminal).
   ///   - forward: Also called, outside the lock and before `next`, with the demand a value
   ///     returned when it is more than none, for operators that pass demand to their upstream.
-  static func drain(
+  package static func drain(
     _ lock: borrowing Lock,
     next: (_ more: Subscribers.Demand) -> OutletStep<Downstream>?,
     forward: (Subscribers.Demand) -> Void = { _ in }
@@ -107,7 +107,7 @@ extension DeliveryOutlet {
 
 /// An operator's `State` whose live cases each hold a ``DeliveryOutlet``: it says how to
 /// reach the outlet and how to end, and gets the demand and drain transitions shared by all.
-protocol OutletState {
+package protocol OutletState {
   /// The subscriber type.
   associatedtype Downstream: Subscriber
 
@@ -122,12 +122,12 @@ protocol OutletState {
 
 extension OutletState {
   /// Adds demand; `true`: the caller claimed the drain.
-  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+  package mutating func request(_ demand: Subscribers.Demand) -> Bool {
     withOutlet { $0.queue.request(demand) } ?? false
   }
 
   /// The drain's next step; the state is terminal once it hands out the completion.
-  mutating func nextStep(adding more: Subscribers.Demand) -> OutletStep<Downstream>? {
+  package mutating func nextStep(adding more: Subscribers.Demand) -> OutletStep<Downstream>? {
     guard let step = withOutlet({ $0.nextStep(adding: more) }) ?? nil else { return nil }
     if step.isCompletion { end() }
     return step

@@ -2,7 +2,7 @@ public import StreamCore
 
 /// What a selecting operator does with one upstream value.
 @usableFromInline
-enum PassVerdict<Failure: Error> {
+package enum PassVerdict<Failure: Error> {
   /// Drop the value and ask the upstream for this much more.
   case drop(Subscribers.Demand)
 
@@ -22,7 +22,7 @@ enum PassVerdict<Failure: Error> {
 /// The part of a single-upstream selecting operator that differs from one operator to the next:
 /// which values pass. ``PassRuleInner`` does the rest.
 @usableFromInline
-protocol PassRule {
+package protocol PassRule {
   associatedtype Input
   associatedtype UpstreamFailure: Error
   associatedtype Failure: Error
@@ -62,23 +62,23 @@ protocol PassRule {
 extension PassRule {
   /// No mirror children, by default.
   @inlinable
-  static var reflectsDownstream: Bool { false }
+  package static var reflectsDownstream: Bool { false }
 
   /// Ignores events before the subscription, by default.
   @inlinable
-  static var trapsEventsBeforeSubscription: Bool { false }
+  package static var trapsEventsBeforeSubscription: Bool { false }
 
   /// Judges values sent before the subscription, by default.
   @inlinable
-  static var ignoresValuesBeforeSubscription: Bool { false }
+  package static var ignoresValuesBeforeSubscription: Bool { false }
 
   /// Subscribes the upstream first, by default.
   @inlinable
-  static var subscriberFirst: Bool { false }
+  package static var subscriberFirst: Bool { false }
 
   /// Nothing, by default.
   @inlinable
-  var initialRequest: Subscribers.Demand { .none }
+  package var initialRequest: Subscribers.Demand { .none }
 }
 
 /// The subscription of `output`, `dropFirst`, `drop(while:)`, `prefix(while:)` and their `try`
@@ -100,42 +100,42 @@ extension PassRule {
 // Sendable: mutable state is guarded by `lock`; the checked-out rule is used only by the thread
 // the upstream sends on, and every call out of this class happens after the lock is released.
 @usableFromInline
-final class PassRuleInner<Rule: PassRule, Downstream: Subscriber>: @unchecked Sendable,
+package final class PassRuleInner<Rule: PassRule, Downstream: Subscriber>: @unchecked Sendable,
   Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   @usableFromInline
-  typealias Input = Rule.Input
+  package typealias Input = Rule.Input
 
   @usableFromInline
-  typealias Failure = Rule.UpstreamFailure
+  package typealias Failure = Rule.UpstreamFailure
 
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
 
   /// `nil` before the subscription arrives and once terminal.
   @usableFromInline
-  var upstream: (any Subscription)?
+  package var upstream: (any Subscription)?
 
   /// `nil` once terminal.
   @usableFromInline
-  var downstream: Downstream?
+  package var downstream: Downstream?
 
   /// `nil` while checked out to judge a value, and once terminal.
   @usableFromInline
-  var rule: Rule?
+  package var rule: Rule?
 
   /// What the downstream requested before the upstream's subscription arrived (subscriber-first
   /// rules only); requested, with the rule's initial request, when it arrives.
   @usableFromInline
-  var pending = Subscribers.Demand.none
+  package var pending = Subscribers.Demand.none
 
   /// Whether to finish as soon as the downstream has its subscription (nothing can pass).
   @usableFromInline
-  let finishAtOnce: Bool
+  package let finishAtOnce: Bool
 
   @inlinable
-  init(
+  package init(
     downstream: Downstream,
     rule: Rule,
     finishAtOnce: Bool = false
@@ -146,7 +146,7 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  package func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> (Downstream, Subscribers.Demand)? in
       guard upstream == nil, let downstream else { return nil }
       upstream = subscription
@@ -167,7 +167,7 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  package func receive(_ input: Input) -> Subscribers.Demand {
     let checkout = lock.withLock { () -> (Downstream, Rule)? in
       if upstream == nil, downstream != nil, !Rule.subscriberFirst {
         if Rule.trapsEventsBeforeSubscription {
@@ -199,7 +199,7 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
+  package func receive(completion: Subscribers.Completion<Failure>) {
     if !Rule.subscriberFirst, lock.withLock({ upstream == nil && downstream != nil }) {
       if Rule.trapsEventsBeforeSubscription {
         trapEventBeforeSubscription(Rule.name, "a completion")
@@ -215,7 +215,7 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   }
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let forward = lock.withLock { () -> (any Subscription)? in
       guard downstream != nil else { return nil }
@@ -229,14 +229,14 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   }
 
   @inlinable
-  func cancel() {
+  package func cancel() {
     release()?.upstream?.cancel()
   }
 
   /// Puts the rule back after judging and returns `true`, unless the subscription ended
   /// meanwhile; then the rule is dropped by the caller, after the lock, and it returns `false`.
   @inlinable
-  func checkIn(_ rule: Rule) -> Bool {
+  package func checkIn(_ rule: Rule) -> Bool {
     lock.withLock {
       guard downstream != nil else { return false }
       self.rule = rule
@@ -246,7 +246,7 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
 
   /// Cancels the upstream and sends `completion` downstream, unless already terminal.
   @inlinable
-  func end(_ completion: Subscribers.Completion<Rule.Failure>) {
+  package func end(_ completion: Subscribers.Completion<Rule.Failure>) {
     guard let released = release() else { return }
     released.upstream?.cancel()
     released.downstream.receive(completion: completion)
@@ -255,7 +255,7 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   /// Makes the subscription terminal and hands back what it held, to use and drop after the
   /// lock; `nil` if it was already terminal.
   @inlinable
-  func release() -> (downstream: Downstream, upstream: (any Subscription)?, rule: Rule?)? {
+  package func release() -> (downstream: Downstream, upstream: (any Subscription)?, rule: Rule?)? {
     lock.withLock {
       guard let downstream = downstream.take() else { return nil }
       return (downstream, upstream.take(), rule.take())
@@ -263,11 +263,11 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   }
 
   @usableFromInline
-  var description: String { Rule.name }
+  package var description: String { Rule.name }
 
   /// No children, or the downstream alone (see ``PassRule/reflectsDownstream``).
   @usableFromInline
-  var customMirror: Mirror {
+  package var customMirror: Mirror {
     guard Rule.reflectsDownstream else { return Mirror(self, children: [:]) }
     let downstream = lock.withLock { self.downstream }
     return Mirror(
@@ -277,5 +277,5 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
   }
 
   @usableFromInline
-  var playgroundDescription: Any { description }
+  package var playgroundDescription: Any { description }
 }

@@ -13,55 +13,55 @@ public import StreamCore
 /// client (`multicast`'s and `autoconnect`'s subscriptions) delivers without generic code.
 // Sendable: `state` is guarded by `lock`; nothing is called while it is held.
 @usableFromInline
-final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable {
+package final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable {
   @usableFromInline
-  typealias State = PassThroughState<Downstream, Extra>
+  package typealias State = PassThroughState<Downstream, Extra>
 
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
   @usableFromInline
-  @exclusivity(unchecked) var state: State
+  @exclusivity(unchecked) package var state: State
 
   @usableFromInline
-  init(downstream: Downstream, extra: Extra) {
+  package init(downstream: Downstream, extra: Extra) {
     state = .awaiting(State.Delivery(downstream: downstream, extra: extra))
   }
 
   /// Takes the first upstream subscription. Returns `nil` for any later one, or once the link
   /// has ended; the caller then cancels `subscription`.
-  func attach(_ subscription: any Subscription) -> State.Delivery? {
+  package func attach(_ subscription: any Subscription) -> State.Delivery? {
     lock.withLock { state.attach(subscription) }
   }
 
   /// The downstream and the extra while the link is active, for delivering a value.
   @inlinable
-  func delivery() -> State.Delivery? {
+  package func delivery() -> State.Delivery? {
     lock.withLock { state.delivery }
   }
 
   /// The upstream subscription and the extra while the link is active, for a request.
-  func upstream() -> State.Upstream? {
+  package func upstream() -> State.Upstream? {
     lock.withLock { state.upstream }
   }
 
   /// Ends the link for a completion; returns what it held, or `nil` if it had already ended.
-  func finish() -> State.Ended? {
+  package func finish() -> State.Ended? {
     lock.withLock { state.end() }
   }
 
   /// Ends the link for a cancel; returns what it held, or `nil` if it had already ended.
-  func cancel() -> State.Ended? {
+  package func cancel() -> State.Ended? {
     finish()
   }
 
   /// Whether the link has ended.
-  var isTerminal: Bool {
+  package var isTerminal: Bool {
     lock.withLock { state.isTerminal }
   }
 
   /// Combine's mirror of a one-to-one subscription: the `downstream` (`nil` once released),
   /// whether it has `finished` (completed or cancelled), and the `upstreamSubscription`.
-  func mirror(of subject: Any) -> Mirror {
+  package func mirror(of subject: Any) -> Mirror {
     let (downstream, upstream, ended) = lock.withLock {
       () -> (Downstream?, (any Subscription)?, Bool) in
       switch state {
@@ -77,7 +77,7 @@ final class PassThroughLink<Downstream: Subscriber, Extra>: @unchecked Sendable 
 /// Combine's mirror of a one-to-one subscription, for the operators that keep their own state:
 /// the `downstream` (`nil` once released), whether it has `finished` (completed or cancelled),
 /// and the `upstreamSubscription`.
-func oneToOneMirror(
+package func oneToOneMirror(
   _ subject: Any,
   downstream: Any?,
   finished: Bool,
@@ -100,7 +100,7 @@ func oneToOneMirror(
 /// awaiting --end (cancel)--> terminal
 /// ```
 @usableFromInline
-enum PassThroughState<Downstream, Extra> {
+package enum PassThroughState<Downstream, Extra> {
   /// Before the upstream's subscription arrives.
   case awaiting(Delivery)
   /// Subscribed to the upstream.
@@ -110,7 +110,7 @@ enum PassThroughState<Downstream, Extra> {
 
   /// Where a value goes: the subscriber, and the operator's extra.
   @usableFromInline
-  struct Delivery {
+  package struct Delivery {
     /// The subscriber.
     @usableFromInline
     let downstream: Downstream
@@ -126,7 +126,7 @@ enum PassThroughState<Downstream, Extra> {
   }
 
   /// Where a request goes: the upstream's subscription, and the operator's extra.
-  struct Upstream {
+  package struct Upstream {
     /// The upstream's subscription.
     let subscription: any Subscription
     /// The operator's own closures or coder.
@@ -134,7 +134,7 @@ enum PassThroughState<Downstream, Extra> {
   }
 
   /// What ending the link lets go of, after the lock.
-  struct Ended {
+  package struct Ended {
     /// The upstream's subscription, if it had arrived.
     let upstream: (any Subscription)?
     /// The subscriber.
@@ -144,7 +144,7 @@ enum PassThroughState<Downstream, Extra> {
   }
 
   /// Stores the first upstream subscription; `nil` for a later one or once ended.
-  mutating func attach(_ subscription: any Subscription) -> Delivery? {
+  package mutating func attach(_ subscription: any Subscription) -> Delivery? {
     guard case .awaiting(let delivery) = self else { return nil }
     self = .active(subscription, delivery)
     return delivery
@@ -152,25 +152,25 @@ enum PassThroughState<Downstream, Extra> {
 
   /// The subscriber and the extra, while active.
   @inlinable
-  var delivery: Delivery? {
+  package var delivery: Delivery? {
     guard case .active(_, let delivery) = self else { return nil }
     return delivery
   }
 
   /// The upstream's subscription and the extra, while active.
-  var upstream: Upstream? {
+  package var upstream: Upstream? {
     guard case .active(let subscription, let delivery) = self else { return nil }
     return Upstream(subscription: subscription, extra: delivery.extra)
   }
 
   /// Whether the link has ended.
-  var isTerminal: Bool {
+  package var isTerminal: Bool {
     if case .terminal = self { return true }
     return false
   }
 
   /// Ends the link; returns what it held, or `nil` if it had already ended.
-  mutating func end() -> Ended? {
+  package mutating func end() -> Ended? {
     switch self {
     case .awaiting(let delivery):
       self = .terminal

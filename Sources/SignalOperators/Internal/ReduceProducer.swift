@@ -8,7 +8,7 @@ public import StreamCore
 /// thread, one value at a time and outside any lock; ``result`` is read once, after the upstream
 /// finished or ``reduce(_:)`` returned `true`.
 @usableFromInline
-protocol ValueReducer {
+package protocol ValueReducer {
   associatedtype Element
   associatedtype Reduced
   associatedtype UpstreamFailure: Error
@@ -40,7 +40,7 @@ extension ValueReducer {
   /// `downstream`, `result` (so far), `initial` and `status`, as most of Combine's reducing
   /// operators show them.
   @inlinable
-  static func mirrorChildren(
+  package static func mirrorChildren(
     downstream: Any,
     result: Reduced?,
     initial: Reduced?,
@@ -55,7 +55,7 @@ extension ValueReducer {
 
 extension ValueReducer where ReducedFailure == UpstreamFailure {
   @inlinable
-  static func failure(_ error: UpstreamFailure) -> ReducedFailure { error }
+  package static func failure(_ error: UpstreamFailure) -> ReducedFailure { error }
 }
 
 /// The subscription of the reducing operators: requests `.unlimited` from the upstream, folds
@@ -76,19 +76,19 @@ extension ValueReducer where ReducedFailure == UpstreamFailure {
 // Sendable: all mutable state is guarded by `lock`; the reducer runs outside it, checked out by
 // the upstream's thread, and the downstream and upstream are called outside it.
 @usableFromInline
-final class ReduceProducer<Downstream: Subscriber, Reducer: ValueReducer>:
+package final class ReduceProducer<Downstream: Subscriber, Reducer: ValueReducer>:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible, CustomReflectable
 where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.ReducedFailure {
   @usableFromInline
-  typealias Input = Reducer.Element
+  package typealias Input = Reducer.Element
 
   @usableFromInline
-  typealias Failure = Reducer.UpstreamFailure
+  package typealias Failure = Reducer.UpstreamFailure
 
   @usableFromInline
-  enum State {
+  package enum State {
     case awaitingSubscription(Reducer)
     /// The reducer is `nil` while the upstream's thread folds a value with it.
     case active(any Subscription, Reducer?)
@@ -99,49 +99,49 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
 
   /// What to send downstream once the lock is released.
   @usableFromInline
-  enum Delivery {
+  package enum Delivery {
     case result(Downstream, Reducer.Reduced?)
     case failure(Downstream, Reducer.ReducedFailure)
   }
 
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
 
   @usableFromInline
-  var state: State
+  package var state: State
 
   /// `nil` once terminal.
   @usableFromInline
-  var downstream: Downstream?
+  package var downstream: Downstream?
 
   /// Whether the downstream has requested; one request is enough for the one result.
   @usableFromInline
-  var requested = false
+  package var requested = false
 
   /// Set by `cancel()`, so that a cancel from inside `receive(_:)`, or from another thread once
   /// the result was on its way, stops the `.finished` after it.
   @usableFromInline
-  var cancelled = false
+  package var cancelled = false
 
   /// The reducer's result before any value (the mirror's `initial` child: the initial value of
   /// `reduce`, zero for `count`, `nil` for `first`).
   @usableFromInline
-  let initialResult: Reducer.Reduced?
+  package let initialResult: Reducer.Reduced?
 
   /// The result so far when the upstream ended or the subscription was cancelled, kept for the
   /// mirror once the state no longer holds it (as Combine's subscription keeps it).
   @usableFromInline
-  var resolvedResult: Reducer.Reduced?
+  package var resolvedResult: Reducer.Reduced?
 
   @inlinable
-  init(downstream: Downstream, reducer: Reducer) {
+  package init(downstream: Downstream, reducer: Reducer) {
     self.downstream = downstream
     self.initialResult = reducer.result
     self.state = .awaitingSubscription(reducer)
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  package func receive(subscription: any Subscription) {
     let downstream = lock.withLock { () -> Downstream? in
       guard case .awaitingSubscription(let reducer) = state else { return nil }
       state = .active(subscription, reducer)
@@ -160,7 +160,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  package func receive(_ input: Input) -> Subscribers.Demand {
     let checkedOut = lock.withLock { () -> Reducer? in
       guard case .active(let subscription, let reducer?) = state else { return nil }
       state = .active(subscription, nil)
@@ -195,7 +195,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
+  package func receive(completion: Subscribers.Completion<Failure>) {
     let (released, delivery) = lock.withLock { () -> (State?, Delivery?) in
       guard case .active(_, let reducer) = state else { return (nil, nil) }
       let released = state
@@ -214,7 +214,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   /// Moves to `resolved`, or to `terminal` if the outcome can go downstream now. Call it under
   /// `lock`.
   @inlinable
-  func resolve(_ outcome: Result<Reducer.Reduced?, Reducer.ReducedFailure>) -> Delivery? {
+  package func resolve(_ outcome: Result<Reducer.Reduced?, Reducer.ReducedFailure>) -> Delivery? {
     switch outcome {
     case .success(let result):
       resolvedResult = result
@@ -233,7 +233,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   }
 
   @inlinable
-  func deliver(_ delivery: Delivery) {
+  package func deliver(_ delivery: Delivery) {
     switch delivery {
     case .result(let downstream, let result):
       if let result { _ = downstream.receive(result) }
@@ -245,7 +245,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   }
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let delivery = lock.withLock { () -> Delivery? in
       guard !requested else { return nil }
@@ -259,7 +259,7 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   }
 
   @inlinable
-  func cancel() {
+  package func cancel() {
     let released = lock.withLock { () -> (state: State, downstream: Downstream?) in
       cancelled = true
       if case .active(_, let reducer?) = state { resolvedResult = reducer.result }
@@ -272,15 +272,15 @@ where Downstream.Input == Reducer.Reduced, Downstream.Failure == Reducer.Reduced
   }
 
   @usableFromInline
-  var description: String { Reducer.name }
+  package var description: String { Reducer.name }
 
   @usableFromInline
-  var playgroundDescription: Any { description }
+  package var playgroundDescription: Any { description }
 
   /// As Combine's: the downstream, the result so far, the initial result and the status (see
   /// ``ValueReducer/mirrorChildren(downstream:result:initial:status:)``).
   @usableFromInline
-  var customMirror: Mirror {
+  package var customMirror: Mirror {
     let (downstream, result, status) = lock.withLock {
       () -> (Downstream?, Reducer.Reduced?, SubscriptionStatus) in
       switch state {

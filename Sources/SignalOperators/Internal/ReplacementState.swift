@@ -1,4 +1,4 @@
-import StreamCore
+package import StreamCore
 
 /// The state of a `replaceEmpty(with:)` or `replaceError(with:)` subscription: values pass
 /// through until the upstream completes, and a completion that calls for the replacement sends it
@@ -15,9 +15,9 @@ import StreamCore
 ///
 /// Every transition only changes the state and returns what the caller must call or drop after
 /// the lock; `Downstream` is never called here, so the machine can be tested without threads.
-enum ReplacementState<Downstream, Output> {
+package enum ReplacementState<Downstream, Output> {
   /// Which completion the replacement stands in for.
-  enum Trigger {
+  package enum Trigger {
     /// `replaceEmpty`: `.finished` before any value.
     case emptyFinish
     /// `replaceError`: any failure; values are held to the downstream's demand.
@@ -25,7 +25,7 @@ enum ReplacementState<Downstream, Output> {
   }
 
   /// Subscribed to the upstream, which has not completed.
-  struct Active {
+  package struct Active {
     var upstream: any Subscription
     var downstream: Downstream
     var replacement: Output
@@ -37,14 +37,14 @@ enum ReplacementState<Downstream, Output> {
   }
 
   /// What a transition releases; the caller drops it after the lock.
-  struct Released {
+  package struct Released {
     var upstream: (any Subscription)?
     var downstream: Downstream?
     var replacement: Output?
   }
 
   /// What the caller does with a completion from the upstream.
-  enum CompletionAction {
+  package enum CompletionAction {
     /// Nothing: the subscription already ended.
     case ignore
     /// The replacement waits for a request; drop `released` after the lock.
@@ -56,7 +56,7 @@ enum ReplacementState<Downstream, Output> {
   }
 
   /// What the caller does with the downstream's request.
-  enum RequestAction {
+  package enum RequestAction {
     case none
     /// Pass the demand to the upstream.
     case request(any Subscription)
@@ -74,7 +74,7 @@ enum ReplacementState<Downstream, Output> {
 
   /// Takes `upstream` as the subscription; returns the downstream to send this subscription
   /// to, or `nil` when the caller must cancel `upstream`.
-  mutating func subscribe(_ upstream: any Subscription) -> Downstream? {
+  package mutating func subscribe(_ upstream: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream, let replacement, let trigger) = self else {
       return nil
     }
@@ -87,14 +87,14 @@ enum ReplacementState<Downstream, Output> {
   /// Whether a value from the upstream now would go beyond the downstream's demand: with
   /// ``Trigger/failure`` the demand is the downstream's own, passed through, so such a value
   /// means the upstream broke the contract (Combine traps there).
-  var valueExceedsDemand: Bool {
+  package var valueExceedsDemand: Bool {
     guard case .active(let active) = self, case .failure = active.trigger else { return false }
     return active.demand == .none
   }
 
   /// Records a value from the upstream; returns the downstream to send it to, or `nil` to drop
   /// it (the subscription ended or, with ``Trigger/failure``, nothing was requested).
-  mutating func receiveValue() -> Downstream? {
+  package mutating func receiveValue() -> Downstream? {
     guard case .active(var active) = self else { return nil }
     switch active.trigger {
     case .emptyFinish:
@@ -109,14 +109,14 @@ enum ReplacementState<Downstream, Output> {
   }
 
   /// Adds the demand the downstream returned from `receive(_:)`.
-  mutating func addDemand(_ more: Subscribers.Demand) {
+  package mutating func addDemand(_ more: Subscribers.Demand) {
     guard case .active(var active) = self else { return }
     active.demand += more
     self = .active(active)
   }
 
   /// Ends the upstream's part; `isFailure` says which completion arrived.
-  mutating func receiveCompletion(isFailure: Bool) -> CompletionAction {
+  package mutating func receiveCompletion(isFailure: Bool) -> CompletionAction {
     guard case .active(let active) = self else { return .ignore }
     let replaces: Bool
     switch active.trigger {
@@ -139,7 +139,7 @@ enum ReplacementState<Downstream, Output> {
   }
 
   /// Records the downstream's request.
-  mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
+  package mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
     switch self {
     case .active(var active):
       active.demand += demand
@@ -155,7 +155,7 @@ enum ReplacementState<Downstream, Output> {
 
   /// Called after the replacement was sent: `true` when the caller sends `.finished`, `false`
   /// when the downstream cancelled meanwhile.
-  mutating func finishReplacement() -> Bool {
+  package mutating func finishReplacement() -> Bool {
     guard case .replacing = self else { return false }
     self = .terminal
     return true
@@ -163,7 +163,7 @@ enum ReplacementState<Downstream, Output> {
 
   /// Ends the subscription; the caller cancels `released.upstream` and drops the rest after the
   /// lock.
-  mutating func cancel() -> Released {
+  package mutating func cancel() -> Released {
     defer { self = .terminal }
     switch self {
     case .awaitingSubscription(let downstream, let replacement, _),

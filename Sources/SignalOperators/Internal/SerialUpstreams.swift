@@ -23,15 +23,15 @@ public import StreamCore
 // `receive(subscriber:)` is `@inlinable` too) run specialised for the client's publishers and
 // downstream instead of through generic metadata lookups.
 @usableFromInline
-final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscription,
+package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-  @usableFromInline typealias Output = Downstream.Input
-  @usableFromInline typealias Failure = Downstream.Failure
+  @usableFromInline package typealias Output = Downstream.Input
+  @usableFromInline package typealias Failure = Downstream.Failure
 
   /// What follows a completed stage.
   @usableFromInline
-  enum Step {
+  package enum Step {
     /// The downstream completes with this.
     case complete(Subscribers.Completion<Failure>)
     /// Run this, which attaches the next stage.
@@ -43,7 +43,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// The live stage's subscription, as far as the downstream is concerned.
   @usableFromInline
-  enum StageLink {
+  package enum StageLink {
     /// No stage has subscribed yet, so the downstream has no subscription yet either.
     case awaitingFirstStage
     /// A stage completed and the next one has not subscribed yet.
@@ -59,7 +59,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// The state while the subscription is live (`live` is `nil` once it ended).
   @usableFromInline
-  struct Live {
+  package struct Live {
     @usableFromInline
     var downstream: Downstream
     @usableFromInline
@@ -113,7 +113,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// What the caller does with a stage's subscription.
   @usableFromInline
-  enum SubscribeAction {
+  package enum SubscribeAction {
     case cancel
     case first(Downstream)
     case request(Subscribers.Demand)
@@ -122,7 +122,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// What a transition releases; the caller cancels or drops it after the lock.
   @usableFromInline
-  struct Released {
+  package struct Released {
     @usableFromInline
     var downstream: Downstream?
     @usableFromInline
@@ -152,35 +152,35 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
   /// `nil` once the subscription ended (cancelled, or the completion was handed out).
   /// Changed in place under `lock` (an optional's forced `inout`), so a transition copies
   /// nothing out of it.
   @usableFromInline @exclusivity(unchecked)
-  var live: Live?
+  package var live: Live?
 
   @usableFromInline
-  let description: String
+  package let description: String
 
   /// Whether the demand the downstream returns from `receive(_:)` is requested from the live
   /// stage (and `.none` returned to it) rather than returned to it: `Retry`'s way, as Combine's.
   @usableFromInline
-  let requestsExtraDemand: Bool
+  package let requestsExtraDemand: Bool
 
   /// Whether the mirror shows the downstream and its outstanding demand (as Combine's `catch`
   /// and `tryCatch`) rather than no children.
   @usableFromInline
-  let reflectsDemand: Bool
+  package let reflectsDemand: Bool
 
   /// Whether ``finish(_:)`` may be called (`RetryWhen`): only then are the calls into the
   /// downstream counted (`delivering`), so that `finish(_:)` can leave its completion to the
   /// last of them. Without `finish(_:)` the only completions come from the stages, which the
   /// live stage's own delivery serialises, so a value costs one lock round trip instead of two.
   @usableFromInline
-  let finishes: Bool
+  package let finishes: Bool
 
   @inlinable
-  init(
+  package init(
     downstream: Downstream,
     name: String,
     requestsExtraDemand: Bool = false,
@@ -197,7 +197,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   /// No children, or `downstream` and `demand` (see `reflectsDemand`): what the downstream has
   /// requested and not received from the first stage, frozen when the next stage attaches.
   @usableFromInline
-  var customMirror: Mirror {
+  package var customMirror: Mirror {
     guard reflectsDemand else { return Mirror(self, children: [:]) }
     let (downstream, demand) = lock.withLock { () -> (Downstream?, Subscribers.Demand) in
       guard let live else { return (nil, .none) }
@@ -213,18 +213,18 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @usableFromInline
-  var playgroundDescription: Any { description }
+  package var playgroundDescription: Any { description }
 
   /// Changes the live state with `body`; returns `nil` once terminal.
   @inlinable
-  func withLive<R>(_ body: (inout Live) -> R) -> R? {
+  package func withLive<R>(_ body: (inout Live) -> R) -> R? {
     lock.withLock { live?.change(body) }
   }
 
   /// Runs `work` now, or, if another call of `run` is under way (a stage completed while the
   /// previous one was being attached), right after it on that thread.
   @inlinable
-  func run(_ work: @escaping () -> Void) {
+  package func run(_ work: @escaping () -> Void) {
     var superseded: (() -> Void)?  // released after the lock
     let claimed =
       withLive { live -> Bool in
@@ -251,7 +251,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// Subscribes `publisher` as the next stage. Call it from inside ``run(_:)``.
   @inlinable
-  func attach<P: Publisher>(
+  package func attach<P: Publisher>(
     _ publisher: P,
     onCompletion: @escaping (Subscribers.Completion<P.Failure>) -> Step
   ) where P.Output == Output {
@@ -265,7 +265,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @inlinable
-  func stageSubscribed(_ number: Int, _ subscription: any Subscription) {
+  package func stageSubscribed(_ number: Int, _ subscription: any Subscription) {
     let action =
       withLive { live -> SubscribeAction in
         guard number == live.stage else { return .cancel }
@@ -292,7 +292,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @inlinable
-  func stageValue(_ number: Int, _ value: Output) -> Subscribers.Demand {
+  package func stageValue(_ number: Int, _ value: Output) -> Subscribers.Demand {
     // Flattened under the lock: unwrapping a `Downstream??` after it copied the downstream
     // once more (a retain and a release per value).
     let target = lock.withLock { () -> Downstream? in
@@ -323,7 +323,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @inlinable
-  func stageCompleted<F: Error>(
+  package func stageCompleted<F: Error>(
     _ number: Int,
     _ completion: Subscribers.Completion<F>,
     _ onCompletion: (Subscribers.Completion<F>) -> Step
@@ -359,7 +359,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   /// otherwise does nothing and returns `false`.
   @usableFromInline
   @discardableResult
-  func resume(_ work: @escaping () -> Void) -> Bool {
+  package func resume(_ work: @escaping () -> Void) -> Bool {
     let resumed =
       withLive { live -> Bool in
         guard live.waiting else { return false }
@@ -373,7 +373,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   /// Keeps `companion`, to cancel when the subscription ends; `false` if it already ended (the
   /// caller cancels it).
   @usableFromInline
-  func keep(companion: any Cancellable) -> Bool {
+  package func keep(companion: any Cancellable) -> Bool {
     let kept = withLive { live -> Bool in
       precondition(live.companion == nil, "SerialUpstreams: a companion is already kept")
       live.companion = companion
@@ -390,7 +390,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   /// companion are cancelled at once, and the delivering thread sends the completion when its
   /// call returns, so the downstream is never called from two threads at once.
   @usableFromInline
-  func finish(_ completion: Subscribers.Completion<Failure>) {
+  package func finish(_ completion: Subscribers.Completion<Failure>) {
     precondition(finishes, "SerialUpstreams: finish(_:) on a subscription made without finishes")
     let deferred = withLive { live -> FinishDeferral? in
       guard live.delivering > 0 else { return nil }
@@ -413,7 +413,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// What `finish(_:)` cancels when a delivery is in progress.
   @usableFromInline
-  struct FinishDeferral {
+  package struct FinishDeferral {
     @usableFromInline
     var subscription: (any Subscription)?
     @usableFromInline
@@ -428,7 +428,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// Sends the completion `finish(_:)` left to the delivering threads, once the last returns.
   @inlinable
-  func deliveryReturned() {
+  package func deliveryReturned() {
     let completion = withLive { live -> Subscribers.Completion<Failure>? in
       live.delivering -= 1
       guard live.delivering == 0 else { return nil }
@@ -438,7 +438,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @inlinable
-  func deliver(_ completion: Subscribers.Completion<Failure>) {
+  package func deliver(_ completion: Subscribers.Completion<Failure>) {
     guard let released = end() else { return }
     released.subscription?.cancel()
     released.companion?.cancel()
@@ -449,7 +449,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 
   /// Ends the subscription; `nil` if it already ended.
   @inlinable
-  func end() -> Released? {
+  package func end() -> Released? {
     lock.withLock {
       guard let live = live.take() else { return nil }
       var unsubscribed = false
@@ -465,14 +465,14 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @inlinable
-  func complete(_ completion: Subscribers.Completion<Failure>) {
+  package func complete(_ completion: Subscribers.Completion<Failure>) {
     guard let released = end() else { return }
     released.companion?.cancel()
     released.downstream?.receive(completion: completion)
   }
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let subscription = lock.withLock { () -> (any Subscription)? in
       let subscription = live?.change { live -> (any Subscription)? in
@@ -485,7 +485,7 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
   }
 
   @inlinable
-  func cancel() {
+  package func cancel() {
     guard let released = end() else { return }
     released.subscription?.cancel()
     released.companion?.cancel()
@@ -495,9 +495,9 @@ final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable, Subscr
 extension SerialUpstreams {
   /// The subscriber attached to one stage; it tags the stage's events with its number.
   @usableFromInline
-  final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible {
-    @usableFromInline typealias Input = Output
-    @usableFromInline typealias Failure = StageFailure
+  package final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible {
+    @usableFromInline package typealias Input = Output
+    @usableFromInline package typealias Failure = StageFailure
 
     @usableFromInline
     let serial: SerialUpstreams
@@ -518,20 +518,20 @@ extension SerialUpstreams {
     }
 
     @usableFromInline
-    var description: String { serial.description }
+    package var description: String { serial.description }
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
       serial.stageSubscribed(number, subscription)
     }
 
     @inlinable
-    func receive(_ input: Output) -> Subscribers.Demand {
+    package func receive(_ input: Output) -> Subscribers.Demand {
       serial.stageValue(number, input)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<StageFailure>) {
+    package func receive(completion: Subscribers.Completion<StageFailure>) {
       serial.stageCompleted(number, completion, onCompletion)
     }
   }

@@ -5,7 +5,7 @@ public import StreamCore
 ///
 /// Only debugger and playground output reads it.
 @usableFromInline
-enum SubscriptionStatus {
+package enum SubscriptionStatus {
   /// The upstream has not sent its subscription yet.
   case awaitingSubscription
   /// Subscribed to the upstream, which has not ended.

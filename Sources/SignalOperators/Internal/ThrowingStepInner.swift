@@ -5,7 +5,7 @@ public import StreamCore
 /// `apply` returns the value to send downstream, or `nil` to drop the input (the operator then
 /// asks upstream for one more). A thrown error fails the stream.
 @usableFromInline
-protocol ThrowingStep {
+package protocol ThrowingStep {
   associatedtype Input
   associatedtype Output
 
@@ -36,7 +36,7 @@ protocol ThrowingStep {
 extension ThrowingStep {
   /// No children (as Combine's `tryMap`).
   @inlinable
-  static func mirrorChildren(
+  package static func mirrorChildren(
     downstream: Any,
     step: Self?,
     status: SubscriptionStatus
@@ -58,7 +58,7 @@ extension ThrowingStep {
 // Sendable: `status`, `downstream` and `step` are guarded by `lock`; the upstream, the downstream
 // and the step are only called outside it, and upstream calls `receive` one at a time.
 @usableFromInline
-final class ThrowingStepInner<
+package final class ThrowingStepInner<
   Step: ThrowingStep,
   UpstreamFailure: Error,
   Downstream: Subscriber
@@ -68,13 +68,13 @@ final class ThrowingStepInner<
   CustomPlaygroundDisplayConvertible, CustomReflectable
 where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   @usableFromInline
-  typealias Input = Step.Input
+  package typealias Input = Step.Input
 
   @usableFromInline
-  typealias Failure = UpstreamFailure
+  package typealias Failure = UpstreamFailure
 
   @usableFromInline
-  enum Status {
+  package enum Status {
     case awaitingSubscription
     case active(any Subscription)
     case terminal
@@ -82,7 +82,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   /// What ending the subscription takes out of it, to be released (or called) after the lock.
   @usableFromInline
-  struct Released {
+  package struct Released {
     /// The upstream's subscription.
     @usableFromInline
     let upstream: any Subscription
@@ -102,27 +102,27 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   }
 
   @usableFromInline
-  let lock = Lock()
+  package let lock = Lock()
 
   @usableFromInline
-  var status = Status.awaitingSubscription
+  package var status = Status.awaitingSubscription
 
   /// `nil` once terminal.
   @usableFromInline
-  var downstream: Downstream?
+  package var downstream: Downstream?
 
   /// `nil` once terminal, and while a stateful step is running.
   @usableFromInline
-  var step: Step?
+  package var step: Step?
 
   @inlinable
-  init(downstream: Downstream, step: Step) {
+  package init(downstream: Downstream, step: Step) {
     self.downstream = downstream
     self.step = step
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  package func receive(subscription: any Subscription) {
     let accepted = lock.withLock { () -> Downstream? in
       guard case .awaitingSubscription = status, let downstream else { return nil }
       status = .active(subscription)
@@ -136,7 +136,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  package func receive(_ input: Input) -> Subscribers.Demand {
     // Locals rather than a returned tuple: unspecialised code (behind an `any Subscription`)
     // would look up the tuple's type metadata on every value.
     var target: Downstream?
@@ -176,7 +176,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+  package func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     let released = lock.withLock { () -> Released? in
       if Step.trapsEventsBeforeSubscription, case .awaitingSubscription = status {
         trapEventBeforeSubscription(Step.name, "a completion")
@@ -196,7 +196,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   /// Cancels the upstream and sends `error` downstream, unless the subscription already ended.
   @inlinable
-  func fail(_ error: any Error) {
+  package func fail(_ error: any Error) {
     guard let released = lock.withLock({ end() }) else { return }
     released.upstream.cancel()
     released.downstream?.receive(completion: .failure(error))
@@ -204,14 +204,14 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   /// Ends the subscription while active; call under `lock`.
   @inlinable
-  func end() -> Released? {
+  package func end() -> Released? {
     guard case .active(let upstream) = status else { return nil }
     status = .terminal
     return Released(upstream: upstream, downstream: downstream.take(), step: step.take())
   }
 
   @inlinable
-  func request(_ demand: Subscribers.Demand) {
+  package func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard case .active(let upstream) = status else { return nil }
@@ -221,7 +221,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   }
 
   @inlinable
-  func cancel() {
+  package func cancel() {
     let released = lock.withLock { () -> Released? in
       guard case .active = status else {
         status = .terminal
@@ -233,15 +233,15 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   }
 
   @usableFromInline
-  var description: String { Step.name }
+  package var description: String { Step.name }
 
   @usableFromInline
-  var playgroundDescription: Any { description }
+  package var playgroundDescription: Any { description }
 
   /// As Combine's subscription for the operator: see
   /// ``ThrowingStep/mirrorChildren(downstream:step:status:)``.
   @usableFromInline
-  var customMirror: Mirror {
+  package var customMirror: Mirror {
     let (downstream, step, status) = lock.withLock {
       () -> (Downstream?, Step?, SubscriptionStatus) in
       switch self.status {

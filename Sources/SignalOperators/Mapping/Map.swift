@@ -124,46 +124,46 @@ extension Publishers.Map {
 extension Transforming {
   /// The subscriber that transforms each value; it hands the upstream's subscription on as is.
   @usableFromInline
-  struct MapInner<Input, Output, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  package struct MapInner<Input, Output, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output {
     @usableFromInline
-    typealias Failure = Downstream.Failure
+    package typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let downstream: Downstream
+    package let downstream: Downstream
 
     @usableFromInline
-    let transform: (Input) -> Output
+    package let transform: (Input) -> Output
 
     @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+    package let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, transform: @escaping (Input) -> Output) {
+    package init(downstream: Downstream, transform: @escaping (Input) -> Output) {
       self.downstream = downstream
       self.transform = transform
     }
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    package func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
+    package func receive(_ input: Input) -> Subscribers.Demand {
       downstream.receive(transform(input))
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
+    package func receive(completion: Subscribers.Completion<Failure>) {
       downstream.receive(completion: completion)
     }
 
     @usableFromInline
-    var description: String { "Map" }
+    package var description: String { "Map" }
 
     @usableFromInline
-    var playgroundDescription: Any { description }
+    package var playgroundDescription: Any { description }
   }
 }

@@ -9,8 +9,15 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
+import StreamCombineExt
+import StreamCombineSchedulers
+import StreamConbini
 import StreamCore
 import StreamFoundation
+import StreamPropagate
+import StreamShuttle
+import StreamSnail
+import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -22,6 +29,7 @@ func sample_Docs_FutureKit_line34() async throws {
 #sourceLocation(file: "Docs/FutureKit.md", line: 35)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
+// import StreamPropagate  // Promise and the callbacks  (moved to the top of this file)
 
 // Stand-ins for an app's model, a callback API and an async API.
 struct User: Sendable { var name: String }
@@ -69,9 +77,9 @@ print(loaded.name)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:154
-func sample_Docs_FutureKit_line154() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 155)
+// Docs/FutureKit.md:155
+func sample_Docs_FutureKit_line155() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 156)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -91,11 +99,12 @@ cancellable.cancel()  // prints nothing: nobody else needs it, so the task is ca
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:258 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 259)
+// Docs/FutureKit.md:259 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 260)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
+// import StreamPropagate  // Promise, StreamPublisher  (moved to the top of this file)
 
 // Stand-ins: what a login is, and the callback API that reports it.
 fileprivate struct Login: Equatable { var user: String }
@@ -137,9 +146,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:390
-func sample_Docs_FutureKit_line390() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 391)
+// Docs/FutureKit.md:392
+func sample_Docs_FutureKit_line392() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 393)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -159,9 +168,9 @@ thermometer.cancelAll()  // prints "Cancelled." (the second sink's last state); 
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:444
-func sample_Docs_FutureKit_line444() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 445)
+// Docs/FutureKit.md:446
+func sample_Docs_FutureKit_line446() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 447)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -182,9 +191,9 @@ enterTaps.publish(())  // prints "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:466
-func sample_Docs_FutureKit_line466() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 467)
+// Docs/FutureKit.md:468
+func sample_Docs_FutureKit_line468() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 469)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -200,9 +209,9 @@ print(title)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:497
-func sample_Docs_FutureKit_line497() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 498)
+// Docs/FutureKit.md:499
+func sample_Docs_FutureKit_line499() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 500)
 struct Login {}
 enum LoginError: Error { case expired }
 
@@ -212,9 +221,9 @@ publisher.publish(nil)  // prints "[login] StreamPublisher<Optional<Login>, Logi
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:550
-func sample_Docs_FutureKit_line550() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 551)
+// Docs/FutureKit.md:552
+func sample_Docs_FutureKit_line552() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 553)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -234,9 +243,9 @@ settings.sink(
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:574
-func sample_Docs_FutureKit_line574() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 575)
+// Docs/FutureKit.md:576
+func sample_Docs_FutureKit_line576() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 577)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -252,10 +261,11 @@ user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:591 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 592)
+// Docs/FutureKit.md:593 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 594)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
+// import StreamConbini  // the Deferred publishers  (moved to the top of this file)
 
 // Stand-ins for the work the publishers defer.
 fileprivate enum SaveError: Error { case diskFull }
@@ -270,9 +280,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:614
-func sample_Docs_FutureKit_line614() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 615)
+// Docs/FutureKit.md:617
+func sample_Docs_FutureKit_line617() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 618)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -297,9 +307,9 @@ weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:647
-func sample_Docs_FutureKit_line647() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 648)
+// Docs/FutureKit.md:650
+func sample_Docs_FutureKit_line650() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 651)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
@@ -342,119 +352,119 @@ func output_sample_Docs_FutureKit_line34() async {
     sample: "Docs/FutureKit.md", line: 34)
 }
 
-// What Docs/FutureKit.md:154 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:154 prints what its comments say")
-func output_sample_Docs_FutureKit_line154() async {
+// What Docs/FutureKit.md:155 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:155 prints what its comments say")
+func output_sample_Docs_FutureKit_line155() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line154()
+    try await sample_Docs_FutureKit_line155()
   }
   expectPrinted(
     result, [],
-    sample: "Docs/FutureKit.md", line: 154)
+    sample: "Docs/FutureKit.md", line: 155)
 }
 
-// What Docs/FutureKit.md:390 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:390 prints what its comments say")
-func output_sample_Docs_FutureKit_line390() async {
+// What Docs/FutureKit.md:392 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:392 prints what its comments say")
+func output_sample_Docs_FutureKit_line392() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line390()
+    try await sample_Docs_FutureKit_line392()
   }
   expectPrinted(
     result, ["now 21.5°", "Data: 21.5", "Error: offline", "Cancelled."],
-    sample: "Docs/FutureKit.md", line: 390)
+    sample: "Docs/FutureKit.md", line: 392)
 }
 
-// What Docs/FutureKit.md:444 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:444 prints what its comments say")
-func output_sample_Docs_FutureKit_line444() async {
+// What Docs/FutureKit.md:446 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:446 prints what its comments say")
+func output_sample_Docs_FutureKit_line446() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line444()
+    try await sample_Docs_FutureKit_line446()
   }
   expectPrinted(
     result, ["create an account for ada@example.com"],
-    sample: "Docs/FutureKit.md", line: 444)
+    sample: "Docs/FutureKit.md", line: 446)
 }
 
-// What Docs/FutureKit.md:466 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:466 prints what its comments say")
-func output_sample_Docs_FutureKit_line466() async {
+// What Docs/FutureKit.md:468 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:468 prints what its comments say")
+func output_sample_Docs_FutureKit_line468() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line466()
+    try await sample_Docs_FutureKit_line468()
   }
   expectPrinted(
     result, ["render Ada", "Ada"],
-    sample: "Docs/FutureKit.md", line: 466)
+    sample: "Docs/FutureKit.md", line: 468)
 }
 
-// What Docs/FutureKit.md:497 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:497 prints what its comments say")
-func output_sample_Docs_FutureKit_line497() async {
+// What Docs/FutureKit.md:499 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:499 prints what its comments say")
+func output_sample_Docs_FutureKit_line499() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line497()
+    try await sample_Docs_FutureKit_line499()
   }
   expectPrinted(
     result, ["[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"],
-    sample: "Docs/FutureKit.md", line: 497)
+    sample: "Docs/FutureKit.md", line: 499)
 }
 
-// What Docs/FutureKit.md:550 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:550 prints what its comments say")
-func output_sample_Docs_FutureKit_line550() async {
+// What Docs/FutureKit.md:552 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:552 prints what its comments say")
+func output_sample_Docs_FutureKit_line552() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line550()
+    try await sample_Docs_FutureKit_line552()
   }
   expectPrinted(
     result, ["3 new messages", "theme: dark"],
-    sample: "Docs/FutureKit.md", line: 550)
+    sample: "Docs/FutureKit.md", line: 552)
 }
 
-// What Docs/FutureKit.md:574 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:574 prints what its comments say")
-func output_sample_Docs_FutureKit_line574() async {
+// What Docs/FutureKit.md:576 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:576 prints what its comments say")
+func output_sample_Docs_FutureKit_line576() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line574()
+    try await sample_Docs_FutureKit_line576()
   }
   expectPrinted(
     result, ["Ada", "finished"],
-    sample: "Docs/FutureKit.md", line: 574)
+    sample: "Docs/FutureKit.md", line: 576)
 }
 
-// What Docs/FutureKit.md:614 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:614 prints what its comments say")
-func output_sample_Docs_FutureKit_line614() async {
+// What Docs/FutureKit.md:617 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:617 prints what its comments say")
+func output_sample_Docs_FutureKit_line617() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line614()
+    try await sample_Docs_FutureKit_line617()
   }
   expectPrinted(
     result, ["sunny", "finished"],
-    sample: "Docs/FutureKit.md", line: 614)
+    sample: "Docs/FutureKit.md", line: 617)
 }
 
-// What Docs/FutureKit.md:647 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:647 prints what its comments say")
-func output_sample_Docs_FutureKit_line647() async {
+// What Docs/FutureKit.md:650 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:650 prints what its comments say")
+func output_sample_Docs_FutureKit_line650() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line647()
+    try await sample_Docs_FutureKit_line650()
   }
   expectPrinted(
     result, ["progress: 0.0", "progress: 0.5", "progress: 1.0", "finished"],
-    sample: "Docs/FutureKit.md", line: 647)
+    sample: "Docs/FutureKit.md", line: 650)
 }

@@ -6,12 +6,14 @@
 
 import FutureKit
 import StreamCore
+import StreamPropagate
 
 // Docs/FutureKit.md:34
 func sample_Docs_FutureKit_line34_imports() async throws {
 #sourceLocation(file: "Docs/FutureKit.md", line: 35)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
+// import StreamPropagate  // Promise and the callbacks  (moved to the top of this file)
 
 // Stand-ins for an app's model, a callback API and an async API.
 struct User: Sendable { var name: String }

@@ -9,8 +9,15 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
+import StreamCombineExt
+import StreamCombineSchedulers
+import StreamConbini
 import StreamCore
 import StreamFoundation
+import StreamPropagate
+import StreamShuttle
+import StreamSnail
+import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -114,6 +121,7 @@ func sample_Docs_PropertyWrappers_line221() async throws {
 #sourceLocation(file: "Docs/PropertyWrappers.md", line: 222)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamSnail  // Variable, Unique  (moved to the top of this file)
 
 final class Player: ObservableObject {
   @Published var volume = 5

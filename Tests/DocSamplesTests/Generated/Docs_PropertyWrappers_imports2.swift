@@ -6,12 +6,14 @@
 
 import PropertyWrappers
 import StreamCore
+import StreamSnail
 
 // Docs/PropertyWrappers.md:221
 func sample_Docs_PropertyWrappers_line221_imports() async throws {
 #sourceLocation(file: "Docs/PropertyWrappers.md", line: 222)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamSnail  // Variable, Unique  (moved to the top of this file)
 
 final class Player: ObservableObject {
   @Published var volume = 5

@@ -9,8 +9,15 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
+import StreamCombineExt
+import StreamCombineSchedulers
+import StreamConbini
 import StreamCore
 import StreamFoundation
+import StreamPropagate
+import StreamShuttle
+import StreamSnail
+import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -20,7 +27,9 @@ import Testing
 // Sources/FutureKit/FutureKit.docc/FutureKit.md:17
 func sample_Sources_FutureKit_FutureKit_docc_FutureKit_line17() async throws {
 // import FutureKit  (moved to the top of this file)
+// import StreamConbini  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamPropagate  (moved to the top of this file)
 
 let promise = Promise<Int, Never>()
 // Propagate's callbacks run later, on the future's own queue; `.synchronously` runs this one

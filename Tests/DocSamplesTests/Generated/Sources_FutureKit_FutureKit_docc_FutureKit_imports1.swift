@@ -5,12 +5,16 @@
 // check that they are all a reader needs.
 
 import FutureKit
+import StreamConbini
 import StreamCore
+import StreamPropagate
 
 // Sources/FutureKit/FutureKit.docc/FutureKit.md:17
 func sample_Sources_FutureKit_FutureKit_docc_FutureKit_line17_imports() async throws {
 // import FutureKit  (moved to the top of this file)
+// import StreamConbini  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamPropagate  (moved to the top of this file)
 
 let promise = Promise<Int, Never>()
 // Propagate's callbacks run later, on the future's own queue; `.synchronously` runs this one

@@ -9,8 +9,15 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
+import StreamCombineExt
+import StreamCombineSchedulers
+import StreamConbini
 import StreamCore
 import StreamFoundation
+import StreamPropagate
+import StreamShuttle
+import StreamSnail
+import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)

@@ -12,6 +12,7 @@
 
 import Dispatch
 import FutureKit
+import StreamConbini
 import SignalOperators
 import StreamCore
 import StreamTesting

@@ -13,6 +13,8 @@ import Foundation
 import FutureKit
 import StreamCore
 import Testing
+import StreamConbini
+import StreamPropagate
 
 // MARK: - Promise and Future
 

@@ -10,6 +10,10 @@ import Dispatch
 import PropertyWrappers
 import StreamCore
 import Testing
+import StreamCombineExt
+import StreamPropagate
+import StreamShuttle
+import StreamSnail
 
 // MARK: - Creating @Events
 

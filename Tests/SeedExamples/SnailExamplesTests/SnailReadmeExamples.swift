@@ -16,6 +16,7 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import Testing
+import StreamSnail
 
 // Left out: `Observable<thing>()` and `Variable<whatever>(some initial value)` are placeholders,
 // and Snail's `Observable<T>` is a `PassthroughSubject` here (FromSnail.md, row

@@ -14,6 +14,8 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import Testing
+import StreamSnail
+import StreamSwiftySignals
 
 // Left out: every modifier chain of the README ends in `.append(to: observables)` on an end
 // point; here a chain ends in `sink { … }` and the `AnyCancellable` is appended (FromSwiftySignals.md,

@@ -2,7 +2,7 @@ import StreamCore
 import StreamTesting
 import Testing
 
-@testable import SignalOperators
+@testable import StreamCombineExt
 
 private typealias State = AmbState<RecordingSubscriber<Int, TestError>>
 

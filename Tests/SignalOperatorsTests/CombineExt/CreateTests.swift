@@ -4,6 +4,7 @@ import StreamCore
 import StreamTesting
 import Synchronization
 import Testing
+import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct CreateTests {
   // Issue 15: every subscription has a description and a mirror.

@@ -2,6 +2,9 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
+import StreamConbini
+import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FailuresTests {
   @Test func failure_isPublishedThenFinish() {

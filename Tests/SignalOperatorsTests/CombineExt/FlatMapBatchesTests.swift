@@ -2,6 +2,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct FlatMapBatchesTests {
   let publishers = (0..<5).map { _ in TestPublisher<Int, TestError>() }

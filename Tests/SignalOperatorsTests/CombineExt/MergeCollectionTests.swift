@@ -2,6 +2,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct MergeCollectionTests {
   let a = TestPublisher<Int, TestError>()

@@ -3,6 +3,7 @@ import StreamTesting
 import Testing
 
 @testable import SignalOperators
+@testable import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct PrefixDurationTests {
   let scheduler = TestScheduler()

@@ -5,6 +5,7 @@ import StreamCore
 import StreamTesting
 import Synchronization
 import Testing
+import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct RetryWhenTests {
   /// Fails with `TestError` after sending `1`, the first `failures` times it is subscribed to;

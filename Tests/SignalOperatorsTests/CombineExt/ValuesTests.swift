@@ -2,6 +2,11 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
+import StreamConbini
+import StreamPropagate
+import StreamSnail
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct ValuesTests {
   @Test func materialized_valuesPassAndTheFailureIsDropped() {

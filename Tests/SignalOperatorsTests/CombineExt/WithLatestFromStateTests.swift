@@ -3,6 +3,7 @@ import StreamTesting
 import Testing
 
 @testable import SignalOperators
+@testable import StreamCombineExt
 
 private typealias State = WithLatestFromState<RecordingSubscriber<String, TestError>, Int, String>
 

@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct WithLatestFromTests {
   let upstream = TestPublisher<Int, TestError>()

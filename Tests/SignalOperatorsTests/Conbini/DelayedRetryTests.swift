@@ -2,6 +2,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
 
 /// A scheduler that records the tolerance and options of each delayed action and runs nothing.
 // Sendable: `recorded` is only reached under `lock`.

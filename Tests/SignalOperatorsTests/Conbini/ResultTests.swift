@@ -2,6 +2,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
 
 @Suite(.timeLimit(.minutes(5))) struct ResultTests {
 

@@ -2,6 +2,8 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct ThenTests {
 

@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
 
 @Suite(.timeLimit(.minutes(5))) struct WaitTests {
   @Test func synchronousPublisher_returnsTheValue() throws {

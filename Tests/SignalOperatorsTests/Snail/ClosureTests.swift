@@ -1,5 +1,7 @@
 import SignalOperators
 import Testing
+import StreamConbini
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct ClosureTests {
   @Test func dispose_releasesTheClosure() {

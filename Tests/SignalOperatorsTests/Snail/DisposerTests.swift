@@ -3,6 +3,8 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineExt
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct DisposerTests {
   @Test func disposeAll_endsEveryEntryOnceInOrder() {

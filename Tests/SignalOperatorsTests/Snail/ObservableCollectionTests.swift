@@ -1,6 +1,8 @@
 import SignalOperators
 import StreamCore
 import Testing
+import StreamCombineExt
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct ObservableCollectionTests {
   @Test func releaseAll_cancelsEverySubscriptionOnce() {

@@ -4,6 +4,8 @@ import StreamCore
 import StreamTesting
 import Synchronization
 import Testing
+import StreamCombineExt
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct ReplaySubjectTests {
   struct Boom: Error, Equatable {}

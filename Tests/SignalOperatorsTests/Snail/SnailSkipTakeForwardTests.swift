@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct SnailSkipTakeForwardTests {
   let upstream = TestPublisher<Int, SnailOpsError>()

@@ -4,6 +4,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct SnailSubscribeTests {
   let upstream = TestPublisher<Int, SnailOpsError>()

@@ -1,6 +1,7 @@
 import SignalOperators
 import StreamCore
 import Synchronization
+import StreamSnail
 
 // Sendable: `lines` is guarded by its lock.
 final class SnailDisposeLog: Sendable {

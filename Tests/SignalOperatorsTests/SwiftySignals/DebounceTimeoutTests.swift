@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct DebounceTimeoutTests {
   let upstream = TestPublisher<Int, SwiftyTestError>()

@@ -3,6 +3,8 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamSnail
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct SignalTests {
   @Test func fire_deliversToSubscribers() {

@@ -2,6 +2,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct ThenCallTests {
   @Test func liveTarget_methodCalledAndValuesPassOn() {

@@ -4,6 +4,8 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineSchedulers
+import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct TimerSignalTests {
   let scheduler = DispatchQueue.test

@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineSchedulers
 
 @Suite(.timeLimit(.minutes(5))) struct TimerPublisherTests {
   @Test func autoconnected_ticksEveryIntervalWithTheSchedulersTime() {

@@ -1,0 +1,18 @@
+public import StreamCore
+public import SignalOperators
+extension Publisher where Output == Bool {
+  /// Publishes the negation of each value.
+  ///
+  /// ```swift
+  /// [true, false].publisher.toggle().sink { print($0) }  // false, true
+  /// ```
+  ///
+  /// A ``StreamCore/Publishers/Map``: demand and completion pass through.
+  ///
+  /// > Thread safety: A value type; values pass on the upstream's thread.
+  ///
+  /// - Returns: A publisher of the negated values.
+  public func toggle() -> Publishers.Map<Self, Bool> {
+    map { !$0 }
+  }
+}

@@ -1,0 +1,259 @@
+import StreamCore
+import SignalOperators
+
+/// The state of a `withLatestFrom` subscription.
+///
+/// ```
+/// active --upstream value, no latest--> active      (dropped; one more asked of the upstream)
+/// active --upstream value--> active                 (queued with the latest, drained)
+/// active --upstream completion / second's failure--> completing (the other upstream cancelled)
+/// completing --the drain hands out the completion--> terminal
+/// any --cancel()--> terminal
+/// ```
+enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
+  typealias Failure = Downstream.Failure
+  typealias Pair = (Input, Latest)
+
+  struct Active {
+    let downstream: Downstream
+    /// Upstream values paired with the latest, waiting for the drain. Its demand is unlimited:
+    /// the upstream already keeps to the subscriber's.
+    var queue = DeliveryQueue<Pair, Failure>(failureOrder: .afterQueuedValues)
+    var upstream: (any Subscription)?
+    var other: (any Subscription)?
+    /// `second`'s latest value.
+    var latest: Latest?
+    /// Requested before the upstream's subscription arrived.
+    var pendingDemand = Subscribers.Demand.none
+
+    init(downstream: Downstream) {
+      self.downstream = downstream
+      queue.demand = .unlimited
+    }
+  }
+
+  /// What an upstream value leads to.
+  enum ReceiveAction {
+    /// No latest value yet (or the subscription ended): ask the upstream for one more.
+    case dropped
+    /// Nothing was queued and no one was delivering: the caller claimed the drain and delivers
+    /// the value itself, paired with this latest value, to this subscriber, then runs the drain
+    /// (which lets go of it at once when nothing arrived meanwhile).
+    case direct(Downstream, Latest)
+    /// Queued, and the caller claimed the drain.
+    case claimed
+    /// Queued for the thread already delivering, or ignored after the end.
+    case queued
+  }
+
+  /// What a completion leads to, after the lock.
+  struct Finishing {
+    /// The other upstream, to cancel.
+    let cancel: (any Subscription)?
+    /// The completed upstream's subscription, released after the lock.
+    let ended: (any Subscription)?
+    /// Whether the caller claimed the drain.
+    let claimed: Bool
+    /// `second`'s latest value, released after the lock.
+    let latest: Latest?
+
+    init(
+      cancel: (any Subscription)?,
+      ended: (any Subscription)?,
+      claimed: Bool,
+      latest: Latest?
+    ) {
+      self.cancel = cancel
+      self.ended = ended
+      self.claimed = claimed
+      self.latest = latest
+    }
+  }
+
+  /// One step of the drain, performed outside the lock.
+  enum Step {
+    case value(Downstream, Input, Latest)
+    case completion(Downstream, Subscribers.Completion<Failure>, dropped: RingBuffer<Pair>)
+  }
+
+  /// What `cancel()` lets go of.
+  struct Cancelled {
+    let upstream: (any Subscription)?
+    let other: (any Subscription)?
+    let downstream: Downstream?
+    let latest: Latest?
+    let remains: DeliveryQueueRemains<Pair, Failure>?
+
+    init(
+      upstream: (any Subscription)?,
+      other: (any Subscription)?,
+      downstream: Downstream?,
+      latest: Latest?,
+      remains: DeliveryQueueRemains<Pair, Failure>?
+    ) {
+      self.upstream = upstream
+      self.other = other
+      self.downstream = downstream
+      self.latest = latest
+      self.remains = remains
+    }
+  }
+
+  case active(Active)
+  case completing(Downstream, DeliveryQueue<Pair, Failure>)
+  case terminal
+
+  /// The upstream's subscription arrived; returns the demand to ask of it, or `nil`: cancel it.
+  mutating func upstreamSubscribed(
+    _ subscription: any Subscription
+  ) -> Subscribers.Demand? {
+    guard case .active(var active) = self, active.upstream == nil else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    active.upstream = subscription
+    let demand = active.pendingDemand
+    active.pendingDemand = .none
+    return demand
+  }
+
+  /// `second`'s subscription arrived; `false`: cancel it.
+  mutating func otherSubscribed(_ subscription: any Subscription) -> Bool {
+    guard case .active(var active) = self, active.other == nil else { return false }
+    self = .terminal
+    defer { self = .active(active) }
+    active.other = subscription
+    return true
+  }
+
+  /// `second` sent a value; returns the one it replaces, to release after the lock.
+  mutating func otherValue(_ value: Latest) -> Latest? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    let replaced = active.latest.take()
+    active.latest = value
+    return replaced
+  }
+
+  /// `second` finished: its last value stays; returns its subscription, to release after the
+  /// lock.
+  mutating func otherFinished() -> (any Subscription)? {
+    guard case .active(var active) = self else { return nil }
+    self = .terminal
+    defer { self = .active(active) }
+    return active.other.take()
+  }
+
+  mutating func receive(_ input: Input) -> ReceiveAction {
+    // The payload is moved out of the enum and back, not copied: a copy retains and releases
+    // each of its references and keeps the queue's buffer from being uniquely referenced.
+    switch consume self {
+    case .active(var active):
+      let action: ReceiveAction
+      if let latest = active.latest {
+        // The usual case: deliver at once, without a round trip through the queue.
+        if active.queue.values.isEmpty, !active.queue.isCompleting, active.queue.drain.claim() {
+          action = .direct(active.downstream, latest)
+        } else {
+          action = active.queue.enqueue((input, latest)) ? .claimed : .queued
+        }
+      } else {
+        action = .dropped
+      }
+      self = .active(active)
+      return action
+    case let other:
+      self = other
+      return .queued
+    }
+  }
+
+  /// The upstream completed (`fromUpstream`) or `second` failed: the first completion wins.
+  mutating func finish(
+    _ completion: Subscribers.Completion<Failure>,
+    fromUpstream: Bool
+  ) -> Finishing {
+    guard case .active(var active) = self else {
+      return Finishing(cancel: nil, ended: nil, claimed: false, latest: nil)
+    }
+    self = .terminal
+    let claimed = active.queue.finish(completion)
+    self = .completing(active.downstream, active.queue)
+    return Finishing(
+      cancel: fromUpstream ? active.other : active.upstream,
+      ended: fromUpstream ? active.upstream : active.other,
+      claimed: claimed,
+      latest: active.latest.take()
+    )
+  }
+
+  /// Returns the upstream's subscription to pass `demand` to, or `nil` (kept for when it
+  /// arrives, or ignored after the end).
+  mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+    guard case .active(var active) = self else { return nil }
+    if let upstream = active.upstream { return upstream }
+    self = .terminal
+    defer { self = .active(active) }
+    active.pendingDemand += demand
+    return nil
+  }
+
+  /// The drain's next step; `nil` after releasing the drain.
+  mutating func nextStep() -> Step? {
+    // Moved out and back, as in `receive(_:)`.
+    switch consume self {
+    case .active(var active):
+      let step = Self.takeStep(active.downstream, &active.queue)
+      self = .active(active)
+      return step
+    case .completing(let downstream, var queue):
+      let step = Self.takeStep(downstream, &queue)
+      if case .completion = step {
+        self = .terminal
+        return step
+      }
+      self = .completing(downstream, queue)
+      return step
+    case .terminal:
+      self = .terminal
+      return nil
+    }
+  }
+
+  static func takeStep(
+    _ downstream: Downstream,
+    _ queue: inout DeliveryQueue<Pair, Failure>
+  ) -> Step? {
+    switch queue.nextStep() {
+    case .value(let pair)?: return .value(downstream, pair.0, pair.1)
+    case .completion(let completion, let dropped)?:
+      return .completion(downstream, completion, dropped: dropped)
+    case nil: return nil
+    }
+  }
+
+  mutating func cancel() -> Cancelled {
+    let previous = self
+    self = .terminal
+    switch previous {
+    case .active(var active):
+      return Cancelled(
+        upstream: active.upstream,
+        other: active.other,
+        downstream: active.downstream,
+        latest: active.latest,
+        remains: active.queue.cancel()
+      )
+    case .completing(let downstream, var queue):
+      return Cancelled(
+        upstream: nil,
+        other: nil,
+        downstream: downstream,
+        latest: nil,
+        remains: queue.cancel()
+      )
+    case .terminal:
+      return Cancelled(upstream: nil, other: nil, downstream: nil, latest: nil, remains: nil)
+    }
+  }
+}
