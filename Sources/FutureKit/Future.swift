@@ -74,15 +74,6 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// another thread under Swift 6.
   public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
-  /// Propagate's success callback.
-  public typealias SuccessBlock = @Sendable (Output) -> Void
-
-  /// Propagate's failure callback.
-  public typealias ErrorBlock = @Sendable (Failure) -> Void
-
-  /// Propagate's completion callback, given the result.
-  public typealias FinallyBlock = @Sendable (Result<Output, Failure>) -> Void
-
   @usableFromInline
   package let lock = Lock()
 

@@ -153,7 +153,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 }
 
 /// `AnyScheduler` with the time and options of `S`: `AnySchedulerOf<DispatchQueue>`.
-public typealias AnySchedulerOf<S: SchedulerTypes> = AnyScheduler<
+public typealias AnySchedulerOf<S: Scheduler> = AnyScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 
@@ -197,7 +197,9 @@ where
 
 // The erased scheduler's storage: a class per wrapped shape, so that `AnyScheduler` holds one
 // reference and passes each action through untouched. Subclasses override every method.
-// Sendable: the subclasses store only a `Sendable` scheduler or `@Sendable` closures.
+// Sendable: the subclasses store only a scheduler, which may be called from any thread (the
+// Scheduler contract, as in Combine, whether or not its type says `Sendable`), or `@Sendable`
+// closures.
 class AnySchedulerBox<Time: Strideable, Options>: @unchecked Sendable
 where Time.Stride: SchedulerTimeIntervalConvertible {
   var now: Time { fatalError("AnySchedulerBox.now is abstract") }

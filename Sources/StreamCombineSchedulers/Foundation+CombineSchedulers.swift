@@ -6,21 +6,6 @@ public import StreamFoundation
 // Apple's Foundation types; StreamFoundation declares the types elsewhere only, so these too.
 #if !canImport(Darwin)
 
-extension RunLoop {
-  /// This run loop's scheduler in an `AnyScheduler`.
-  ///
-  /// ```swift
-  /// let scheduler: AnySchedulerOf<RunLoop> = RunLoop.main.eraseToAnyScheduler()
-  /// ```
-  ///
-  /// > Thread safety: May be called from any thread.
-  ///
-  /// - Returns: A type-erased scheduler that runs actions on this run loop.
-  public func eraseToAnyScheduler() -> AnySchedulerOf<RunLoop> {
-    scheduler.eraseToAnyScheduler()
-  }
-}
-
 extension AnyScheduler
 where SchedulerTimeType == RunLoop.SchedulerTimeType, SchedulerOptions == RunLoop.SchedulerOptions {
   /// The main run loop, type-erased: `AnySchedulerOf<RunLoop>.main`.
@@ -42,7 +27,7 @@ extension RunLoop {
   /// let model = SearchModel(scheduler: RunLoop.immediate.eraseToAnyScheduler())
   /// ```
   public static var immediate: ImmediateSchedulerOf<RunLoop> {
-    ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
+    ImmediateSchedulerOf(now: RunLoop.SchedulerTimeType(Date()))
   }
 }
 
@@ -63,7 +48,7 @@ extension OperationQueue {
   /// An immediate scheduler typed as an operation queue's: it runs every action at once, and its
   /// `now` is the moment it was made.
   public static var immediate: ImmediateSchedulerOf<OperationQueue> {
-    ImmediateSchedulerOf(now: DateSchedulerTime(Date()))
+    ImmediateSchedulerOf(now: RunLoop.SchedulerTimeType(Date()))
   }
 }
 

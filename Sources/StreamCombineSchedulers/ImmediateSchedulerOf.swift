@@ -22,7 +22,7 @@ public import StreamCore
 /// > Thread safety: `Sendable`; every method may be called from any thread, and the action runs
 /// > on that thread.
 // Sendable: the only stored property is immutable; the time is a value the scheduler only returns.
-public struct ImmediateSchedulerOf<S: SchedulerTypes>: Scheduler, @unchecked Sendable {
+public struct ImmediateSchedulerOf<S: Scheduler>: Scheduler, @unchecked Sendable {
   /// The time type of `S`.
   public typealias SchedulerTimeType = S.SchedulerTimeType
   /// The options of `S`, accepted and ignored.

@@ -212,6 +212,7 @@ extension Publishers {
 extension Publishers.DelayedRetry: Sendable
 where
   Upstream: Sendable,
+  Context: Sendable,
   Context.SchedulerOptions: Sendable,
   Context.SchedulerTimeType.Stride: Sendable
 {}

@@ -20,7 +20,7 @@
 ///   `advanced(by:)` returns the same instant, as in Combine.
 ///
 /// > Thread safety: Every method may be called from any thread; the action runs on that thread.
-public struct ImmediateScheduler: Scheduler {
+public struct ImmediateScheduler: Scheduler, Sendable {
   /// The time type used by the immediate scheduler: a single instant at which everything runs.
   ///
   /// ```swift

@@ -1,26 +1,3 @@
-/// The time and options types of a scheduler, without the scheduling.
-///
-/// Every ``Scheduler`` has them. A type that names its scheduler types but cannot itself be a
-/// `Sendable` scheduler adopts only this protocol: Foundation's `RunLoop` does (in
-/// `StreamFoundation`), because Foundation declares it not `Sendable`. That is enough for the
-/// aliases that only need the types, such as ``AnySchedulerOf`` and ``ImmediateSchedulerOf``:
-///
-/// ```swift ignore
-/// let scheduler: AnySchedulerOf<RunLoop> = .main
-/// ```
-///
-/// > Thread safety: The protocol has no methods; the types themselves say.
-public protocol SchedulerTypes {
-  /// Describes an instant in time for this scheduler.
-  associatedtype SchedulerTimeType: Strideable
-  where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
-
-  /// A type that defines options accepted by the scheduler.
-  ///
-  /// Schedulers that take no options use `Never`.
-  associatedtype SchedulerOptions
-}
-
 /// A protocol that defines when and how to execute a closure.
 ///
 /// ```swift
@@ -47,7 +24,16 @@ public protocol SchedulerTypes {
 /// type, need no change.
 ///
 /// > Thread safety: Conforming types must allow every method to be called from any thread.
-public protocol Scheduler<SchedulerTimeType>: SchedulerTypes, Sendable {
+public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
+  /// Describes an instant in time for this scheduler.
+  associatedtype SchedulerTimeType: Strideable
+  where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible
+
+  /// A type that defines options accepted by the scheduler.
+  ///
+  /// Schedulers that take no options use `Never`.
+  associatedtype SchedulerOptions
+
 
   /// This scheduler's definition of the current moment in time.
   var now: SchedulerTimeType { get }

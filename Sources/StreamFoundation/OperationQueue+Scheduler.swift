@@ -28,7 +28,7 @@ public import StreamCore
 /// > its operations.
 extension OperationQueue: Scheduler {
   /// An operation queue's time: a `Date`.
-  public typealias SchedulerTimeType = DateSchedulerTime
+  public typealias SchedulerTimeType = RunLoop.SchedulerTimeType
 
   /// Options for an operation queue's scheduler; there are none, as in Combine.
   ///
@@ -37,13 +37,10 @@ extension OperationQueue: Scheduler {
   /// ```
   ///
   /// > Thread safety: A value type; use it from any thread.
-  public struct SchedulerOptions: Sendable {
-    /// No options.
-    public init() {}
-  }
+  public struct SchedulerOptions: Sendable {}
 
   /// The current time: `Date()`.
-  public var now: SchedulerTimeType { DateSchedulerTime(Date()) }
+  public var now: SchedulerTimeType { RunLoop.SchedulerTimeType(Date()) }
 
   /// Zero: an operation queue takes any tolerance.
   public var minimumTolerance: SchedulerTimeType.Stride { 0 }
@@ -146,11 +143,11 @@ extension DispatchWallTime {
   /// reads makes the deadline later, never earlier.
   init(_ date: Date) {
     let interval = date.timeIntervalSinceNow
-    self = .now() + DateSchedulerTime.Stride(interval).dispatchInterval
+    self = .now() + RunLoop.SchedulerTimeType.Stride(interval).dispatchInterval
   }
 }
 
-extension DateSchedulerTime.Stride {
+extension RunLoop.SchedulerTimeType.Stride {
   /// The interval in whole nanoseconds: zero for a negative interval or NaN, `Int.max` for one
   /// too long for an `Int`.
   var clampedNanoseconds: Int {

@@ -78,7 +78,7 @@ extension Timer {
     /// Ignored; a run loop takes no options.
     public let options: RunLoop.SchedulerOptions?
 
-    private let ticks: Publishers.Timer<RunLoopScheduler>
+    private let ticks: ScheduledTimer<RunLoopInMode>
 
     /// Creates a timer publisher; it ticks once connected.
     ///
@@ -102,10 +102,10 @@ extension Timer {
       self.runLoop = runLoop
       self.mode = mode
       self.options = options
-      ticks = Publishers.Timer(
+      ticks = ScheduledTimer(
         every: .init(interval),
         tolerance: tolerance.map { .init($0) },
-        scheduler: RunLoopScheduler(runLoop, mode: mode),
+        scheduler: RunLoopInMode(runLoop: runLoop, mode: mode),
         options: options
       )
     }
@@ -146,7 +146,7 @@ private final class TimerSubscription<Downstream: Subscriber>: Subscriber, Subsc
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 where Downstream.Input == Date, Downstream.Failure == Never {
-  typealias Input = DateSchedulerTime
+  typealias Input = RunLoop.SchedulerTimeType
   typealias Failure = Never
 
   private enum State {
@@ -200,7 +200,7 @@ where Downstream.Input == Date, Downstream.Failure == Never {
     downstream.receive(subscription: self)
   }
 
-  func receive(_ input: DateSchedulerTime) -> Subscribers.Demand {
+  func receive(_ input: RunLoop.SchedulerTimeType) -> Subscribers.Demand {
     let downstream = lock.withLock { () -> Downstream? in
       guard case .active(_, let downstream) = state else { return nil }
       return downstream
@@ -232,6 +232,43 @@ where Downstream.Input == Date, Downstream.Failure == Never {
       return state
     }
     if case .active(let upstream, _) = released { upstream.cancel() }
+  }
+}
+
+/// A run loop that schedules in one mode: a timer publisher's scheduler, as `Timer.publish`
+/// takes a mode where `RunLoop`'s own scheduling uses the default one.
+// Sendable: the run loop is only used through the calls `RunLoop`'s scheduling makes, which
+// CoreFoundation allows from any thread.
+struct RunLoopInMode: Scheduler, @unchecked Sendable {
+  let runLoop: RunLoop
+  let mode: RunLoop.Mode
+
+  var now: RunLoop.SchedulerTimeType { runLoop.now }
+
+  var minimumTolerance: RunLoop.SchedulerTimeType.Stride { runLoop.minimumTolerance }
+
+  func schedule(options: RunLoop.SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    runLoop.scheduleSoon(in: mode, action)
+  }
+
+  func schedule(
+    after date: RunLoop.SchedulerTimeType,
+    tolerance: RunLoop.SchedulerTimeType.Stride,
+    options: RunLoop.SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) {
+    runLoop.scheduleOnce(at: date, tolerance: tolerance, in: mode, action)
+  }
+
+  func schedule(
+    after date: RunLoop.SchedulerTimeType,
+    interval: RunLoop.SchedulerTimeType.Stride,
+    tolerance: RunLoop.SchedulerTimeType.Stride,
+    options: RunLoop.SchedulerOptions?,
+    _ action: @escaping @Sendable () -> Void
+  ) -> any Cancellable {
+    runLoop.scheduleRepeating(
+      at: date, interval: interval, tolerance: tolerance, in: mode, action)
   }
 }
 

@@ -64,15 +64,18 @@ public final class TimerSignal: @unchecked Sendable {
   where S.SchedulerTimeType == DispatchQueue.SchedulerTimeType {
     self.repeats = repeats
     self.tolerance = .swiftyStride(tolerance)
+    // A scheduler may be called from any thread (the Scheduler contract), whether or not its type
+    // says `Sendable`.
+    let box = SendableByContract(scheduler)
     self.scheduler = AnyScheduler(
-      minimumTolerance: { scheduler.minimumTolerance },
-      now: { scheduler.now },
-      scheduleImmediately: { _, action in scheduler.schedule(options: nil, action) },
+      minimumTolerance: { box.wrapped.minimumTolerance },
+      now: { box.wrapped.now },
+      scheduleImmediately: { _, action in box.wrapped.schedule(options: nil, action) },
       delayed: { date, tolerance, _, action in
-        scheduler.schedule(after: date, tolerance: tolerance, options: nil, action)
+        box.wrapped.schedule(after: date, tolerance: tolerance, options: nil, action)
       },
       interval: { date, interval, tolerance, _, action in
-        scheduler.schedule(
+        box.wrapped.schedule(
           after: date,
           interval: interval,
           tolerance: tolerance,

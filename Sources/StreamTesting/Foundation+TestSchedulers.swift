@@ -21,7 +21,7 @@ extension RunLoop {
   ///
   /// Each use makes a new scheduler; keep the one you pass to the code under test.
   public static var test: TestSchedulerOf<RunLoop> {
-    TestScheduler(now: DateSchedulerTime(Date(timeIntervalSince1970: 0)))
+    TestScheduler(now: RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 0)))
   }
 
   /// A scheduler typed as a run loop's that fails the test whenever it is used; its failures
@@ -41,7 +41,7 @@ extension RunLoop {
   /// - Parameter prefix: Names the scheduler in every failure.
   /// - Returns: The scheduler.
   public static func unimplemented(_ prefix: String) -> UnimplementedSchedulerOf<RunLoop> {
-    UnimplementedScheduler(prefix, now: DateSchedulerTime(Date(timeIntervalSince1970: 0)))
+    UnimplementedScheduler(prefix, now: RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 0)))
   }
 }
 
@@ -56,7 +56,7 @@ extension OperationQueue {
   ///
   /// Each use makes a new scheduler; keep the one you pass to the code under test.
   public static var test: TestSchedulerOf<OperationQueue> {
-    TestScheduler(now: DateSchedulerTime(Date(timeIntervalSince1970: 0)))
+    TestScheduler(now: RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 0)))
   }
 
   /// A scheduler typed as an operation queue's that fails the test whenever it is used; its
@@ -78,7 +78,7 @@ extension OperationQueue {
   public static func unimplemented(_ prefix: String) -> UnimplementedSchedulerOf<OperationQueue> {
     UnimplementedScheduler(
       prefix,
-      now: DateSchedulerTime(Date(timeIntervalSince1970: 0))
+      now: RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 0))
     )
   }
 }

@@ -451,7 +451,7 @@ extension TestScheduler {
 }
 
 /// A ``TestScheduler`` with the time and options of `S`: `TestSchedulerOf<DispatchQueue>`.
-public typealias TestSchedulerOf<S: SchedulerTypes> = TestScheduler<
+public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 

@@ -123,7 +123,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 }
 
 /// An ``UnimplementedScheduler`` with the time and options of `S`.
-public typealias UnimplementedSchedulerOf<S: SchedulerTypes> = UnimplementedScheduler<
+public typealias UnimplementedSchedulerOf<S: Scheduler> = UnimplementedScheduler<
   S.SchedulerTimeType, S.SchedulerOptions
 >
 

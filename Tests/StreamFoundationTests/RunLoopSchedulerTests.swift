@@ -4,6 +4,9 @@ import StreamCore
 import StreamFoundation
 import Testing
 import StreamCombineSchedulers
+import StreamConbini
+import StreamSnail
+import StreamSwiftySignals
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
@@ -15,7 +18,7 @@ struct RunLoopSchedulerTests {
     let thread = RunLoopThread()
     defer { thread.stop() }
     let ran = Collected<Bool>()
-    thread.runLoop.scheduler.schedule { ran.append(thread.isCurrent) }
+    thread.runLoop.schedule { ran.append(thread.isCurrent) }
     #expect(await ran.wait(for: 1))
     #expect(ran.items == [true])
   }
@@ -23,7 +26,7 @@ struct RunLoopSchedulerTests {
   @Test func actionsScheduledForNow_runInTheOrderScheduled() async {
     let thread = RunLoopThread()
     defer { thread.stop() }
-    let scheduler = thread.runLoop.scheduler
+    let scheduler = thread.runLoop
     let order = Collected<Int>()
     for index in 0..<100 {
       scheduler.schedule { order.append(index) }
@@ -35,7 +38,7 @@ struct RunLoopSchedulerTests {
   @Test func scheduleAfter_runsInDueOrder_notInTheOrderScheduled() async {
     let thread = RunLoopThread()
     defer { thread.stop() }
-    let scheduler = thread.runLoop.scheduler
+    let scheduler = thread.runLoop
     let order = Collected<String>()
     let now = scheduler.now
     scheduler.schedule(after: now.advanced(by: .milliseconds(40))) { order.append("late") }
@@ -53,7 +56,7 @@ struct RunLoopSchedulerTests {
   @Test func aRepeatingAction_runsUntilCancelled() async {
     let thread = RunLoopThread()
     defer { thread.stop() }
-    let scheduler = thread.runLoop.scheduler
+    let scheduler = thread.runLoop
     let ticks = Collected<Int>()
     let stopped = Collected<Int>()
     let counter = Collected<Void>()
@@ -81,7 +84,7 @@ struct RunLoopSchedulerTests {
   @Test func releasingTheRepeatingToken_stopsIt() async {
     let thread = RunLoopThread()
     defer { thread.stop() }
-    let scheduler = thread.runLoop.scheduler
+    let scheduler = thread.runLoop
     let ticks = Collected<Void>()
     let released = Collected<Int>()
     do {
@@ -124,7 +127,7 @@ struct RunLoopSchedulerTests {
     let cancellable = subject.debounce(for: .milliseconds(20), scheduler: thread.runLoop)
       .sink { seen.append($0) }
     // Sent from one action on the loop's thread, so the debounce cannot fire between them.
-    thread.runLoop.scheduler.schedule {
+    thread.runLoop.schedule {
       subject.send(1)
       subject.send(2)
       subject.send(3)
@@ -181,8 +184,6 @@ struct RunLoopSchedulerTests {
     #expect(abs(scheduler.now.date.timeIntervalSinceNow) < 60)
     #expect(abs(erased.now.date.timeIntervalSinceNow) < 60)
     #expect(RunLoop.main.minimumTolerance == 0)
-    #expect(RunLoop.main.scheduler.mode == .default)
-    #expect(RunLoopScheduler(.main, mode: .common).mode == .common)
   }
 
   @Test func immediate_runsAtOnce_atAFixedTime() {

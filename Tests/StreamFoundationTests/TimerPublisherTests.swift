@@ -4,6 +4,9 @@ import StreamCore
 import StreamFoundation
 import StreamTesting
 import Testing
+import StreamConbini
+import StreamSnail
+import StreamSwiftySignals
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.
@@ -63,7 +66,7 @@ struct TimerPublisherTests {
   @Test func nothingTicks_beforeConnect_andNothingAfterTheConnectionIsCancelled() async {
     let thread = RunLoopThread()
     defer { thread.stop() }
-    let scheduler = thread.runLoop.scheduler
+    let scheduler = thread.runLoop
     let timer = Timer.publish(every: 0.005, on: thread.runLoop, in: .default)
     let dates = Collected<Date>()
     let cancellable = timer.sink { dates.append($0) }
@@ -93,7 +96,7 @@ struct TimerPublisherTests {
   @Test func aSubscriberWithLimitedDemand_getsThatManyTicks() async {
     let thread = RunLoopThread()
     defer { thread.stop() }
-    let scheduler = thread.runLoop.scheduler
+    let scheduler = thread.runLoop
     let timer = Timer.TimerPublisher(interval: 0.005, runLoop: thread.runLoop, mode: .default)
     let limited = LimitedSubscriber(demand: 2)
     let unlimited = Collected<Date>()

@@ -105,8 +105,12 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
     /// The next value; `nil` at the end or after the task was cancelled.
     ///
+    /// Untyped `throws`, as in Combine and the standard library's `AsyncThrowingStream`: a typed
+    /// `next()` passed through a generic `rethrows` wrapper crashes the Swift 6.3 compiler.
+    /// ``next(isolation:)`` carries the typed error.
+    ///
     /// - Throws: The publisher's failure.
-    public mutating func next() async throws(P.Failure) -> P.Output? {
+    public mutating func next() async throws -> P.Output? {
       try await next(isolation: nil)
     }
 

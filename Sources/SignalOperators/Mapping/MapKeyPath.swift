@@ -92,7 +92,7 @@ extension Publishers {
     ///   - upstream: The publisher whose values are read.
     ///   - keyPath: The key path read from each value.
     @inlinable
-    public init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+    init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
       self.upstream = upstream
       self.keyPath = keyPath
     }

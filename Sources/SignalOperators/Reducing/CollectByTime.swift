@@ -128,11 +128,12 @@ extension Publishers {
 }
 
 extension Publishers.TimeGroupingStrategy: Sendable
-where Context.SchedulerTimeType.Stride: Sendable {}
+where Context: Sendable, Context.SchedulerTimeType.Stride: Sendable {}
 
 extension Publishers.CollectByTime: Sendable
 where
   Upstream: Sendable,
+  Context: Sendable,
   Context.SchedulerTimeType.Stride: Sendable,
   Context.SchedulerOptions: Sendable
 {}

@@ -77,7 +77,7 @@ extension Publishers {
 }
 
 extension Publishers.ReceiveOn: Sendable
-where Upstream: Sendable, Context.SchedulerOptions: Sendable {}
+where Upstream: Sendable, Context: Sendable, Context.SchedulerOptions: Sendable {}
 
 extension Publishers.ReceiveOn {
   /// Decides under `lock`, in ``ReceiveOnState``, and acts after it: schedules the drain,

@@ -78,7 +78,7 @@ extension Publishers {
 }
 
 extension Publishers.SubscribeOn: Sendable
-where Upstream: Sendable, Context.SchedulerOptions: Sendable {}
+where Upstream: Sendable, Context: Sendable, Context.SchedulerOptions: Sendable {}
 
 extension Publishers.SubscribeOn {
   /// Decides under `lock`, in ``SubscribeOnState``, and acts after it.

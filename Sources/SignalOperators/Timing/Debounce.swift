@@ -99,6 +99,7 @@ extension Publishers {
 
 extension Publishers.Debounce: Sendable
 where
+  Context: Sendable,
   Upstream: Sendable,
   Context.SchedulerTimeType.Stride: Sendable,
   Context.SchedulerOptions: Sendable

@@ -112,6 +112,7 @@ extension Publishers {
 
 extension Publishers.Delay: Sendable
 where
+  Context: Sendable,
   Upstream: Sendable,
   Context.SchedulerTimeType.Stride: Sendable,
   Context.SchedulerOptions: Sendable

@@ -80,7 +80,7 @@ extension Publishers {
   }
 }
 
-extension Publishers.MeasureInterval: Sendable where Upstream: Sendable {}
+extension Publishers.MeasureInterval: Sendable where Upstream: Sendable, Context: Sendable {}
 
 extension Publishers.MeasureInterval {
   /// Decides under `lock`, in ``MeasureIntervalState``, and acts after it.

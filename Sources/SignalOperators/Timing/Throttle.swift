@@ -114,7 +114,7 @@ extension Publishers {
 }
 
 extension Publishers.Throttle: Sendable
-where Upstream: Sendable, Context.SchedulerTimeType.Stride: Sendable {}
+where Upstream: Sendable, Context: Sendable, Context.SchedulerTimeType.Stride: Sendable {}
 
 extension Publishers.Throttle {
   /// Decides under `lock`, in ``ThrottleState``, and acts after it: schedules emissions and

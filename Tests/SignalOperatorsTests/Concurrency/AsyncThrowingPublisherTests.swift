@@ -14,7 +14,7 @@ import Testing
     var received: [Int] = []
     var thrown: TestError?
     do throws(TestError) {
-      while let value = try await iterator.next() {
+      while let value = try await iterator.next(isolation: nil) {
         received.append(value)
       }
     } catch {

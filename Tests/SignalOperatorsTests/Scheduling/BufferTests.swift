@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamConbini
 
 @Suite(.timeLimit(.minutes(5))) struct BufferTests {
   @Test func subscription_describesItselfAndMirrorsValuesStateDemandAndTerminal() throws {

@@ -2,6 +2,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import Testing
+import StreamCombineSchedulers
 
 /// Whether `issue` was recorded at `line` of this file and its message is `text`.
 private func issue(_ issue: Issue, isAt line: Int, saying text: String) -> Bool {

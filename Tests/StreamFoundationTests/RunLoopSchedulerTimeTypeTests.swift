@@ -3,7 +3,7 @@ import StreamFoundation
 import Testing
 
 @Suite(.timeLimit(.minutes(5)))
-struct DateSchedulerTimeTests {
+struct RunLoopSchedulerTimeTypeTests {
   typealias Time = RunLoop.SchedulerTimeType
   typealias Stride = Time.Stride
 

@@ -65,8 +65,7 @@ extension Publishers {
     /// Passed to the scheduler.
     public let options: S.SchedulerOptions?
 
-    private let ticks = PassthroughSubject<S.SchedulerTimeType, Never>()
-    private let slot = TimerConnectionSlot()
+    private let timer: ScheduledTimer<S>
 
     /// Creates a timer on `scheduler`; it ticks once connected.
     ///
@@ -87,6 +86,7 @@ extension Publishers {
       self.tolerance = tolerance
       self.scheduler = scheduler
       self.options = options
+      timer = ScheduledTimer(every: interval, tolerance: tolerance, scheduler: scheduler, options: options)
     }
 
     /// Attaches `subscriber`; it receives the ticks sent while it has demand.
@@ -96,7 +96,7 @@ extension Publishers {
     /// - Parameter subscriber: The subscriber to attach.
     public func receive<Downstream: Subscriber>(subscriber: Downstream)
     where Downstream.Input == Output, Downstream.Failure == Never {
-      ticks.receive(subscriber: subscriber)
+      timer.receive(subscriber: subscriber)
     }
 
     /// Starts the ticks, unless they run already.
@@ -105,83 +105,9 @@ extension Publishers {
     ///
     /// - Returns: A cancellable that stops the ticks.
     public func connect() -> any Cancellable {
-      let (current, isNew) = slot.current.withLock { connection -> (TimerConnection, Bool) in
-        if let connection { return (connection, false) }
-        let created = TimerConnection(slot: slot)
-        connection = created
-        return (created, true)
-      }
-      if isNew {
-        let feed = TimerTicks(ticks: ticks, scheduler: scheduler)
-        let token = scheduler.schedule(
-          after: scheduler.now.advanced(by: interval),
-          interval: interval,
-          tolerance: tolerance ?? scheduler.minimumTolerance,
-          options: options
-        ) { feed.tick() }
-        current.start(token)
-      }
-      return current
+      timer.connect()
     }
   }
 }
 
 /// Where a timer keeps its running connection; the connection clears it when cancelled.
-private final class TimerConnectionSlot: Sendable {
-  let current = LockedState<TimerConnection?>(nil)
-}
-
-/// One connection of a timer: holds the scheduler's token until cancelled. A cancel that comes
-/// before the token arrives cancels it on arrival. Like Combine's connections, it does not
-/// cancel when released: only `cancel()` stops the ticks.
-private final class TimerConnection: Cancellable, Sendable {
-  private enum Phase {
-    case starting
-    case running(any Cancellable)
-    case cancelled
-  }
-
-  private let phase = LockedState(Phase.starting)
-  private weak let slot: TimerConnectionSlot?
-
-  init(slot: TimerConnectionSlot) {
-    self.slot = slot
-  }
-
-  func start(_ token: any Cancellable) {
-    let cancelNow = phase.withLock { phase -> Bool in
-      guard case .starting = phase else { return true }
-      phase = .running(token)
-      return false
-    }
-    if cancelNow { token.cancel() }
-  }
-
-  func cancel() {
-    slot?.current.withLock { current in
-      if current === self { current = nil }
-    }
-    let token = phase.withLock { phase -> (any Cancellable)? in
-      defer { phase = .cancelled }
-      if case .running(let token) = phase { return token }
-      return nil
-    }
-    token?.cancel()
-  }
-}
-
-/// Sends the scheduler's time into the timer's subject. A class, so the repeating action
-/// captures one reference and no generic metadata.
-private final class TimerTicks<S: Scheduler>: Sendable {
-  private let ticks: PassthroughSubject<S.SchedulerTimeType, Never>
-  private let scheduler: S
-
-  init(ticks: PassthroughSubject<S.SchedulerTimeType, Never>, scheduler: S) {
-    self.ticks = ticks
-    self.scheduler = scheduler
-  }
-
-  func tick() {
-    ticks.send(scheduler.now)
-  }
-}
