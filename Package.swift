@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "StreamCombineExt", targets: ["StreamCombineExt"]),
     .library(name: "StreamCombineSchedulers", targets: ["StreamCombineSchedulers"]),
     .library(name: "StreamConbini", targets: ["StreamConbini"]),
+    .library(name: "StreamConcurrency", targets: ["StreamConcurrency"]),
     .library(name: "StreamPropagate", targets: ["StreamPropagate"]),
     .library(name: "StreamShuttle", targets: ["StreamShuttle"]),
     .library(name: "StreamSnail", targets: ["StreamSnail"]),
@@ -72,6 +73,13 @@ let package = Package(
       dependencies: ["StreamCore", "StreamFoundation"],
       swiftSettings: strictSettings
     ),
+    // StreamKit's own Swift-concurrency bridges beyond Combine's `values`: `AsyncSequence.publisher`,
+    // buffering policies for `values`, a `Future` that runs an `async` closure.
+    .target(
+      name: "StreamConcurrency",
+      dependencies: ["StreamCore", "SignalOperators", "FutureKit"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "StreamConbini",
       dependencies: ["StreamCore", "SignalOperators", "FutureKit"],
@@ -102,14 +110,14 @@ let package = Package(
       dependencies: [
         "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
         "StreamTesting",
-       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
       swiftSettings: strictSettings
     ),
     // Writes the marble diagrams in Docs/ by running each operator through the marble kit;
     // CI runs it with `--check`.
     .executableTarget(
       name: "MarbleDiagrams",
-      dependencies: ["StreamCore", "SignalOperators", "StreamTesting", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["StreamCore", "SignalOperators", "StreamTesting", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -119,7 +127,7 @@ let package = Package(
     ),
     .testTarget(
       name: "FutureKitTests",
-      dependencies: ["FutureKit", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["FutureKit", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -129,7 +137,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SignalOperatorsTests",
-      dependencies: ["SignalOperators", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["SignalOperators", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -139,7 +147,7 @@ let package = Package(
     ),
     .testTarget(
       name: "StreamTestingTests",
-      dependencies: ["StreamTesting", "StreamCore", "SignalOperators", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["StreamTesting", "StreamCore", "SignalOperators", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
       swiftSettings: strictSettings
     ),
     // A client still in the Swift 5 language mode, using `values` from generic code: a compiler
@@ -196,7 +204,7 @@ let package = Package(
       dependencies: [
         "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
         "StreamTesting",
-       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
       swiftSettings: strictSettings + [.treatAllWarnings(as: .error)]
     ),
   ],

@@ -37,6 +37,14 @@ MODULES = [
     "SignalOperators",
     "PropertyWrappers",
     "StreamFoundation",
+    "StreamCombineExt",
+    "StreamCombineSchedulers",
+    "StreamConbini",
+    "StreamConcurrency",
+    "StreamPropagate",
+    "StreamShuttle",
+    "StreamSnail",
+    "StreamSwiftySignals",
 ]
 TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.actor"}
 FUNCTION_KINDS = {"swift.method", "swift.func", "swift.type.method"}

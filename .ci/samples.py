@@ -74,6 +74,7 @@ DEFAULT_IMPORTS = [
     "StreamCombineExt",
     "StreamCombineSchedulers",
     "StreamConbini",
+    "StreamConcurrency",
     "StreamCore",
     "StreamFoundation",
     "StreamPropagate",

@@ -3,6 +3,7 @@ import SignalOperators
 import StreamCore
 import StreamTesting
 import StreamConbini
+import StreamConcurrency
 
 /// SignalOperators: Combine's operators and those of Conbini, Snail and SwiftySignals.
 func tourSignalOperators() {

@@ -79,7 +79,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
   /// `.pending` until the future completes; never changes after that.
   @usableFromInline
-  @exclusivity(unchecked) var resolution = FutureResolution.pending
+  @exclusivity(unchecked) package var resolution = FutureResolution.pending
 
   /// The `Result<Output, Failure>`, once complete; never changes after that.
   ///
@@ -129,7 +129,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// The task of a future made with ``init(priority:operation:)``, until it completes or is
   /// cancelled.
   @usableFromInline
-  @exclusivity(unchecked) var task: Task<Void, Never>?
+  @exclusivity(unchecked) package var task: Task<Void, Never>?
 
   /// The private serial queue of the callbacks registered without a queue, made by the first
   /// of them; never changes after that.

@@ -483,7 +483,8 @@ enum ReleaseTable {
     var names = Set<String>()
     // Combine's operators, and the other libraries' operators built on them.
     for module in [
-      "SignalOperators", "StreamCombineExt", "StreamConbini", "StreamSnail", "StreamSwiftySignals",
+      "SignalOperators", "StreamCombineExt", "StreamConbini", "StreamConcurrency", "StreamSnail",
+      "StreamSwiftySignals",
     ] {
       let sources = root.appendingPathComponent("Sources/\(module)")
       guard let files = FileManager.default.enumerator(atPath: sources.path) else { continue }

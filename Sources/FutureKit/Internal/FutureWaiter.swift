@@ -26,7 +26,7 @@ struct FutureWaiter<Output, Failure: Error>: Sendable {
 
 /// What a subscription knows about its future's result, without the generic result itself.
 @usableFromInline
-enum FutureResolution: UInt8, Sendable {
+package enum FutureResolution: UInt8, Sendable {
   case pending
   case success
   case failure

@@ -17,26 +17,6 @@ extension Publisher where Failure == Never {
     AsyncPublisher(self)
   }
 
-  /// The publisher's values as an asynchronous sequence that buffers what arrives between
-  /// iterations.
-  ///
-  /// ```swift
-  /// let subject = PassthroughSubject<Int, Never>()
-  /// for await value in subject.values(bufferingPolicy: .unbounded) { print(value) }
-  /// ```
-  ///
-  /// Making the iterator subscribes and requests `.unlimited`; values the loop hasn't read yet
-  /// wait in a buffer handled by `bufferingPolicy`, so with ``AsyncBufferingPolicy/unbounded``
-  /// nothing is lost however fast the publisher sends.
-  ///
-  /// > Thread safety: One task iterates; the publisher may send from any thread.
-  ///
-  /// - Parameter bufferingPolicy: What to keep when the loop falls behind.
-  /// - Returns: An asynchronous sequence of the publisher's values.
-  @inlinable
-  public func values(bufferingPolicy: AsyncBufferingPolicy) -> AsyncPublisher<Self> {
-    AsyncPublisher(self, bufferingPolicy: bufferingPolicy)
-  }
 }
 
 /// A publisher that can't fail, seen as an asynchronous sequence.
@@ -57,7 +37,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
   let publisher: P
 
   @usableFromInline
-  let bufferingPolicy: AsyncBufferingPolicy?
+  let bufferingPolicy: ValuesBuffering?
 
   /// Creates a sequence that requests one value per iteration, as Combine's does.
   ///
@@ -68,15 +48,12 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     self.bufferingPolicy = nil
   }
 
-  /// Creates a sequence that requests `.unlimited` and buffers by `bufferingPolicy`.
-  ///
-  /// - Parameters:
-  ///   - publisher: The publisher to iterate.
-  ///   - bufferingPolicy: What to keep when the loop falls behind.
+  /// Creates a sequence that requests `.unlimited` and buffers by `buffering`: the machinery of
+  /// StreamConcurrency's `values(bufferingPolicy:)`.
   @inlinable
-  public init(_ publisher: P, bufferingPolicy: AsyncBufferingPolicy) {
+  package init(_ publisher: P, buffering: ValuesBuffering) {
     self.publisher = publisher
-    self.bufferingPolicy = bufferingPolicy
+    self.bufferingPolicy = buffering
   }
 
   /// Subscribes to the publisher and returns the iterator over its values.

@@ -16,24 +16,6 @@ extension Publisher {
     AsyncThrowingPublisher(self)
   }
 
-  /// The publisher's values as a throwing asynchronous sequence that buffers what arrives
-  /// between iterations.
-  ///
-  /// ```swift
-  /// for try await message in socket.messages.values(bufferingPolicy: .unbounded) { handle(message) }
-  /// ```
-  ///
-  /// Making the iterator subscribes and requests `.unlimited`; values not read yet wait in a
-  /// buffer handled by `bufferingPolicy`. A failure is thrown after the buffered values.
-  ///
-  /// > Thread safety: One task iterates; the publisher may send from any thread.
-  ///
-  /// - Parameter bufferingPolicy: What to keep when the loop falls behind.
-  /// - Returns: A throwing asynchronous sequence of the publisher's values.
-  @inlinable
-  public func values(bufferingPolicy: AsyncBufferingPolicy) -> AsyncThrowingPublisher<Self> {
-    AsyncThrowingPublisher(self, bufferingPolicy: bufferingPolicy)
-  }
 }
 
 /// A publisher seen as an asynchronous sequence that throws its failure.
@@ -55,7 +37,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   let publisher: P
 
   @usableFromInline
-  let bufferingPolicy: AsyncBufferingPolicy?
+  let bufferingPolicy: ValuesBuffering?
 
   /// Creates a sequence that requests one value per iteration, as Combine's does.
   ///
@@ -66,15 +48,12 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     self.bufferingPolicy = nil
   }
 
-  /// Creates a sequence that requests `.unlimited` and buffers by `bufferingPolicy`.
-  ///
-  /// - Parameters:
-  ///   - publisher: The publisher to iterate.
-  ///   - bufferingPolicy: What to keep when the loop falls behind.
+  /// Creates a sequence that requests `.unlimited` and buffers by `buffering`: the machinery of
+  /// StreamConcurrency's `values(bufferingPolicy:)`.
   @inlinable
-  public init(_ publisher: P, bufferingPolicy: AsyncBufferingPolicy) {
+  package init(_ publisher: P, buffering: ValuesBuffering) {
     self.publisher = publisher
-    self.bufferingPolicy = bufferingPolicy
+    self.bufferingPolicy = buffering
   }
 
   /// Subscribes to the publisher and returns the iterator over its values.

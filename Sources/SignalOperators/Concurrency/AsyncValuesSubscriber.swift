@@ -5,8 +5,12 @@ internal import StreamCore
 /// The value is moved exactly once, from the subscriber's storage into the continuation, and
 /// nothing else keeps a reference to it, so no two threads ever use it at the same time.
 // Sendable: the wrapped value changes hands once and is never shared (see above).
-struct AsyncValuesTransfer<Value>: @unchecked Sendable {
-  let value: Value
+package struct AsyncValuesTransfer<Value>: @unchecked Sendable {
+  package let value: Value
+
+  package init(value: Value) {
+    self.value = value
+  }
 }
 
 /// The subscriber behind `AsyncPublisher` and `AsyncThrowingPublisher`: a queue between the
@@ -26,9 +30,9 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
   private var state = AsyncValuesState<Input, Failure, Waiter>.awaitingSubscription(waiter: nil)
 
   /// `nil`: request one value per `next()`, as Combine does.
-  private let policy: AsyncBufferingPolicy?
+  private let policy: ValuesBuffering?
 
-  init(policy: AsyncBufferingPolicy?) {
+  init(policy: ValuesBuffering?) {
     if case .bufferingOldest(let limit) = policy {
       precondition(limit > 0, "values(bufferingPolicy:): the limit must be positive, got \(limit)")
     }
@@ -194,7 +198,7 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
   /// for one value if a `next()` is already waiting.
   mutating func receive(
     subscription: any Subscription,
-    policy: AsyncBufferingPolicy?
+    policy: ValuesBuffering?
   ) -> SubscriptionAction {
     guard case .awaitingSubscription(let waiter) = self else { return .cancel }
     self = .active(Active(subscription: subscription, waiter: waiter))
@@ -203,7 +207,7 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
   }
 
   /// A value: it goes to the waiter, or into the buffer as `policy` says.
-  mutating func receive(_ input: Input, policy: AsyncBufferingPolicy?) -> Received {
+  mutating func receive(_ input: Input, policy: ValuesBuffering?) -> Received {
     guard case .active(var active) = self else { return .ignored }
     self = .terminal
     defer { self = .active(active) }
@@ -245,7 +249,7 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
 
   /// A `next()` call: a buffered value, the completion once, `nil` at the end, or `waiter` is
   /// stored (asking for one value when there is no buffering `policy`).
-  mutating func next(_ waiter: Waiter, policy: AsyncBufferingPolicy?) -> NextAction {
+  mutating func next(_ waiter: Waiter, policy: ValuesBuffering?) -> NextAction {
     switch self {
     case .awaitingSubscription(let pending):
       precondition(pending == nil, "AsyncPublisher: next() called while another is waiting")

@@ -142,7 +142,7 @@ extension Publishers {
     ///   - keyPath0: The key path of the tuple's first element.
     ///   - keyPath1: The key path of the tuple's second element.
     @inlinable
-    public init(
+    init(
       upstream: Upstream,
       keyPath0: KeyPath<Upstream.Output, Output0>,
       keyPath1: KeyPath<Upstream.Output, Output1>
@@ -204,7 +204,7 @@ extension Publishers {
     ///   - keyPath1: The key path of the tuple's second element.
     ///   - keyPath2: The key path of the tuple's third element.
     @inlinable
-    public init(
+    init(
       upstream: Upstream,
       keyPath0: KeyPath<Upstream.Output, Output0>,
       keyPath1: KeyPath<Upstream.Output, Output1>,

@@ -12,6 +12,7 @@ import SignalOperators
 import StreamCombineExt
 import StreamCombineSchedulers
 import StreamConbini
+import StreamConcurrency
 import StreamCore
 import StreamFoundation
 import StreamPropagate
@@ -28,6 +29,7 @@ import Testing
 func sample_Docs_FutureKit_line34() async throws {
 #sourceLocation(file: "Docs/FutureKit.md", line: 35)
 // import FutureKit  (moved to the top of this file)
+// import StreamConcurrency  // Future { try await … }  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
 // import StreamPropagate  // Promise and the callbacks  (moved to the top of this file)
 
@@ -77,9 +79,9 @@ print(loaded.name)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:155
-func sample_Docs_FutureKit_line155() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 156)
+// Docs/FutureKit.md:156
+func sample_Docs_FutureKit_line156() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 157)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -99,8 +101,8 @@ cancellable.cancel()  // prints nothing: nobody else needs it, so the task is ca
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:259 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 260)
+// Docs/FutureKit.md:260 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 261)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
@@ -146,9 +148,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:392
-func sample_Docs_FutureKit_line392() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 393)
+// Docs/FutureKit.md:393
+func sample_Docs_FutureKit_line393() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 394)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -168,9 +170,9 @@ thermometer.cancelAll()  // prints "Cancelled." (the second sink's last state); 
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:446
-func sample_Docs_FutureKit_line446() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 447)
+// Docs/FutureKit.md:447
+func sample_Docs_FutureKit_line447() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 448)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -191,9 +193,9 @@ enterTaps.publish(())  // prints "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:468
-func sample_Docs_FutureKit_line468() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 469)
+// Docs/FutureKit.md:469
+func sample_Docs_FutureKit_line469() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 470)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -209,9 +211,9 @@ print(title)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:499
-func sample_Docs_FutureKit_line499() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 500)
+// Docs/FutureKit.md:500
+func sample_Docs_FutureKit_line500() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 501)
 struct Login {}
 enum LoginError: Error { case expired }
 
@@ -221,9 +223,9 @@ publisher.publish(nil)  // prints "[login] StreamPublisher<Optional<Login>, Logi
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:552
-func sample_Docs_FutureKit_line552() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 553)
+// Docs/FutureKit.md:553
+func sample_Docs_FutureKit_line553() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 554)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -243,9 +245,9 @@ settings.sink(
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:576
-func sample_Docs_FutureKit_line576() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 577)
+// Docs/FutureKit.md:577
+func sample_Docs_FutureKit_line577() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 578)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -261,8 +263,8 @@ user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:593 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 594)
+// Docs/FutureKit.md:594 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 595)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamConbini  // the Deferred publishers  (moved to the top of this file)
@@ -280,9 +282,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:617
-func sample_Docs_FutureKit_line617() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 618)
+// Docs/FutureKit.md:618
+func sample_Docs_FutureKit_line618() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 619)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -307,9 +309,9 @@ weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:650
-func sample_Docs_FutureKit_line650() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 651)
+// Docs/FutureKit.md:651
+func sample_Docs_FutureKit_line651() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 652)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
@@ -352,119 +354,119 @@ func output_sample_Docs_FutureKit_line34() async {
     sample: "Docs/FutureKit.md", line: 34)
 }
 
-// What Docs/FutureKit.md:155 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:155 prints what its comments say")
-func output_sample_Docs_FutureKit_line155() async {
+// What Docs/FutureKit.md:156 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:156 prints what its comments say")
+func output_sample_Docs_FutureKit_line156() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line155()
+    try await sample_Docs_FutureKit_line156()
   }
   expectPrinted(
     result, [],
-    sample: "Docs/FutureKit.md", line: 155)
+    sample: "Docs/FutureKit.md", line: 156)
 }
 
-// What Docs/FutureKit.md:392 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:392 prints what its comments say")
-func output_sample_Docs_FutureKit_line392() async {
+// What Docs/FutureKit.md:393 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:393 prints what its comments say")
+func output_sample_Docs_FutureKit_line393() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line392()
+    try await sample_Docs_FutureKit_line393()
   }
   expectPrinted(
     result, ["now 21.5°", "Data: 21.5", "Error: offline", "Cancelled."],
-    sample: "Docs/FutureKit.md", line: 392)
+    sample: "Docs/FutureKit.md", line: 393)
 }
 
-// What Docs/FutureKit.md:446 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:446 prints what its comments say")
-func output_sample_Docs_FutureKit_line446() async {
+// What Docs/FutureKit.md:447 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:447 prints what its comments say")
+func output_sample_Docs_FutureKit_line447() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line446()
+    try await sample_Docs_FutureKit_line447()
   }
   expectPrinted(
     result, ["create an account for ada@example.com"],
-    sample: "Docs/FutureKit.md", line: 446)
+    sample: "Docs/FutureKit.md", line: 447)
 }
 
-// What Docs/FutureKit.md:468 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:468 prints what its comments say")
-func output_sample_Docs_FutureKit_line468() async {
+// What Docs/FutureKit.md:469 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:469 prints what its comments say")
+func output_sample_Docs_FutureKit_line469() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line468()
+    try await sample_Docs_FutureKit_line469()
   }
   expectPrinted(
     result, ["render Ada", "Ada"],
-    sample: "Docs/FutureKit.md", line: 468)
+    sample: "Docs/FutureKit.md", line: 469)
 }
 
-// What Docs/FutureKit.md:499 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:499 prints what its comments say")
-func output_sample_Docs_FutureKit_line499() async {
+// What Docs/FutureKit.md:500 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:500 prints what its comments say")
+func output_sample_Docs_FutureKit_line500() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line499()
+    try await sample_Docs_FutureKit_line500()
   }
   expectPrinted(
     result, ["[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"],
-    sample: "Docs/FutureKit.md", line: 499)
+    sample: "Docs/FutureKit.md", line: 500)
 }
 
-// What Docs/FutureKit.md:552 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:552 prints what its comments say")
-func output_sample_Docs_FutureKit_line552() async {
+// What Docs/FutureKit.md:553 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:553 prints what its comments say")
+func output_sample_Docs_FutureKit_line553() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line552()
+    try await sample_Docs_FutureKit_line553()
   }
   expectPrinted(
     result, ["3 new messages", "theme: dark"],
-    sample: "Docs/FutureKit.md", line: 552)
+    sample: "Docs/FutureKit.md", line: 553)
 }
 
-// What Docs/FutureKit.md:576 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:576 prints what its comments say")
-func output_sample_Docs_FutureKit_line576() async {
+// What Docs/FutureKit.md:577 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:577 prints what its comments say")
+func output_sample_Docs_FutureKit_line577() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line576()
+    try await sample_Docs_FutureKit_line577()
   }
   expectPrinted(
     result, ["Ada", "finished"],
-    sample: "Docs/FutureKit.md", line: 576)
+    sample: "Docs/FutureKit.md", line: 577)
 }
 
-// What Docs/FutureKit.md:617 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:617 prints what its comments say")
-func output_sample_Docs_FutureKit_line617() async {
+// What Docs/FutureKit.md:618 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:618 prints what its comments say")
+func output_sample_Docs_FutureKit_line618() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line617()
+    try await sample_Docs_FutureKit_line618()
   }
   expectPrinted(
     result, ["sunny", "finished"],
-    sample: "Docs/FutureKit.md", line: 617)
+    sample: "Docs/FutureKit.md", line: 618)
 }
 
-// What Docs/FutureKit.md:650 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:650 prints what its comments say")
-func output_sample_Docs_FutureKit_line650() async {
+// What Docs/FutureKit.md:651 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:651 prints what its comments say")
+func output_sample_Docs_FutureKit_line651() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line650()
+    try await sample_Docs_FutureKit_line651()
   }
   expectPrinted(
     result, ["progress: 0.0", "progress: 0.5", "progress: 1.0", "finished"],
-    sample: "Docs/FutureKit.md", line: 650)
+    sample: "Docs/FutureKit.md", line: 651)
 }

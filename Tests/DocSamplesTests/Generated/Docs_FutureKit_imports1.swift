@@ -5,6 +5,7 @@
 // check that they are all a reader needs.
 
 import FutureKit
+import StreamConcurrency
 import StreamCore
 import StreamPropagate
 
@@ -12,6 +13,7 @@ import StreamPropagate
 func sample_Docs_FutureKit_line34_imports() async throws {
 #sourceLocation(file: "Docs/FutureKit.md", line: 35)
 // import FutureKit  (moved to the top of this file)
+// import StreamConcurrency  // Future { try await … }  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
 // import StreamPropagate  // Promise and the callbacks  (moved to the top of this file)
 

@@ -12,6 +12,7 @@ import SignalOperators
 import StreamCombineExt
 import StreamCombineSchedulers
 import StreamConbini
+import StreamConcurrency
 import StreamCore
 import StreamFoundation
 import StreamPropagate

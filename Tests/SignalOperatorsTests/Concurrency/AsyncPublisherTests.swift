@@ -1,5 +1,6 @@
 import Dispatch
 import SignalOperators
+import StreamConcurrency
 import StreamCore
 import StreamTesting
 import Testing

@@ -1,4 +1,5 @@
 import SignalOperators
+import StreamConcurrency
 import StreamCore
 import StreamTesting
 import Synchronization

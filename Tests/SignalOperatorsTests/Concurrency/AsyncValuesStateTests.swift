@@ -21,7 +21,7 @@ private func requests(_ action: State.NextAction) -> Bool {
 }
 
 /// A subscribed state.
-private func subscribed(policy: AsyncBufferingPolicy?) -> State {
+private func subscribed(policy: ValuesBuffering?) -> State {
   var state = State.awaitingSubscription(waiter: nil)
   let action = state.receive(subscription: IgnoredSubscription(), policy: policy)
   if case .cancel = action { Issue.record("the first subscription was refused") }

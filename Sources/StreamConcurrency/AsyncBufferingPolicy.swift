@@ -1,3 +1,6 @@
+import StreamCore
+import SignalOperators
+import FutureKit
 /// How a publisher's `values` sequence holds values that arrive before the task asks for them.
 ///
 /// ```swift
@@ -18,4 +21,15 @@ public enum AsyncBufferingPolicy: Hashable, Sendable {
 
   /// Keep at most this many of the newest values; drop the oldest unread value to make room.
   case bufferingNewest(Int)
+}
+
+extension AsyncBufferingPolicy {
+  /// The same policy, as the `values` machinery spells it.
+  var buffering: ValuesBuffering {
+    switch self {
+    case .unbounded: .unbounded
+    case .bufferingOldest(let limit): .bufferingOldest(limit)
+    case .bufferingNewest(let limit): .bufferingNewest(limit)
+    }
+  }
 }
