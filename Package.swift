@@ -166,6 +166,30 @@ let package = Package(
       dependencies: ["SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
       swiftSettings: strictSettings
     ),
+    // A library written as a third-party Combine library is (its own `Publishers.WithLatestFrom`,
+    // `Materialize`, `Amb`, `Create`, `ReplaySubject`, `Signal`, `Promise`, `materialize()`,
+    // `share(replay:)`, ...), with only the import changed, and a test target that imports it with
+    // every Combine module: a Combine module that declares one of those names breaks the build.
+    // Both are in the Swift 6 language mode with no other settings, as such a library would be.
+    .target(
+      name: "ThirdPartyCombineLibrary",
+      dependencies: ["StreamCore", "SignalOperators"],
+      path: "Tests/ThirdPartyCombineLibrary"
+    ),
+    .testTarget(
+      name: "ThirdPartyCombineLibraryTests",
+      dependencies: [
+        "ThirdPartyCombineLibrary", "StreamCore", "SignalOperators", "FutureKit", "PropertyWrappers",
+        "StreamFoundation",
+      ]
+    ),
+    // Scheduler code written for Combine and combine-schedulers, in the Swift 6 language mode with
+    // no other settings: a scheduler class with `var` state, `RunLoop.main` in generic code,
+    // `AnySchedulerOf<RunLoop>`, `Publishers.Timer` on a run loop.
+    .testTarget(
+      name: "SchedulerSourceCompatTests",
+      dependencies: ["StreamCore", "SignalOperators", "StreamFoundation", "StreamCombineSchedulers"]
+    ),
     // The Swift examples of the five seed libraries' READMEs, with only the import changed (see
     // each file's header): a call written for a seed compiles here, or the file says why not.
     .testTarget(

@@ -9,7 +9,7 @@ extension Future where Output: Sendable {
   ///
   /// When the awaiting task is cancelled before the future completes, this throws
   /// `CancellationError` and stops waiting (which may cancel the task of a future made with
-  /// ``init(priority:operation:)``). Propagate's synchronous `value` is ``resolvedValue``.
+  /// `init(priority:operation:)`). Propagate's synchronous `value` is `resolvedValue`.
   ///
   /// > Thread safety: Any number of tasks may await one future.
   ///
@@ -46,7 +46,7 @@ extension Future where Output: Sendable, Failure == Never {
   /// ```
   ///
   /// It waits until the future completes, even if the awaiting task is cancelled, and counts
-  /// as needing the result (see ``init(priority:operation:)``).
+  /// as needing the result (see `init(priority:operation:)`).
   ///
   /// > Thread safety: Any number of tasks may await one future.
   public var value: Output {

@@ -24,8 +24,8 @@ public import StreamCore
 /// ```
 ///
 /// The first result wins: later calls to the promise (or to `Promise.resolve(_:)`,
-/// `Promise.reject(_:)`) are ignored. The result is stored, and reads such as ``isComplete``
-/// and ``resolvedValue`` see it as soon as the completing call has set it.
+/// `Promise.reject(_:)`) are ignored. The result is stored, and reads such as `isComplete`
+/// and `resolvedValue` see it as soon as the completing call has set it.
 ///
 /// **As a publisher** every subscriber, including one that arrives after completion, gets its
 /// own subscription (described as `"Future"`). A success is delivered once the subscriber has
@@ -34,22 +34,22 @@ public import StreamCore
 /// `receive(subscription:)` is still running: a result already known when you subscribe is
 /// delivered right after `receive(subscription:)` returns (Combine delivers it from inside).
 ///
-/// **Callbacks** (``onSuccess(onQueue:_:)``, ``onFailure(onQueue:_:)``,
-/// ``finally(onQueue:_:)``) each run exactly once, and never inside the call that completes the
+/// **Callbacks** (`onSuccess(onQueue:_:)`, `onFailure(onQueue:_:)`,
+/// `finally(onQueue:_:)`) each run exactly once, and never inside the call that completes the
 /// future or registers the callback, as in Propagate:
 /// - without a queue, asynchronously on the future's own private serial queue, in registration
 ///   order, also when the future is already complete;
 /// - with a queue, asynchronously on that queue (`queue.async`).
 ///
-/// Synchronous delivery is available under its own name: ``onSuccess(_:_:)`` and its siblings
-/// with ``CallbackDelivery/synchronously`` run the callback on the thread that completes the
+/// Synchronous delivery is available under its own name: `onSuccess(_:_:)` and its siblings
+/// with `synchronously` run the callback on the thread that completes the
 /// future, or at once on the registering thread when it is already complete. No callback,
 /// subscriber or continuation is ever called while a lock of the future is held, so a callback
 /// may register further callbacks, subscribe, or complete other promises.
 ///
 /// **Names.** Combine's `value` is the asynchronous value (`try await future.value`), so
-/// Propagate's synchronous `value: T?` is ``resolvedValue`` here. ``error``, ``succeeded``,
-/// ``failed`` and ``isComplete`` keep Propagate's names. Inside this type `Promise` is Combine's
+/// Propagate's synchronous `value: T?` is `resolvedValue` here. `error`, `succeeded`,
+/// `failed` and `isComplete` keep Propagate's names. Inside this type `Promise` is Combine's
 /// closure type (`Future<Int, Never>.Promise`); Propagate's promise class is `FutureKit.Promise`,
 /// written `Promise<Int, Never>` outside it.
 ///
@@ -57,7 +57,7 @@ public import StreamCore
 /// the value is handed to every subscriber and callback, which may run on different threads,
 /// so share a future across threads only when its value may be shared. Where Swift checks
 /// isolation, the requirements are explicit: `await future.value` needs `Output: Sendable`, and
-/// ``init(priority:operation:)`` takes a `@Sendable` operation. The promise, callbacks and
+/// `init(priority:operation:)` takes a `@Sendable` operation. The promise, callbacks and
 /// transforms are `@Sendable` closures, because they run on whichever thread completes the
 /// future.
 ///

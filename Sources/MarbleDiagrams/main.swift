@@ -3,9 +3,10 @@
 // `<!-- marbles:<section> -->` markers of Docs/SignalOperators.md, an SVG per operator in
 // Docs/Diagrams/, the same diagrams as the SignalOperators DocC article `MarbleDiagrams` (with
 // copies of the SVGs in the catalog), and each operator's diagram in its doc comment, between
-// `/// <!-- marbles:<slug> -->` and `/// <!-- /marbles:<slug> -->` lines in
-// Sources/SignalOperators. Every diagram must have such a block in at least one doc comment, and
-// every block must name a diagram. Run it from the package root:
+// `/// <!-- marbles:<slug> -->` and `/// <!-- /marbles:<slug> -->` lines in the operator modules
+// (SignalOperators and the other libraries' modules), with a copy of the SVG in the catalog of each
+// module whose doc comments show it. Every diagram must have such a block in at least one doc
+// comment, and every block must name a diagram. Run it from the package root:
 //
 //   swift run MarbleDiagrams           rewrite the diagrams (commit the result)
 //   swift run MarbleDiagrams --check   exit 1 if a checked-in diagram differs from what the code makes
@@ -17,7 +18,11 @@ let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
 let guide = root.appendingPathComponent("Docs/SignalOperators.md")
 let diagramsDirectory = root.appendingPathComponent("Docs/Diagrams")
 let catalog = root.appendingPathComponent("Sources/SignalOperators/SignalOperators.docc")
-let operatorSources = root.appendingPathComponent("Sources/SignalOperators")
+/// The modules whose doc comments may show diagrams: Combine's operators and the other
+/// libraries' operators built on them.
+let operatorModules = [
+  "SignalOperators", "StreamCombineExt", "StreamConbini", "StreamSnail", "StreamSwiftySignals",
+]
 
 let diagrams = makeDiagrams()
 var outputs: [(URL, String)] = []
@@ -57,23 +62,36 @@ outputs.append((guide, text))
 // The doc comments.
 let bySlug = Dictionary(uniqueKeysWithValues: diagrams.map { ($0.slug, $0) })
 var placed: Set<String> = []
-for url in swiftFiles(in: operatorSources) {
+for module in operatorModules {
+  var placedHere: Set<String> = []
+  for url in swiftFiles(in: root.appendingPathComponent("Sources/\(module)")) {
   guard let source = try? String(contentsOf: url, encoding: .utf8),
     source.contains("<!-- marbles:")
   else { continue }
   let name = url.path.replacingOccurrences(of: root.path + "/", with: "")
   switch docCommentBlocks(in: source, bySlug: bySlug) {
   case .success(let (updated, slugs)):
-    placed.formUnion(slugs)
+    placedHere.formUnion(slugs)
     outputs.append((url, updated))
   case .failure(let problem):
     print("MarbleDiagrams: \(name): \(problem.message)")
     exit(2)
   }
+  }
+  placed.formUnion(placedHere)
+  // The catalog of a module other than SignalOperators (whose catalog has every SVG, for the
+  // article) needs a copy of each diagram its doc comments show.
+  if module != "SignalOperators" {
+    let moduleCatalog = root.appendingPathComponent("Sources/\(module)/\(module).docc")
+    for slug in placedHere.sorted() {
+      guard let diagram = bySlug[slug] else { continue }
+      outputs.append((moduleCatalog.appendingPathComponent("marble-\(slug).svg"), svg(diagram)))
+    }
+  }
 }
 let unplaced = diagrams.map(\.slug).filter { !placed.contains($0) }
 guard unplaced.isEmpty else {
-  print("MarbleDiagrams: no doc comment in Sources/SignalOperators shows these diagrams:")
+  print("MarbleDiagrams: no doc comment in the operator modules shows these diagrams:")
   for slug in unplaced {
     print("  \(slug): add `/// <!-- marbles:\(slug) -->` and `/// <!-- /marbles:\(slug) -->` lines")
   }

@@ -10,7 +10,7 @@ extension Publisher {
   /// // [cpu, memory, disk] each time one of them changes
   /// ```
   ///
-  /// A chain of ``StreamCore/Publishers/CombineLatest``, one per publisher of `others`, so it has
+  /// A chain of `CombineLatest`, one per publisher of `others`, so it has
   /// `combineLatest(_:)`'s demand, completion and failure rules: each publisher is asked for
   /// one value at a time while the subscriber has demand; it finishes when all have finished,
   /// or when one finishes without having sent a value; the first failure fails it. The array
@@ -31,7 +31,7 @@ extension Publisher {
   /// ![Marble diagram of [first, second, third].combineLatest()](marble-combine-latest-many)
   /// <!-- /marbles:combine-latest-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/combineLatest(_:)``: the publishers may send from any threads at
+  /// > Thread safety: As `combineLatest(_:)`: the publishers may send from any threads at
   /// > once; calls to the subscriber never overlap.
   ///
   /// - Parameter others: The other publishers to combine with this one.
@@ -75,7 +75,7 @@ extension Publisher {
   /// ![Marble diagram of [first, second, third].combineLatest()](marble-combine-latest-many)
   /// <!-- /marbles:combine-latest-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/combineLatest(_:)``.
+  /// > Thread safety: As `combineLatest(_:)`.
   ///
   /// - Parameter others: The other publishers to combine with this one.
   /// - Returns: A publisher of arrays of the latest values.
@@ -116,7 +116,7 @@ extension Collection where Element: Publisher {
   /// ![Marble diagram of [first, second, third].combineLatest()](marble-combine-latest-many)
   /// <!-- /marbles:combine-latest-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/combineLatest(_:)``.
+  /// > Thread safety: As `combineLatest(_:)`.
   ///
   /// - Returns: A publisher of arrays of the latest values, in the collection's order.
   public func combineLatest() -> AnyPublisher<[Element.Output], Element.Failure> {

@@ -7,7 +7,7 @@ extension Publisher where Output: Collection {
   /// [[1, 2], [3]].publisher.mapMany { $0 * 10 }.sink { print($0) }  // [10, 20], [30]
   /// ```
   ///
-  /// A ``StreamCore/Publishers/Map`` that maps each collection into an array: demand and
+  /// A `Map` that maps each collection into an array: demand and
   /// completion pass through.
   ///
   /// > Thread safety: A value type; `transform` runs on the upstream's thread.

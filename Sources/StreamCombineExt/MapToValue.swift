@@ -9,7 +9,7 @@ extension Publisher {
   /// taps.send()  // tap
   /// ```
   ///
-  /// A ``StreamCore/Publishers/Map``: demand and completion pass through.
+  /// A `Map`: demand and completion pass through.
   ///
   /// > Thread safety: A value type; values pass on the upstream's thread.
   ///
@@ -25,7 +25,7 @@ extension Publisher {
   /// let saves = [1, 2].publisher.mapToVoid()  // (), ()
   /// ```
   ///
-  /// A ``StreamCore/Publishers/Map``: demand and completion pass through.
+  /// A `Map`: demand and completion pass through.
   ///
   /// > Thread safety: A value type; values pass on the upstream's thread.
   ///

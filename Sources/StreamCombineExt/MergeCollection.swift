@@ -8,7 +8,7 @@ extension Publisher {
   /// let cancellable = lobby.merge(with: rooms.map(\.messages)).sink { show($0) }
   /// ```
   ///
-  /// A ``StreamCore/Publishers/MergeMany`` of this publisher followed by `others`, so it has its demand,
+  /// A `MergeMany` of this publisher followed by `others`, so it has its demand,
   /// completion and failure rules: it finishes when all have finished and fails with the first
   /// failure.
   ///
@@ -26,7 +26,7 @@ extension Publisher {
   /// ![Marble diagram of [first, second, third].merge()](marble-merge-many)
   /// <!-- /marbles:merge-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publishers/MergeMany``.
+  /// > Thread safety: As `MergeMany`.
   ///
   /// - Parameter others: The other publishers to merge with this one.
   /// - Returns: A publisher of the values of all of them.
@@ -50,7 +50,7 @@ extension Collection where Element: Publisher {
   /// let cancellable = rooms.map(\.messages).merge().sink { show($0) }
   /// ```
   ///
-  /// A ``StreamCore/Publishers/MergeMany`` of the publishers: it finishes when all have finished (at once
+  /// A `MergeMany` of the publishers: it finishes when all have finished (at once
   /// for an empty collection) and fails with the first failure, cancelling the others.
   ///
   /// <!-- marbles:merge-many -->
@@ -67,7 +67,7 @@ extension Collection where Element: Publisher {
   /// ![Marble diagram of [first, second, third].merge()](marble-merge-many)
   /// <!-- /marbles:merge-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publishers/MergeMany``.
+  /// > Thread safety: As `MergeMany`.
   ///
   /// - Returns: A publisher of the values of all of the collection's publishers.
   public func merge() -> AnyPublisher<Element.Output, Element.Failure> {

@@ -8,7 +8,7 @@ extension Publisher where Output == Never {
   /// let merged = done.setOutputType(to: Int.self).merge(with: Just(1))
   /// ```
   ///
-  /// The output counterpart of `setFailureType(to:)`: a ``StreamCore/Publishers/Map`` whose
+  /// The output counterpart of `setFailureType(to:)`: a `Map` whose
   /// closure can never run, so completion and demand pass through unchanged.
   ///
   /// > Thread safety: A value type; the subscriber talks to the upstream's subscription directly.

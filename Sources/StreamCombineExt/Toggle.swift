@@ -7,7 +7,7 @@ extension Publisher where Output == Bool {
   /// [true, false].publisher.toggle().sink { print($0) }  // false, true
   /// ```
   ///
-  /// A ``StreamCore/Publishers/Map``: demand and completion pass through.
+  /// A `Map`: demand and completion pass through.
   ///
   /// > Thread safety: A value type; values pass on the upstream's thread.
   ///

@@ -10,7 +10,7 @@ extension Publisher {
   /// // [page n, thumbnail n, caption n]
   /// ```
   ///
-  /// A chain of ``StreamCore/Publishers/Zip``, one per publisher of `others`, so it has `zip(_:)`'s demand,
+  /// A chain of `Zip`, one per publisher of `others`, so it has `zip(_:)`'s demand,
   /// completion and failure rules: a publisher is asked for values only while the subscriber
   /// has demand for a tuple it would complete; it finishes once a publisher has finished and
   /// its values are used up; the first failure fails it. The array is in the order of the
@@ -31,7 +31,7 @@ extension Publisher {
   /// ![Marble diagram of [first, second, third].zip()](marble-zip-many)
   /// <!-- /marbles:zip-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/zip(_:)``: the publishers may send from any threads at once; calls to
+  /// > Thread safety: As `zip(_:)`: the publishers may send from any threads at once; calls to
   /// > the subscriber never overlap.
   ///
   /// - Parameter others: The other publishers to zip with this one.
@@ -71,7 +71,7 @@ extension Publisher {
   /// ![Marble diagram of [first, second, third].zip()](marble-zip-many)
   /// <!-- /marbles:zip-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/zip(_:)``.
+  /// > Thread safety: As `zip(_:)`.
   ///
   /// - Parameter others: The other publishers to zip with this one.
   /// - Returns: A publisher of arrays of values, one from each publisher.
@@ -107,7 +107,7 @@ extension Collection where Element: Publisher {
   /// ![Marble diagram of [first, second, third].zip()](marble-zip-many)
   /// <!-- /marbles:zip-many -->
   ///
-  /// > Thread safety: As ``StreamCore/Publisher/zip(_:)``.
+  /// > Thread safety: As `zip(_:)`.
   ///
   /// - Returns: A publisher of arrays of values, in the collection's order.
   public func zip() -> AnyPublisher<[Element.Output], Element.Failure> {

@@ -11,7 +11,7 @@ public import StreamCore
 /// - `schedule(options:_:)` and `schedule(after:tolerance:options:_:)` run the action before they
 ///   return, whatever the date.
 /// - `schedule(after:interval:tolerance:options:_:)` runs the action once, before it returns, and
-///   returns a cancellable that does nothing, as ``ImmediateScheduler`` does.
+///   returns a cancellable that does nothing, as `ImmediateScheduler` does.
 /// - ``now`` is the instant given at creation and never moves.
 ///
 /// combine-schedulers names this type `ImmediateScheduler<SchedulerTimeType, SchedulerOptions>`

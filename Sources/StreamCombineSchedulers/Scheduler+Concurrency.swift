@@ -34,6 +34,10 @@ extension Scheduler {
   ///
   /// > Thread safety: May be called from any task.
   ///
+  /// ```swift
+  /// try await scheduler.sleep(until: scheduler.now.advanced(by: .seconds(1)))
+  /// ```
+  ///
   /// - Parameters:
   ///   - deadline: The instant to wake at.
   ///   - tolerance: How late the wake-up may be.
@@ -104,7 +108,7 @@ extension Scheduler {
   /// > Thread safety: May be called from any thread.
   ///
   /// - Parameter work: The work to time.
-  /// - Returns: The distance from ``Scheduler/now`` before `work` to ``Scheduler/now`` after it.
+  /// - Returns: The distance from `now` before `work` to `now` after it.
   /// - Throws: What `work` throws.
   public func measure(_ work: () throws -> Void) rethrows -> SchedulerTimeType.Stride {
     let start = now

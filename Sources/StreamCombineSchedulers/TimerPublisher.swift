@@ -18,7 +18,7 @@ extension Scheduler {
   ///   - interval: The time between ticks.
   ///   - tolerance: How late each tick may be; `nil` for the scheduler's minimum tolerance.
   ///   - options: Passed to the scheduler.
-  /// - Returns: The timer publisher; it ticks from ``Publishers/Timer/connect()`` on.
+  /// - Returns: The timer publisher; it ticks from `connect()` on.
   public func timerPublisher(
     every interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride? = nil,

@@ -8,7 +8,7 @@ extension Publishers.BufferingStrategy {
   /// upstream.buffer(size: 10, prefetch: .keepFull, whenFull: .fatalError("sensor overflow"))
   /// ```
   ///
-  /// It is a ``customError(_:)`` whose closure calls `Swift.fatalError`, as Conbini defines it.
+  /// It is a `customError(_:)` whose closure calls `Swift.fatalError`, as Conbini defines it.
   ///
   /// - Parameters:
   ///   - message: The message to stop with.

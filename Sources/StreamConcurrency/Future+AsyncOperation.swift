@@ -9,10 +9,10 @@ extension Future {
   /// let cancellable = profile.sink(receiveCompletion: { _ in }, receiveValue: { show($0) })
   /// ```
   ///
-  /// The task starts at once, like the closure of ``init(_:)``. It is **cancelled when nobody
+  /// The task starts at once, like the closure of `init(_:)`. It is **cancelled when nobody
   /// needs its result any more**: when, before it completes, the last subscription is cancelled
   /// or the last cancellable awaiter of `value` is cancelled, and no callback or derived
-  /// future (``mapValue(_:)``, ``bindTo(_:)``, ``merge(_:)`` and so on) is registered. A future
+  /// future (`mapValue(_:)`, `bindTo(_:)`, `merge(_:)` and so on) is registered. A future
   /// that nobody has subscribed to yet keeps running. When cancelled, the operation sees
   /// `Task.isCancelled`; whatever it then returns or throws (typically `CancellationError`)
   /// completes the future.

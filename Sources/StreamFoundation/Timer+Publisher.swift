@@ -54,9 +54,9 @@ extension Timer {
   /// - A subscriber with no demand when a tick comes misses it.
   /// - Cancelling the connection invalidates the timer; a later ``connect()`` starts a new one.
   ///   Connecting while connected returns the same connection. The timer never completes.
-  /// - The run loop must run for ticks to come (see ``RunLoopScheduler``).
+  /// - The run loop must run for ticks to come (see `RunLoopScheduler`).
   ///
-  /// Built on `SignalOperators`' `Publishers.Timer` with the run loop's ``RunLoopScheduler`` in
+  /// Built on `SignalOperators`' `Publishers.Timer` with the run loop's `RunLoopScheduler` in
   /// ``mode``.
   ///
   /// > Thread safety: Subscribe, connect and cancel from any thread; ticks arrive on the run

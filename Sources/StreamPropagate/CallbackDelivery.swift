@@ -1,7 +1,7 @@
 import StreamCore
 import FutureKit
 /// How a Propagate-style callback is delivered, for the registrations that take it instead of
-/// a queue: ``Future/onSuccess(_:_:)``, ``StreamSubscriber/onNewData(_:perform:)`` and their
+/// a queue: `onSuccess(_:_:)`, ``StreamSubscriber/onNewData(_:perform:)`` and their
 /// siblings.
 ///
 /// ```swift

@@ -137,6 +137,8 @@ extension Future {
   /// let pair = userFuture.combineWith(postsFuture)  // Future<(User, [Post]), LoadError>
   /// ```
   ///
+  /// > Thread safety: May be called from any thread, before or after the future completes.
+  ///
   /// - Parameter others: The other futures to wait for.
   /// - Returns: A future of this value followed by the others', in argument order.
   public func combineWith<each Other>(

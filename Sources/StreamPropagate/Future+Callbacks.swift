@@ -187,6 +187,10 @@ extension Future {
   /// Runs `callback` with the result when the future completes, synchronously; as
   /// ``finally(_:_:)``.
   ///
+  /// ```swift
+  /// future.onComplete(.synchronously) { result in print(result) }
+  /// ```
+  ///
   /// > Thread safety: As ``finally(_:_:)``.
   ///
   /// - Parameters:

@@ -14,7 +14,7 @@ extension Future {
   ///
   /// Each operator on this page returns a new future that completes when this one does, on the
   /// same thread, right after this future's earlier callbacks. Registering it counts as needing
-  /// this future's result (see ``init(priority:operation:)``).
+  /// this future's result (see `init(priority:operation:)`).
   ///
   /// > Thread safety: `transform` runs once, on the thread that completes this future (or on this
   /// > thread if it already has), never under a lock.
@@ -200,6 +200,8 @@ extension Future {
   /// let done: Future<Void, SaveError> = store.save(item).mapToVoid()
   /// ```
   ///
+  /// > Thread safety: May be called from any thread, before or after the future completes.
+  ///
   /// - Returns: A future of `()` or the failure.
   public func mapToVoid() -> Future<Void, Failure> {
     mapResult { $0.map { _ in () } }
@@ -247,6 +249,8 @@ extension Future {
   /// avatar.onSuccess { view.image = $0 }
   /// ```
   ///
+  /// > Thread safety: May be called from any thread, before or after the future completes.
+  ///
   /// - Returns: A future that succeeds with the value, or never completes.
   public func successOnly() -> Future<Output, Never> {
     let values = Future<Output, Never>()
@@ -266,6 +270,8 @@ extension Future {
   /// ```
   ///
   /// Use ``compactMap(fallbackError:errorMap:)`` to fail instead.
+  ///
+  /// > Thread safety: May be called from any thread, before or after the future completes.
   ///
   /// - Returns: A future of the unwrapped value; failures pass through.
   public func compactMap<Wrapped>() -> Future<Wrapped, Failure> where Output == Wrapped? {

@@ -10,6 +10,8 @@ extension Future {
   ///
   /// No callback runs at creation. Subscribers receive the value on their first request.
   ///
+  /// > Thread safety: May be called from any thread.
+  ///
   /// - Parameter value: The value.
   /// - Returns: A completed future.
   public static func of(_ value: Output) -> Future {

@@ -16,7 +16,7 @@ public import FutureKit
 /// }
 /// ```
 ///
-/// A promise owns one ``Future`` (``future``). Only its first completion counts: each completing
+/// A promise owns one `Future` (``future``). Only its first completion counts: each completing
 /// call returns whether it was the one, and later calls change nothing (Propagate ignored them
 /// silently; here the `Bool` tells). The future's subscribers, and its callbacks registered
 /// ``CallbackDelivery/synchronously``, are notified by the call that wins, on its thread, after

@@ -2,7 +2,7 @@ public import Foundation
 public import SignalOperators
 
 extension NotificationCenter {
-  /// Snail's `observeEvent(_:object:)`: the same as ``publisher(for:object:)``.
+  /// Snail's `observeEvent(_:object:)`: the same as `publisher(for:object:)`.
   ///
   /// ```swift
   /// let token = NotificationCenter.default.observeEvent(.userDidLogIn)
@@ -11,12 +11,12 @@ extension NotificationCenter {
   ///
   /// Unlike Snail, the observer is removed when the subscription is cancelled.
   ///
-  /// > Thread safety: The same as ``NotificationCenter/Publisher``.
+  /// > Thread safety: The same as `Publisher`.
   ///
   /// - Parameters:
   ///   - name: The notification name to observe.
   ///   - object: The sender to observe, or `nil` for any sender.
-  /// - Returns: A ``NotificationCenter/Publisher``.
+  /// - Returns: A `Publisher`.
   public func observeEvent(
     _ name: Notification.Name,
     object: AnyObject? = nil

@@ -10,10 +10,10 @@ extension Publisher {
   ///
   /// Failures and the finish pass through at once.
   ///
-  /// > Thread safety: The same as ``StreamCore/Publisher/dropFirst(_:)``.
+  /// > Thread safety: The same as `dropFirst(_:)`.
   ///
   /// - Parameter count: How many values to drop; must not be negative.
-  /// - Returns: A ``StreamCore/Publishers/Drop`` publisher.
+  /// - Returns: A `Drop` publisher.
   public func skip(first count: Int) -> Publishers.Drop<Self> {
     dropFirst(count)
   }
@@ -25,10 +25,10 @@ extension Publisher {
   /// taps.skip(first: n).subscribe(onNext: { print("third tap or later") })
   /// ```
   ///
-  /// > Thread safety: The same as ``StreamCore/Publisher/dropFirst(_:)``.
+  /// > Thread safety: The same as `dropFirst(_:)`.
   ///
   /// - Parameter count: How many values to drop.
-  /// - Returns: A ``StreamCore/Publishers/Drop`` publisher.
+  /// - Returns: A `Drop` publisher.
   public func skip(first count: UInt) -> Publishers.Drop<Self> {
     dropFirst(Int(clamping: count))
   }

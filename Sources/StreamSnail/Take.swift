@@ -12,10 +12,10 @@ extension Publisher {
   /// It finishes as soon as the `count`-th value is delivered, and cancels upstream. Unlike
   /// Snail, `take(first: 0)` finishes at once instead of at the first upstream value.
   ///
-  /// > Thread safety: The same as ``StreamCore/Publisher/prefix(_:)``.
+  /// > Thread safety: The same as `prefix(_:)`.
   ///
   /// - Parameter count: How many values to take; must not be negative.
-  /// - Returns: A ``StreamCore/Publishers/Output`` publisher.
+  /// - Returns: A `Output` publisher.
   public func take(first count: Int) -> Publishers.Output<Self> {
     prefix(count)
   }
@@ -28,10 +28,10 @@ extension Publisher {
   /// taps.take(first: n).subscribe(onNext: { print("tap") }, onDone: { print("three taps") })
   /// ```
   ///
-  /// > Thread safety: The same as ``StreamCore/Publisher/prefix(_:)``.
+  /// > Thread safety: The same as `prefix(_:)`.
   ///
   /// - Parameter count: How many values to take.
-  /// - Returns: A ``StreamCore/Publishers/Output`` publisher.
+  /// - Returns: A `Output` publisher.
   public func take(first count: UInt) -> Publishers.Output<Self> {
     prefix(Int(clamping: count))
   }

@@ -24,7 +24,7 @@ import PropertyWrappers
 ///   ``PropertyEndPoint/dispatch(to:)``, ``PropertyEndPoint/dispatch(qos:)`` and
 ///   ``PropertyEndPoint/noDispatch()`` choose another queue, and
 ///   ``PropertyEndPoint/onAssigningThread()`` delivers synchronously on the assigning thread.
-///   Values are sent one at a time and in the order they were assigned (see ``Variable`` for
+///   Values are sent one at a time and in the order they were assigned (see `Variable` for
 ///   how a value assigned during a delivery is queued), and keep that order on every queue.
 /// - When the property is deinitialised, its subscribers receive `.finished`, where SwiftySignals
 ///   unsubscribes its observers.

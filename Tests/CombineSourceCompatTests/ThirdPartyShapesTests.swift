@@ -3,10 +3,6 @@
 // target exists to compile: each declaration below is one a library declares against Combine, and
 // a change to StreamKit that makes one of them fail to build breaks the build. The tests then
 // check that the code also behaves.
-//
-// The one exception is the custom scheduler (`ManualClock`): `Scheduler` refines `Sendable` in
-// StreamKit, so a scheduler class with mutable state adds `@unchecked Sendable`, the one-line fix
-// listed in Differential/INTENDED.md (S1, "`Scheduler` refines `Sendable`").
 
 import Dispatch
 import SignalOperators
@@ -126,7 +122,7 @@ final class SharedCounter: Sendable {
 /// A manual virtual-time scheduler, as combine-schedulers-style libraries declare one: a class
 /// with mutable state, advanced by hand.
 // The one line a port adds: StreamKit's `Scheduler` refines `Sendable`.
-final class ManualClock: Scheduler, @unchecked Sendable {
+class ManualClock: Scheduler {
   typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
   typealias SchedulerOptions = Never
 

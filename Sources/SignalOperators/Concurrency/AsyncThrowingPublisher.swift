@@ -7,7 +7,7 @@ extension Publisher {
   /// for try await line in lines.values { print(line) }
   /// ```
   ///
-  /// As in Combine, each `next()` requests one value; see ``values(bufferingPolicy:)->AsyncThrowingPublisher<Self>`` for a
+  /// As in Combine, each `next()` requests one value; see `values(bufferingPolicy:)->AsyncThrowingPublisher<Self>` for a
   /// sequence that keeps what a subject sends between iterations.
   ///
   /// > Thread safety: One task iterates; the publisher may send from any thread.
@@ -31,7 +31,7 @@ extension Publisher {
 /// > Thread safety: A value type; an iterator is used by one task at a time.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   public typealias Element = P.Output
-  public typealias Failure = P.Failure
+  public typealias Failure = any Error
 
   @usableFromInline
   let publisher: P
@@ -78,15 +78,15 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   public struct Iterator: AsyncIteratorProtocol {
     /// The type of the publisher's values.
     public typealias Element = P.Output
-    public typealias Failure = P.Failure
+    public typealias Failure = any Error
 
     let lifetime: AsyncValuesLifetime<P.Output, P.Failure>
 
     /// The next value; `nil` at the end or after the task was cancelled.
     ///
-    /// Untyped `throws`, as in Combine and the standard library's `AsyncThrowingStream`: a typed
-    /// `next()` passed through a generic `rethrows` wrapper crashes the Swift 6.3 compiler.
-    /// ``next(isolation:)`` carries the typed error.
+    /// Untyped `throws`, and `Failure` is `any Error`, as in Combine: with a concrete `Failure`
+    /// (a typed `next()` or `next(isolation:)`), client code that forwards `next()` through a
+    /// generic `rethrows` function crashes the Swift 6.3 compiler (signal 11 in SILGen).
     ///
     /// - Throws: The publisher's failure.
     public mutating func next() async throws -> P.Output? {
@@ -98,7 +98,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// - Throws: The publisher's failure.
     public mutating func next(
       isolation actor: isolated (any Actor)?
-    ) async throws(P.Failure) -> P.Output? {
+    ) async throws -> P.Output? {
       switch await lifetime.subscriber.next(isolation: actor) {
       case .success(let value): return value
       case .failure(let error): throw error

@@ -14,12 +14,12 @@ import Testing
     subject.send(completion: .failure(TestError()))
     var received: [Int] = []
     var thrown: TestError?
-    do throws(TestError) {
-      while let value = try await iterator.next(isolation: nil) {
+    do {
+      while let value = try await iterator.next() {
         received.append(value)
       }
     } catch {
-      thrown = error
+      thrown = error as? TestError
     }
     #expect(received == [1, 2])
     #expect(thrown == TestError())
