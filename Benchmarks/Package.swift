@@ -27,6 +27,8 @@ let package = Package(
         .product(name: "FutureKit", package: "StreamKit"),
         .product(name: "PropertyWrappers", package: "StreamKit"),
         .product(name: "SignalOperators", package: "StreamKit"),
+        // CombineExt's operators (withLatestFrom, share(replay:)) that some workloads measure.
+        .product(name: "StreamCombineExt", package: "StreamKit"),
       ]
     ),
     .target(

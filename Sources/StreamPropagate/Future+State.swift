@@ -25,6 +25,8 @@ extension Future {
   /// failed.failed  // true
   /// ```
   ///
+  /// > Thread safety: May be called from any thread.
+  ///
   /// - Parameter error: The failure.
   /// - Returns: A completed future.
   public static func error(_ error: Failure) -> Future {

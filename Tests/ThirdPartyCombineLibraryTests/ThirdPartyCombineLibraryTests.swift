@@ -12,7 +12,7 @@ import StreamFoundation
 import Testing
 import ThirdPartyCombineLibrary
 
-@Suite struct ThirdPartyCombineLibraryTests {
+@Suite(.timeLimit(.minutes(1))) struct ThirdPartyCombineLibraryTests {
   @Test func materializeAndDematerialize_areTheLibrarys() {
     var events: [Event<Int, Never>] = []
     let materialized: Publishers.Materialize<Publishers.Sequence<[Int], Never>> =

@@ -19,6 +19,7 @@ import OpenCombineDispatch
 import FutureKit
 import PropertyWrappers
 import SignalOperators
+import StreamCombineExt
 import StreamCore
 #endif
 
