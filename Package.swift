@@ -102,59 +102,79 @@ let package = Package(
     ),
     .target(
       name: "StreamSwiftySignals",
-      dependencies: ["StreamCore", "SignalOperators", "PropertyWrappers", "StreamCombineSchedulers"],
+      dependencies: [
+        "StreamCore", "SignalOperators", "PropertyWrappers", "StreamCombineSchedulers",
+        "StreamSnail",
+      ],
       swiftSettings: strictSettings
     ),
     .executableTarget(
       name: "Examples",
       dependencies: [
-        "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
-        "StreamTesting",
-       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
+        "FutureKit", "PropertyWrappers", "SignalOperators", "StreamConbini", "StreamConcurrency",
+        "StreamCore", "StreamFoundation", "StreamPropagate", "StreamShuttle", "StreamSnail",
+        "StreamSwiftySignals", "StreamTesting",
+      ],
       swiftSettings: strictSettings
     ),
     // Writes the marble diagrams in Docs/ by running each operator through the marble kit;
     // CI runs it with `--check`.
     .executableTarget(
       name: "MarbleDiagrams",
-      dependencies: ["StreamCore", "SignalOperators", "StreamTesting", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
+      dependencies: [
+        "SignalOperators", "StreamCombineExt", "StreamConbini", "StreamCore", "StreamPropagate",
+        "StreamSnail", "StreamSwiftySignals", "StreamTesting",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StreamCoreTests",
-      dependencies: ["StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["StreamCombineSchedulers", "StreamCore"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "FutureKitTests",
-      dependencies: ["FutureKit", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
+      dependencies: [
+        "FutureKit", "StreamCombineExt", "StreamConbini", "StreamConcurrency", "StreamCore",
+        "StreamPropagate", "StreamSnail", "StreamSwiftySignals", "StreamTesting",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "PropertyWrappersTests",
-      dependencies: ["PropertyWrappers", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: [
+        "PropertyWrappers", "StreamCombineExt", "StreamCore", "StreamPropagate", "StreamShuttle",
+        "StreamSnail", "StreamSwiftySignals", "StreamTesting",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "SignalOperatorsTests",
-      dependencies: ["SignalOperators", "StreamTesting", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
+      dependencies: [
+        "SignalOperators", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini",
+        "StreamConcurrency", "StreamCore", "StreamPropagate", "StreamSnail", "StreamSwiftySignals",
+        "StreamTesting",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StreamFoundationTests",
-      dependencies: ["StreamFoundation", "StreamTesting", "StreamCore", "SignalOperators", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: [
+        "SignalOperators", "StreamCombineSchedulers", "StreamConbini", "StreamCore",
+        "StreamFoundation", "StreamSnail", "StreamSwiftySignals", "StreamTesting",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "StreamTestingTests",
-      dependencies: ["StreamTesting", "StreamCore", "SignalOperators", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
+      dependencies: ["SignalOperators", "StreamCombineSchedulers", "StreamCore", "StreamTesting"],
       swiftSettings: strictSettings
     ),
     // A client still in the Swift 5 language mode, using `values` from generic code: a compiler
     // crash or a source break for such clients fails the build.
     .testTarget(
       name: "Swift5ClientTests",
-      dependencies: ["SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["SignalOperators", "StreamCore"],
       swiftSettings: [.swiftLanguageMode(.v5)]
     ),
     // Code shaped like third-party Combine libraries written for the Swift 6 language mode
@@ -163,7 +183,7 @@ let package = Package(
     // stop compiling fails the build.
     .testTarget(
       name: "CombineSourceCompatTests",
-      dependencies: ["SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["SignalOperators", "StreamCore"],
       swiftSettings: strictSettings
     ),
     // A library written as a third-party Combine library is (its own `Publishers.WithLatestFrom`,
@@ -179,7 +199,8 @@ let package = Package(
     .testTarget(
       name: "ThirdPartyCombineLibraryTests",
       dependencies: [
-        "ThirdPartyCombineLibrary", "StreamCore", "SignalOperators", "FutureKit", "PropertyWrappers",
+        "ThirdPartyCombineLibrary", "StreamCore", "SignalOperators", "FutureKit",
+        "PropertyWrappers",
         "StreamFoundation",
       ]
     ),
@@ -188,37 +209,41 @@ let package = Package(
     // `AnySchedulerOf<RunLoop>`, `Publishers.Timer` on a run loop.
     .testTarget(
       name: "SchedulerSourceCompatTests",
-      dependencies: ["StreamCore", "SignalOperators", "StreamFoundation", "StreamCombineSchedulers"]
+      dependencies: [
+        "StreamCore", "SignalOperators", "StreamFoundation", "StreamCombineSchedulers",
+      ]
     ),
     // The Swift examples of the five seed libraries' READMEs, with only the import changed (see
     // each file's header): a call written for a seed compiles here, or the file says why not.
     .testTarget(
       name: "ShuttleExamplesTests",
-      dependencies: ["PropertyWrappers", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["PropertyWrappers", "StreamCore", "StreamShuttle"],
       path: "Tests/SeedExamples/ShuttleExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "PropagateExamplesTests",
-      dependencies: ["FutureKit", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["FutureKit", "StreamConbini", "StreamCore", "StreamPropagate"],
       path: "Tests/SeedExamples/PropagateExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ConbiniExamplesTests",
-      dependencies: ["FutureKit", "SignalOperators", "StreamCore", "StreamTesting", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: [
+        "FutureKit", "SignalOperators", "StreamConbini", "StreamCore", "StreamTesting",
+      ],
       path: "Tests/SeedExamples/ConbiniExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "SnailExamplesTests",
-      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore", "StreamSnail"],
       path: "Tests/SeedExamples/SnailExamplesTests",
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "SwiftySignalsExamplesTests",
-      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore", "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals"],
+      dependencies: ["PropertyWrappers", "SignalOperators", "StreamCore", "StreamSwiftySignals"],
       path: "Tests/SeedExamples/SwiftySignalsExamplesTests",
       swiftSettings: strictSettings
     ),
@@ -226,9 +251,11 @@ let package = Package(
     .testTarget(
       name: "DocSamplesTests",
       dependencies: [
-        "StreamCore", "FutureKit", "PropertyWrappers", "SignalOperators", "StreamFoundation",
-        "StreamTesting",
-       "StreamCombineExt", "StreamCombineSchedulers", "StreamConbini", "StreamPropagate", "StreamShuttle", "StreamSnail", "StreamSwiftySignals", "StreamConcurrency"],
+        "FutureKit", "PropertyWrappers", "SignalOperators", "StreamCombineExt",
+        "StreamCombineSchedulers", "StreamConbini", "StreamConcurrency", "StreamCore",
+        "StreamFoundation", "StreamPropagate", "StreamShuttle", "StreamSnail",
+        "StreamSwiftySignals", "StreamTesting",
+      ],
       swiftSettings: strictSettings + [.treatAllWarnings(as: .error)]
     ),
   ],

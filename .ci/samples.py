@@ -37,8 +37,11 @@ standard output, line by line with trailing spaces ignored, to the lines the com
 Output printed after the sample returns (from another thread, later) is not seen, so a sample
 whose output comes later must wait for it, as a script would have to.
 
-Every block is compiled with Dispatch, Foundation and every StreamKit library imported, in one
-file per document. `import X` lines in a block are moved to the top of that file, so a sample
+Every block is compiled with Dispatch, Foundation, the Combine modules and StreamTesting imported,
+in one file per document. Another library's module (StreamCombineExt, StreamSnail, ...) is imported
+only where a block of the document imports it or the document has a line
+`<!-- samples import: StreamSnail StreamCombineExt -->`: those modules' names may clash with each
+other, as the libraries' do. `import X` lines in a block are moved to the top of that file, so a sample
 may show its imports; a plain `swift` block that shows imports is also compiled alone in a file
 of its own with only those imports (and must then need nothing from other blocks), so the
 imports it shows are all a reader needs. Each generated function and file-scope block starts
@@ -71,16 +74,8 @@ DEFAULT_IMPORTS = [
     "FutureKit",
     "PropertyWrappers",
     "SignalOperators",
-    "StreamCombineExt",
-    "StreamCombineSchedulers",
-    "StreamConbini",
-    "StreamConcurrency",
     "StreamCore",
     "StreamFoundation",
-    "StreamPropagate",
-    "StreamShuttle",
-    "StreamSnail",
-    "StreamSwiftySignals",
     "StreamTesting",
     "Testing",
 ]
@@ -300,6 +295,18 @@ def make_file_private(line: str) -> str:
     return f"{match['attributes']}fileprivate {match['rest']}"
 
 
+SAMPLES_IMPORT = re.compile(r"^<!-- samples import: (?P<modules>[\w ]+) -->$", re.M)
+
+
+def document_imports(document: str) -> set[str]:
+    """The modules a document's samples need beyond the defaults, from its
+    `<!-- samples import: StreamSnail StreamCombineExt -->` line (a guide to another library's
+    module, whose plain samples don't repeat the import)."""
+    text = (ROOT / document).read_text(encoding="utf-8")
+    found = SAMPLES_IMPORT.search(text)
+    return set(found["modules"].split()) if found else set()
+
+
 def hoist_imports(block: Block, imports: set[str]) -> list[str]:
     """Moves `import X` lines out of the block (their lines become comments)."""
     code = []
@@ -374,7 +381,7 @@ def generate(document: str, blocks: list[Block], errors: list[str]) -> dict[str,
     """Returns the files generated from one document, by name: one with every block, and one per
     plain block that shows imports, compiled with only those imports."""
     name = identifier(document)
-    imports = set(DEFAULT_IMPORTS)
+    imports = set(DEFAULT_IMPORTS) | document_imports(document)
     parts: list[str] = []
     outputs: list[str] = []
     files: dict[str, str] = {}

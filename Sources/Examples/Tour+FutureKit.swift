@@ -1,9 +1,9 @@
 import FutureKit
 import SignalOperators
-import StreamCore
-import Synchronization
 import StreamConbini
+import StreamCore
 import StreamPropagate
+import Synchronization
 
 /// FutureKit: `Future` and `Promise`, Propagate's streams and Conbini's deferred publishers.
 func tourFutureKit() {
@@ -15,7 +15,7 @@ func tourFutureKit() {
 
 private func oneFuture() {
   section(
-    "One Future for Combine and Propagate",
+    "One Future for Combine (FutureKit) and Propagate (StreamPropagate)",
     look: "the first resolve wins; DeferredValue's closure runs only when the sink subscribes."
   )
   let promise = Promise<Int, LookupError>()

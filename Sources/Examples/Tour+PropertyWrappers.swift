@@ -2,8 +2,6 @@ import Dispatch
 import Foundation
 import PropertyWrappers
 import StreamCore
-import StreamCombineExt
-import StreamPropagate
 import StreamShuttle
 import StreamSnail
 import StreamSwiftySignals
@@ -40,7 +38,7 @@ private func publishedOnLinux() {
 
 private func valueHolders() {
   section(
-    "Snail's Variable and Unique, SwiftySignals' Property",
+    "Snail's Variable and Unique (StreamSnail), SwiftySignals' Property (StreamSwiftySignals)",
     look: "Variable resends an equal value; Unique doesn't."
   )
   let volumeLevel = Variable(3)
@@ -104,7 +102,7 @@ private final class FlubberDisplay: Subscribing {
 
 private func shuttleEvents() -> Never {
   section(
-    "Shuttle's @Event, @EventStream, Subscribing and threading wrappers",
+    "Shuttle's @Event, @EventStream, Subscribing and threading wrappers (StreamShuttle)",
     look: "the sender display runs on the sending queue; the main display on main."
   )
   let combobulator = Combobulator()

@@ -1,9 +1,9 @@
 import Dispatch
 import SignalOperators
-import StreamCore
-import StreamTesting
 import StreamConbini
 import StreamConcurrency
+import StreamCore
+import StreamTesting
 
 /// SignalOperators: Combine's operators and those of Conbini, Snail and SwiftySignals.
 func tourSignalOperators() {
@@ -53,7 +53,7 @@ private func debouncedSearchBox() {
 
 private func handleEndAndFixedDemand() {
   section(
-    "Conbini's handleEnd and fixed demand",
+    "Conbini's handleEnd and fixed demand (StreamConbini)",
     look: "exactly 3 values and finished; upstream sees a cancel, not its own end."
   )
   let tenNumbers = (1...10).publisher

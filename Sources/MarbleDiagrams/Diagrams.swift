@@ -1,11 +1,11 @@
 import SignalOperators
+import StreamCombineExt
 import StreamConbini
 import StreamCore
-import StreamSwiftySignals
-import StreamTesting
-import StreamCombineExt
 import StreamPropagate
 import StreamSnail
+import StreamSwiftySignals
+import StreamTesting
 
 /// One operator's marble diagram: its inputs as written and its output as the operator made it.
 struct Diagram {

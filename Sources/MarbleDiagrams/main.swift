@@ -65,18 +65,18 @@ var placed: Set<String> = []
 for module in operatorModules {
   var placedHere: Set<String> = []
   for url in swiftFiles(in: root.appendingPathComponent("Sources/\(module)")) {
-  guard let source = try? String(contentsOf: url, encoding: .utf8),
-    source.contains("<!-- marbles:")
-  else { continue }
-  let name = url.path.replacingOccurrences(of: root.path + "/", with: "")
-  switch docCommentBlocks(in: source, bySlug: bySlug) {
-  case .success(let (updated, slugs)):
-    placedHere.formUnion(slugs)
-    outputs.append((url, updated))
-  case .failure(let problem):
-    print("MarbleDiagrams: \(name): \(problem.message)")
-    exit(2)
-  }
+    guard let source = try? String(contentsOf: url, encoding: .utf8),
+      source.contains("<!-- marbles:")
+    else { continue }
+    let name = url.path.replacingOccurrences(of: root.path + "/", with: "")
+    switch docCommentBlocks(in: source, bySlug: bySlug) {
+    case .success(let (updated, slugs)):
+      placedHere.formUnion(slugs)
+      outputs.append((url, updated))
+    case .failure(let problem):
+      print("MarbleDiagrams: \(name): \(problem.message)")
+      exit(2)
+    }
   }
   placed.formUnion(placedHere)
   // The catalog of a module other than SignalOperators (whose catalog has every SVG, for the

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher where Failure == Never {
   /// Assigns each value to a property of an object, held as `ownership` says.

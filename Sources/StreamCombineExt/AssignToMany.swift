@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher where Failure == Never {
   /// Assigns each value to a property of each of two objects, retaining both.

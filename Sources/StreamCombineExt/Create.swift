@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension AnyPublisher {
   /// Creates a publisher whose values and completion come from `factory`, run once per

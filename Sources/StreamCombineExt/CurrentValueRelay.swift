@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 /// A relay that wraps a value and publishes it to each new subscriber and at each change.
 ///

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher where Output: EventConvertible, Failure == Never {
   /// Turns a publisher of ``MaterializedEvent`` values back into the publisher they describe.

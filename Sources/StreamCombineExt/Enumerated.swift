@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Pairs each value with its position, counting from `initial`.

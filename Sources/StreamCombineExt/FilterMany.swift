@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher where Output: Collection {
   /// Keeps, in each collection the upstream publishes, only the elements that pass a test.

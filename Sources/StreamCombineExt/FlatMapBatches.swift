@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Collection where Element: Publisher {
   /// Subscribes to the collection's publishers `size` at a time and publishes each batch's

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Turns a value into a publisher and publishes its values, ignoring this publisher's values

@@ -1,5 +1,6 @@
-public import StreamCore
 public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Turns each value into a publisher and publishes the values of the latest one, cancelling
   /// the one before.

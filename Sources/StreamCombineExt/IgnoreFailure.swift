@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Ends quietly instead of failing: an upstream failure finishes the publisher, or, with

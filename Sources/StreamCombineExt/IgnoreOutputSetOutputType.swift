@@ -1,5 +1,6 @@
-public import StreamCore
 public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Drops every value and gives the result the output type the next operator needs.
   ///

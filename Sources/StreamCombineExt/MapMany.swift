@@ -1,5 +1,6 @@
-public import StreamCore
 public import SignalOperators
+public import StreamCore
+
 extension Publisher where Output: Collection {
   /// Transforms every element of each collection the upstream publishes.
   ///

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Publishes each value as `.success`, and the failure as a last `.failure` value; never fails.

@@ -1,5 +1,6 @@
-public import StreamCore
 public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Replaces each value with the same constant.
   ///

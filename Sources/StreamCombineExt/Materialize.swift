@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Publishes the upstream's values and its completion as ``MaterializedEvent`` values, and never fails.

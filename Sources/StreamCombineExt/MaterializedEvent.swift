@@ -1,5 +1,6 @@
-import StreamCore
 import SignalOperators
+import StreamCore
+
 /// One thing a publisher can send: a value, a failure or the finish, as a value of its own.
 ///
 /// ```swift
@@ -93,3 +94,15 @@ extension MaterializedEvent: EventConvertible {
   /// ```
   public var event: MaterializedEvent<Output, Failure> { self }
 }
+
+/// CombineExt's name for a materialized event: ``MaterializedEvent``.
+///
+/// ```swift
+/// let events: [Event<Int, Never>] = [.value(1), .finished]
+/// ```
+///
+/// Shuttle's `@Event` wrapper (in `StreamShuttle`) has the same name; a file that imports both
+/// modules writes `StreamCombineExt.Event` or `MaterializedEvent`.
+///
+/// > Thread safety: The same as ``MaterializedEvent``.
+public typealias Event<Output, Failure: Error> = MaterializedEvent<Output, Failure>

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Publishes each run of `size` consecutive values, once `size` values have arrived.

@@ -1,5 +1,6 @@
-import StreamCore
 import SignalOperators
+import StreamCore
+
 /// How `assign(to:on:ownership:)` holds the object it assigns to.
 ///
 /// ```swift

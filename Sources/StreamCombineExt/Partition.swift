@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// One side of ``StreamCore/Publisher/partition(_:)``.

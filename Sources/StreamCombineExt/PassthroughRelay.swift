@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 /// A relay that broadcasts each accepted value to its current subscribers, and keeps none.
 ///

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Republishes the upstream's values for `duration` from the subscription, then finishes.

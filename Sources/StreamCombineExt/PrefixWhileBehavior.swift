@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 /// Whether `prefix(while:behavior:)` also publishes the value that ends it.
 ///

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 /// A publisher that outside code feeds with ``accept(_:)``, and that never fails or finishes
 /// while it exists.

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher where Output: Hashable {
   /// Publishes each value only the first time it appears.

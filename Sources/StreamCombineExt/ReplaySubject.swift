@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 /// A subject that replays its latest values, and then its completion, to each new subscriber.
 ///

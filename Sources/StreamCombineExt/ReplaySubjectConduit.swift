@@ -1,5 +1,5 @@
-import StreamCore
 import SignalOperators
+import StreamCore
 
 extension ReplaySubject {
   /// The core's view of one subscription, whatever the subscriber's type.

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Subscribes to the upstream again after a failure, each time the publisher that

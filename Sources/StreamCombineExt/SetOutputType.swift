@@ -1,5 +1,6 @@
-public import StreamCore
 public import SignalOperators
+public import StreamCore
+
 extension Publisher where Output == Never {
   /// Gives a publisher that never sends a value the output type the next operator needs.
   ///

@@ -1,5 +1,6 @@
-public import StreamCore
 public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Shares one subscription to the upstream among all subscribers, and replays the latest
   /// `count` values, then the completion, to each new subscriber.

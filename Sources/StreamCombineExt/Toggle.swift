@@ -1,5 +1,6 @@
-public import StreamCore
 public import SignalOperators
+public import StreamCore
+
 extension Publisher where Output == Bool {
   /// Publishes the negation of each value.
   ///

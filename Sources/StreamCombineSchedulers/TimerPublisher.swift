@@ -86,7 +86,12 @@ extension Publishers {
       self.tolerance = tolerance
       self.scheduler = scheduler
       self.options = options
-      timer = ScheduledTimer(every: interval, tolerance: tolerance, scheduler: scheduler, options: options)
+      timer = ScheduledTimer(
+        every: interval,
+        tolerance: tolerance,
+        scheduler: scheduler,
+        options: options
+      )
     }
 
     /// Attaches `subscriber`; it receives the ticks sent while it has demand.

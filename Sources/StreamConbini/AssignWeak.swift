@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension Publisher where Failure == Never {
   /// Assigns each value to a property of an object held weakly, and cancels the subscription

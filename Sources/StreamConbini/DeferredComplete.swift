@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 /// A publisher that sends no values: when a subscriber first asks for a value it runs a closure,
 /// then finishes, or fails with the error the closure returns.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 /// A lazy `Future`: when a subscriber first asks for a value, it runs a closure that is handed a
 /// promise, and sends the value or failure the promise is called with.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 /// A publisher that gives each subscription its own `PassthroughSubject`, already wired to the
 /// subscriber, and hands it to a closure when the subscriber first asks for a value.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 /// A publisher that runs a throwing closure when a subscriber first asks for a value, then sends
 /// the value and finishes, or fails with the error thrown.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 /// A publisher that runs a closure when a subscriber first asks for a value, sends the value it
 /// returns, and finishes.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Resubscribes to the upstream after each failure, waiting the given intervals in between.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension Subscribers {
   /// A subscriber that requests a fixed number of values once, and ends itself when they arrive.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension Subscribers {
   /// A subscriber that keeps a bounded number of values in flight, asking for one more per value.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Runs a closure once when the stream ends: on completion, or on cancellation.

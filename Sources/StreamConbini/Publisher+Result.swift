@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Subscribes and hands the first value, or the failure, to `handler` as one `Result`.

@@ -1,7 +1,7 @@
 public import Dispatch
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 /// Why ``StreamCore/Publisher/waitForValue(timeout:deliveredOn:)`` or
 /// ``StreamCore/Publisher/singleValue()`` gave no value.

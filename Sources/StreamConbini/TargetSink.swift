@@ -1,6 +1,6 @@
-import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+import StreamCore
 
 /// The subscriber behind `assign(to:onWeak:)`, `assign(to:onUnowned:)` and the `invoke`
 /// variants: requests unlimited values and hands each to `deliver`, which returns `false` once

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Ignores this publisher's values and, once it finishes successfully, continues with the

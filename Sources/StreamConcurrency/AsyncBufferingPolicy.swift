@@ -1,6 +1,7 @@
-import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+import StreamCore
+
 /// How a publisher's `values` sequence holds values that arrive before the task asks for them.
 ///
 /// ```swift

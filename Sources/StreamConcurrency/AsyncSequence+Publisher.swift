@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+public import StreamCore
 
 extension AsyncSequence where Self: SendableMetatype {
   /// A publisher that iterates this asynchronous sequence as its subscribers ask for values.

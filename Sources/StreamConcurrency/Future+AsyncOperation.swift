@@ -1,6 +1,7 @@
-internal import StreamCore
-import SignalOperators
 public import FutureKit
+import SignalOperators
+internal import StreamCore
+
 extension Future {
   /// Creates a future that runs `operation` in a new `Task` and completes with its outcome.
   ///

@@ -1,6 +1,6 @@
+import FutureKit
 public import SignalOperators
 public import StreamCore
-import FutureKit
 
 extension Publisher where Failure == Never {
   /// The publisher's values as an asynchronous sequence that buffers what arrives between

@@ -146,14 +146,9 @@ extension Record {
 extension Record.Recording: Sendable where Output: Sendable {}
 
 extension Record.Recording: Codable where Output: Codable, Failure: Codable {
-  private enum CodingKeys: String, CodingKey {
-    case output
-    case completion
-  }
-
   /// Decodes a complete recording, encoded as its `output` and its `completion`.
   public init(from decoder: any Decoder) throws {
-    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let container = try decoder.container(keyedBy: RecordingCodingKeys.self)
     self.init(
       output: try container.decode([Output].self, forKey: .output),
       completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion)
@@ -162,10 +157,27 @@ extension Record.Recording: Codable where Output: Codable, Failure: Codable {
 
   /// Encodes the recording as its `output` and its `completion`.
   public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
+    try encode(into: encoder)
+  }
+}
+
+extension Record.Recording where Output: Encodable, Failure: Encodable {
+  /// Encodes the recording as its `output` and its `completion`, as ``encode(to:)`` does; Combine
+  /// offers it for recordings whose values and failure are only `Encodable`.
+  ///
+  /// - Parameter encoder: The encoder to write to.
+  /// - Throws: The encoder's error.
+  public func encode(into encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: RecordingCodingKeys.self)
     try container.encode(output, forKey: .output)
     try container.encode(completion, forKey: .completion)
   }
+}
+
+/// The keys of an encoded recording.
+private enum RecordingCodingKeys: String, CodingKey {
+  case output
+  case completion
 }
 
 extension Record: Codable where Output: Codable, Failure: Codable {

@@ -34,7 +34,6 @@ public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
   /// Schedulers that take no options use `Never`.
   associatedtype SchedulerOptions
 
-
   /// This scheduler's definition of the current moment in time.
   var now: SchedulerTimeType { get }
 

@@ -37,7 +37,6 @@ extension RunLoop: Scheduler {
   /// > Thread safety: A value type; use it from any thread.
   public struct SchedulerOptions: Sendable {}
 
-
   /// The current time: `Date()`.
   public var now: SchedulerTimeType { RunLoop.SchedulerTimeType(Date()) }
 

@@ -268,7 +268,12 @@ struct RunLoopInMode: Scheduler, @unchecked Sendable {
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     runLoop.scheduleRepeating(
-      at: date, interval: interval, tolerance: tolerance, in: mode, action)
+      at: date,
+      interval: interval,
+      tolerance: tolerance,
+      in: mode,
+      action
+    )
   }
 }
 

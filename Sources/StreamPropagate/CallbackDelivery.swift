@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 /// How a Propagate-style callback is delivered, for the registrations that take it instead of
 /// a queue: `onSuccess(_:_:)`, ``StreamSubscriber/onNewData(_:perform:)`` and their
 /// siblings.

@@ -1,5 +1,6 @@
-internal import StreamCore
 public import FutureKit
+internal import StreamCore
+
 extension Future {
   /// A future of every value, in array order, once all the futures have succeeded.
   ///

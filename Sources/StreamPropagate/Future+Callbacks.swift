@@ -1,6 +1,7 @@
 public import Dispatch
-import StreamCore
 public import FutureKit
+import StreamCore
+
 extension Future {
   /// Runs `callback` with the value if the future succeeds.
   ///

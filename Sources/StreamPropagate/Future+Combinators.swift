@@ -1,5 +1,6 @@
-import StreamCore
 public import FutureKit
+import StreamCore
+
 extension Future {
   /// Transforms the result, value and failure alike, into a new future.
   ///

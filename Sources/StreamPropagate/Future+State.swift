@@ -1,5 +1,6 @@
-import StreamCore
 public import FutureKit
+import StreamCore
+
 extension Future {
   /// A future that has already succeeded with `value` (Propagate's `Future.of`).
   ///

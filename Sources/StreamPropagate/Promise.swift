@@ -1,5 +1,6 @@
-import StreamCore
 public import FutureKit
+import StreamCore
+
 /// The side of a future that completes it: Propagate's `Promise`.
 ///
 /// ```swift

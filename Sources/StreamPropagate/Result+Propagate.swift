@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 extension Result {
   /// Propagate's `Result.SuccessBlock`: a closure that takes the value.
   ///

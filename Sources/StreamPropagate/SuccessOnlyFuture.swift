@@ -1,5 +1,6 @@
-import StreamCore
 public import FutureKit
+import StreamCore
+
 /// Propagate's `SuccessOnlyFuture<T>`: a future that only ever succeeds, as
 /// `successOnly()` returns.
 ///

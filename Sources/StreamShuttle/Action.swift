@@ -1,5 +1,6 @@
-import StreamCore
 import PropertyWrappers
+import StreamCore
+
 /// A closure with no arguments and no result.
 ///
 /// ```swift

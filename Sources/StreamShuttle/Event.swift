@@ -1,5 +1,5 @@
-public import StreamCore
 import PropertyWrappers
+public import StreamCore
 
 /// A subject that sends events without a payload and never fails: Shuttle's name for
 /// `PassthroughSubject<Void, Never>`.

@@ -1,6 +1,6 @@
 public import Dispatch
-import StreamCore
 import PropertyWrappers
+import StreamCore
 
 /// A closure with no arguments and no result that may be run on another thread: the type of
 /// the threading wrappers' values.

@@ -1,7 +1,7 @@
 public import Dispatch
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Blocks the calling thread until the first event, like Snail's `block()` and

@@ -1,6 +1,6 @@
-import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+import StreamCore
 
 /// A closure holder that a ``Disposer`` empties: Snail's `Closure`.
 ///

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 /// Something a ``Disposer`` can hold and dispose of: Snail's `DisposableType`.
 ///
@@ -112,7 +112,7 @@ public final class Disposer: @unchecked Sendable {
     lock.withLock { entries.append(.disposable(disposable)) }
   }
 
-  func add(cancellable: any Cancellable) {
+  package func add(cancellable: any Cancellable) {
     lock.withLock { entries.append(.cancellable(cancellable)) }
   }
 

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Sends every value and the completion into `subject`, like Snail's `forward(to:)`.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// On every tick of `interval`, emits the latest value received since the previous tick, if

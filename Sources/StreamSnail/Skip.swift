@@ -1,6 +1,7 @@
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Drops the first `count` values, like Snail's `skip(first:)`; this is Combine's `dropFirst`.
   ///

@@ -1,7 +1,7 @@
 public import Dispatch
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Subscribes with Snail's three optional closures, delivered by Snail's queue rules.

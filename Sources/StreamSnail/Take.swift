@@ -1,6 +1,7 @@
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Takes the first `count` values and then finishes, like Snail's `take(first:)`; this is
   /// Combine's `prefix(_:)`.

@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 /// A value that publishes every assignment, replaying its current value to each new subscriber.
 ///

@@ -1,6 +1,7 @@
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Publishes a value only after `timeout` has passed without another value (SwiftySignals'
   /// `debounce(timeout:)`).

@@ -1,6 +1,7 @@
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Drops the first `count` values (SwiftySignals' `discard(first:)`).
   ///

@@ -1,7 +1,8 @@
 public import Dispatch
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Delivers values, completion and everything after this point on `queue` (SwiftySignals'
   /// `dispatch(to:)`).

@@ -1,6 +1,7 @@
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Publisher where Output: Equatable {
   /// Drops a value equal to the last value passed on (SwiftySignals' `distinct()`).
   ///

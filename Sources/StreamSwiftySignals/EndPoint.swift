@@ -1,7 +1,7 @@
 public import Dispatch
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 /// The publisher a ``Signal`` or ``TimerSignal`` hands out, with the dispatch queue that the
 /// steps after it run on (SwiftySignals' `EndPoint`).

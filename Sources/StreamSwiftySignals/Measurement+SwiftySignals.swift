@@ -1,7 +1,8 @@
 public import Foundation
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Duration {
   /// Converts a Foundation duration measurement, through seconds.
   static func swifty(_ measurement: Measurement<UnitDuration>) -> Duration {

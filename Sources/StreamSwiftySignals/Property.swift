@@ -1,7 +1,7 @@
 public import Dispatch
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 /// A thread-safe value whose assignments are published through ``didSet``.
 ///

@@ -1,7 +1,7 @@
 import Dispatch
-import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+import StreamCore
 
 /// A message source you fire by hand, whose ``fired`` publisher sends each message to its
 /// subscribers (SwiftySignals' `Signal`).

@@ -1,6 +1,6 @@
-import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+import StreamCore
 
 extension SchedulerTimeIntervalConvertible {
   /// Converts a Swift `Duration` to a scheduler stride, in whole nanoseconds.

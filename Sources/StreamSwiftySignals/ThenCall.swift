@@ -1,6 +1,7 @@
-public import StreamCore
-public import SignalOperators
 import PropertyWrappers
+public import SignalOperators
+public import StreamCore
+
 extension Publisher {
   /// Calls a method of `target`, held weakly, with each value and passes the value on unchanged
   /// (SwiftySignals' `then(call:on:)`).

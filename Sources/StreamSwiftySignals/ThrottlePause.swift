@@ -1,6 +1,6 @@
-public import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Passes a value only if at least `pause` has passed since the last value it passed, and drops

@@ -1,8 +1,8 @@
 public import Dispatch
-public import StreamCore
-import StreamCombineSchedulers
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+import StreamCombineSchedulers
+public import StreamCore
 
 /// A message source that fires `Void` after a delay, once or repeatedly, timed by a scheduler
 /// (SwiftySignals' `TimerSignal`).

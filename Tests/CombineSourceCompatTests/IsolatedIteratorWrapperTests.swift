@@ -22,7 +22,7 @@ private actor IsolatedIteratorWrapper<Iterator: AsyncIteratorProtocol> {
 
 private struct Oops: Error {}
 
-@Suite(.timeLimit(.minutes(1))) struct IsolatedIteratorWrapperTests {
+@Suite(.timeLimit(.minutes(5))) struct IsolatedIteratorWrapperTests {
   @Test func aFailureReachesTheWrappersCaller() async {
     let subject = PassthroughSubject<Int, Oops>()
     let iterator = IsolatedIteratorWrapper(subject.values.makeAsyncIterator())

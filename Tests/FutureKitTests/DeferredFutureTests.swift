@@ -1,13 +1,13 @@
 import Dispatch
 import FutureKit
-import StreamCore
-import StreamTesting
-import Testing
 import StreamCombineExt
 import StreamConbini
+import StreamCore
 import StreamPropagate
 import StreamSnail
 import StreamSwiftySignals
+import StreamTesting
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredFutureTests {
 

@@ -1,9 +1,9 @@
 import Dispatch
 import FutureKit
+import StreamConbini
 import StreamCore
 import StreamTesting
 import Testing
-import StreamConbini
 
 private func isFinished(_ completion: Subscribers.Completion<any Error>?) -> Bool {
   if case .finished = completion { true } else { false }

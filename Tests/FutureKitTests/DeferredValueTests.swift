@@ -1,9 +1,9 @@
 import Dispatch
 import FutureKit
+import StreamConbini
 import StreamCore
 import StreamTesting
 import Testing
-import StreamConbini
 
 @Suite(.timeLimit(.minutes(5))) struct DeferredValueTests {
   let runs = LockedState(0)

@@ -1,9 +1,9 @@
 import Dispatch
 import FutureKit
-import StreamCore
-import Testing
 import StreamConbini
+import StreamCore
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FutureCallbacksTests {
   let log = LockedState<[String]>([])

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import FutureKit
-import StreamCore
-import Testing
 import StreamConbini
+import StreamCore
 import StreamPropagate
+import Testing
 
 /// Constant stack depth: resolving the root of a chain of 100,000 futures.
 ///

@@ -1,11 +1,11 @@
 import Dispatch
 import FutureKit
+import StreamConbini
 import StreamConcurrency
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamConbini
-import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureConcurrencyTests {
   @Test func valueOfASucceededFuture_returnsIt() async throws {

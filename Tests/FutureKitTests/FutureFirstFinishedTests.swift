@@ -1,7 +1,7 @@
 import FutureKit
-import Testing
 import StreamConbini
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FutureFirstFinishedTests {
   @Test func firstSuccess_wins() {

@@ -1,8 +1,8 @@
 import FutureKit
-import StreamCore
-import Testing
 import StreamConbini
+import StreamCore
 import StreamPropagate
+import Testing
 
 /// Release after completion and after cancel for FutureKit's publishers, as
 /// `SignalOperatorsTests/ReleaseTableTests.swift` does for the operators: each case subscribes a

@@ -1,9 +1,9 @@
 import FutureKit
+import StreamConbini
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamConbini
-import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureMapTests {
   @Test func mapResult_transformsValueAndFailure() {

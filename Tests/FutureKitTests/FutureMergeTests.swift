@@ -1,8 +1,8 @@
 import FutureKit
-import StreamCore
-import Testing
 import StreamConbini
+import StreamCore
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FutureMergeTests {
   @Test func allSucceed_valuesInArrayOrderNotCompletionOrder() {

@@ -1,10 +1,10 @@
 import Dispatch
 import FutureKit
+import StreamConbini
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamConbini
-import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct FutureRaceTests {
   @Test func twoThreadsResolving_exactlyOneWins() {

@@ -1,9 +1,9 @@
 import FutureKit
+import StreamConbini
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamConbini
-import StreamPropagate
 
 /// `Future`'s own `sink` overloads, which attach the closures without a `Subscribers.Sink`:
 /// they must behave exactly as `Publisher`'s `sink`.

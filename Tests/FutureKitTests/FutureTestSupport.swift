@@ -1,9 +1,9 @@
 import Dispatch
 import FutureKit
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamPropagate
 
 /// The error the deferred publishers' tests fail and throw with; `code` tells two apart.
 struct TestError: Error, Equatable {

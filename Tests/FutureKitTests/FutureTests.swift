@@ -1,10 +1,10 @@
 import Dispatch
 import FutureKit
+import StreamConbini
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamConbini
-import StreamPropagate
 
 /// Records what reaches an `InnerSubscriber`'s owner through its entries.
 private final class InnerOwnerLog {

@@ -1,7 +1,7 @@
 import FutureKit
-import Testing
 import StreamConbini
 import StreamPropagate
+import Testing
 
 /// Propagate's `Result` helpers and `SuccessOnlyFuture`.
 @Suite(.timeLimit(.minutes(5))) struct ResultPropagateTests {

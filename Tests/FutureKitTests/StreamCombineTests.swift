@@ -1,7 +1,7 @@
 import Dispatch
 import FutureKit
-import Testing
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamCombineTests {
   let ints = StreamPublisher<Int, StreamTestError>()

@@ -1,9 +1,9 @@
 import Dispatch
 import FutureKit
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamPropagate
 
 /// The conformance kit over the StreamCore `Publisher` views of streams. Streams don't complete
 /// on their own and drop what arrives without demand, so each view is fed from a background

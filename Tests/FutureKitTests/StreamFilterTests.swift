@@ -1,6 +1,6 @@
 import FutureKit
-import Testing
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamFilterTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

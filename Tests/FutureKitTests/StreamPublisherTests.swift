@@ -1,7 +1,7 @@
 import FutureKit
 import StreamCore
-import Testing
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamPublisherTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

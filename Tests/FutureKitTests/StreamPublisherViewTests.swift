@@ -1,11 +1,11 @@
 import FutureKit
-import StreamCore
-import StreamTesting
-import Testing
 import StreamCombineExt
+import StreamCore
 import StreamPropagate
 import StreamSnail
 import StreamSwiftySignals
+import StreamTesting
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamPublisherViewTests {
   typealias State = StreamState<Int, StreamTestError>

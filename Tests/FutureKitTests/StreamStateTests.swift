@@ -1,6 +1,6 @@
 import FutureKit
-import Testing
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamStateTests {
   typealias State = StreamState<Int, StreamTestError>

@@ -1,7 +1,7 @@
 import Dispatch
 import FutureKit
-import Testing
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamStatefulTests {
   @Test func statefulPublisher_replaysTheLatestStateSynchronouslyPerRegistration() async {

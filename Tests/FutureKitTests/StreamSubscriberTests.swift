@@ -1,8 +1,8 @@
 import Dispatch
 import FutureKit
 import StreamCore
-import Testing
 import StreamPropagate
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct StreamSubscriberTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

@@ -1,8 +1,8 @@
 import Dispatch
 import FutureKit
 import StreamCore
-import Testing
 import StreamPropagate
+import Testing
 
 // Shared helpers for the Stream*Tests files.
 

@@ -1,8 +1,8 @@
 import FutureKit
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamUpdateOnlyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

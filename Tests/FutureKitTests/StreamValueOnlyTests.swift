@@ -1,9 +1,9 @@
 import Dispatch
 import FutureKit
 import StreamCore
+import StreamPropagate
 import StreamTesting
 import Testing
-import StreamPropagate
 
 @Suite(.timeLimit(.minutes(5))) struct StreamValueOnlyTests {
   let publisher = StreamPublisher<Int, StreamTestError>()

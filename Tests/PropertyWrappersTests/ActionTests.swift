@@ -1,6 +1,6 @@
 import PropertyWrappers
-import Testing
 import StreamShuttle
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ActionTests {
   @Test func typedAction_takesAnOptional() {

@@ -1,9 +1,9 @@
 import Dispatch
 import PropertyWrappers
 import StreamCore
+import StreamShuttle
 import StreamTesting
 import Testing
-import StreamShuttle
 
 @Suite(.timeLimit(.minutes(5))) struct EventTests {
   private final class Combobulator {

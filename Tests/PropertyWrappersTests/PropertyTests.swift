@@ -1,9 +1,9 @@
 import Dispatch
 import PropertyWrappers
 import StreamCore
+import StreamSwiftySignals
 import StreamTesting
 import Testing
-import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct PropertyTests {
   // Issue 15: every subscription has a description and a mirror. A dispatching end point's is

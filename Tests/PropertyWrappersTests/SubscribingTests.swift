@@ -1,11 +1,11 @@
 import Dispatch
 import PropertyWrappers
-import StreamCore
-import Testing
 import StreamCombineExt
+import StreamCore
 import StreamPropagate
 import StreamShuttle
 import StreamSnail
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SubscribingTests {
   /// A `Subscribing` object that records each delivery and whether it came on the main queue.

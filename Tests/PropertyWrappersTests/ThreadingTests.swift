@@ -1,8 +1,8 @@
 import Dispatch
 import PropertyWrappers
 import StreamCore
-import Testing
 import StreamShuttle
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ThreadingTests {
   /// Checks that a wrapper's closure runs on a global queue and never inside the call.

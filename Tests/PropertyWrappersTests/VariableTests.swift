@@ -1,9 +1,9 @@
 import Dispatch
 import PropertyWrappers
 import StreamCore
+import StreamSnail
 import StreamTesting
 import Testing
-import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct VariableTests {
   @Test func newSubscriber_receivesTheCurrentValueSynchronously() {

@@ -59,7 +59,7 @@ func currentTime<S: Scheduler>(of scheduler: S) -> S.SchedulerTimeType {
   scheduler.now
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SchedulerShapesTests {
+@Suite(.timeLimit(.minutes(5))) struct SchedulerShapesTests {
   @Test func aLibrarysSchedulerClass_drivesOperators() {
     let scheduler = StepScheduler()
     let subject = PassthroughSubject<Int, Never>()

@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
 import SignalOperators
+import StreamCombineExt
+import StreamConbini
 import StreamCore
+import StreamSnail
+import StreamSwiftySignals
 import StreamTesting
 import Testing
-import StreamCombineExt
-import StreamSnail
-import StreamConbini
-import StreamSwiftySignals
 
 /// Release after completion and after cancel, for every operator and subject.
 ///

@@ -1,10 +1,10 @@
 import Dispatch
 import Foundation
 import SignalOperators
+import StreamConbini
 import StreamCore
 import StreamTesting
 import Testing
-import StreamConbini
 
 /// Constant stack depth: 100,000 values one at a time (`.max(1)` per value) through each
 /// synchronous operator, and 100,000 synchronous retries.

@@ -1,7 +1,7 @@
 import Dispatch
+import StreamCombineSchedulers
 import StreamCore
 import Testing
-import StreamCombineSchedulers
 
 @Suite(.timeLimit(.minutes(5))) struct AnySchedulerTests {
   @Test func erased_forwardsEveryCallWithItsArguments() {

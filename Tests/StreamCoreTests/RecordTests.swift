@@ -203,6 +203,19 @@ import Testing
     #expect(decoded.completion == .finished)
   }
 
+  @Test func encodeInto_writesAnEncodableOnlyRecording() throws {
+    struct Reading: Encodable { let celsius: Int }
+    struct Overheated: Error, Encodable { let limit: Int }
+    let recording = Record<Reading, Overheated>.Recording(
+      output: [Reading(celsius: 21)],
+      completion: .failure(Overheated(limit: 90))
+    )
+    let data = try JSONEncoder().encode(EncodedInto(recording))
+    let json = String(decoding: data, as: UTF8.self)
+    #expect(json.contains("\"output\":[{\"celsius\":21}]"))
+    #expect(json.contains("90"))
+  }
+
   @Test func outputAfterCompletion_traps() async {
     let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       var recording = Record<Int, Never>.Recording()
@@ -285,4 +298,17 @@ private final class Keeper: Subscriber {
   }
 
   func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+/// Encodes a recording through `encode(into:)`, the way a caller of Combine's method would.
+private struct EncodedInto<Output: Encodable, Failure: Error & Encodable>: Encodable {
+  let recording: Record<Output, Failure>.Recording
+
+  init(_ recording: Record<Output, Failure>.Recording) {
+    self.recording = recording
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    try recording.encode(into: encoder)
+  }
 }

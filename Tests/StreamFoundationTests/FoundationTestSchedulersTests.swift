@@ -1,10 +1,10 @@
 import Foundation
 import SignalOperators
+import StreamCombineSchedulers
 import StreamCore
 import StreamFoundation
 import StreamTesting
 import Testing
-import StreamCombineSchedulers
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.

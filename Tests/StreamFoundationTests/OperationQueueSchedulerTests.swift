@@ -1,9 +1,9 @@
 import Foundation
 import SignalOperators
+import StreamCombineSchedulers
 import StreamCore
 import StreamFoundation
 import Testing
-import StreamCombineSchedulers
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.

@@ -1,12 +1,12 @@
 import Foundation
 import SignalOperators
-import StreamCore
-import StreamFoundation
-import Testing
 import StreamCombineSchedulers
 import StreamConbini
+import StreamCore
+import StreamFoundation
 import StreamSnail
 import StreamSwiftySignals
+import Testing
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.

@@ -1,12 +1,12 @@
 import Foundation
 import SignalOperators
+import StreamConbini
 import StreamCore
 import StreamFoundation
-import StreamTesting
-import Testing
-import StreamConbini
 import StreamSnail
 import StreamSwiftySignals
+import StreamTesting
+import Testing
 
 // On Apple platforms Foundation declares these names itself, for Apple's Combine; declaring
 // them again would make every use ambiguous, so StreamFoundation provides them elsewhere only.

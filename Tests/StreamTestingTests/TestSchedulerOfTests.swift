@@ -1,9 +1,9 @@
 import Dispatch
 import SignalOperators
+import StreamCombineSchedulers
 import StreamCore
 import StreamTesting
 import Testing
-import StreamCombineSchedulers
 
 /// `TestScheduler` standing in for other schedulers: `DispatchQueue.test`, erased to
 /// `AnySchedulerOf<DispatchQueue>`, and its `async` forms.

@@ -1,8 +1,8 @@
 import Dispatch
+import StreamCombineSchedulers
 import StreamCore
 import StreamTesting
 import Testing
-import StreamCombineSchedulers
 
 @Suite(.timeLimit(.minutes(5))) struct UnimplementedSchedulerTests {
   @Test func scheduling_recordsAnIssueNamingTheScheduler_andStillRunsTheAction() {

@@ -20,7 +20,7 @@ private actor IteratorWrapper<Iterator: AsyncIteratorProtocol> {
 
 private struct Oops: Error {}
 
-@Suite(.timeLimit(.minutes(1))) struct RethrowingIteratorWrapperTests {
+@Suite(.timeLimit(.minutes(5))) struct RethrowingIteratorWrapperTests {
   @Test func aFailureReachesTheWrappersCaller() async {
     let subject = PassthroughSubject<Int, Oops>()
     let iterator = IteratorWrapper(subject.values.makeAsyncIterator())

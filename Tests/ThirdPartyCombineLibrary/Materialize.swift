@@ -58,7 +58,8 @@ extension Publisher {
   }
 
   /// The values and completion that this publisher's events describe.
-  public func dematerialize<Value, Failure: Error>() -> Publishers.Dematerialize<Self, Value, Failure>
+  public func dematerialize<Value, Failure: Error>()
+    -> Publishers.Dematerialize<Self, Value, Failure>
   where Output == Event<Value, Failure>, Self.Failure == Never {
     Publishers.Dematerialize(upstream: self)
   }

@@ -37,9 +37,13 @@ public final class ReplaySubject<Output, Failure: Error>: Subject {
 
 extension Publisher {
   /// Shares this publisher and replays its latest `count` values to each new subscriber.
-  public func share(replay count: Int) -> Publishers.Autoconnect<
-    Publishers.Multicast<Self, ReplaySubject<Output, Failure>>
-  > {
+  public func share(
+    replay count: Int
+  )
+    -> Publishers.Autoconnect<
+      Publishers.Multicast<Self, ReplaySubject<Output, Failure>>
+    >
+  {
     multicast { ReplaySubject(bufferSize: count) }.autoconnect()
   }
 }

@@ -46,7 +46,9 @@ final class Latest<Value>: @unchecked Sendable {
 
 extension Publisher {
   /// Pairs each value with the latest value of `other`.
-  public func withLatestFrom<Other: Publisher>(_ other: Other) -> Publishers.WithLatestFrom<Self, Other>
+  public func withLatestFrom<Other: Publisher>(
+    _ other: Other
+  ) -> Publishers.WithLatestFrom<Self, Other>
   where Other.Failure == Failure {
     Publishers.WithLatestFrom(upstream: self, other: other)
   }

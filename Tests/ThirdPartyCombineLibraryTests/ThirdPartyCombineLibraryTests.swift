@@ -12,7 +12,7 @@ import StreamFoundation
 import Testing
 import ThirdPartyCombineLibrary
 
-@Suite(.timeLimit(.minutes(1))) struct ThirdPartyCombineLibraryTests {
+@Suite(.timeLimit(.minutes(5))) struct ThirdPartyCombineLibraryTests {
   @Test func materializeAndDematerialize_areTheLibrarys() {
     var events: [Event<Int, Never>] = []
     let materialized: Publishers.Materialize<Publishers.Sequence<[Int], Never>> =
@@ -21,8 +21,9 @@ import ThirdPartyCombineLibrary
     #expect(events == [.value(1), .value(2), .finished])
 
     var values: [Int] = []
-    let back: Publishers.Dematerialize<Publishers.Sequence<[Event<Int, Never>], Never>, Int, Never> =
-      events.publisher.dematerialize()
+    let back:
+      Publishers.Dematerialize<Publishers.Sequence<[Event<Int, Never>], Never>, Int, Never> =
+        events.publisher.dematerialize()
     let second = back.sink { values.append($0) }
     #expect(values == [1, 2])
     withExtendedLifetime((cancellable, second)) {}
@@ -32,8 +33,9 @@ import ThirdPartyCombineLibrary
     let taps = PassthroughSubject<Int, Never>()
     let text = PassthroughSubject<String, Never>()
     var pairs: [String] = []
-    let publisher: Publishers.WithLatestFrom<PassthroughSubject<Int, Never>, PassthroughSubject<String, Never>> =
-      taps.withLatestFrom(text)
+    let publisher:
+      Publishers.WithLatestFrom<PassthroughSubject<Int, Never>, PassthroughSubject<String, Never>> =
+        taps.withLatestFrom(text)
     let cancellable = publisher.sink { pairs.append("\($0.0)\($0.1)") }
     taps.send(0)
     text.send("a")

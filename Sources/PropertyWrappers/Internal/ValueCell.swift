@@ -94,7 +94,9 @@ package final class ValueCell<Value>: @unchecked Sendable {
   /// Makes `candidate` this cell's will-change publisher unless it already has one.
   ///
   /// - Returns: The publisher the cell now has.
-  package func installWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher {
+  package func installWillChange(
+    _ candidate: ObservableObjectPublisher
+  ) -> ObservableObjectPublisher {
     lock.withLock { state.installWillChange(candidate) }
   }
 

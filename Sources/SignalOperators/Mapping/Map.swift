@@ -124,7 +124,8 @@ extension Publishers.Map {
 extension Transforming {
   /// The subscriber that transforms each value; it hands the upstream's subscription on as is.
   @usableFromInline
-  package struct MapInner<Input, Output, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+  package struct MapInner<Input, Output, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible,
     CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output {
     @usableFromInline

@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Mirrors whichever of this publisher and `other` sends something first, a value or a

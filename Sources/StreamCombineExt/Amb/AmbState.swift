@@ -1,5 +1,5 @@
-import StreamCore
 import SignalOperators
+import StreamCore
 
 /// One of the two publishers of an `amb`.
 enum AmbRacer: Sendable {

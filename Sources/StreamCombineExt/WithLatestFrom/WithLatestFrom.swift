@@ -1,5 +1,5 @@
-public import StreamCore
 import SignalOperators
+public import StreamCore
 
 extension Publisher {
   /// Publishes, for each value of this publisher, `resultSelector` of that value and the latest

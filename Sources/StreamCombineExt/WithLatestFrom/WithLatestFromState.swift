@@ -1,5 +1,5 @@
-import StreamCore
 import SignalOperators
+import StreamCore
 
 /// The state of a `withLatestFrom` subscription.
 ///

@@ -1,6 +1,6 @@
-import StreamCore
-import SignalOperators
 import FutureKit
+import SignalOperators
+import StreamCore
 
 /// What a synchronous deferred publisher's closure produced: a value (followed by `.finished`),
 /// or a completion without a value.

@@ -12,7 +12,6 @@ package final class ScheduledTimer<S: Scheduler>: ConnectablePublisher, @uncheck
   package let scheduler: S
   package let options: S.SchedulerOptions?
 
-
   private let ticks = PassthroughSubject<S.SchedulerTimeType, Never>()
   private let slot = TimerConnectionSlot()
 

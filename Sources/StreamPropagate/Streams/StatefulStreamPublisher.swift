@@ -1,5 +1,5 @@
-import StreamCore
 import FutureKit
+import StreamCore
 
 /// A ``StreamPublisher`` that remembers its latest state and replays it to each new callback.
 /// Propagate's `StatefulPublisher<T, E>`.

@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 /// Which events a stream object with logging enabled reports; Propagate's `DebugLogLevel`.
 ///
 /// ```swift

@@ -1,5 +1,5 @@
-import StreamCore
 import FutureKit
+import StreamCore
 
 /// The source of a Propagate-style stream: it publishes values, errors and cancellation to the
 /// subscribers it vends. Propagate's `Publisher<T, E>`.

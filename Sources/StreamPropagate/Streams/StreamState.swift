@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 /// One update of a Propagate-style stream: a value, an error, or the end of the stream.
 ///
 /// ```swift

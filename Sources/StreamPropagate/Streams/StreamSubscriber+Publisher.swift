@@ -1,5 +1,5 @@
-public import StreamCore
 import FutureKit
+public import StreamCore
 
 /// A stream is a StreamCore `Publisher` of its states, so every StreamCore and SignalOperators
 /// operator applies.

@@ -1,6 +1,6 @@
 public import Dispatch
-public import StreamCore
 import FutureKit
+public import StreamCore
 
 /// The observing end of a Propagate-style stream: register callbacks for its states, or derive
 /// new streams with operators. Propagate's `Subscriber<T, E>`.

@@ -1,6 +1,6 @@
 public import Dispatch
-public import StreamCore
 import FutureKit
+public import StreamCore
 
 extension StreamSubscriber {
   /// Returns a stream that only says "something changed": on each value, and on each error

@@ -1,6 +1,6 @@
 public import Dispatch
-public import StreamCore
 import FutureKit
+public import StreamCore
 
 extension StreamSubscriber {
   /// Returns a stream of this stream's values only: errors are dropped.

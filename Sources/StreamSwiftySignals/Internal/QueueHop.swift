@@ -1,7 +1,7 @@
 import Dispatch
-import StreamCore
-import SignalOperators
 import PropertyWrappers
+import SignalOperators
+import StreamCore
 
 /// Hands an upstream's values and completion to a dispatch queue, asynchronously and in the
 /// order they were sent: the delivery behind ``PropertyEndPoint``.

@@ -9,25 +9,18 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
-import StreamCombineSchedulers
 import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
-import StreamShuttle
-import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromConbini.md:120
-func sample_Docs_Migration_FromConbini_line120() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 121)
+// Docs/Migration/FromConbini.md:121
+func sample_Docs_Migration_FromConbini_line121() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 122)
 struct APIError: Error {}
 
 final class Profile {
@@ -56,17 +49,18 @@ print(count ?? 0)  // prints 3
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:159
-func sample_Docs_Migration_FromConbini_line159() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 160)
+// Docs/Migration/FromConbini.md:160
+func sample_Docs_Migration_FromConbini_line160() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 161)
 // After
 // import FutureKit  (moved to the top of this file)
+// import StreamConbini  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, PassthroughSubject  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:230 (file scope)
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 231)
+// Docs/Migration/FromConbini.md:232 (file scope)
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 233)
 // After: StreamKit — the imports change, and the closure captures a Sendable client
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
@@ -98,15 +92,15 @@ fileprivate struct WeatherClient: Sendable {
 }
 #sourceLocation()
 
-// What Docs/Migration/FromConbini.md:120 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromConbini.md:120 prints what its comments say")
-func output_sample_Docs_Migration_FromConbini_line120() async {
+// What Docs/Migration/FromConbini.md:121 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromConbini.md:121 prints what its comments say")
+func output_sample_Docs_Migration_FromConbini_line121() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromConbini_line120()
+    try await sample_Docs_Migration_FromConbini_line121()
   }
   expectPrinted(
     result, ["load ended: nil", "3"],
-    sample: "Docs/Migration/FromConbini.md", line: 120)
+    sample: "Docs/Migration/FromConbini.md", line: 121)
 }

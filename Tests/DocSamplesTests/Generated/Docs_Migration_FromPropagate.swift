@@ -9,34 +9,28 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
-import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
 import StreamPropagate
-import StreamShuttle
-import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromPropagate.md:19
-func sample_Docs_Migration_FromPropagate_line19() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 20)
+// Docs/Migration/FromPropagate.md:20
+func sample_Docs_Migration_FromPropagate_line20() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 21)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // only if you also use sink, AnyCancellable or operators  (moved to the top of this file)
+// import StreamPropagate  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:119
-func sample_Docs_Migration_FromPropagate_line119() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 120)
+// Docs/Migration/FromPropagate.md:121
+func sample_Docs_Migration_FromPropagate_line121() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 122)
 // After (FutureKit)
 // Stand-ins for the app's types, its callback API and its screen.
 struct Image: Sendable {
@@ -78,17 +72,17 @@ all.sink(receiveCompletion: { _ in }, receiveValue: show).store(in: &cancellable
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:172
-func sample_Docs_Migration_FromPropagate_line172() async throws {
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 173)
+// Docs/Migration/FromPropagate.md:174
+func sample_Docs_Migration_FromPropagate_line174() async throws {
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 175)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // for sink, AnyCancellable, store(in:), and operators  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromPropagate.md:305 (file scope)
-#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 306)
+// Docs/Migration/FromPropagate.md:307 (file scope)
+#sourceLocation(file: "Docs/Migration/FromPropagate.md", line: 308)
 // After: StreamKit
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
@@ -121,15 +115,15 @@ fileprivate final class AuthService {
 }
 #sourceLocation()
 
-// What Docs/Migration/FromPropagate.md:119 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromPropagate.md:119 prints what its comments say")
-func output_sample_Docs_Migration_FromPropagate_line119() async {
+// What Docs/Migration/FromPropagate.md:121 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromPropagate.md:121 prints what its comments say")
+func output_sample_Docs_Migration_FromPropagate_line121() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromPropagate_line119()
+    try await sample_Docs_Migration_FromPropagate_line121()
   }
   expectPrinted(
     result, ["show 3 images", "show 3 images", "show 3 images"],
-    sample: "Docs/Migration/FromPropagate.md", line: 119)
+    sample: "Docs/Migration/FromPropagate.md", line: 121)
 }

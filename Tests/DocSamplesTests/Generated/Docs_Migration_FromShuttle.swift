@@ -9,33 +9,27 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
-import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
 import StreamShuttle
-import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromShuttle.md:12
-func sample_Docs_Migration_FromShuttle_line12() async throws {
-#sourceLocation(file: "Docs/Migration/FromShuttle.md", line: 13)
+// Docs/Migration/FromShuttle.md:13
+func sample_Docs_Migration_FromShuttle_line13() async throws {
+#sourceLocation(file: "Docs/Migration/FromShuttle.md", line: 14)
 // After
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  // AnyCancellable, the subjects, sink  (moved to the top of this file)
+// import StreamShuttle  (moved to the top of this file)
 #sourceLocation()
 }
 
-// Docs/Migration/FromShuttle.md:141 (file scope)
-#sourceLocation(file: "Docs/Migration/FromShuttle.md", line: 142)
+// Docs/Migration/FromShuttle.md:143 (file scope)
+#sourceLocation(file: "Docs/Migration/FromShuttle.md", line: 144)
 // After: StreamKit
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)

@@ -10,24 +10,18 @@ import FutureKit
 import PropertyWrappers
 import SignalOperators
 import StreamCombineExt
-import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
-import StreamShuttle
 import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromSnail.md:51
-func sample_Docs_Migration_FromSnail_line51() async throws {
-#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 52)
+// Docs/Migration/FromSnail.md:54
+func sample_Docs_Migration_FromSnail_line54() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 55)
 final class LoaderViewModel {
   let isLoading = Variable(false)
   let isSpinnerVisible = Variable(false)
@@ -48,9 +42,9 @@ print(model.isSpinnerVisible.value)  // prints true
 #sourceLocation()
 }
 
-// Docs/Migration/FromSnail.md:131
-func sample_Docs_Migration_FromSnail_line131() async throws {
-#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 132)
+// Docs/Migration/FromSnail.md:134
+func sample_Docs_Migration_FromSnail_line134() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 135)
 final class ScoreBoard {
   let scores = Replay<Int>(bufferSize: 2)
   private let disposer = Disposer()
@@ -75,9 +69,9 @@ board.scores.send(5)  // nobody listens
 #sourceLocation()
 }
 
-// Docs/Migration/FromSnail.md:182
-func sample_Docs_Migration_FromSnail_line182() async throws {
-#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 183)
+// Docs/Migration/FromSnail.md:185
+func sample_Docs_Migration_FromSnail_line185() async throws {
+#sourceLocation(file: "Docs/Migration/FromSnail.md", line: 186)
 final class TapSource {
   private let taps = PassthroughSubject<Void, Never>()
   var tapped: AnyPublisher<Void, Never> { taps.eraseToAnyPublisher() }
@@ -93,41 +87,41 @@ source.handleTap()  // prints "tapped"
 #sourceLocation()
 }
 
-// What Docs/Migration/FromSnail.md:51 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSnail.md:51 prints what its comments say")
-func output_sample_Docs_Migration_FromSnail_line51() async {
+// What Docs/Migration/FromSnail.md:54 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:54 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line54() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSnail_line51()
+    try await sample_Docs_Migration_FromSnail_line54()
   }
   expectPrinted(
     result, ["status: idle", "status: loading", "true"],
-    sample: "Docs/Migration/FromSnail.md", line: 51)
+    sample: "Docs/Migration/FromSnail.md", line: 54)
 }
 
-// What Docs/Migration/FromSnail.md:131 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSnail.md:131 prints what its comments say")
-func output_sample_Docs_Migration_FromSnail_line131() async {
+// What Docs/Migration/FromSnail.md:134 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:134 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line134() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSnail_line131()
+    try await sample_Docs_Migration_FromSnail_line134()
   }
   expectPrinted(
     result, ["score: 2", "score: 3", "score: 4"],
-    sample: "Docs/Migration/FromSnail.md", line: 131)
+    sample: "Docs/Migration/FromSnail.md", line: 134)
 }
 
-// What Docs/Migration/FromSnail.md:182 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSnail.md:182 prints what its comments say")
-func output_sample_Docs_Migration_FromSnail_line182() async {
+// What Docs/Migration/FromSnail.md:185 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSnail.md:185 prints what its comments say")
+func output_sample_Docs_Migration_FromSnail_line185() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSnail_line182()
+    try await sample_Docs_Migration_FromSnail_line185()
   }
   expectPrinted(
     result, ["tapped"],
-    sample: "Docs/Migration/FromSnail.md", line: 182)
+    sample: "Docs/Migration/FromSnail.md", line: 185)
 }

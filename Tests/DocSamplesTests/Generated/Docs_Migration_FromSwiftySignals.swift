@@ -9,15 +9,8 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
-import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
-import StreamShuttle
-import StreamSnail
 import StreamSwiftySignals
 import StreamTesting
 import Testing
@@ -25,9 +18,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromSwiftySignals.md:53
-func sample_Docs_Migration_FromSwiftySignals_line53() async throws {
-#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 54)
+// Docs/Migration/FromSwiftySignals.md:56
+func sample_Docs_Migration_FromSwiftySignals_line56() async throws {
+#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 57)
 final class VolumeController {
   private let volume = Property(value: 50)
   private let observables = ObservableCollection()
@@ -47,9 +40,9 @@ controller.louder()  // prints "Value changed to 51"
 #sourceLocation()
 }
 
-// Docs/Migration/FromSwiftySignals.md:123
-func sample_Docs_Migration_FromSwiftySignals_line123() async throws {
-#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 124)
+// Docs/Migration/FromSwiftySignals.md:126
+func sample_Docs_Migration_FromSwiftySignals_line126() async throws {
+#sourceLocation(file: "Docs/Migration/FromSwiftySignals.md", line: 127)
 let clock = DispatchQueue.test
 let observables = ObservableCollection()
 let ticks = TimerSignal(repeats: true, scheduler: clock)
@@ -63,28 +56,28 @@ observables.releaseAll()
 #sourceLocation()
 }
 
-// What Docs/Migration/FromSwiftySignals.md:53 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSwiftySignals.md:53 prints what its comments say")
-func output_sample_Docs_Migration_FromSwiftySignals_line53() async {
+// What Docs/Migration/FromSwiftySignals.md:56 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSwiftySignals.md:56 prints what its comments say")
+func output_sample_Docs_Migration_FromSwiftySignals_line56() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSwiftySignals_line53()
+    try await sample_Docs_Migration_FromSwiftySignals_line56()
   }
   expectPrinted(
     result, ["Value changed to 50", "Value changed to 51"],
-    sample: "Docs/Migration/FromSwiftySignals.md", line: 53)
+    sample: "Docs/Migration/FromSwiftySignals.md", line: 56)
 }
 
-// What Docs/Migration/FromSwiftySignals.md:123 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromSwiftySignals.md:123 prints what its comments say")
-func output_sample_Docs_Migration_FromSwiftySignals_line123() async {
+// What Docs/Migration/FromSwiftySignals.md:126 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromSwiftySignals.md:126 prints what its comments say")
+func output_sample_Docs_Migration_FromSwiftySignals_line126() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromSwiftySignals_line123()
+    try await sample_Docs_Migration_FromSwiftySignals_line126()
   }
   expectPrinted(
     result, ["tick", "tick"],
-    sample: "Docs/Migration/FromSwiftySignals.md", line: 123)
+    sample: "Docs/Migration/FromSwiftySignals.md", line: 126)
 }

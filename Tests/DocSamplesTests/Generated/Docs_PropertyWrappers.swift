@@ -9,16 +9,10 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
-import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
 import StreamShuttle
 import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
@@ -30,6 +24,7 @@ func sample_Docs_PropertyWrappers_line11() async throws {
 #sourceLocation(file: "Docs/PropertyWrappers.md", line: 12)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamShuttle  (moved to the top of this file)
 
 final class Profile: ObservableObject {
   @Published var name = "Ada"
@@ -43,8 +38,8 @@ profile.name = "Grace"  // prints "name is still Ada", then "name: Grace"
 #sourceLocation()
 }
 
-// Docs/PropertyWrappers.md:48 (file scope)
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 49)
+// Docs/PropertyWrappers.md:49 (file scope)
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 50)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 
@@ -61,9 +56,9 @@ fileprivate final class Combobulator {
 }
 #sourceLocation()
 
-// Docs/PropertyWrappers.md:65
-func sample_Docs_PropertyWrappers_line65() async throws {
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 66)
+// Docs/PropertyWrappers.md:66
+func sample_Docs_PropertyWrappers_line66() async throws {
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 67)
 let combobulator = Combobulator()
 let cancellable = combobulator.flubberCount.sink { print("count", $0) }  // prints "count 0"
 combobulator.finish(batch: "B-12", count: 12)  // prints "count 12"
@@ -71,8 +66,8 @@ cancellable.cancel()
 #sourceLocation()
 }
 
-// Docs/PropertyWrappers.md:83 (file scope)
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 84)
+// Docs/PropertyWrappers.md:84 (file scope)
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 85)
 fileprivate final class FlubberDisplay: Subscribing {
   var cancellables = Set<AnyCancellable>()
   let prefersMainThreadExecution = true
@@ -94,8 +89,8 @@ fileprivate final class FlubberDisplay: Subscribing {
 }
 #sourceLocation()
 
-// Docs/PropertyWrappers.md:153 (file scope)
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 154)
+// Docs/PropertyWrappers.md:154 (file scope)
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 155)
 // import Dispatch  (moved to the top of this file)
 // import PropertyWrappers  (moved to the top of this file)
 
@@ -117,9 +112,9 @@ fileprivate func uploadDidFinish() {
 }
 #sourceLocation()
 
-// Docs/PropertyWrappers.md:221
-func sample_Docs_PropertyWrappers_line221() async throws {
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 222)
+// Docs/PropertyWrappers.md:222
+func sample_Docs_PropertyWrappers_line222() async throws {
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 223)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamSnail  // Variable, Unique  (moved to the top of this file)
@@ -151,28 +146,28 @@ func output_sample_Docs_PropertyWrappers_line11() async {
     sample: "Docs/PropertyWrappers.md", line: 11)
 }
 
-// What Docs/PropertyWrappers.md:65 prints, as its `// prints` comments say
-@Test("Docs/PropertyWrappers.md:65 prints what its comments say")
-func output_sample_Docs_PropertyWrappers_line65() async {
+// What Docs/PropertyWrappers.md:66 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:66 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line66() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_PropertyWrappers_line65()
+    try await sample_Docs_PropertyWrappers_line66()
   }
   expectPrinted(
     result, ["count 0", "count 12"],
-    sample: "Docs/PropertyWrappers.md", line: 65)
+    sample: "Docs/PropertyWrappers.md", line: 66)
 }
 
-// What Docs/PropertyWrappers.md:221 prints, as its `// prints` comments say
-@Test("Docs/PropertyWrappers.md:221 prints what its comments say")
-func output_sample_Docs_PropertyWrappers_line221() async {
+// What Docs/PropertyWrappers.md:222 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:222 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line222() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_PropertyWrappers_line221()
+    try await sample_Docs_PropertyWrappers_line222()
   }
   expectPrinted(
     result, ["volume is 5", "volume was 5", "volume is 7"],
-    sample: "Docs/PropertyWrappers.md", line: 221)
+    sample: "Docs/PropertyWrappers.md", line: 222)
 }

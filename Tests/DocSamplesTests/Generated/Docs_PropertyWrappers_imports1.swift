@@ -6,12 +6,14 @@
 
 import PropertyWrappers
 import StreamCore
+import StreamShuttle
 
 // Docs/PropertyWrappers.md:11
 func sample_Docs_PropertyWrappers_line11_imports() async throws {
 #sourceLocation(file: "Docs/PropertyWrappers.md", line: 12)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
+// import StreamShuttle  (moved to the top of this file)
 
 final class Profile: ObservableObject {
   @Published var name = "Ada"

@@ -9,16 +9,8 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
-import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
-import StreamShuttle
-import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)

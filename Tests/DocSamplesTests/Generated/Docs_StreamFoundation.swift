@@ -9,24 +9,17 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
 import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
-import StreamShuttle
-import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-// Docs/StreamFoundation.md:23 (file scope)
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 24)
+// Docs/StreamFoundation.md:25 (file scope)
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 26)
 /// Prints the status of `url` (`printStatus(of: URL(string: "http://127.0.0.1:8080/status")!)`),
 /// or the transport error, when it arrives: later, on the session's queue. Keep the returned
 /// cancellable until then.
@@ -42,8 +35,8 @@ fileprivate func printStatus(of url: URL) -> AnyCancellable {
 }
 #sourceLocation()
 
-// Docs/StreamFoundation.md:55 (file scope)
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 56)
+// Docs/StreamFoundation.md:57 (file scope)
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 58)
 /// Prints "tick" three times, on the calling thread's run loop.
 fileprivate func tickThreeTimes() {
   let cancellable = Timer.publish(every: 0.01, on: .current, in: .default)
@@ -55,9 +48,9 @@ fileprivate func tickThreeTimes() {
 }
 #sourceLocation()
 
-// Docs/StreamFoundation.md:86
-func sample_Docs_StreamFoundation_line86() async throws {
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 87)
+// Docs/StreamFoundation.md:88
+func sample_Docs_StreamFoundation_line88() async throws {
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 89)
 let queue = OperationQueue()
 for await value in Just(1).receive(on: queue).values {
   print(value)  // prints 1
@@ -65,9 +58,9 @@ for await value in Just(1).receive(on: queue).values {
 #sourceLocation()
 }
 
-// Docs/StreamFoundation.md:121
-func sample_Docs_StreamFoundation_line121() async throws {
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 122)
+// Docs/StreamFoundation.md:123
+func sample_Docs_StreamFoundation_line123() async throws {
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 124)
 final class Clock: @unchecked Sendable {
   private(set) var ticks = 0
   private var cancellable: AnyCancellable?
@@ -85,28 +78,28 @@ print(clock.ticks)  // prints 3
 #sourceLocation()
 }
 
-// What Docs/StreamFoundation.md:86 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:86 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line86() async {
+// What Docs/StreamFoundation.md:88 prints, as its `// prints` comments say
+@Test("Docs/StreamFoundation.md:88 prints what its comments say")
+func output_sample_Docs_StreamFoundation_line88() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_StreamFoundation_line86()
+    try await sample_Docs_StreamFoundation_line88()
   }
   expectPrinted(
     result, ["1"],
-    sample: "Docs/StreamFoundation.md", line: 86)
+    sample: "Docs/StreamFoundation.md", line: 88)
 }
 
-// What Docs/StreamFoundation.md:121 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:121 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line121() async {
+// What Docs/StreamFoundation.md:123 prints, as its `// prints` comments say
+@Test("Docs/StreamFoundation.md:123 prints what its comments say")
+func output_sample_Docs_StreamFoundation_line123() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_StreamFoundation_line121()
+    try await sample_Docs_StreamFoundation_line123()
   }
   expectPrinted(
     result, ["3"],
-    sample: "Docs/StreamFoundation.md", line: 121)
+    sample: "Docs/StreamFoundation.md", line: 123)
 }

@@ -9,16 +9,9 @@ import Foundation
 import FutureKit
 import PropertyWrappers
 import SignalOperators
-import StreamCombineExt
 import StreamCombineSchedulers
-import StreamConbini
-import StreamConcurrency
 import StreamCore
 import StreamFoundation
-import StreamPropagate
-import StreamShuttle
-import StreamSnail
-import StreamSwiftySignals
 import StreamTesting
 import Synchronization
 import Testing
@@ -29,6 +22,7 @@ import XCTest
 
 // Docs/StreamTesting.md:18 (file scope)
 #sourceLocation(file: "Docs/StreamTesting.md", line: 19)
+// import StreamCombineSchedulers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Synchronization  (moved to the top of this file)
@@ -65,8 +59,8 @@ fileprivate final class Counter: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:108 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 109)
+// Docs/StreamTesting.md:109 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 110)
 // import Testing  (moved to the top of this file)
 // import XCTest  (moved to the top of this file)
 
@@ -112,8 +106,8 @@ final class SearchViewModelTests: XCTestCase {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:251 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 252)
+// Docs/StreamTesting.md:252 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 253)
 // import SignalOperators  // setFailureType, receive(on:)  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
@@ -150,8 +144,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:290 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 291)
+// Docs/StreamTesting.md:291 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 292)
 // import Dispatch  (moved to the top of this file)
 // import SignalOperators  // count, receive(on:)  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
@@ -176,8 +170,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:364 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 365)
+// Docs/StreamTesting.md:365 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 366)
 // import SignalOperators  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -191,8 +185,8 @@ fileprivate struct Search: Sendable {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:388 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 389)
+// Docs/StreamTesting.md:389 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 390)
 // import SignalOperators  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -227,8 +221,8 @@ fileprivate struct Offline: Error, Equatable {}
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:460 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 461)
+// Docs/StreamTesting.md:461 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 462)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import Testing  (moved to the top of this file)
@@ -244,8 +238,8 @@ fileprivate struct Offline: Error, Equatable {}
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:478 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 479)
+// Docs/StreamTesting.md:479 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 480)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
 // import XCTest  (moved to the top of this file)
@@ -265,8 +259,8 @@ final class ResultPublisherTests: XCTestCase {
 }
 #sourceLocation()
 
-// Docs/StreamTesting.md:500 (file scope)
-#sourceLocation(file: "Docs/StreamTesting.md", line: 501)
+// Docs/StreamTesting.md:501 (file scope)
+#sourceLocation(file: "Docs/StreamTesting.md", line: 502)
 // MyError: the error type of the XCTest example above.
 @Test fileprivate func doubled_conforms() {
   PublisherConformance(

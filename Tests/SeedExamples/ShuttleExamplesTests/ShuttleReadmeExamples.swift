@@ -10,10 +10,7 @@ import Dispatch
 import PropertyWrappers
 import StreamCore
 import Testing
-import StreamCombineExt
-import StreamPropagate
 import StreamShuttle
-import StreamSnail
 
 // MARK: - Creating @Events
 

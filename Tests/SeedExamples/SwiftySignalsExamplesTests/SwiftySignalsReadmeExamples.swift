@@ -14,7 +14,6 @@ import PropertyWrappers
 import SignalOperators
 import StreamCore
 import Testing
-import StreamSnail
 import StreamSwiftySignals
 
 // Left out: every modifier chain of the README ends in `.append(to: observables)` on an end

@@ -1,10 +1,10 @@
 import Dispatch
 import SignalOperators
+import StreamCombineExt
 import StreamCore
 import StreamTesting
 import Synchronization
 import Testing
-import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct CreateTests {
   // Issue 15: every subscription has a description and a mirror.

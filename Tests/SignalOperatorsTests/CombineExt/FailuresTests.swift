@@ -1,10 +1,10 @@
 import SignalOperators
-import StreamCore
-import StreamTesting
-import Testing
 import StreamCombineExt
 import StreamConbini
+import StreamCore
 import StreamPropagate
+import StreamTesting
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct FailuresTests {
   @Test func failure_isPublishedThenFinish() {

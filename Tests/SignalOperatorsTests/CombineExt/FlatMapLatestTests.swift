@@ -1,9 +1,9 @@
 import Dispatch
 import SignalOperators
+import StreamCombineExt
 import StreamCore
 import StreamTesting
 import Testing
-import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct FlatMapLatestTests {
   let upstream = TestPublisher<Int, TestError>()

@@ -1,8 +1,8 @@
 import SignalOperators
+import StreamCombineExt
 import StreamCore
 import StreamTesting
 import Testing
-import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct IgnoreFailureTests {
   let upstream = TestPublisher<Int, TestError>()

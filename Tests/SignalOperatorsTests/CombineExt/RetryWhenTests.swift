@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import SignalOperators
+import StreamCombineExt
 import StreamCore
 import StreamTesting
 import Synchronization
 import Testing
-import StreamCombineExt
 
 @Suite(.timeLimit(.minutes(5))) struct RetryWhenTests {
   /// Fails with `TestError` after sending `1`, the first `failures` times it is subscribed to;

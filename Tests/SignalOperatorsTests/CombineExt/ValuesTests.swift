@@ -1,12 +1,12 @@
 import SignalOperators
-import StreamCore
-import StreamTesting
-import Testing
 import StreamCombineExt
 import StreamConbini
+import StreamCore
 import StreamPropagate
 import StreamSnail
 import StreamSwiftySignals
+import StreamTesting
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ValuesTests {
   @Test func materialized_valuesPassAndTheFailureIsDropped() {

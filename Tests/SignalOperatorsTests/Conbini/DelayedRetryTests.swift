@@ -1,8 +1,8 @@
 import SignalOperators
+import StreamConbini
 import StreamCore
 import StreamTesting
 import Testing
-import StreamConbini
 
 /// A scheduler that records the tolerance and options of each delayed action and runs nothing.
 // Sendable: `recorded` is only reached under `lock`.

@@ -1,8 +1,8 @@
 import SignalOperators
+import StreamConbini
 import StreamCore
 import StreamTesting
 import Testing
-import StreamConbini
 
 @Suite(.timeLimit(.minutes(5))) struct GraduatedSinkTests {
   let upstream = TestPublisher<Int, Never>()

@@ -1,9 +1,9 @@
 import SignalOperators
+import StreamConbini
 import StreamCore
+import StreamSwiftySignals
 import StreamTesting
 import Testing
-import StreamConbini
-import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct ThenTests {
 

@@ -1,9 +1,9 @@
 import Dispatch
 import SignalOperators
+import StreamConbini
 import StreamCore
 import StreamTesting
 import Testing
-import StreamConbini
 
 @Suite(.timeLimit(.minutes(5))) struct BufferTests {
   @Test func subscription_describesItselfAndMirrorsValuesStateDemandAndTerminal() throws {

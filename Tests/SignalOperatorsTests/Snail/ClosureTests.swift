@@ -1,7 +1,7 @@
 import SignalOperators
-import Testing
 import StreamConbini
 import StreamSnail
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ClosureTests {
   @Test func dispose_releasesTheClosure() {

@@ -1,10 +1,10 @@
 import Dispatch
 import SignalOperators
+import StreamCombineExt
 import StreamCore
+import StreamSnail
 import StreamTesting
 import Testing
-import StreamCombineExt
-import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct DisposerTests {
   @Test func disposeAll_endsEveryEntryOnceInOrder() {

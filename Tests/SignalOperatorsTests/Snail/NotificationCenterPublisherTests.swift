@@ -2,9 +2,9 @@ import Dispatch
 import Foundation
 import SignalOperators
 import StreamCore
+import StreamSnail
 import StreamTesting
 import Testing
-import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct NotificationCenterPublisherTests {
   let center = NotificationCenter()

@@ -1,9 +1,9 @@
 import StreamCore
+import StreamSnail
 import Testing
 
 @testable import SignalOperators
 @testable import StreamCombineExt
-import StreamSnail
 
 /// The replay subscription's state machine, driven without threads or subscribers.
 @Suite(.timeLimit(.minutes(5))) struct ReplayConduitStateTests {

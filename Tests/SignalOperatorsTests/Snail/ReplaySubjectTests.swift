@@ -1,11 +1,11 @@
 import Dispatch
 import SignalOperators
+import StreamCombineExt
 import StreamCore
+import StreamSnail
 import StreamTesting
 import Synchronization
 import Testing
-import StreamCombineExt
-import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct ReplaySubjectTests {
   struct Boom: Error, Equatable {}

@@ -1,9 +1,9 @@
 import Dispatch
 import SignalOperators
 import StreamCore
+import StreamSnail
 import StreamTesting
 import Testing
-import StreamSnail
 
 @Suite(.timeLimit(.minutes(5))) struct SnailSkipTakeForwardTests {
   let upstream = TestPublisher<Int, SnailOpsError>()

@@ -1,7 +1,7 @@
 import SignalOperators
 import StreamCore
-import Synchronization
 import StreamSnail
+import Synchronization
 
 // Sendable: `lines` is guarded by its lock.
 final class SnailDisposeLog: Sendable {

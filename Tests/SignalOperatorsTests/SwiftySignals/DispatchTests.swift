@@ -1,9 +1,9 @@
 import Dispatch
 import SignalOperators
 import StreamCore
+import StreamSwiftySignals
 import StreamTesting
 import Testing
-import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct DispatchTests {
   @Test func dispatchToQueue_deliversOnTheQueue() {

@@ -1,10 +1,10 @@
 import Dispatch
 import SignalOperators
 import StreamCore
-import StreamTesting
-import Testing
 import StreamSnail
 import StreamSwiftySignals
+import StreamTesting
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct SignalTests {
   @Test func fire_deliversToSubscribers() {

@@ -1,8 +1,8 @@
 import SignalOperators
 import StreamCore
+import StreamSwiftySignals
 import StreamTesting
 import Testing
-import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct ThenDoTests {
   @Test func values_actionRunsAndValuesPassOn() {

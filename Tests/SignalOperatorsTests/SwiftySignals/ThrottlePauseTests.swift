@@ -1,9 +1,9 @@
 import Foundation
 import SignalOperators
 import StreamCore
+import StreamSwiftySignals
 import StreamTesting
 import Testing
-import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct ThrottlePauseTests {
   let upstream = TestPublisher<Int, SwiftyTestError>()

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import SignalOperators
+import StreamCombineSchedulers
 import StreamCore
+import StreamSwiftySignals
 import StreamTesting
 import Testing
-import StreamCombineSchedulers
-import StreamSwiftySignals
 
 @Suite(.timeLimit(.minutes(5))) struct TimerSignalTests {
   let scheduler = DispatchQueue.test

@@ -1,9 +1,9 @@
 import Dispatch
 import SignalOperators
+import StreamCombineSchedulers
 import StreamCore
 import StreamTesting
 import Testing
-import StreamCombineSchedulers
 
 @Suite(.timeLimit(.minutes(5))) struct TimerPublisherTests {
   @Test func autoconnected_ticksEveryIntervalWithTheSchedulersTime() {

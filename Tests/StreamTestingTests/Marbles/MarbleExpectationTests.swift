@@ -1,8 +1,8 @@
 import SignalOperators
+import StreamCombineSchedulers
 import StreamCore
 import StreamTesting
 import Testing
-import StreamCombineSchedulers
 
 /// Whether `issue` was recorded at `line` of this file and its message is `text`.
 private func issue(_ issue: Issue, isAt line: Int, saying text: String) -> Bool {

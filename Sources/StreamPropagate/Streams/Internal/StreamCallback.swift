@@ -1,6 +1,6 @@
 import Dispatch
-import StreamCore
 import FutureKit
+import StreamCore
 
 /// One registered callback: runs its body for each state offered to it, one state at a time and
 /// in the order offered, inline, on a queue the user chose, or on its subscriber's private

@@ -1,5 +1,5 @@
-import StreamCore
 import FutureKit
+import StreamCore
 
 /// What a publisher view does with one state.
 enum StreamViewStep<Output, Failure: Error> {

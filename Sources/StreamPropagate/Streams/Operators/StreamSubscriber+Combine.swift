@@ -1,5 +1,5 @@
-import StreamCore
 import FutureKit
+import StreamCore
 
 extension StreamSubscriber {
   /// Returns a stream of tuples of the latest value of each source, for any number of sources.

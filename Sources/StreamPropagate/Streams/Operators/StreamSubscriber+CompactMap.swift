@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 extension StreamSubscriber {
   /// Returns a stream of `transform` applied to this stream's values and errors, skipping the
   /// `nil` results.

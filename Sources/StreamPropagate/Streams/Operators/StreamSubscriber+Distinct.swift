@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 extension StreamSubscriber where T: Equatable {
   /// Returns a stateful stream that skips a value equal to the previous one.
   ///

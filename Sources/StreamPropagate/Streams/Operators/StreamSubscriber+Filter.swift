@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 extension StreamSubscriber {
   /// Returns a stream of the values and errors for which `isIncluded` returns `true`.
   ///

@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 extension StreamSubscriber {
   /// Returns a stream whose states are `transform` applied to this stream's values and errors.
   ///

@@ -1,5 +1,5 @@
-import StreamCore
 import FutureKit
+import StreamCore
 
 extension StreamSubscriber {
   /// Returns a stream of every value and error from all of `subscribers`, in arrival order,

@@ -1,5 +1,6 @@
-import StreamCore
 import FutureKit
+import StreamCore
+
 extension StreamSubscriber {
   /// Returns a stateful stream: each callback registered on it is first called with the latest
   /// state, synchronously, and then with every later state.

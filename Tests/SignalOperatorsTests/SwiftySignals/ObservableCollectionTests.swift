@@ -1,8 +1,8 @@
 import SignalOperators
-import StreamCore
-import Testing
 import StreamCombineExt
-import StreamSnail
+import StreamCore
+import StreamSwiftySignals
+import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ObservableCollectionTests {
   @Test func releaseAll_cancelsEverySubscriptionOnce() {

@@ -1,6 +1,5 @@
 public import StreamCore
-import SignalOperators
-import PropertyWrappers
+internal import StreamSnail
 
 /// SwiftySignals' `ObservableCollection`: a bag of subscriptions released all at once.
 ///
