@@ -20,9 +20,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/FutureKit.md:34
-func sample_Docs_FutureKit_line34() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 35)
+// Docs/FutureKit.md:35
+func sample_Docs_FutureKit_line35() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 36)
 // import FutureKit  (moved to the top of this file)
 // import StreamConcurrency  // Future { try await … }  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable  (moved to the top of this file)
@@ -74,9 +74,9 @@ print(loaded.name)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:156
-func sample_Docs_FutureKit_line156() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 157)
+// Docs/FutureKit.md:157
+func sample_Docs_FutureKit_line157() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 158)
 // Stand-ins for an image type and a slow renderer.
 struct Image: Sendable { var width: Int, height: Int }
 struct Renderer: Sendable {
@@ -96,8 +96,8 @@ cancellable.cancel()  // prints nothing: nobody else needs it, so the task is ca
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:260 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 261)
+// Docs/FutureKit.md:261 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 262)
 // import Dispatch  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  // sink, AnyCancellable, store(in:)  (moved to the top of this file)
@@ -143,9 +143,9 @@ fileprivate final class AppCoordinator {
 }
 #sourceLocation()
 
-// Docs/FutureKit.md:393
-func sample_Docs_FutureKit_line393() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 394)
+// Docs/FutureKit.md:394
+func sample_Docs_FutureKit_line394() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 395)
 enum SensorError: Error { case offline }
 let thermometer = StreamPublisher<Double, SensorError>()
 let temperatures = thermometer.subscriber()
@@ -165,9 +165,9 @@ thermometer.cancelAll()  // prints "Cancelled." (the second sink's last state); 
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:447
-func sample_Docs_FutureKit_line447() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 448)
+// Docs/FutureKit.md:448
+func sample_Docs_FutureKit_line448() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 449)
 let emailInput = StreamPublisher<String?, Never>()
 let passwordInput = StreamPublisher<String?, Never>()
 let enterTaps = StreamPublisher<Void, Never>()
@@ -188,9 +188,9 @@ enterTaps.publish(())  // prints "create an account for ada@example.com"
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:469
-func sample_Docs_FutureKit_line469() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 470)
+// Docs/FutureKit.md:470
+func sample_Docs_FutureKit_line470() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 471)
 struct User { var name: String }
 enum AuthError: Error { case signedOut }
 var title = ""
@@ -206,9 +206,9 @@ print(title)  // prints Ada
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:500
-func sample_Docs_FutureKit_line500() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 501)
+// Docs/FutureKit.md:501
+func sample_Docs_FutureKit_line501() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 502)
 struct Login {}
 enum LoginError: Error { case expired }
 
@@ -218,9 +218,9 @@ publisher.publish(nil)  // prints "[login] StreamPublisher<Optional<Login>, Logi
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:553
-func sample_Docs_FutureKit_line553() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 554)
+// Docs/FutureKit.md:554
+func sample_Docs_FutureKit_line554() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 555)
 // Stand-ins for the work the publishers defer.
 struct Settings { var theme = "dark" }
 @Sendable func buildReport() -> String { "3 new messages" }
@@ -240,9 +240,9 @@ settings.sink(
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:577
-func sample_Docs_FutureKit_line577() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 578)
+// Docs/FutureKit.md:578
+func sample_Docs_FutureKit_line578() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 579)
 struct User: Sendable { var name: String }
 enum LookupError: Error { case notFound }
 let cache = ["42": User(name: "Ada")]
@@ -258,8 +258,8 @@ user.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:594 (file scope)
-#sourceLocation(file: "Docs/FutureKit.md", line: 595)
+// Docs/FutureKit.md:595 (file scope)
+#sourceLocation(file: "Docs/FutureKit.md", line: 596)
 // import Foundation  // Date  (moved to the top of this file)
 // import FutureKit  (moved to the top of this file)
 // import StreamConbini  // the Deferred publishers  (moved to the top of this file)
@@ -277,9 +277,9 @@ fileprivate let failing = DeferredComplete<Int, ClockError>(error: ClockError(at
 fileprivate let migrate = DeferredTryComplete<Never> { try migrateDatabase() }         // throws: fails
 #sourceLocation()
 
-// Docs/FutureKit.md:618
-func sample_Docs_FutureKit_line618() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 619)
+// Docs/FutureKit.md:619
+func sample_Docs_FutureKit_line619() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 620)
 // Stand-ins for a forecast and a callback API.
 struct Forecast: Sendable { var summary: String }
 enum NetworkError: Error { case offline }
@@ -304,9 +304,9 @@ weather.sink(receiveCompletion: { print($0) }, receiveValue: { print($0.summary)
 #sourceLocation()
 }
 
-// Docs/FutureKit.md:651
-func sample_Docs_FutureKit_line651() async throws {
-#sourceLocation(file: "Docs/FutureKit.md", line: 652)
+// Docs/FutureKit.md:652
+func sample_Docs_FutureKit_line652() async throws {
+#sourceLocation(file: "Docs/FutureKit.md", line: 653)
 enum DownloadError: Error { case interrupted }
 // A stand-in for a downloader that reports through callbacks.
 struct Downloader {
@@ -336,132 +336,132 @@ progress.sink(receiveCompletion: { print($0) }, receiveValue: { print("progress:
 #sourceLocation()
 }
 
-// What Docs/FutureKit.md:34 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:34 prints what its comments say")
-func output_sample_Docs_FutureKit_line34() async {
+// What Docs/FutureKit.md:35 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:35 prints what its comments say")
+func output_sample_Docs_FutureKit_line35() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line34()
+    try await sample_Docs_FutureKit_line35()
   }
   expectPrinted(
     result, ["hello, Ada", "loading done", "42", "Ada"],
-    sample: "Docs/FutureKit.md", line: 34)
+    sample: "Docs/FutureKit.md", line: 35)
 }
 
-// What Docs/FutureKit.md:156 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:156 prints what its comments say")
-func output_sample_Docs_FutureKit_line156() async {
+// What Docs/FutureKit.md:157 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:157 prints what its comments say")
+func output_sample_Docs_FutureKit_line157() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line156()
+    try await sample_Docs_FutureKit_line157()
   }
   expectPrinted(
     result, [],
-    sample: "Docs/FutureKit.md", line: 156)
+    sample: "Docs/FutureKit.md", line: 157)
 }
 
-// What Docs/FutureKit.md:393 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:393 prints what its comments say")
-func output_sample_Docs_FutureKit_line393() async {
+// What Docs/FutureKit.md:394 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:394 prints what its comments say")
+func output_sample_Docs_FutureKit_line394() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line393()
+    try await sample_Docs_FutureKit_line394()
   }
   expectPrinted(
     result, ["now 21.5°", "Data: 21.5", "Error: offline", "Cancelled."],
-    sample: "Docs/FutureKit.md", line: 393)
+    sample: "Docs/FutureKit.md", line: 394)
 }
 
-// What Docs/FutureKit.md:447 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:447 prints what its comments say")
-func output_sample_Docs_FutureKit_line447() async {
+// What Docs/FutureKit.md:448 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:448 prints what its comments say")
+func output_sample_Docs_FutureKit_line448() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line447()
+    try await sample_Docs_FutureKit_line448()
   }
   expectPrinted(
     result, ["create an account for ada@example.com"],
-    sample: "Docs/FutureKit.md", line: 447)
+    sample: "Docs/FutureKit.md", line: 448)
 }
 
-// What Docs/FutureKit.md:469 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:469 prints what its comments say")
-func output_sample_Docs_FutureKit_line469() async {
+// What Docs/FutureKit.md:470 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:470 prints what its comments say")
+func output_sample_Docs_FutureKit_line470() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line469()
+    try await sample_Docs_FutureKit_line470()
   }
   expectPrinted(
     result, ["render Ada", "Ada"],
-    sample: "Docs/FutureKit.md", line: 469)
+    sample: "Docs/FutureKit.md", line: 470)
 }
 
-// What Docs/FutureKit.md:500 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:500 prints what its comments say")
-func output_sample_Docs_FutureKit_line500() async {
+// What Docs/FutureKit.md:501 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:501 prints what its comments say")
+func output_sample_Docs_FutureKit_line501() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line500()
+    try await sample_Docs_FutureKit_line501()
   }
   expectPrinted(
     result, ["[login] StreamPublisher<Optional<Login>, LoginError>: publishing Data: nil"],
-    sample: "Docs/FutureKit.md", line: 500)
+    sample: "Docs/FutureKit.md", line: 501)
 }
 
-// What Docs/FutureKit.md:553 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:553 prints what its comments say")
-func output_sample_Docs_FutureKit_line553() async {
+// What Docs/FutureKit.md:554 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:554 prints what its comments say")
+func output_sample_Docs_FutureKit_line554() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line553()
+    try await sample_Docs_FutureKit_line554()
   }
   expectPrinted(
     result, ["3 new messages", "theme: dark"],
-    sample: "Docs/FutureKit.md", line: 553)
+    sample: "Docs/FutureKit.md", line: 554)
 }
 
-// What Docs/FutureKit.md:577 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:577 prints what its comments say")
-func output_sample_Docs_FutureKit_line577() async {
+// What Docs/FutureKit.md:578 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:578 prints what its comments say")
+func output_sample_Docs_FutureKit_line578() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line577()
+    try await sample_Docs_FutureKit_line578()
   }
   expectPrinted(
     result, ["Ada", "finished"],
-    sample: "Docs/FutureKit.md", line: 577)
+    sample: "Docs/FutureKit.md", line: 578)
 }
 
-// What Docs/FutureKit.md:618 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:618 prints what its comments say")
-func output_sample_Docs_FutureKit_line618() async {
+// What Docs/FutureKit.md:619 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:619 prints what its comments say")
+func output_sample_Docs_FutureKit_line619() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line618()
+    try await sample_Docs_FutureKit_line619()
   }
   expectPrinted(
     result, ["sunny", "finished"],
-    sample: "Docs/FutureKit.md", line: 618)
+    sample: "Docs/FutureKit.md", line: 619)
 }
 
-// What Docs/FutureKit.md:651 prints, as its `// prints` comments say
-@Test("Docs/FutureKit.md:651 prints what its comments say")
-func output_sample_Docs_FutureKit_line651() async {
+// What Docs/FutureKit.md:652 prints, as its `// prints` comments say
+@Test("Docs/FutureKit.md:652 prints what its comments say")
+func output_sample_Docs_FutureKit_line652() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_FutureKit_line651()
+    try await sample_Docs_FutureKit_line652()
   }
   expectPrinted(
     result, ["progress: 0.0", "progress: 0.5", "progress: 1.0", "finished"],
-    sample: "Docs/FutureKit.md", line: 651)
+    sample: "Docs/FutureKit.md", line: 652)
 }

@@ -19,9 +19,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/PropertyWrappers.md:11
-func sample_Docs_PropertyWrappers_line11() async throws {
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 12)
+// Docs/PropertyWrappers.md:12
+func sample_Docs_PropertyWrappers_line12() async throws {
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 13)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamShuttle  (moved to the top of this file)
@@ -38,8 +38,8 @@ profile.name = "Grace"  // prints "name is still Ada", then "name: Grace"
 #sourceLocation()
 }
 
-// Docs/PropertyWrappers.md:49 (file scope)
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 50)
+// Docs/PropertyWrappers.md:50 (file scope)
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 51)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 
@@ -56,9 +56,9 @@ fileprivate final class Combobulator {
 }
 #sourceLocation()
 
-// Docs/PropertyWrappers.md:66
-func sample_Docs_PropertyWrappers_line66() async throws {
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 67)
+// Docs/PropertyWrappers.md:67
+func sample_Docs_PropertyWrappers_line67() async throws {
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 68)
 let combobulator = Combobulator()
 let cancellable = combobulator.flubberCount.sink { print("count", $0) }  // prints "count 0"
 combobulator.finish(batch: "B-12", count: 12)  // prints "count 12"
@@ -66,8 +66,8 @@ cancellable.cancel()
 #sourceLocation()
 }
 
-// Docs/PropertyWrappers.md:84 (file scope)
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 85)
+// Docs/PropertyWrappers.md:85 (file scope)
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 86)
 fileprivate final class FlubberDisplay: Subscribing {
   var cancellables = Set<AnyCancellable>()
   let prefersMainThreadExecution = true
@@ -89,8 +89,8 @@ fileprivate final class FlubberDisplay: Subscribing {
 }
 #sourceLocation()
 
-// Docs/PropertyWrappers.md:154 (file scope)
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 155)
+// Docs/PropertyWrappers.md:155 (file scope)
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 156)
 // import Dispatch  (moved to the top of this file)
 // import PropertyWrappers  (moved to the top of this file)
 
@@ -112,9 +112,9 @@ fileprivate func uploadDidFinish() {
 }
 #sourceLocation()
 
-// Docs/PropertyWrappers.md:222
-func sample_Docs_PropertyWrappers_line222() async throws {
-#sourceLocation(file: "Docs/PropertyWrappers.md", line: 223)
+// Docs/PropertyWrappers.md:223
+func sample_Docs_PropertyWrappers_line223() async throws {
+#sourceLocation(file: "Docs/PropertyWrappers.md", line: 224)
 // import PropertyWrappers  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamSnail  // Variable, Unique  (moved to the top of this file)
@@ -133,41 +133,41 @@ player.volume = 7  // prints "volume was 5", then "volume is 7"
 #sourceLocation()
 }
 
-// What Docs/PropertyWrappers.md:11 prints, as its `// prints` comments say
-@Test("Docs/PropertyWrappers.md:11 prints what its comments say")
-func output_sample_Docs_PropertyWrappers_line11() async {
+// What Docs/PropertyWrappers.md:12 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:12 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line12() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_PropertyWrappers_line11()
+    try await sample_Docs_PropertyWrappers_line12()
   }
   expectPrinted(
     result, ["name: Ada", "name is still Ada", "name: Grace"],
-    sample: "Docs/PropertyWrappers.md", line: 11)
+    sample: "Docs/PropertyWrappers.md", line: 12)
 }
 
-// What Docs/PropertyWrappers.md:66 prints, as its `// prints` comments say
-@Test("Docs/PropertyWrappers.md:66 prints what its comments say")
-func output_sample_Docs_PropertyWrappers_line66() async {
+// What Docs/PropertyWrappers.md:67 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:67 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line67() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_PropertyWrappers_line66()
+    try await sample_Docs_PropertyWrappers_line67()
   }
   expectPrinted(
     result, ["count 0", "count 12"],
-    sample: "Docs/PropertyWrappers.md", line: 66)
+    sample: "Docs/PropertyWrappers.md", line: 67)
 }
 
-// What Docs/PropertyWrappers.md:222 prints, as its `// prints` comments say
-@Test("Docs/PropertyWrappers.md:222 prints what its comments say")
-func output_sample_Docs_PropertyWrappers_line222() async {
+// What Docs/PropertyWrappers.md:223 prints, as its `// prints` comments say
+@Test("Docs/PropertyWrappers.md:223 prints what its comments say")
+func output_sample_Docs_PropertyWrappers_line223() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_PropertyWrappers_line222()
+    try await sample_Docs_PropertyWrappers_line223()
   }
   expectPrinted(
     result, ["volume is 5", "volume was 5", "volume is 7"],
-    sample: "Docs/PropertyWrappers.md", line: 222)
+    sample: "Docs/PropertyWrappers.md", line: 223)
 }

@@ -17,9 +17,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/SignalOperators.md:10
-func sample_Docs_SignalOperators_line10() async throws {
-#sourceLocation(file: "Docs/SignalOperators.md", line: 11)
+// Docs/SignalOperators.md:11
+func sample_Docs_SignalOperators_line11() async throws {
+#sourceLocation(file: "Docs/SignalOperators.md", line: 12)
 // import SignalOperators  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
 // import StreamTesting  (moved to the top of this file)
@@ -46,15 +46,15 @@ cancellable.cancel()  // when the screen closes
 #sourceLocation()
 }
 
-// What Docs/SignalOperators.md:10 prints, as its `// prints` comments say
-@Test("Docs/SignalOperators.md:10 prints what its comments say")
-func output_sample_Docs_SignalOperators_line10() async {
+// What Docs/SignalOperators.md:11 prints, as its `// prints` comments say
+@Test("Docs/SignalOperators.md:11 prints what its comments say")
+func output_sample_Docs_SignalOperators_line11() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_SignalOperators_line10()
+    try await sample_Docs_SignalOperators_line11()
   }
   expectPrinted(
     result, ["[\"swift 1\", \"swift 2\"]"],
-    sample: "Docs/SignalOperators.md", line: 10)
+    sample: "Docs/SignalOperators.md", line: 11)
 }
