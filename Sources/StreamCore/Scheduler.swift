@@ -17,11 +17,14 @@
 /// tests. A scheduler may run a closure on whatever thread or queue it manages, but it should run
 /// closures it was given for the same time in the order it was given them.
 ///
+/// As in Combine, `Scheduler` doesn't refine `Sendable`: a scheduler class of your own with `var`
+/// state conforms as it is, and so does Foundation's `RunLoop`.
+///
 /// **Difference from Combine:** every action is `@escaping @Sendable () -> Void` rather than
-/// `@escaping () -> Void`, and `Scheduler` refines `Sendable`. Under Swift 6 strict concurrency a
-/// scheduler hands its actions to other threads, so the compiler must know that they may cross
-/// them. Closures that only capture `Sendable` values, or that are written inside a `Sendable`
-/// type, need no change.
+/// `@escaping () -> Void`. Under Swift 6 strict concurrency a scheduler hands its actions to
+/// other threads, so the compiler must know that they may cross them. A conforming type may keep
+/// Combine's plain `() -> Void` parameters, which satisfy these requirements; closures passed to
+/// `schedule` that only capture `Sendable` values need no change.
 ///
 /// > Thread safety: Conforming types must allow every method to be called from any thread.
 public protocol Scheduler<SchedulerTimeType>: SendableMetatype {

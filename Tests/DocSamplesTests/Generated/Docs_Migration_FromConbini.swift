@@ -18,9 +18,9 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Docs/Migration/FromConbini.md:121
-func sample_Docs_Migration_FromConbini_line121() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 122)
+// Docs/Migration/FromConbini.md:120
+func sample_Docs_Migration_FromConbini_line120() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 121)
 struct APIError: Error {}
 
 final class Profile {
@@ -49,9 +49,9 @@ print(count ?? 0)  // prints 3
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:160
-func sample_Docs_Migration_FromConbini_line160() async throws {
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 161)
+// Docs/Migration/FromConbini.md:159
+func sample_Docs_Migration_FromConbini_line159() async throws {
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 160)
 // After
 // import FutureKit  (moved to the top of this file)
 // import StreamConbini  (moved to the top of this file)
@@ -59,8 +59,8 @@ func sample_Docs_Migration_FromConbini_line160() async throws {
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:232 (file scope)
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 233)
+// Docs/Migration/FromConbini.md:231 (file scope)
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 232)
 // After: StreamKit — the imports change, and the closure captures a Sendable client
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)
@@ -92,15 +92,15 @@ fileprivate struct WeatherClient: Sendable {
 }
 #sourceLocation()
 
-// What Docs/Migration/FromConbini.md:121 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromConbini.md:121 prints what its comments say")
-func output_sample_Docs_Migration_FromConbini_line121() async {
+// What Docs/Migration/FromConbini.md:120 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromConbini.md:120 prints what its comments say")
+func output_sample_Docs_Migration_FromConbini_line120() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromConbini_line121()
+    try await sample_Docs_Migration_FromConbini_line120()
   }
   expectPrinted(
     result, ["load ended: nil", "3"],
-    sample: "Docs/Migration/FromConbini.md", line: 121)
+    sample: "Docs/Migration/FromConbini.md", line: 120)
 }

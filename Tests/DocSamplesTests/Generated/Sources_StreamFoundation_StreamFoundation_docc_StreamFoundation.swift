@@ -17,23 +17,23 @@ import Testing
   import FoundationNetworking
 #endif
 
-// Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md:16
-func sample_Sources_StreamFoundation_StreamFoundation_docc_StreamFoundation_line16() async throws {
+// Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md:14
+func sample_Sources_StreamFoundation_StreamFoundation_docc_StreamFoundation_line14() async throws {
 let queue = OperationQueue()
 for await value in Just(1).receive(on: queue).values {
   print(value)  // prints 1
 }
 }
 
-// What Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md:16 prints, as its `// prints` comments say
-@Test("Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md:16 prints what its comments say")
-func output_sample_Sources_StreamFoundation_StreamFoundation_docc_StreamFoundation_line16() async {
+// What Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md:14 prints, as its `// prints` comments say
+@Test("Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md:14 prints what its comments say")
+func output_sample_Sources_StreamFoundation_StreamFoundation_docc_StreamFoundation_line14() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Sources_StreamFoundation_StreamFoundation_docc_StreamFoundation_line16()
+    try await sample_Sources_StreamFoundation_StreamFoundation_docc_StreamFoundation_line14()
   }
   expectPrinted(
     result, ["1"],
-    sample: "Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md", line: 16)
+    sample: "Sources/StreamFoundation/StreamFoundation.docc/StreamFoundation.md", line: 14)
 }
