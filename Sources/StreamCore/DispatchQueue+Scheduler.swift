@@ -335,9 +335,14 @@ extension DispatchQueue: Scheduler {
   /// - Parameters:
   ///   - options: The quality of service, flags and group, or `nil` for the defaults.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     let options = options ?? SchedulerOptions()
-    async(group: options.group, qos: options.qos, flags: options.flags, execute: action)
+    async(
+      group: options.group,
+      qos: options.qos,
+      flags: options.flags,
+      execute: sendableByContract(action)
+    )
   }
 
   /// Runs `action` on the queue once `date` has passed, with
@@ -361,10 +366,15 @@ extension DispatchQueue: Scheduler {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) {
     let options = options ?? SchedulerOptions()
-    asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags, execute: action)
+    asyncAfter(
+      deadline: date.dispatchTime,
+      qos: options.qos,
+      flags: options.flags,
+      execute: sendableByContract(action)
+    )
   }
 
   /// Runs `action` on the queue from a `DispatchSourceTimer`, first at `date` and then every
@@ -394,11 +404,15 @@ extension DispatchQueue: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) -> any Cancellable {
     let options = options ?? SchedulerOptions()
     let timer = DispatchSource.makeTimerSource(queue: self)
-    timer.setEventHandler(qos: options.qos, flags: options.flags, handler: action)
+    timer.setEventHandler(
+      qos: options.qos,
+      flags: options.flags,
+      handler: sendableByContract(action)
+    )
     timer.schedule(
       deadline: date.dispatchTime,
       repeating: max(interval, .nanoseconds(0)).timeInterval,

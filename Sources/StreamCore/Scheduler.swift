@@ -17,14 +17,12 @@
 /// tests. A scheduler may run a closure on whatever thread or queue it manages, but it should run
 /// closures it was given for the same time in the order it was given them.
 ///
-/// As in Combine, `Scheduler` doesn't refine `Sendable`: a scheduler class of your own with `var`
-/// state conforms as it is, and so does Foundation's `RunLoop`.
-///
-/// **Difference from Combine:** every action is `@escaping @Sendable () -> Void` rather than
-/// `@escaping () -> Void`. Under Swift 6 strict concurrency a scheduler hands its actions to
-/// other threads, so the compiler must know that they may cross them. A conforming type may keep
-/// Combine's plain `() -> Void` parameters, which satisfy these requirements; closures passed to
-/// `schedule` that only capture `Sendable` values need no change.
+/// As in Combine, `Scheduler` doesn't refine `Sendable` and its actions are plain
+/// `@escaping () -> Void` closures: a scheduler class of your own with `var` state conforms as it
+/// is, and so does Foundation's `RunLoop`, and code that schedules a closure capturing
+/// non-`Sendable` state compiles. A scheduler runs each action on the thread or queue it manages;
+/// keeping that safe is the contract between the action and the scheduler it is given to, as in
+/// Combine.
 ///
 /// > Thread safety: Conforming types must allow every method to be called from any thread.
 public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
@@ -48,7 +46,7 @@ public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
   /// - Parameters:
   ///   - options: Options that affect how the action runs, or `nil` for the defaults.
   ///   - action: The closure to run.
-  func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void)
+  func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void)
 
   /// Performs the action at some time after the specified date.
   ///
@@ -61,7 +59,7 @@ public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   )
 
   /// Performs the action at some time after the specified date, at the specified frequency,
@@ -79,7 +77,7 @@ public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) -> any Cancellable
 }
 
@@ -99,7 +97,7 @@ extension Scheduler {
   public func schedule(
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) {
     schedule(after: date, tolerance: tolerance, options: nil, action)
   }
@@ -116,7 +114,7 @@ extension Scheduler {
   /// - Parameters:
   ///   - date: The earliest time at which the action may run.
   ///   - action: The closure to run.
-  public func schedule(after date: SchedulerTimeType, _ action: @escaping @Sendable () -> Void) {
+  public func schedule(after date: SchedulerTimeType, _ action: @escaping () -> Void) {
     schedule(after: date, tolerance: minimumTolerance, options: nil, action)
   }
 
@@ -127,7 +125,7 @@ extension Scheduler {
   /// ```
   ///
   /// - Parameter action: The closure to run.
-  public func schedule(_ action: @escaping @Sendable () -> Void) {
+  public func schedule(_ action: @escaping () -> Void) {
     schedule(options: nil, action)
   }
 
@@ -152,7 +150,7 @@ extension Scheduler {
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) -> any Cancellable {
     schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
   }
@@ -174,7 +172,7 @@ extension Scheduler {
   public func schedule(
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) -> any Cancellable {
     schedule(
       after: date,

@@ -56,8 +56,8 @@ extension OperationQueue: Scheduler {
   /// - Parameters:
   ///   - options: Ignored.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-    addOperation(action)
+  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    addOperation(sendableByContract(action))
   }
 
   /// Adds `action` to the queue as an operation at `date`.
@@ -79,8 +79,9 @@ extension OperationQueue: Scheduler {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) {
+    let action = sendableByContract(action)
     OperationQueueTimers.queue.asyncAfter(wallDeadline: DispatchWallTime(date.date)) {
       [self] in
       addOperation(action)
@@ -111,7 +112,7 @@ extension OperationQueue: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) -> any Cancellable {
     let timer = DispatchSource.makeTimerSource(queue: OperationQueueTimers.queue)
     timer.schedule(
@@ -119,6 +120,7 @@ extension OperationQueue: Scheduler {
       repeating: .nanoseconds(max(1, interval.clampedNanoseconds)),
       leeway: .nanoseconds(tolerance.clampedNanoseconds)
     )
+    let action = sendableByContract(action)
     timer.setEventHandler { [self] in addOperation(action) }
     timer.resume()
     let box = DispatchTimerBox(timer: timer)

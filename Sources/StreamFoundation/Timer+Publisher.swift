@@ -247,7 +247,7 @@ struct RunLoopInMode: Scheduler, @unchecked Sendable {
 
   var minimumTolerance: RunLoop.SchedulerTimeType.Stride { runLoop.minimumTolerance }
 
-  func schedule(options: RunLoop.SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+  func schedule(options: RunLoop.SchedulerOptions?, _ action: @escaping () -> Void) {
     runLoop.scheduleSoon(in: mode, action)
   }
 
@@ -255,7 +255,7 @@ struct RunLoopInMode: Scheduler, @unchecked Sendable {
     after date: RunLoop.SchedulerTimeType,
     tolerance: RunLoop.SchedulerTimeType.Stride,
     options: RunLoop.SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) {
     runLoop.scheduleOnce(at: date, tolerance: tolerance, in: mode, action)
   }
@@ -265,7 +265,7 @@ struct RunLoopInMode: Scheduler, @unchecked Sendable {
     interval: RunLoop.SchedulerTimeType.Stride,
     tolerance: RunLoop.SchedulerTimeType.Stride,
     options: RunLoop.SchedulerOptions?,
-    _ action: @escaping @Sendable () -> Void
+    _ action: @escaping () -> Void
   ) -> any Cancellable {
     runLoop.scheduleRepeating(
       at: date,

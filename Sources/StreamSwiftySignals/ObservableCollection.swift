@@ -9,7 +9,7 @@ internal import StreamSnail
 /// observables.releaseAll()  // cancels the subscription
 /// ```
 ///
-/// The same idea as ``Disposer`` under SwiftySignals' names: ``releaseAll()`` cancels every
+/// The same idea as Snail's `Disposer` under SwiftySignals' names: ``releaseAll()`` cancels every
 /// subscription it holds, once, in the order they were appended, and empties the collection,
 /// which stays usable. Releasing the collection cancels what it still holds. It keeps the
 /// subscription tokens, which own their chains, where SwiftySignals kept the last observable.

@@ -51,7 +51,7 @@ import XCTest
   timer.cancel()
 }
 
-/// A thread-safe counter: a scheduler's actions are `@Sendable`.
+/// A thread-safe counter, for actions a scheduler may run on another thread.
 fileprivate final class Counter: Sendable {
   private let count = Mutex(0)
   var value: Int { count.withLock { $0 } }
