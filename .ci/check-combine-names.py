@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 MODULES = ["StreamCore", "SignalOperators", "FutureKit", "PropertyWrappers", "StreamFoundation"]
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -55,20 +56,21 @@ def declared_symbols(module, modules_dir, output):
         "-I", os.path.join(ROOT, "Sources", "StreamCoreShims", "include"),
         "-target", target, "-minimum-access-level", "public", "-output-dir", output,
     ], check=True, capture_output=True, text=True)
-    sources = os.path.join(ROOT, "Sources", module) + os.sep
+    sources = os.path.realpath(os.path.join(ROOT, "Sources", module)) + os.sep
     for name in sorted(os.listdir(output)):
         with open(os.path.join(output, name)) as handle:
             graph = json.load(handle)
         for symbol in graph["symbols"]:
-            if symbol.get("accessLevel") != "public":
+            if symbol.get("accessLevel") not in ("public", "open"):
                 continue
             if symbol["kind"]["identifier"] == "swift.extension":
                 continue
             if "::SYNTHESIZED::" in symbol["identifier"]["precise"]:
                 continue
-            uri = symbol.get("location", {}).get("uri", "").replace("file://", "")
-            if not uri.startswith(sources):
+            uri = urllib.parse.unquote(symbol.get("location", {}).get("uri", "").replace("file://", ""))
+            if not uri or not os.path.realpath(uri).startswith(sources):
                 continue  # synthesised by the compiler, or inherited
+            uri = os.path.realpath(uri)
             line = symbol["location"]["position"]["line"] + 1
             yield ".".join(symbol["pathComponents"]), os.path.relpath(uri, ROOT), line
 
@@ -85,6 +87,9 @@ def main():
         with tempfile.TemporaryDirectory() as output:
             symbols = sorted(set(declared_symbols(module, modules_dir, output)))
         counts[module] = len(symbols)
+        if not symbols:
+            failures.append(f"{module}: no public symbol declared in Sources/{module} was read; "
+                            "the check can't tell anything (is the module built?)")
         for path, file, line in symbols:
             if path not in allowed:
                 failures.append(f"{file}:{line}: {path} is not a Combine name")

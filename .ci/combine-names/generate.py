@@ -43,7 +43,7 @@ def symbol_paths(module, modules_dir, include):
         for name in os.listdir(out):
             with open(os.path.join(out, name)) as handle:
                 for symbol in json.load(handle)["symbols"]:
-                    if symbol.get("accessLevel") != "public":
+                    if symbol.get("accessLevel") not in ("public", "open"):
                         continue
                     if symbol["kind"]["identifier"] == "swift.extension":
                         continue

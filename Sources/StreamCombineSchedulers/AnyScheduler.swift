@@ -73,17 +73,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
     now: @escaping @Sendable () -> SchedulerTimeType,
     scheduleImmediately:
-      @escaping @Sendable (SchedulerOptions?, @escaping () -> Void) ->
+      @escaping @Sendable (SchedulerOptions?, @escaping @Sendable () -> Void) ->
       Void,
     delayed:
       @escaping @Sendable (
         SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?,
-        @escaping () -> Void
+        @escaping @Sendable () -> Void
       ) -> Void,
     interval:
       @escaping @Sendable (
         SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?,
-        @escaping () -> Void
+        @escaping @Sendable () -> Void
       ) -> any Cancellable
   ) {
     box = ClosureSchedulerBox(
@@ -108,7 +108,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// - Parameters:
   ///   - options: Passed to the wrapped scheduler.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     box.schedule(options: options, action)
   }
 
@@ -125,7 +125,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     box.schedule(after: date, tolerance: tolerance, options: options, action)
   }
@@ -146,7 +146,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     box.schedule(after: date, interval: interval, tolerance: tolerance, options: options, action)
   }
@@ -205,7 +205,7 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
   var now: Time { fatalError("AnySchedulerBox.now is abstract") }
   var minimumTolerance: Time.Stride { fatalError("AnySchedulerBox.minimumTolerance is abstract") }
 
-  func schedule(options: Options?, _ action: @escaping () -> Void) {
+  func schedule(options: Options?, _ action: @escaping @Sendable () -> Void) {
     fatalError("AnySchedulerBox.schedule(options:_:) is abstract")
   }
 
@@ -213,7 +213,7 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
     after date: Time,
     tolerance: Time.Stride,
     options: Options?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     fatalError("AnySchedulerBox.schedule(after:tolerance:options:_:) is abstract")
   }
@@ -223,7 +223,7 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
     interval: Time.Stride,
     tolerance: Time.Stride,
     options: Options?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     fatalError("AnySchedulerBox.schedule(after:interval:tolerance:options:_:) is abstract")
   }
@@ -242,7 +242,7 @@ final class WrappedSchedulerBox<S: Scheduler>: AnySchedulerBox<
   override var now: S.SchedulerTimeType { scheduler.now }
   override var minimumTolerance: S.SchedulerTimeType.Stride { scheduler.minimumTolerance }
 
-  override func schedule(options: S.SchedulerOptions?, _ action: @escaping () -> Void) {
+  override func schedule(options: S.SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     scheduler.schedule(options: options, action)
   }
 
@@ -250,7 +250,7 @@ final class WrappedSchedulerBox<S: Scheduler>: AnySchedulerBox<
     after date: S.SchedulerTimeType,
     tolerance: S.SchedulerTimeType.Stride,
     options: S.SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     scheduler.schedule(after: date, tolerance: tolerance, options: options, action)
   }
@@ -260,7 +260,7 @@ final class WrappedSchedulerBox<S: Scheduler>: AnySchedulerBox<
     interval: S.SchedulerTimeType.Stride,
     tolerance: S.SchedulerTimeType.Stride,
     options: S.SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     scheduler.schedule(
       after: date,
@@ -275,7 +275,7 @@ final class WrappedSchedulerBox<S: Scheduler>: AnySchedulerBox<
 final class ClosureSchedulerBox<Time: Strideable, Options>: AnySchedulerBox<Time, Options>,
   @unchecked Sendable
 where Time.Stride: SchedulerTimeIntervalConvertible {
-  typealias Action = () -> Void
+  typealias Action = @Sendable () -> Void
 
   private let tolerance: @Sendable () -> Time.Stride
   private let clock: @Sendable () -> Time

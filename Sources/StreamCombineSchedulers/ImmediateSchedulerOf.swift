@@ -54,7 +54,7 @@ public struct ImmediateSchedulerOf<S: Scheduler>: Scheduler, @unchecked Sendable
   /// - Parameters:
   ///   - options: Ignored.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     action()
   }
 
@@ -71,7 +71,7 @@ public struct ImmediateSchedulerOf<S: Scheduler>: Scheduler, @unchecked Sendable
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     action()
   }
@@ -92,7 +92,7 @@ public struct ImmediateSchedulerOf<S: Scheduler>: Scheduler, @unchecked Sendable
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     action()
     return AnyCancellable {}

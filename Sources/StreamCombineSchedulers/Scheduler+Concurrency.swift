@@ -119,8 +119,9 @@ extension Scheduler {
 
 /// Feeds a timer's stream with the scheduler's time. A class, so that the repeating action
 /// captures one reference and no generic metadata.
-// Sendable: both stored properties are immutable and `Sendable` in use: the scheduler is
-// `Sendable`, and a stream's continuation may be used from any thread.
+// Sendable: both stored properties are immutable; the scheduler is only asked for `now`, which a
+// scheduler allows from any thread (the Scheduler contract), and a stream's continuation may be
+// used from any thread.
 private final class TimerFeed<S: Scheduler>: @unchecked Sendable {
   private let scheduler: S
   private let continuation: AsyncStream<S.SchedulerTimeType>.Continuation

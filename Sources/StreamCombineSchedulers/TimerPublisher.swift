@@ -48,8 +48,9 @@ extension Publishers {
   ///
   /// > Thread safety: `Sendable`; subscribe, connect and cancel from any thread. Ticks are sent
   /// > where the scheduler runs its actions.
-  // Sendable: the configuration is immutable (the stride and options are values the scheduler
-  // only reads); the subject and the connection state are Sendable.
+  // Sendable: the configuration is immutable, and the scheduler is only asked to schedule, which
+  // a scheduler allows from any thread (the Scheduler contract, as in Combine, whether or not its
+  // type says `Sendable`); the timer behind it guards its connection with a lock.
   public final class Timer<S: Scheduler>: ConnectablePublisher, @unchecked Sendable {
     /// The scheduler's time at each tick.
     public typealias Output = S.SchedulerTimeType
@@ -114,5 +115,3 @@ extension Publishers {
     }
   }
 }
-
-/// Where a timer keeps its running connection; the connection clears it when cancelled.

@@ -45,11 +45,11 @@ public struct UIScheduler: Scheduler, Sendable {
   /// - Parameters:
   ///   - options: Always `nil`.
   ///   - action: The closure to run.
-  public func schedule(options: Never?, _ action: @escaping () -> Void) {
+  public func schedule(options: Never?, _ action: @escaping @Sendable () -> Void) {
     if MainQueueMark.isOnMainQueue {
       action()
     } else {
-      DispatchQueue.main.async(execute: sendableByContract(action))
+      DispatchQueue.main.async(execute: action)
     }
   }
 
@@ -66,7 +66,7 @@ public struct UIScheduler: Scheduler, Sendable {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: Never?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     DispatchQueue.main.schedule(after: date, tolerance: tolerance, options: nil, action)
   }
@@ -87,7 +87,7 @@ public struct UIScheduler: Scheduler, Sendable {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: Never?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     DispatchQueue.main.schedule(
       after: date,

@@ -9,10 +9,11 @@
 /// as long as its token. The cancel action runs at most once, after which the token releases it.
 ///
 /// > Thread safety: ``cancel()`` may be called from any thread, any number of times.
-// Sendable: `action` is guarded by `lock`, and runs once, on whichever thread cancels or releases
-// this token. Neither the closure given to `init(_:)` nor a wrapped cancellable need be
-// `Sendable`, as in Combine: the threading contract says cancellation may come from any thread,
-// and Combine asks nothing more of the code that makes the token (`SendableByContract`).
+// Sendable: `action` is guarded by `lock`. It is typed without `@Sendable` only so that the
+// generic initialiser's closure may capture the cancellable's type (`Cancellable` doesn't refine
+// `SendableMetatype`): a closure given to `init(_:)` is `@Sendable`, and a wrapped cancellable,
+// which need not be `Sendable`, is cancelled from whichever thread cancels or releases this
+// token, as the threading contract allows (`SendableByContract`).
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   @usableFromInline
   let lock = Lock()
@@ -29,12 +30,11 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
   /// Initializes the cancellable object with the given cancel-time closure.
   ///
-  /// > Thread safety: The closure runs on the thread that cancels or releases the token. It need
-  /// > not be `@Sendable`, as in Combine: make what it touches safe to use from that thread.
+  /// > Thread safety: The closure runs on the thread that cancels or releases the token.
   ///
   /// - Parameter cancel: A closure that ``cancel()`` invokes, at most once.
   @inlinable
-  public init(_ cancel: @escaping () -> Void) {
+  public init(_ cancel: @escaping @Sendable () -> Void) {
     action = cancel
   }
 

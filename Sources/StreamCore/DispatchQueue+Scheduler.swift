@@ -335,14 +335,9 @@ extension DispatchQueue: Scheduler {
   /// - Parameters:
   ///   - options: The quality of service, flags and group, or `nil` for the defaults.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     let options = options ?? SchedulerOptions()
-    async(
-      group: options.group,
-      qos: options.qos,
-      flags: options.flags,
-      execute: sendableByContract(action)
-    )
+    async(group: options.group, qos: options.qos, flags: options.flags, execute: action)
   }
 
   /// Runs `action` on the queue once `date` has passed, with
@@ -366,15 +361,10 @@ extension DispatchQueue: Scheduler {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     let options = options ?? SchedulerOptions()
-    asyncAfter(
-      deadline: date.dispatchTime,
-      qos: options.qos,
-      flags: options.flags,
-      execute: sendableByContract(action)
-    )
+    asyncAfter(deadline: date.dispatchTime, qos: options.qos, flags: options.flags, execute: action)
   }
 
   /// Runs `action` on the queue from a `DispatchSourceTimer`, first at `date` and then every
@@ -404,15 +394,11 @@ extension DispatchQueue: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     let options = options ?? SchedulerOptions()
     let timer = DispatchSource.makeTimerSource(queue: self)
-    timer.setEventHandler(
-      qos: options.qos,
-      flags: options.flags,
-      handler: sendableByContract(action)
-    )
+    timer.setEventHandler(qos: options.qos, flags: options.flags, handler: action)
     timer.schedule(
       deadline: date.dispatchTime,
       repeating: max(interval, .nanoseconds(0)).timeInterval,

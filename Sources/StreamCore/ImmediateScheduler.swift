@@ -199,7 +199,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
   /// - Parameters:
   ///   - options: Always `nil`; the scheduler takes no options.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     action()
   }
 
@@ -214,7 +214,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     action()
   }
@@ -234,7 +234,7 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     action()
     return AnyCancellable {}

@@ -17,12 +17,17 @@
 /// tests. A scheduler may run a closure on whatever thread or queue it manages, but it should run
 /// closures it was given for the same time in the order it was given them.
 ///
-/// As in Combine, `Scheduler` doesn't refine `Sendable` and its actions are plain
-/// `@escaping () -> Void` closures: a scheduler class of your own with `var` state conforms as it
-/// is, and so does Foundation's `RunLoop`, and code that schedules a closure capturing
-/// non-`Sendable` state compiles. A scheduler runs each action on the thread or queue it manages;
-/// keeping that safe is the contract between the action and the scheduler it is given to, as in
-/// Combine.
+/// As in Combine, `Scheduler` doesn't refine `Sendable`: a scheduler class of your own with `var`
+/// state conforms as it is, and so does Foundation's `RunLoop`.
+///
+/// **Difference from Combine:** every action is `@escaping @Sendable () -> Void` rather than
+/// `@escaping () -> Void`. A scheduler runs its actions on a thread of its own, and in the Swift 6
+/// language mode a plain closure written in an actor's code (a `@MainActor` view model's, say)
+/// is isolated to that actor: handed to a scheduler that runs it elsewhere, it would race without
+/// a word (Combine, compiled without strict checking, gets a runtime check inserted there
+/// instead). A conforming type may keep Combine's plain `() -> Void` parameters, which satisfy
+/// these requirements; closures passed to `schedule` that only capture `Sendable` values need no
+/// change.
 ///
 /// > Thread safety: Conforming types must allow every method to be called from any thread.
 public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
@@ -46,7 +51,7 @@ public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
   /// - Parameters:
   ///   - options: Options that affect how the action runs, or `nil` for the defaults.
   ///   - action: The closure to run.
-  func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void)
+  func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void)
 
   /// Performs the action at some time after the specified date.
   ///
@@ -59,7 +64,7 @@ public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   )
 
   /// Performs the action at some time after the specified date, at the specified frequency,
@@ -77,7 +82,7 @@ public protocol Scheduler<SchedulerTimeType>: SendableMetatype {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable
 }
 
@@ -97,7 +102,7 @@ extension Scheduler {
   public func schedule(
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     schedule(after: date, tolerance: tolerance, options: nil, action)
   }
@@ -114,7 +119,7 @@ extension Scheduler {
   /// - Parameters:
   ///   - date: The earliest time at which the action may run.
   ///   - action: The closure to run.
-  public func schedule(after date: SchedulerTimeType, _ action: @escaping () -> Void) {
+  public func schedule(after date: SchedulerTimeType, _ action: @escaping @Sendable () -> Void) {
     schedule(after: date, tolerance: minimumTolerance, options: nil, action)
   }
 
@@ -125,7 +130,7 @@ extension Scheduler {
   /// ```
   ///
   /// - Parameter action: The closure to run.
-  public func schedule(_ action: @escaping () -> Void) {
+  public func schedule(_ action: @escaping @Sendable () -> Void) {
     schedule(options: nil, action)
   }
 
@@ -150,7 +155,7 @@ extension Scheduler {
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     schedule(after: date, interval: interval, tolerance: tolerance, options: nil, action)
   }
@@ -172,7 +177,7 @@ extension Scheduler {
   public func schedule(
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     schedule(
       after: date,

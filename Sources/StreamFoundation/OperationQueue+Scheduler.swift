@@ -33,7 +33,7 @@ extension OperationQueue: Scheduler {
   /// Options for an operation queue's scheduler; there are none, as in Combine.
   ///
   /// ```swift
-  /// OperationQueue.main.schedule(options: OperationQueue.SchedulerOptions()) { print("soon") }
+  /// OperationQueue.main.schedule(options: nil) { print("soon") }
   /// ```
   ///
   /// > Thread safety: A value type; use it from any thread.
@@ -56,8 +56,8 @@ extension OperationQueue: Scheduler {
   /// - Parameters:
   ///   - options: Ignored.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    addOperation(sendableByContract(action))
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
+    addOperation(action)
   }
 
   /// Adds `action` to the queue as an operation at `date`.
@@ -79,9 +79,8 @@ extension OperationQueue: Scheduler {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
-    let action = sendableByContract(action)
     OperationQueueTimers.queue.asyncAfter(wallDeadline: DispatchWallTime(date.date)) {
       [self] in
       addOperation(action)
@@ -112,7 +111,7 @@ extension OperationQueue: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     let timer = DispatchSource.makeTimerSource(queue: OperationQueueTimers.queue)
     timer.schedule(
@@ -120,7 +119,6 @@ extension OperationQueue: Scheduler {
       repeating: .nanoseconds(max(1, interval.clampedNanoseconds)),
       leeway: .nanoseconds(tolerance.clampedNanoseconds)
     )
-    let action = sendableByContract(action)
     timer.setEventHandler { [self] in addOperation(action) }
     timer.resume()
     let box = DispatchTimerBox(timer: timer)

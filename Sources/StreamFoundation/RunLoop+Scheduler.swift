@@ -56,7 +56,7 @@ extension RunLoop: Scheduler {
   ///   - action: The closure to run.
   public func schedule(
     options: SchedulerOptions? = nil,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     scheduleSoon(in: .default, action)
   }
@@ -78,7 +78,7 @@ extension RunLoop: Scheduler {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride = 0,
     options: SchedulerOptions? = nil,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     scheduleOnce(at: date, tolerance: tolerance, in: .default, action)
   }
@@ -104,16 +104,16 @@ extension RunLoop: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride = 0,
     options: SchedulerOptions? = nil,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     scheduleRepeating(at: date, interval: interval, tolerance: tolerance, in: .default, action)
   }
 
   /// Runs `action` the next time the loop runs in `mode`, after the actions given before it.
-  func scheduleSoon(in mode: Mode, _ action: @escaping () -> Void) {
+  func scheduleSoon(in mode: Mode, _ action: @escaping @Sendable () -> Void) {
     // `perform` keeps the order actions were given in but does not wake a waiting loop; a timer
     // due now does.
-    perform(inModes: [mode], block: sendableByContract(action))
+    perform(inModes: [mode], block: action)
     addTimer(Timer(fire: Date(), interval: 0, repeats: false) { _ in }, tolerance: 0, in: mode)
   }
 
@@ -122,9 +122,8 @@ extension RunLoop: Scheduler {
     at date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     in mode: Mode,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
-    let action = sendableByContract(action)
     addTimer(
       Timer(fire: date.date, interval: 0, repeats: false) { _ in action() },
       tolerance: tolerance,
@@ -138,9 +137,8 @@ extension RunLoop: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     in mode: Mode,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
-    let action = sendableByContract(action)
     let timer = Timer(fire: date.date, interval: interval.timeInterval, repeats: true) { _ in
       action()
     }

@@ -54,10 +54,11 @@ extension Timer {
   /// - A subscriber with no demand when a tick comes misses it.
   /// - Cancelling the connection invalidates the timer; a later ``connect()`` starts a new one.
   ///   Connecting while connected returns the same connection. The timer never completes.
-  /// - The run loop must run for ticks to come (see `RunLoopScheduler`).
+  /// - The run loop must run for ticks to come: on Linux only the thread that owns a run loop
+  ///   runs it.
   ///
-  /// Built on `SignalOperators`' `Publishers.Timer` with the run loop's `RunLoopScheduler` in
-  /// ``mode``.
+  /// The ticks are scheduled on the run loop in ``mode``, by the same connectable timer that
+  /// combine-schedulers' `Publishers.Timer` uses.
   ///
   /// > Thread safety: Subscribe, connect and cancel from any thread; ticks arrive on the run
   /// > loop's thread. Not `Sendable`, as in Foundation: it hands out its `runLoop`, which is not.
@@ -247,7 +248,7 @@ struct RunLoopInMode: Scheduler, @unchecked Sendable {
 
   var minimumTolerance: RunLoop.SchedulerTimeType.Stride { runLoop.minimumTolerance }
 
-  func schedule(options: RunLoop.SchedulerOptions?, _ action: @escaping () -> Void) {
+  func schedule(options: RunLoop.SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     runLoop.scheduleSoon(in: mode, action)
   }
 
@@ -255,7 +256,7 @@ struct RunLoopInMode: Scheduler, @unchecked Sendable {
     after date: RunLoop.SchedulerTimeType,
     tolerance: RunLoop.SchedulerTimeType.Stride,
     options: RunLoop.SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     runLoop.scheduleOnce(at: date, tolerance: tolerance, in: mode, action)
   }
@@ -265,7 +266,7 @@ struct RunLoopInMode: Scheduler, @unchecked Sendable {
     interval: RunLoop.SchedulerTimeType.Stride,
     tolerance: RunLoop.SchedulerTimeType.Stride,
     options: RunLoop.SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     runLoop.scheduleRepeating(
       at: date,

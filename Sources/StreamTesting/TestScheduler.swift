@@ -132,7 +132,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// - Parameters:
   ///   - options: Ignored.
   ///   - action: The closure to run.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     lock.withLock { enqueue(action, at: currentTime, repeating: nil) }
   }
 
@@ -147,7 +147,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     lock.withLock { enqueue(action, at: date, repeating: nil) }
   }
@@ -168,7 +168,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     let id = lock.withLock { () -> UInt64 in
       let id = nextOrder
@@ -287,13 +287,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
   /// Inserts an entry, keeping `queue` sorted latest first. Call with the lock held.
   private func enqueue(
-    _ action: @escaping () -> Void,
+    _ action: @escaping @Sendable () -> Void,
     at due: Instant,
     repeating: Repeating?
   ) {
-    insert(
-      Entry(due: due, order: 0, action: sendableByContract(action), repeating: repeating)
-    )
+    insert(Entry(due: due, order: 0, action: action, repeating: repeating))
   }
 
   /// Gives `entry` the next order number, then inserts it. Call with the lock held.

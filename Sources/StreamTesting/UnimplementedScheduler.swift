@@ -63,7 +63,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// - Parameters:
   ///   - options: Ignored.
   ///   - action: Runs before this returns.
-  public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+  public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     report("scheduled an action to run at once")
     action()
   }
@@ -81,7 +81,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     report("scheduled an action to run later")
     action()
@@ -103,7 +103,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     report("scheduled an action to repeat")
     action()

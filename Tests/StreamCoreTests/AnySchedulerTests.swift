@@ -99,7 +99,7 @@ private struct SpyScheduler: Scheduler {
   var now: SchedulerTimeType { .init(.init(uptimeNanoseconds: 1_000)) }
   var minimumTolerance: SchedulerTimeType.Stride { .milliseconds(4) }
 
-  func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+  func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
     log.append("now qos=\(options.map { "\($0.qos.qosClass)" } ?? "nil")")
     action()
   }
@@ -108,7 +108,7 @@ private struct SpyScheduler: Scheduler {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     log.append("after \(date.dispatchTime.uptimeNanoseconds) tolerance \(tolerance.magnitude)")
     action()
@@ -119,7 +119,7 @@ private struct SpyScheduler: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     log.append(
       "after \(date.dispatchTime.uptimeNanoseconds) interval \(interval.magnitude) "

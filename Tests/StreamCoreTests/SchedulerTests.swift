@@ -99,7 +99,7 @@ private final class SpyScheduler: Scheduler {
 
   var minimumTolerance: SchedulerTimeType.Stride { .milliseconds(7) }
 
-  func schedule(options: String?, _ action: @escaping () -> Void) {
+  func schedule(options: String?, _ action: @escaping @Sendable () -> Void) {
     recorded.withLock { $0.append(.now(options: options)) }
     action()
   }
@@ -108,7 +108,7 @@ private final class SpyScheduler: Scheduler {
     after date: SchedulerTimeType,
     tolerance: SchedulerTimeType.Stride,
     options: String?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     recorded.withLock { $0.append(.after(date, tolerance: tolerance, options: options)) }
     action()
@@ -119,7 +119,7 @@ private final class SpyScheduler: Scheduler {
     interval: SchedulerTimeType.Stride,
     tolerance: SchedulerTimeType.Stride,
     options: String?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     recorded.withLock {
       $0.append(.repeating(date, interval: interval, tolerance: tolerance, options: options))

@@ -9,7 +9,7 @@ extension Publisher where Failure == Never {
   ///
   /// As in Combine, each `next()` requests one value, so a publisher that honours demand loses
   /// nothing, while a subject's values sent between two `next()` calls are dropped by the
-  /// subject. Use `values(bufferingPolicy:)->AsyncPublisher<Self>` to keep those.
+  /// subject. StreamConcurrency's `values(bufferingPolicy:)` keeps those.
   ///
   /// > Thread safety: One task iterates; the publisher may send from any thread.
   @inlinable

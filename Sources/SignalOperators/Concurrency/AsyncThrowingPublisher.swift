@@ -7,8 +7,8 @@ extension Publisher {
   /// for try await line in lines.values { print(line) }
   /// ```
   ///
-  /// As in Combine, each `next()` requests one value; see `values(bufferingPolicy:)->AsyncThrowingPublisher<Self>` for a
-  /// sequence that keeps what a subject sends between iterations.
+  /// As in Combine, each `next()` requests one value; StreamConcurrency's
+  /// `values(bufferingPolicy:)` keeps what a subject sends between iterations.
   ///
   /// > Thread safety: One task iterates; the publisher may send from any thread.
   @inlinable

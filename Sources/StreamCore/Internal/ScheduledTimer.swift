@@ -2,8 +2,8 @@
 /// and Foundation's `Timer.TimerPublisher` are both this, under their own names. Connecting
 /// schedules a repeating action that sends the scheduler's time; every connection while one runs
 /// returns that one.
-// Sendable: the configuration is immutable (the stride and options are values the scheduler
-// only reads); the subject and the connection state are Sendable.
+// Sendable: the configuration is immutable, the scheduler is only asked to schedule (the
+// Scheduler contract allows that from any thread), and the connection state is locked.
 package final class ScheduledTimer<S: Scheduler>: ConnectablePublisher, @unchecked Sendable {
   package typealias Output = S.SchedulerTimeType
   package typealias Failure = Never
@@ -98,7 +98,7 @@ private final class TimerConnection: Cancellable, Sendable {
 
 /// Sends the scheduler's time into the timer's subject. A class, so the repeating action
 /// captures one reference and no generic metadata.
-// Sendable: both properties are immutable; the scheduler is only asked to schedule, which a
+// Sendable: both properties are immutable; the scheduler is only asked for `now`, which a
 // scheduler allows from any thread (the Scheduler contract).
 private final class TimerTicks<S: Scheduler>: @unchecked Sendable {
 

@@ -22,16 +22,3 @@ package struct SendableByContract<Wrapped>: @unchecked Sendable {
     self.wrapped = wrapped
   }
 }
-
-/// A scheduler's action, typed `@Sendable` for the queue, run loop or thread that runs it.
-///
-/// `Scheduler`'s actions are plain `() -> Void` closures to the code that writes them, as in
-/// Combine: a scheduler runs each action once, on the thread it manages, which Combine's contract
-/// allows whatever the action captures. A scheduler that hands an action to Dispatch, Foundation
-/// or a task passes it through this function instead of marking each site `nonisolated(unsafe)`.
-/// The two function types have one representation, so the cast costs nothing.
-@inlinable
-package func sendableByContract(_ action: @escaping () -> Void) -> @Sendable () -> Void {
-  // Safe: the action runs once, on the scheduler's thread, as the Scheduler contract says.
-  unsafeBitCast(action, to: (@Sendable () -> Void).self)
-}

@@ -58,9 +58,9 @@ for await value in Just(1).receive(on: queue).values {
 #sourceLocation()
 }
 
-// Docs/StreamFoundation.md:109
-func sample_Docs_StreamFoundation_line109() async throws {
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 110)
+// Docs/StreamFoundation.md:111
+func sample_Docs_StreamFoundation_line111() async throws {
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 112)
 final class Clock: @unchecked Sendable {
   private(set) var ticks = 0
   private var cancellable: AnyCancellable?
@@ -91,15 +91,15 @@ func output_sample_Docs_StreamFoundation_line88() async {
     sample: "Docs/StreamFoundation.md", line: 88)
 }
 
-// What Docs/StreamFoundation.md:109 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:109 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line109() async {
+// What Docs/StreamFoundation.md:111 prints, as its `// prints` comments say
+@Test("Docs/StreamFoundation.md:111 prints what its comments say")
+func output_sample_Docs_StreamFoundation_line111() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_StreamFoundation_line109()
+    try await sample_Docs_StreamFoundation_line111()
   }
   expectPrinted(
     result, ["3"],
-    sample: "Docs/StreamFoundation.md", line: 109)
+    sample: "Docs/StreamFoundation.md", line: 111)
 }

@@ -17,13 +17,13 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
   var now: VirtualTime { VirtualTime(0) }
   var minimumTolerance: VirtualTime.Stride { 7 }
 
-  func schedule(options: String?, _ action: @escaping () -> Void) {}
+  func schedule(options: String?, _ action: @escaping @Sendable () -> Void) {}
 
   func schedule(
     after date: VirtualTime,
     tolerance: VirtualTime.Stride,
     options: String?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     lock.withLock { recorded.append((tolerance, options)) }
   }
@@ -33,7 +33,7 @@ private final class RetrySpyScheduler: Scheduler, @unchecked Sendable {
     interval: VirtualTime.Stride,
     tolerance: VirtualTime.Stride,
     options: String?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     AnyCancellable {}
   }

@@ -40,7 +40,7 @@ final class SpyScheduler: Scheduler, Sendable {
   /// Not zero, so a forwarded minimum tolerance is told apart from a default.
   var minimumTolerance: VirtualTime.Stride { 2 }
 
-  func schedule(options: SpyOptions?, _ action: @escaping () -> Void) {
+  func schedule(options: SpyOptions?, _ action: @escaping @Sendable () -> Void) {
     recorded.withLock { $0.append(Call(kind: .now, tolerance: nil, options: options)) }
     base.schedule(options: nil, action)
   }
@@ -49,7 +49,7 @@ final class SpyScheduler: Scheduler, Sendable {
     after date: VirtualTime,
     tolerance: VirtualTime.Stride,
     options: SpyOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) {
     recorded.withLock { $0.append(Call(kind: .after, tolerance: tolerance, options: options)) }
     base.schedule(after: date, tolerance: tolerance, options: nil, action)
@@ -60,7 +60,7 @@ final class SpyScheduler: Scheduler, Sendable {
     interval: VirtualTime.Stride,
     tolerance: VirtualTime.Stride,
     options: SpyOptions?,
-    _ action: @escaping () -> Void
+    _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     recorded.withLock { $0.append(Call(kind: .repeating, tolerance: tolerance, options: options)) }
     return base.schedule(
