@@ -1,4 +1,4 @@
-import SignalOperators
+public import SignalOperators
 public import StreamCore
 
 extension Publisher {
@@ -14,6 +14,7 @@ extension Publisher {
   ///
   /// - Parameter initial: The index of the first value.
   /// - Returns: A publisher of `(index, element)` pairs.
+  @inlinable
   public func enumerated(initial: Int = 0) -> Publishers.Enumerated<Self> {
     Publishers.Enumerated(upstream: self, initial: initial)
   }
@@ -47,11 +48,13 @@ extension Publishers {
     /// - Parameters:
     ///   - upstream: The publisher whose values are numbered.
     ///   - initial: The index of the first value.
+    @inlinable
     public init(upstream: Upstream, initial: Int = 0) {
       self.upstream = upstream
       self.initial = initial
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       var next = initial

@@ -15,6 +15,7 @@ extension Publisher where Output: Collection {
   ///
   /// - Parameter transform: Turns one element into an element of the published array.
   /// - Returns: A publisher of arrays of transformed elements.
+  @inlinable
   public func mapMany<Result>(
     _ transform: @escaping (Output.Element) -> Result
   ) -> Publishers.Map<Self, [Result]> {

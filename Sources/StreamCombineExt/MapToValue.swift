@@ -16,6 +16,7 @@ extension Publisher {
   ///
   /// - Parameter value: The value to publish for each upstream value.
   /// - Returns: A publisher of `value`, once per upstream value.
+  @inlinable
   public func mapToValue<Value>(_ value: Value) -> Publishers.Map<Self, Value> {
     map { _ in value }
   }
@@ -31,6 +32,7 @@ extension Publisher {
   /// > Thread safety: A value type; values pass on the upstream's thread.
   ///
   /// - Returns: A publisher of `()`, once per upstream value.
+  @inlinable
   public func mapToVoid() -> Publishers.Map<Self, Void> {
     map { _ in () }
   }

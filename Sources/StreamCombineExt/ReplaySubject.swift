@@ -28,6 +28,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// How many of the latest values the subject replays to a new subscriber.
   public let bufferSize: Int
 
+  @usableFromInline
   let core: Core
 
   /// Creates a subject that replays up to `bufferSize` values.
@@ -50,6 +51,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   /// Records a value and sends it to each subscriber; ignored after the completion.
   ///
   /// - Parameter value: The value to send.
+  @inlinable
   public func send(_ value: Output) {
     core.send(value)
   }
@@ -69,6 +71,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
   }
 
   /// Attaches a subscriber and replays the kept values to it.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
     core.subscribe(subscriber)
   }
@@ -90,11 +93,17 @@ extension ReplaySubject {
   /// every conduit's state with the core's one lock, so that a value is recorded and queued for each
   /// subscriber atomically and all subscribers see the same order (see ``ConduitState``).
   // Sendable: every mutable property, and every conduit's state, is guarded by `lock`.
+  @usableFromInline
   final class Core: @unchecked Sendable {
+    @usableFromInline
     let lock = Lock()
+    @usableFromInline
     let capacity: Int
+    @usableFromInline
     @exclusivity(unchecked) var buffer = RingBuffer<Output>()
+    @usableFromInline
     @exclusivity(unchecked) var completion: Subscribers.Completion<Failure>?
+    @usableFromInline
     @exclusivity(unchecked) var conduits: [ConduitBase] = []
     @exclusivity(unchecked) var upstreams: [any Subscription] = []
 
@@ -102,6 +111,7 @@ extension ReplaySubject {
       self.capacity = capacity
     }
 
+    @inlinable
     func send(_ value: Output) {
       let (targets, dropped) = lock.withLock { () -> ([ConduitBase]?, Output?) in
         guard completion == nil else { return (nil, nil) }
@@ -144,6 +154,7 @@ extension ReplaySubject {
 
     /// Inlinable, so that the conduit is made where the subscriber's type is known: its entry
     /// points are then specialised for that subscriber (see ``ConduitBase``).
+    @inlinable
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
       let conduit = lock.withLock { () -> Conduit<S> in
         // The subscribing thread holds the new conduit's drain until it has handed it over.
@@ -162,6 +173,7 @@ extension ReplaySubject {
 
     /// Takes an ended conduit out of the list; under the lock. The caller holds the conduit, so
     /// removing it releases nothing.
+    @usableFromInline
     func remove(_ conduit: ConduitBase) {
       if let index = conduits.firstIndex(where: { $0 === conduit }) {
         conduits.remove(at: index)

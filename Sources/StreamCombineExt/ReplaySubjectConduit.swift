@@ -1,5 +1,5 @@
 import SignalOperators
-import StreamCore
+public import StreamCore
 
 extension ReplaySubject {
   /// The core's view of one subscription, whatever the subscriber's type.
@@ -13,10 +13,14 @@ extension ReplaySubject {
   /// conduits of StreamCore's subjects do: an overridden method of a generic class runs
   /// unspecialised, looking up type metadata at every step.
   // Sendable: subclasses guard their state with the core's lock; the entries are immutable.
+  @usableFromInline
   class ConduitBase: @unchecked Sendable {
+    @usableFromInline
     let enqueueEntry: (ConduitBase, Output) -> Bool
+    @usableFromInline
     let drainEntry: (ConduitBase) -> Void
 
+    @inlinable
     init(
       enqueueEntry: @escaping (ConduitBase, Output) -> Bool,
       drainEntry: @escaping (ConduitBase) -> Void
@@ -26,6 +30,7 @@ extension ReplaySubject {
     }
 
     /// Takes a live value; under the core's lock. Returns whether a delivery was claimed.
+    @inlinable
     final func enqueue(_ value: Output) -> Bool {
       enqueueEntry(self, value)
     }
@@ -36,6 +41,7 @@ extension ReplaySubject {
     }
 
     /// Delivers if a delivery was claimed and no other thread has taken it yet.
+    @inlinable
     final func drainIfClaimed() {
       drainEntry(self)
     }
@@ -58,27 +64,37 @@ extension ReplaySubject {
   /// ```
   /// active --cancel() / completion handed to the drain--> terminal (downstream, values released)
   /// ```
+  @usableFromInline
   enum ConduitState<Downstream> {
     case active(Active)
     case terminal
 
     /// What exists while the subscription is live.
+    @usableFromInline
     struct Active {
+      @usableFromInline
       var downstream: Downstream
+      @usableFromInline
       var demand = Subscribers.Demand.none
       /// Values whose demand is taken, waiting for the drain.
+      @usableFromInline
       var ready = RingBuffer<Output>()
       /// Values without demand, at most the subject's capacity (oldest dropped).
+      @usableFromInline
       var waiting: RingBuffer<Output>
       /// The subject's completion, delivered once `ready` and `waiting` are empty.
+      @usableFromInline
       var completion: Subscribers.Completion<Failure>?
       /// Who delivers; claimed from the start by the subscribing thread, which owns the
       /// subscription until `receive(subscription:)` has returned.
+      @usableFromInline
       var drain = SerialDrain()
       /// Whether the drain was claimed under the core's lock on behalf of the thread calling
       /// `send`, which starts it with ``ConduitState/takeHandOff()`` after the lock.
+      @usableFromInline
       var handedOff = false
 
+      @inlinable
       init(
         downstream: Downstream,
         waiting: RingBuffer<Output>,
@@ -91,11 +107,16 @@ extension ReplaySubject {
     }
 
     /// What a terminal transition takes out of the state, to be released after the lock.
+    @usableFromInline
     struct Released {
+      @usableFromInline
       var downstream: Downstream
+      @usableFromInline
       var ready: RingBuffer<Output>
+      @usableFromInline
       var waiting: RingBuffer<Output>
 
+      @inlinable
       init(_ active: Active) {
         downstream = active.downstream
         ready = active.ready
@@ -104,6 +125,7 @@ extension ReplaySubject {
     }
 
     /// One step of the drain, performed outside the lock.
+    @usableFromInline
     enum Step {
       case value(Output)
       case completion(Subscribers.Completion<Failure>, Released)
@@ -111,6 +133,7 @@ extension ReplaySubject {
 
     /// A new subscription that first replays `replay`, then `completion` if the subject ended.
     /// The drain is claimed for the subscribing thread.
+    @inlinable
     init(
       downstream: Downstream,
       replay: RingBuffer<Output>,
@@ -124,6 +147,7 @@ extension ReplaySubject {
     /// Takes a live value, keeping at most `capacity` without demand; `true`: the drain was
     /// claimed for the sending thread. The value dropped to make room is also dropped by the
     /// subject's own buffer, which keeps it alive until after the lock (see `Core.send`).
+    @inlinable
     mutating func enqueue(_ value: Output, capacity: Int) -> Bool {
       updateActive(otherwise: false) { active in
         guard active.demand > .none else {
@@ -142,6 +166,7 @@ extension ReplaySubject {
     /// and back rather than copied (a copy retains and releases each of its references, and
     /// keeps the buffers from being uniquely referenced while they change). `otherwise` once
     /// terminal.
+    @inlinable
     mutating func updateActive<Result>(
       otherwise: Result,
       _ body: (inout Active) -> Result
@@ -173,6 +198,7 @@ extension ReplaySubject {
     /// For the thread that a delivery was handed to under the core's lock: the downstream to
     /// drain to, or `nil` when there is no hand-off (or the subscription ended meanwhile, in
     /// which case the drain is released).
+    @inlinable
     mutating func takeHandOff() -> Downstream? {
       updateActive(otherwise: nil) { active in
         guard active.handedOff else { return nil }
@@ -194,6 +220,7 @@ extension ReplaySubject {
     /// The drain's next step, for the thread that claimed it: adds `more` (the demand the last
     /// delivery returned), then a ready value, or the completion once nothing is kept (which
     /// ends the state). `nil` after releasing the drain, or once terminal.
+    @inlinable
     mutating func nextStep(adding more: Subscribers.Demand) -> Step? {
       // Moved out and back, as in `updateActive(otherwise:_:)`; the completion ends the state.
       switch consume self {
@@ -224,6 +251,7 @@ extension ReplaySubject {
     }
 
     /// Adds demand and moves the waiting values it covers to `ready`.
+    @inlinable
     static func add(_ more: Subscribers.Demand, to active: inout Active) {
       guard more > .none else { return }
       active.demand += more
@@ -237,13 +265,17 @@ extension ReplaySubject {
   /// The subscription a replay subject hands to each subscriber; its state is a
   /// ``ConduitState`` guarded by the core's lock.
   // Sendable: all mutable state is guarded by `core.lock`; downstream is called outside it.
+  @usableFromInline
   final class Conduit<Downstream: Subscriber>: ConduitBase, @unchecked Sendable, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     let core: Core
     /// Guarded by `core.lock`.
+    @usableFromInline
     @exclusivity(unchecked) var state: ConduitState<Downstream>
 
+    @inlinable
     init(
       downstream: Downstream,
       core: Core,
@@ -261,16 +293,19 @@ extension ReplaySubject {
       )
     }
 
+    @usableFromInline
     override func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
       state.finish(completion)
     }
 
+    @inlinable
     func specialisedDrainIfClaimed() {
       if let target = core.lock.withLock({ state.takeHandOff() }) { drain(target) }
     }
 
     /// Delivers while something is ready, then the completion once nothing is kept; runs on the
     /// thread that claimed the drain.
+    @inlinable
     func drain(_ downstream: Downstream) {
       var more = Subscribers.Demand.none
       SerialDrain.run(core.lock) { () -> ConduitState<Downstream>.Step? in
@@ -290,11 +325,13 @@ extension ReplaySubject {
       }
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       if let target = core.lock.withLock({ state.request(demand) }) { drain(target) }
     }
 
+    @usableFromInline
     func cancel() {
       let released = core.lock.withLock { () -> ConduitState<Downstream>.Released? in
         guard let released = state.cancel() else { return nil }
@@ -304,10 +341,12 @@ extension ReplaySubject {
       _ = released  // the subscriber and kept values go here, after the lock
     }
 
+    @usableFromInline
     var description: String { "ReplaySubject" }
 
     /// The `downstream` (`nil` once released), its `demand` not yet met, and the `buffer` of
     /// values (replayed or live) waiting for it.
+    @usableFromInline
     var customMirror: Mirror {
       let (downstream, demand, buffer) = core.lock.withLock {
         () -> (Downstream?, Subscribers.Demand, [Output]) in
@@ -320,6 +359,7 @@ extension ReplaySubject {
       )
     }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
   }
 }

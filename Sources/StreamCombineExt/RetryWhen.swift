@@ -1,4 +1,4 @@
-import SignalOperators
+public import SignalOperators
 public import StreamCore
 
 extension Publisher {
@@ -124,6 +124,7 @@ extension Publishers {
       self.errorTrigger = errorTrigger
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let serial = SerialUpstreams(downstream: subscriber, name: "RetryWhen", finishes: true)
@@ -152,24 +153,28 @@ extension Publishers {
 /// The subscriber to a `RetryWhen` trigger: each value resumes a waiting subscription, and the
 /// completion ends it.
 // Sendable: `subscribed` is guarded by `lock`; `serial` is thread-safe and called outside it.
+@usableFromInline
 final class RetryTriggerInlet<Value, TriggerFailure: Error, Downstream: Subscriber>:
   Subscriber, CustomStringConvertible, @unchecked Sendable
 {
-  typealias Input = Value
-  typealias Failure = TriggerFailure
+  @usableFromInline typealias Input = Value
+  @usableFromInline typealias Failure = TriggerFailure
 
   private let lock = Lock()
   private var subscribed = false
   private let serial: SerialUpstreams<Downstream>
   private let attempt: () -> Void
 
+  @usableFromInline
   init(serial: SerialUpstreams<Downstream>, attempt: @escaping () -> Void) {
     self.serial = serial
     self.attempt = attempt
   }
 
+  @usableFromInline
   var description: String { "RetryWhen" }
 
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let first = lock.withLock { () -> Bool in
       defer { subscribed = true }
@@ -182,11 +187,13 @@ final class RetryTriggerInlet<Value, TriggerFailure: Error, Downstream: Subscrib
     subscription.request(.unlimited)
   }
 
+  @usableFromInline
   func receive(_ input: Value) -> Subscribers.Demand {
     serial.resume(attempt)
     return .none
   }
 
+  @usableFromInline
   func receive(completion: Subscribers.Completion<TriggerFailure>) {
     switch completion {
     case .finished:

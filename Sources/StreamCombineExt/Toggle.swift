@@ -13,6 +13,7 @@ extension Publisher where Output == Bool {
   /// > Thread safety: A value type; values pass on the upstream's thread.
   ///
   /// - Returns: A publisher of the negated values.
+  @inlinable
   public func toggle() -> Publishers.Map<Self, Bool> {
     map { !$0 }
   }

@@ -1,5 +1,5 @@
 import FutureKit
-import SignalOperators
+public import SignalOperators
 public import StreamCore
 
 extension Publisher {
@@ -193,6 +193,7 @@ extension Publishers {
       self.intervals = intervals
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let serial = SerialUpstreams(downstream: subscriber, name: "DelayedRetry")
@@ -229,17 +230,19 @@ extension Publishers.DelayedRetry {
   /// attempt k --failure, interval > 0--> timer --fires--> attempt k + 1 (if not cancelled)
   /// ```
   // Sendable: `failures` is guarded by `lock`; the rest is immutable.
+  @usableFromInline
   final class Attempts<Downstream: Subscriber>: @unchecked Sendable
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    let lock = Lock()
-    var failures = 0
-    let serial: SerialUpstreams<Downstream>
-    let upstream: Upstream
-    let scheduler: Context
-    let tolerance: Context.SchedulerTimeType.Stride
-    let options: Context.SchedulerOptions?
-    let intervals: [Context.SchedulerTimeType.Stride]
+    @usableFromInline let lock = Lock()
+    @usableFromInline var failures = 0
+    @usableFromInline let serial: SerialUpstreams<Downstream>
+    @usableFromInline let upstream: Upstream
+    @usableFromInline let scheduler: Context
+    @usableFromInline let tolerance: Context.SchedulerTimeType.Stride
+    @usableFromInline let options: Context.SchedulerOptions?
+    @usableFromInline let intervals: [Context.SchedulerTimeType.Stride]
 
+    @inlinable
     init(
       serial: SerialUpstreams<Downstream>,
       upstream: Upstream,
@@ -257,6 +260,7 @@ extension Publishers.DelayedRetry {
     }
 
     /// Subscribes the next attempt; run through `serial.run(_:)`.
+    @inlinable
     func attempt() {
       serial.attach(upstream) { [self] completion in
         next(after: completion)
@@ -265,6 +269,7 @@ extension Publishers.DelayedRetry {
 
     /// What follows a completed attempt: the downstream completes, or the next attempt
     /// follows (at once, or after its interval on the scheduler).
+    @inlinable
     func next(
       after completion: Subscribers.Completion<Failure>
     ) -> SerialUpstreams<Downstream>.Step {

@@ -16,6 +16,7 @@ extension Publisher {
   ///
   /// - Parameter predicate: Whether to pass a value on.
   /// - Returns: A publisher of the accepted values.
+  @inlinable
   @_disfavoredOverload
   public func filter(predicate: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
     filter(predicate)

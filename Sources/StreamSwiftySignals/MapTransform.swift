@@ -16,6 +16,7 @@ extension Publisher {
   ///
   /// - Parameter transform: Makes the new value from each value.
   /// - Returns: A publisher of the transformed values.
+  @inlinable
   @_disfavoredOverload
   public func map<T>(transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
     map(transform)

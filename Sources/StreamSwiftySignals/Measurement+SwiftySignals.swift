@@ -5,6 +5,7 @@ public import StreamCore
 
 extension Duration {
   /// Converts a Foundation duration measurement, through seconds.
+  @usableFromInline
   static func swifty(_ measurement: Measurement<UnitDuration>) -> Duration {
     .seconds(measurement.converted(to: .seconds).value)
   }

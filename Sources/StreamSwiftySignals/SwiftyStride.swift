@@ -1,12 +1,13 @@
 import PropertyWrappers
 import SignalOperators
-import StreamCore
+public import StreamCore
 
 extension SchedulerTimeIntervalConvertible {
   /// Converts a Swift `Duration` to a scheduler stride, in whole nanoseconds.
   ///
   /// Negative durations become zero; durations beyond `Int.max` nanoseconds (about 292 years)
   /// are clamped to it.
+  @usableFromInline
   static func swiftyStride(_ duration: Duration) -> Self {
     let (seconds, attoseconds) = duration.components
     guard seconds >= 0, duration > .zero else { return .nanoseconds(0) }

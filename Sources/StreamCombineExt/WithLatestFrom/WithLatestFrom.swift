@@ -1,4 +1,4 @@
-import SignalOperators
+public import SignalOperators
 public import StreamCore
 
 extension Publisher {
@@ -42,6 +42,7 @@ extension Publisher {
   ///   - other: The publisher whose latest value goes with each value of this one.
   ///   - resultSelector: Combines a value of this publisher with the latest value of `other`.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Result>(
     _ other: Other,
     resultSelector: @escaping (Output, Other.Output) -> Result
@@ -82,6 +83,7 @@ extension Publisher {
   ///   - other1: A third publisher.
   ///   - resultSelector: Combines a value of this publisher with the latest values of the others.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Result>(
     _ other: Other,
     _ other1: Other1,
@@ -128,6 +130,7 @@ extension Publisher {
   ///   - other2: A fourth publisher.
   ///   - resultSelector: Combines a value of this publisher with the latest values of the others.
   /// - Returns: A publisher of the combined values.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher, Result>(
     _ other: Other,
     _ other1: Other1,
@@ -173,6 +176,7 @@ extension Publisher {
   ///
   /// - Parameter other: The publisher whose latest value is published.
   /// - Returns: A publisher of `other`'s latest value, once per value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher>(
     _ other: Other
   ) -> Publishers.WithLatestFrom<Self, Other, Other.Output> {
@@ -207,6 +211,7 @@ extension Publisher {
   ///   - other: A second publisher.
   ///   - other1: A third publisher.
   /// - Returns: A publisher of the others' latest values, once per value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher>(
     _ other: Other,
     _ other1: Other1
@@ -248,6 +253,7 @@ extension Publisher {
   ///   - other1: A third publisher.
   ///   - other2: A fourth publisher.
   /// - Returns: A publisher of the others' latest values, once per value of this publisher.
+  @inlinable
   public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher>(
     _ other: Other,
     _ other1: Other1,
@@ -297,6 +303,7 @@ extension Publishers {
     ///   - upstream: The publisher whose values are published.
     ///   - second: The publisher whose latest value goes with each upstream value.
     ///   - resultSelector: Combines an upstream value with `second`'s latest value.
+    @inlinable
     public init(
       upstream: Upstream,
       second: Other,
@@ -307,6 +314,7 @@ extension Publishers {
       self.resultSelector = resultSelector
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = WithLatestFromInner<Upstream.Output, Other.Output, S>(
@@ -323,27 +331,28 @@ extension Publishers {
 }
 
 /// The subscriber to `second` of a `withLatestFrom`: forwards everything to the subscription.
+@usableFromInline
 struct WithLatestFromSide<UpstreamOutput, Latest, Downstream: Subscriber>: Subscriber {
-  typealias Input = Latest
-  typealias Failure = Downstream.Failure
+  @usableFromInline typealias Input = Latest
+  @usableFromInline typealias Failure = Downstream.Failure
 
-  let inner: WithLatestFromInner<UpstreamOutput, Latest, Downstream>
-  let combineIdentifier = CombineIdentifier()
+  @usableFromInline let inner: WithLatestFromInner<UpstreamOutput, Latest, Downstream>
+  @usableFromInline let combineIdentifier = CombineIdentifier()
 
-  init(inner: WithLatestFromInner<UpstreamOutput, Latest, Downstream>) {
+  @inlinable init(inner: WithLatestFromInner<UpstreamOutput, Latest, Downstream>) {
     self.inner = inner
   }
 
-  func receive(subscription: any Subscription) {
+  @inlinable func receive(subscription: any Subscription) {
     inner.otherReceive(subscription: subscription)
   }
 
-  func receive(_ input: Latest) -> Subscribers.Demand {
+  @inlinable func receive(_ input: Latest) -> Subscribers.Demand {
     inner.otherReceive(input)
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+  @inlinable func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     inner.otherReceive(completion: completion)
   }
 }
@@ -353,18 +362,19 @@ struct WithLatestFromSide<UpstreamOutput, Latest, Downstream: Subscriber>: Subsc
 /// already keeps to the subscriber's demand), so that they never overlap a failure of `second`.
 // Sendable: `state` is guarded by `lock`; the upstreams, the subscriber and the selector are
 // called after it.
+@usableFromInline
 final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
   @unchecked Sendable
 {
-  typealias Failure = Downstream.Failure
-  typealias State = WithLatestFromState<Downstream, Input, Latest>
+  @usableFromInline typealias Failure = Downstream.Failure
+  @usableFromInline typealias State = WithLatestFromState<Downstream, Input, Latest>
 
-  let lock = Lock()
-  @exclusivity(unchecked) var state: State
-  let resultSelector: (Input, Latest) -> Downstream.Input
+  @usableFromInline let lock = Lock()
+  @usableFromInline @exclusivity(unchecked) var state: State
+  @usableFromInline let resultSelector: (Input, Latest) -> Downstream.Input
 
-  init(
+  @inlinable init(
     downstream: Downstream,
     resultSelector: @escaping (Input, Latest) -> Downstream.Input
   ) {
@@ -372,12 +382,12 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     self.resultSelector = resultSelector
   }
 
-  var description: String { "WithLatestFrom" }
+  @inlinable var description: String { "WithLatestFrom" }
 
   /// The `downstream` (`nil` once released), the `upstreamSubscription`, the subscription to
   /// `second` (`otherSubscription`) and `second`'s `latest` value; the subscriptions and the
   /// latest value read `nil` once the completion is on its way.
-  var customMirror: Mirror {
+  @usableFromInline var customMirror: Mirror {
     let (downstream, upstream, other, latest) = lock.withLock {
       () -> (Downstream?, (any Subscription)?, (any Subscription)?, Latest?) in
       switch state {
@@ -395,11 +405,11 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     )
   }
 
-  var playgroundDescription: Any { description }
+  @usableFromInline var playgroundDescription: Any { description }
 
   // MARK: The upstream
 
-  func receive(subscription: any Subscription) {
+  @inlinable func receive(subscription: any Subscription) {
     guard let demand = lock.withLock({ state.upstreamSubscribed(subscription) }) else {
       subscription.cancel()
       return
@@ -407,7 +417,7 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     if demand > .none { subscription.request(demand) }
   }
 
-  func receive(_ input: Input) -> Subscribers.Demand {
+  @inlinable func receive(_ input: Input) -> Subscribers.Demand {
     switch lock.withLock({ state.receive(input) }) {
     case .dropped: return .max(1)
     case .direct(let downstream, let latest):
@@ -420,13 +430,13 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     return .none
   }
 
-  func receive(completion: Subscribers.Completion<Failure>) {
+  @inlinable func receive(completion: Subscribers.Completion<Failure>) {
     finish(completion, fromUpstream: true)
   }
 
   // MARK: `second`
 
-  func otherReceive(subscription: any Subscription) {
+  @inlinable func otherReceive(subscription: any Subscription) {
     guard lock.withLock({ state.otherSubscribed(subscription) }) else {
       subscription.cancel()
       return
@@ -434,12 +444,12 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
     subscription.request(.unlimited)
   }
 
-  func otherReceive(_ input: Latest) {
+  @inlinable func otherReceive(_ input: Latest) {
     let replaced = lock.withLock { state.otherValue(input) }
     _ = consume replaced  // released after the lock
   }
 
-  func otherReceive(completion: Subscribers.Completion<Failure>) {
+  @inlinable func otherReceive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
       let released = lock.withLock { state.otherFinished() }
@@ -451,12 +461,12 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
 
   // MARK: The subscriber
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     lock.withLock { state.request(demand) }?.request(demand)
   }
 
-  func cancel() {
+  @inlinable func cancel() {
     let cancelled = lock.withLock { state.cancel() }
     cancelled.upstream?.cancel()
     cancelled.other?.cancel()
@@ -464,13 +474,13 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
 
   // MARK: Delivery
 
-  func finish(_ completion: Subscribers.Completion<Failure>, fromUpstream: Bool) {
+  @inlinable func finish(_ completion: Subscribers.Completion<Failure>, fromUpstream: Bool) {
     let finishing = lock.withLock { state.finish(completion, fromUpstream: fromUpstream) }
     finishing.cancel?.cancel()
     if finishing.claimed { drain() }
   }
 
-  func drain() {
+  @inlinable func drain() {
     SerialDrain.run(lock) {
       state.nextStep()
     } perform: { step in

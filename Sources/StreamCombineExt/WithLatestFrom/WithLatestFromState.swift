@@ -1,5 +1,5 @@
 import SignalOperators
-import StreamCore
+public import StreamCore
 
 /// The state of a `withLatestFrom` subscription.
 ///
@@ -10,30 +10,31 @@ import StreamCore
 /// completing --the drain hands out the completion--> terminal
 /// any --cancel()--> terminal
 /// ```
+@usableFromInline
 enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
-  typealias Failure = Downstream.Failure
-  typealias Pair = (Input, Latest)
+  @usableFromInline typealias Failure = Downstream.Failure
+  @usableFromInline typealias Pair = (Input, Latest)
 
-  struct Active {
-    let downstream: Downstream
+  @usableFromInline struct Active {
+    @usableFromInline let downstream: Downstream
     /// Upstream values paired with the latest, waiting for the drain. Its demand is unlimited:
     /// the upstream already keeps to the subscriber's.
-    var queue = DeliveryQueue<Pair, Failure>(failureOrder: .afterQueuedValues)
-    var upstream: (any Subscription)?
-    var other: (any Subscription)?
+    @usableFromInline var queue = DeliveryQueue<Pair, Failure>(failureOrder: .afterQueuedValues)
+    @usableFromInline var upstream: (any Subscription)?
+    @usableFromInline var other: (any Subscription)?
     /// `second`'s latest value.
-    var latest: Latest?
+    @usableFromInline var latest: Latest?
     /// Requested before the upstream's subscription arrived.
-    var pendingDemand = Subscribers.Demand.none
+    @usableFromInline var pendingDemand = Subscribers.Demand.none
 
-    init(downstream: Downstream) {
+    @inlinable init(downstream: Downstream) {
       self.downstream = downstream
       queue.demand = .unlimited
     }
   }
 
   /// What an upstream value leads to.
-  enum ReceiveAction {
+  @usableFromInline enum ReceiveAction {
     /// No latest value yet (or the subscription ended): ask the upstream for one more.
     case dropped
     /// Nothing was queued and no one was delivering: the caller claimed the drain and delivers
@@ -47,17 +48,17 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// What a completion leads to, after the lock.
-  struct Finishing {
+  @usableFromInline struct Finishing {
     /// The other upstream, to cancel.
-    let cancel: (any Subscription)?
+    @usableFromInline let cancel: (any Subscription)?
     /// The completed upstream's subscription, released after the lock.
-    let ended: (any Subscription)?
+    @usableFromInline let ended: (any Subscription)?
     /// Whether the caller claimed the drain.
-    let claimed: Bool
+    @usableFromInline let claimed: Bool
     /// `second`'s latest value, released after the lock.
-    let latest: Latest?
+    @usableFromInline let latest: Latest?
 
-    init(
+    @inlinable init(
       cancel: (any Subscription)?,
       ended: (any Subscription)?,
       claimed: Bool,
@@ -71,20 +72,20 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// One step of the drain, performed outside the lock.
-  enum Step {
+  @usableFromInline enum Step {
     case value(Downstream, Input, Latest)
     case completion(Downstream, Subscribers.Completion<Failure>, dropped: RingBuffer<Pair>)
   }
 
   /// What `cancel()` lets go of.
-  struct Cancelled {
-    let upstream: (any Subscription)?
-    let other: (any Subscription)?
-    let downstream: Downstream?
-    let latest: Latest?
-    let remains: DeliveryQueueRemains<Pair, Failure>?
+  @usableFromInline struct Cancelled {
+    @usableFromInline let upstream: (any Subscription)?
+    @usableFromInline let other: (any Subscription)?
+    @usableFromInline let downstream: Downstream?
+    @usableFromInline let latest: Latest?
+    @usableFromInline let remains: DeliveryQueueRemains<Pair, Failure>?
 
-    init(
+    @inlinable init(
       upstream: (any Subscription)?,
       other: (any Subscription)?,
       downstream: Downstream?,
@@ -104,7 +105,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   case terminal
 
   /// The upstream's subscription arrived; returns the demand to ask of it, or `nil`: cancel it.
-  mutating func upstreamSubscribed(
+  @inlinable mutating func upstreamSubscribed(
     _ subscription: any Subscription
   ) -> Subscribers.Demand? {
     guard case .active(var active) = self, active.upstream == nil else { return nil }
@@ -117,7 +118,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// `second`'s subscription arrived; `false`: cancel it.
-  mutating func otherSubscribed(_ subscription: any Subscription) -> Bool {
+  @inlinable mutating func otherSubscribed(_ subscription: any Subscription) -> Bool {
     guard case .active(var active) = self, active.other == nil else { return false }
     self = .terminal
     defer { self = .active(active) }
@@ -126,7 +127,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// `second` sent a value; returns the one it replaces, to release after the lock.
-  mutating func otherValue(_ value: Latest) -> Latest? {
+  @inlinable mutating func otherValue(_ value: Latest) -> Latest? {
     guard case .active(var active) = self else { return nil }
     self = .terminal
     defer { self = .active(active) }
@@ -137,14 +138,14 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
 
   /// `second` finished: its last value stays; returns its subscription, to release after the
   /// lock.
-  mutating func otherFinished() -> (any Subscription)? {
+  @inlinable mutating func otherFinished() -> (any Subscription)? {
     guard case .active(var active) = self else { return nil }
     self = .terminal
     defer { self = .active(active) }
     return active.other.take()
   }
 
-  mutating func receive(_ input: Input) -> ReceiveAction {
+  @inlinable mutating func receive(_ input: Input) -> ReceiveAction {
     // The payload is moved out of the enum and back, not copied: a copy retains and releases
     // each of its references and keeps the queue's buffer from being uniquely referenced.
     switch consume self {
@@ -169,7 +170,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// The upstream completed (`fromUpstream`) or `second` failed: the first completion wins.
-  mutating func finish(
+  @inlinable mutating func finish(
     _ completion: Subscribers.Completion<Failure>,
     fromUpstream: Bool
   ) -> Finishing {
@@ -189,7 +190,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
 
   /// Returns the upstream's subscription to pass `demand` to, or `nil` (kept for when it
   /// arrives, or ignored after the end).
-  mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
+  @inlinable mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
     guard case .active(var active) = self else { return nil }
     if let upstream = active.upstream { return upstream }
     self = .terminal
@@ -199,7 +200,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   }
 
   /// The drain's next step; `nil` after releasing the drain.
-  mutating func nextStep() -> Step? {
+  @inlinable mutating func nextStep() -> Step? {
     // Moved out and back, as in `receive(_:)`.
     switch consume self {
     case .active(var active):
@@ -220,7 +221,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     }
   }
 
-  static func takeStep(
+  @inlinable static func takeStep(
     _ downstream: Downstream,
     _ queue: inout DeliveryQueue<Pair, Failure>
   ) -> Step? {
@@ -232,7 +233,7 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     }
   }
 
-  mutating func cancel() -> Cancelled {
+  @inlinable mutating func cancel() -> Cancelled {
     let previous = self
     self = .terminal
     switch previous {
