@@ -10,7 +10,7 @@ public import StreamCore
 /// }
 /// let cancellable = answer.sink { print($0) }  // prints 42
 ///
-/// // Propagate style: a `Promise` owns the future; callbacks chain.
+/// // Propagate style (with StreamPropagate): a `Promise` owns the future; callbacks chain.
 /// let promise = Promise<User, LoadError>()
 /// promise.future
 ///   .onSuccess { show($0) }
@@ -18,9 +18,8 @@ public import StreamCore
 ///   .finally { _ in hideSpinner() }
 /// promise.resolve(user)
 ///
-/// // From async code and back.
-/// let profile = Future<Profile, any Error> { try await api.profile() }
-/// let loaded = try await profile.value
+/// // Back into async code.
+/// let loaded = await answer.value
 /// ```
 ///
 /// The first result wins: later calls to the promise (or to `Promise.resolve(_:)`,
@@ -34,7 +33,7 @@ public import StreamCore
 /// `receive(subscription:)` is still running: a result already known when you subscribe is
 /// delivered right after `receive(subscription:)` returns (Combine delivers it from inside).
 ///
-/// **Callbacks** (`onSuccess(onQueue:_:)`, `onFailure(onQueue:_:)`,
+/// **Callbacks** (StreamPropagate's `onSuccess(onQueue:_:)`, `onFailure(onQueue:_:)`,
 /// `finally(onQueue:_:)`) each run exactly once, and never inside the call that completes the
 /// future or registers the callback, as in Propagate:
 /// - without a queue, asynchronously on the future's own private serial queue, in registration
@@ -50,14 +49,14 @@ public import StreamCore
 /// **Names.** Combine's `value` is the asynchronous value (`try await future.value`), so
 /// Propagate's synchronous `value: T?` is `resolvedValue` here. `error`, `succeeded`,
 /// `failed` and `isComplete` keep Propagate's names. Inside this type `Promise` is Combine's
-/// closure type (`Future<Int, Never>.Promise`); Propagate's promise class is `FutureKit.Promise`,
-/// written `Promise<Int, Never>` outside it.
+/// closure type (`Future<Int, Never>.Promise`); Propagate's promise class is
+/// `StreamPropagate.Promise`, written `Promise<Int, Never>` outside it.
 ///
 /// **Sendable.** `Future` is `Sendable` and, like Combine's, doesn't require `Output: Sendable`:
 /// the value is handed to every subscriber and callback, which may run on different threads,
 /// so share a future across threads only when its value may be shared. Where Swift checks
 /// isolation, the requirements are explicit: `await future.value` needs `Output: Sendable`, and
-/// `init(priority:operation:)` takes a `@Sendable` operation. The promise, callbacks and
+/// StreamConcurrency's `init(priority:operation:)` takes a `@Sendable` operation. The promise, callbacks and
 /// transforms are `@Sendable` closures, because they run on whichever thread completes the
 /// future.
 ///
