@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Lists `withLock` bodies in Sources/ that may release something whose deinit runs user code.
 
-The `next` closure of `SerialDrain.run(lock) { next } perform: { ... }` (and of
-`ReentrantOwner.run`, the same shape) runs under the lock too, so it is checked as a `withLock`
-body.
+The `next` closure of `SerialDrain.run(lock) { next } perform: { ... }` runs under the lock too,
+so it is checked as a `withLock` body. (`DeliveryGate.pass` holds a lock across a subscriber's
+call by design; its body is not a `withLock` body.)
 
 STYLE.md section 4: inside `withLock`, only read and write state; a closure, subscriber, value or
 subscription that a transition drops is returned out of the lock and dropped after it, because a
@@ -165,9 +165,8 @@ def lock_bodies(code):
         else:
             continue
         yield brace + 1, matching(code, brace, "{", "}")
-    # `SerialDrain.run(lock) { next } perform: { ... }` calls its first closure under the lock,
-    # and so does `ReentrantOwner.run`.
-    for m in re.finditer(r"\b(?:SerialDrain|ReentrantOwner)\.run\s*\(", code):
+    # `SerialDrain.run(lock) { next } perform: { ... }` calls its first closure under the lock.
+    for m in re.finditer(r"\bSerialDrain\.run\s*\(", code):
         close = matching(code, m.end() - 1, "(", ")")
         k = close + 1
         while k < len(code) and code[k] in " \t\n":

@@ -115,14 +115,12 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
   }
 }
 
-/// Storage that an object's `objectWillChange` can connect to: a `@Published` property's cell.
+/// Storage that an object's `objectWillChange` can connect to: a `@Published` property's.
 protocol WillChangeSource: AnyObject {
   var sharedWillChange: ObservableObjectPublisher? { get }
   func installWillChange(_ candidate: ObservableObjectPublisher) -> ObservableObjectPublisher
   func markWillChangeShared()
 }
-
-extension ValueCell: WillChangeSource {}
 
 /// Lets `Mirror` find a `@Published` property of any value type.
 protocol PublishedProperty {
@@ -130,5 +128,5 @@ protocol PublishedProperty {
 }
 
 extension Published: PublishedProperty {
-  var willChangeSource: any WillChangeSource { cell }
+  var willChangeSource: any WillChangeSource { storage }
 }

@@ -22,23 +22,15 @@ public import StreamCore
 /// subscript (`static subscript(_enclosingInstance:wrapped:storage:)`), the underscored but
 /// long-standing language feature Combine itself uses; it works on Linux with Swift 6.
 ///
-/// Differences from Combine:
-///
-/// - Assignments are thread-safe. Values are delivered one at a time in the order they were
-///   assigned: one assigned from inside a subscriber, or from another thread during a delivery,
-///   is queued and delivered (then stored) as soon as the current one is done. So the last value
-///   every subscriber receives is the property's value. (In Combine, a nested assignment is
-///   delivered first and then overwritten by the outer one.)
-/// - `$property` can be passed to ``StreamCore/Publisher/assign(to:)`` but cannot be replaced by
-///   another publisher.
-///
-/// > Thread safety: The property may be read and assigned from any thread. Values are delivered
-/// > on the assigning thread, or on the thread already delivering when one is under way. Until
-/// > its delivery is done, a queued value is not yet what the property reads.
+/// Assignments are thread-safe. A value is delivered on the assigning thread, and the
+/// assignment returns once every subscriber with demand has received it; one assigned from
+/// another thread meanwhile waits for a subscriber that is busy, as in Combine. An assignment
+/// made from inside a subscriber is delivered at once, re-entrantly, and then the outer
+/// assignment is stored: the property ends with the outer value, as in Combine.
 @propertyWrapper
 public struct Published<Value> {
   @usableFromInline
-  let cell: ValueCell<Value>
+  let storage: PublishedStorage<Value>
 
   /// Creates the published instance with an initial wrapped value.
   ///
@@ -47,7 +39,7 @@ public struct Published<Value> {
   ///
   /// - Parameter wrappedValue: The publisher's initial value.
   public init(wrappedValue: Value) {
-    cell = ValueCell(wrappedValue, published: true)
+    storage = PublishedStorage(wrappedValue)
   }
 
   /// Creates the published instance with an initial value.
@@ -67,16 +59,11 @@ public struct Published<Value> {
   /// The property's publisher, `$property`.
   ///
   /// Setting it exists so that `$property` can be passed `inout` to
-  /// ``StreamCore/Publisher/assign(to:)``; assigning a different publisher is a programming
-  /// error and traps.
+  /// ``StreamCore/Publisher/assign(to:)``; assigning another property's publisher changes
+  /// nothing, as in Combine.
   public var projectedValue: Publisher {
-    get { Publisher(cell: cell) }
-    nonmutating set {
-      precondition(
-        newValue.cell === cell,
-        "a @Published property's publisher cannot be replaced by another publisher"
-      )
-    }
+    get { Publisher(storage: storage) }
+    nonmutating set {}
   }
 
   /// Reads and writes the property of a class instance; the compiler calls this, not user code.
@@ -85,8 +72,8 @@ public struct Published<Value> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
   ) -> Value {
-    get { object[keyPath: storageKeyPath].cell.settled }
-    set { object[keyPath: storageKeyPath].cell.set(newValue) }
+    get { object[keyPath: storageKeyPath].storage.value }
+    set { object[keyPath: storageKeyPath].storage.set(newValue) }
   }
 }
 
@@ -100,8 +87,8 @@ extension Published {
   /// ```
   ///
   /// Each new subscriber receives the property's current value on its first demand, then every
-  /// assigned value; a value assigned while a subscriber has no demand is kept for it (only the
-  /// latest). It never completes. Its subscriptions describe themselves as
+  /// assigned value; a subscriber that misses a value for lack of demand receives the
+  /// property's value at its next request. It never completes. Its subscriptions describe themselves as
   /// `"PublishedSubject"`, as Combine's do.
   ///
   /// > Thread safety: Subscribe, request and cancel from any thread.
@@ -110,45 +97,12 @@ extension Published {
     public typealias Failure = Never
 
     @usableFromInline
-    let cell: ValueCell<Value>
+    let storage: PublishedStorage<Value>
 
     /// Attaches a subscriber, which receives the current value first.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-      cell.subject.receive(subscriber: subscriber)
-    }
-
-    /// Attaches a subscriber with closure-based behavior, as `Publisher`'s
-    /// `sink(receiveCompletion:receiveValue:)` does, with one allocation fewer: the closures
-    /// are the subscription's subscriber, with no `Subscribers.Sink` between.
-    ///
-    /// > Thread safety: May be called from any thread; the closures are never called from two
-    /// > threads at once.
-    ///
-    /// - Parameters:
-    ///   - receiveCompletion: The closure to execute on completion (never called: the
-    ///     publisher doesn't complete).
-    ///   - receiveValue: The closure to execute on receipt of a value.
-    /// - Returns: A cancellable that cancels the subscription.
-    @inlinable
-    public func sink(
-      receiveCompletion: @escaping (Subscribers.Completion<Never>) -> Void,
-      receiveValue: @escaping (Value) -> Void
-    ) -> AnyCancellable {
-      cell.subject.sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-    }
-
-    /// Attaches a subscriber with closure-based behavior, as `Publisher`'s
-    /// `sink(receiveValue:)` does, with one allocation fewer.
-    ///
-    /// > Thread safety: May be called from any thread; the closure is never called from two
-    /// > threads at once.
-    ///
-    /// - Parameter receiveValue: The closure to execute on receipt of a value.
-    /// - Returns: A cancellable that cancels the subscription.
-    @inlinable
-    public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
-      cell.subject.sink(receiveValue: receiveValue)
+      storage.subject.receive(subscriber: subscriber)
     }
   }
 }
@@ -180,7 +134,7 @@ extension Publisher where Failure == Never {
   /// - Parameter published: A property marked with the `@Published` attribute, which receives
   ///   and republishes all elements from this publisher.
   public func assign(to published: inout Published<Output>.Publisher) {
-    subscribe(PublishedAssignment(cell: published.cell))
+    subscribe(PublishedAssignment(storage: published.storage))
   }
 }
 
@@ -190,20 +144,20 @@ private final class PublishedAssignment<Value>: Subscriber, Sendable {
   typealias Input = Value
   typealias Failure = Never
 
-  weak let cell: ValueCell<Value>?
+  weak let storage: PublishedStorage<Value>?
 
-  init(cell: ValueCell<Value>) {
-    self.cell = cell
+  init(storage: PublishedStorage<Value>) {
+    self.storage = storage
   }
 
   func receive(subscription: any Subscription) {
-    guard let cell else { return subscription.cancel() }
-    cell.retain(subscription)
+    guard let storage else { return subscription.cancel() }
+    storage.retain(subscription)
     subscription.request(.unlimited)
   }
 
   func receive(_ input: Value) -> Subscribers.Demand {
-    cell?.set(input)
+    storage?.set(input)
     return .none
   }
 

@@ -32,11 +32,10 @@ public import StreamCore
 ///   are not violations.
 ///
 /// > Thread safety: Every method may be called from any thread. Delivery is synchronous, on the
-/// > sending thread, with no lock held, so a subscriber may call back into the publisher or its
-/// > subscription. A subscriber is never called from two threads at once: a value sent from
-/// > another thread while a delivery to that subscriber is under way takes its demand at once
-/// > and is delivered by the thread already delivering, right after, as with StreamCore's
-/// > subjects.
+/// > sending thread, as with StreamCore's subjects: a subscriber may call back into the
+/// > publisher or its subscription (a send from inside it is delivered re-entrantly), and a
+/// > value sent from another thread while the subscriber is busy takes its demand at once and
+/// > waits for the subscriber to return, so it is never called from two threads at once.
 // Sendable: all mutable state is guarded by `lock`; subscribers are called outside it.
 public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked Sendable {
   /// A call a subscriber made on its subscription.
@@ -176,58 +175,43 @@ private protocol TestConduit<Output, Failure>: AnyObject, Sendable {
 
   var outstandingDemand: Subscribers.Demand { get }
 
-  /// Takes one demand and delivers `value` (or queues it for the delivering thread).
+  /// Takes one demand and delivers `value` on this thread.
   ///
   /// - Returns: `false` if the subscriber had no demand, so the value was dropped.
   func offer(_ value: Output) -> Bool
 
-  /// Delivers the completion, after any values already accepted.
+  /// Delivers the completion on this thread, once the subscriber is free.
   func finish(_ completion: Subscribers.Completion<Failure>)
 }
 
 extension TestPublisher {
-  /// One subscriber's subscription.
-  ///
-  /// The thread that is delivering owns the subscription (`owner`, StreamCore's
-  /// `ReentrantOwner`, as for a subject's conduit): a send from that thread, from inside the
-  /// subscriber, is delivered re-entrantly; a send from another thread takes demand and queues
-  /// its value, and the owner delivers the queue before it lets go. The subscribing thread owns
-  /// it until `receive(subscription:)` has returned.
+  /// One subscriber's subscription, with a subject's delivery rules (StreamCore's
+  /// `SubjectConduit`): a value takes one demand when it is sent, and is delivered on the
+  /// sending thread through the subscription's `DeliveryGate`, at once from inside the
+  /// subscriber, after the subscriber returns from another thread; the completion passes the
+  /// gate too, and a value that reaches the gate after the completion is dropped.
   ///
   /// ```
-  /// open --cancel() / completion delivered--> terminal (downstream released)
+  /// open --cancel() / completion--> terminal (downstream released)
   /// ```
-  // Sendable: all mutable state is guarded by `lock`; downstream is called outside it, by the
-  // owning thread only.
+  // Sendable: all mutable state is guarded by `lock`; downstream is called outside it, holding
+  // `gate`.
   private final class Inner<Downstream: Subscriber>: TestConduit, @unchecked Sendable,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
-    private enum OfferAction {
-      case deliver(Downstream, outer: Bool)
-      case done
-      case starved
-    }
-
-    /// What a subscription lets go of when it ends, released after the lock.
-    private struct Released {
-      var downstream: Downstream?
-      var queue: RingBuffer<Output>
-    }
-
     private let lock = Lock()
+    private let gate = DeliveryGate()
     private weak let publisher: TestPublisher?
     /// `nil` once terminal.
     private var downstream: Downstream?
     private var demand = Subscribers.Demand.none
-    private var owner: ReentrantOwner
-    /// Values other threads sent during a delivery; their demand is already taken.
-    private var queue = RingBuffer<Output>()
-    private var pendingCompletion: Subscribers.Completion<Failure>?
+    /// Whether the completion has ended the subscription (`downstream` is also `nil` after a
+    /// cancel, which lets a value already taken through).
+    private var finished = false
 
     init(publisher: TestPublisher, downstream: Downstream) {
       self.publisher = publisher
       self.downstream = downstream
-      self.owner = ReentrantOwner(ownedBy: .current)
     }
 
     var description: String { "TestPublisher" }
@@ -240,10 +224,9 @@ extension TestPublisher {
       lock.withLock { downstream == nil ? .none : demand }
     }
 
-    /// Hands the subscription over, then delivers what other threads sent meanwhile.
+    /// Hands the subscription over.
     func start(_ subscriber: Downstream) {
       subscriber.receive(subscription: self)
-      drain(subscriber, adding: .none)
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -255,90 +238,39 @@ extension TestPublisher {
 
     func cancel() {
       publisher?.record(.cancel)
-      let released = lock.withLock { terminate() }
-      guard released.downstream != nil else { return }
+      let released = lock.withLock { downstream.take() }
+      guard released != nil else { return }
       publisher?.remove(self)
     }
 
     func offer(_ value: Output) -> Bool {
-      let me = ThreadID.current
-      let action = lock.withLock { () -> OfferAction in
-        guard let downstream else { return .done }
-        guard demand > .none else { return .starved }
+      let taken = lock.withLock { () -> Downstream?? in
+        guard let downstream else { return .some(nil) }
+        guard demand > .none else { return nil }
         demand -= 1
-        switch owner.claim(for: me, waiting: !queue.isEmpty || pendingCompletion != nil) {
-        case .outer:
-          return .deliver(downstream, outer: true)
-        case .reentrant:
-          return .deliver(downstream, outer: false)  // the outer call drains
-        case .queued:
-          queue.append(value)
-          return .done
-        }
+        return downstream
       }
-      switch action {
-      case .deliver(let downstream, let outer):
+      guard let taken else { return false }
+      guard let downstream = taken else { return true }
+      gate.pass(as: .current) {
+        guard !lock.withLock({ finished }) else { return }
         let more = downstream.receive(value)
-        if outer {
-          drain(downstream, adding: more)
-        } else if more > .none {
+        if more > .none {
           lock.withLock {
             if self.downstream != nil { demand += more }
           }
         }
-        return true
-      case .done:
-        return true
-      case .starved:
-        return false
       }
+      return true
     }
 
     func finish(_ completion: Subscribers.Completion<Failure>) {
-      let me = ThreadID.current
-      let released = lock.withLock { () -> Released? in
-        guard downstream != nil else { return nil }
-        guard owner.admits(me, waiting: !queue.isEmpty) else {
-          pendingCompletion = completion  // the owner delivers it after the queue
-          return nil
-        }
-        return terminate()
+      let taken = lock.withLock { () -> Downstream? in
+        finished = true
+        return downstream.take()
       }
-      released?.downstream?.receive(completion: completion)
-    }
-
-    /// Delivers queued values and a pending completion while this thread owns the subscription,
-    /// then lets go.
-    private func drain(_ downstream: Downstream, adding initial: Subscribers.Demand) {
-      var released: Released?
-      ReentrantOwner.run(lock, delivering: downstream, adding: initial) { more in
-        guard self.downstream != nil else {
-          owner.release()
-          return nil
-        }
-        demand += more
-        if let value = queue.popFirst() {
-          return .deliver(value)
-        }
-        if let completion = pendingCompletion {
-          released = terminate()
-          return .complete(completion)
-        }
-        owner.release()
-        return nil
-      }
-      _ = released
-    }
-
-    /// Moves to terminal. Call with the lock held, and drop the result after releasing it.
-    private func terminate() -> Released {
-      defer {
-        downstream = nil
-        queue = RingBuffer()
-        pendingCompletion = nil
-        owner.release()
-      }
-      return Released(downstream: downstream, queue: queue)
+      guard let taken else { return }
+      gate.pass(as: .current) { taken.receive(completion: completion) }
     }
   }
 }

@@ -175,7 +175,9 @@ import Testing
     #expect(model.value == 4)
   }
 
-  @Test func assignmentInsideSubscriber_isDeliveredAfterTheCurrentValue() {
+  @Test func assignmentInsideSubscriber_isDeliveredReentrantly_andTheOuterValueIsStoredLast() {
+    // As in Combine: the value is published in `willSet`, so the nested assignment reaches
+    // every subscriber first, inside the outer delivery, and the outer one is stored last.
     let model = Model()
     let clamp = model.$count.sink { value in
       if value > 10 { model.count = 10 }
@@ -183,9 +185,26 @@ import Testing
     let recorder = RecordingSubscriber<Int, Never>()
     model.$count.subscribe(recorder)
     model.count = 11
-    #expect(recorder.values == [0, 11, 10])
-    #expect(model.count == 10)
+    #expect(recorder.values == [0, 10, 11])
+    #expect(model.count == 11)
     clamp.cancel()
+  }
+
+  @Test func truncatingInsideTheSink_isOverwrittenByTheOuterAssignment() {
+    // The app-code shape of the rule above: a sink that shortens long titles sees the long one,
+    // its own short one (re-entrantly), and the property ends with the long title, as in
+    // Combine.
+    let model = Model()
+    model.title = ""
+    var seen: [String] = []
+    let truncate = model.$title.sink { title in
+      seen.append(title)
+      if title.count > 3 { model.title = String(title.prefix(3)) }
+    }
+    model.title = "abcdef"
+    #expect(seen == ["", "abcdef", "abc"])
+    #expect(model.title == "abcdef")
+    truncate.cancel()
   }
 
   @Test func concurrentAssignments_lastValueReachesEverySubscriber() {
@@ -203,9 +222,9 @@ import Testing
   }
 
   @Test func subscription_describesItselfAsPublishedSubject() throws {
-    // The differential oracle's `Published -`: as Combine's, the subscription is a
-    // "PublishedSubject" whose mirror names the subject `PublishedSubject<Int>`; after a cancel
-    // from inside `receive(_:)` (`Published - r0.1 i0.3 k0`) it shows no demand.
+    // As Combine's, the subscription is a "PublishedSubject" whose mirror names the subject
+    // `PublishedSubject<Int>`; after a cancel it shows the demand it had (OpenCombine's
+    // `CurrentValueSubjectTests.testCancellation`, run against Combine, for the same conduit).
     let model = Model()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
     model.$count.subscribe(recorder)
@@ -224,6 +243,6 @@ import Testing
     subscription.request(.max(3))
     subscription.cancel()
     let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
-    #expect(ended == ["parent: nil", "downstream: nil", "demand: max(0)", "subject: nil"])
+    #expect(ended == ["parent: nil", "downstream: nil", "demand: max(2)", "subject: nil"])
   }
 }

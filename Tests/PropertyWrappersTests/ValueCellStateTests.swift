@@ -38,7 +38,6 @@ private func delivery(_ admission: State.Admission) -> Int? {
       return
     }
     #expect(first.value == 1)
-    #expect(first.willChange == nil)
     #expect(released == 0)
     #expect(state.latest == 1)
     #expect(state.settled == 0)
@@ -91,34 +90,5 @@ private func delivery(_ admission: State.Admission) -> Int? {
       return
     }
     #expect(released == 1)
-  }
-
-  @Test func willChange_isInstalledOnceThenShared() {
-    var state = State(0)
-    let first = ObservableObjectPublisher()
-    let second = ObservableObjectPublisher()
-    #expect(state.sharedWillChange == nil)
-    let installed = state.installWillChange(first)
-    #expect(installed === first)
-    let kept = state.installWillChange(second)
-    #expect(kept === first)
-    #expect(state.sharedWillChange == nil)
-    state.markWillChangeShared()
-    #expect(state.sharedWillChange === first)
-    let admission = state.admit(1)
-    guard case .deliver(let delivery, _) = admission else {
-      Issue.record("expected to deliver, got \(admission)")
-      return
-    }
-    #expect(delivery.willChange === first)
-  }
-
-  @Test func markShared_withoutAPublisher_changesNothing() {
-    var state = State(0)
-    state.markWillChangeShared()
-    #expect(state.sharedWillChange == nil)
-    let publisher = ObservableObjectPublisher()
-    let installed = state.installWillChange(publisher)
-    #expect(installed === publisher)
   }
 }

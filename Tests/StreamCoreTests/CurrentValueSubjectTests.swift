@@ -112,10 +112,10 @@ import Testing
     #expect(seen == [0, 1, 1])
   }
 
-  @Test func cancelledSubscription_mirrorShowsNoDemand() throws {
-    // The differential oracle's `CurrentValueSubject - v0.1 r0.1 i0.3 k0 R0.2`: a request from
-    // inside `receive(_:)`, then a cancel; the ended subscription's mirror shows no demand (as
-    // it shows its released parts as nil), not the demand it had when cancelled.
+  @Test func cancelledSubscription_mirrorKeepsTheDemandItHad() throws {
+    // As Combine's (OpenCombine's `CurrentValueSubjectTests.testCancellation`, run against
+    // Combine): the ended subscription's mirror shows its released parts as nil and the demand
+    // it had when cancelled; requests after the cancel add nothing.
     let recorder = Recorder<Int, TestError>(initialDemand: nil)
     subject.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
@@ -123,9 +123,10 @@ import Testing
     subscription.request(.max(1))
     subscription.request(.max(3))
     subscription.cancel()
+    subscription.request(.max(4))
     #expect(recorder.values == [1])
     let ended = Mirror(reflecting: subscription).children.map { "\($0.label ?? "_"): \($0.value)" }
-    #expect(ended == ["parent: nil", "downstream: nil", "demand: max(0)", "subject: nil"])
+    #expect(ended == ["parent: nil", "downstream: nil", "demand: max(3)", "subject: nil"])
   }
 
   /// A replaced value whose deinit sends: that value goes down after the one that replaced it,

@@ -247,9 +247,8 @@ import Testing
     #expect(late.completions == [.finished])
   }
 
-  /// Subscribers with unlimited demand take the open path, where the delivering thread reads
-  /// the subscriber without the lock; one cancelled while another thread delivers to it is
-  /// released once that delivery has let go.
+  /// Subscribers with unlimited demand, cancelled while other threads deliver to them, are
+  /// released once those deliveries have returned.
   @Test func unlimitedSubscribers_cancelledWhileOthersDeliver_areReleased() {
     final class Held: Subscriber, @unchecked Sendable {
       // Sendable: `subscription` is written in `receive(subscription:)`, before the subscriber
@@ -312,10 +311,9 @@ import Testing
     }
   }
 
-  // The subjects' own `sink` takes the open path (no lock, two compare-and-swaps on the
-  // conduit's owner word): the same guarantees, checked through closures.
+  // The same guarantees, checked through `sink`'s closures.
 
-  /// The subject's own `sink` on `subject`, whose closures report to `checker`.
+  /// `sink` on `subject`, whose closures report to `checker`.
   private func sink(
     _ subject: PassthroughSubject<Int, Never>,
     into checker: Checker
@@ -471,13 +469,9 @@ import Testing
     withExtendedLifetime(token) {}
   }
 
-  /// The open path calls the subscriber where the subscription stores it, without the lock,
-  /// and no longer writes that storage (it once moved the subscriber out and back); the mirror
-  /// reads it under the lock. Values keep flowing, in full, while another thread reflects the
-  /// subscription. (The old write-back, made by the runtime's value witnesses in a debug build,
-  /// is out of ThreadSanitizer's sight, so this checks the two paths together rather than the
-  /// absence of that write.)
-  @Test func mirrorReadWhileSendingOnTheOpenPath_noRaceAndNothingLost() {
+  /// Values keep flowing, in full, while another thread reflects the subscription (the mirror
+  /// reads the subscriber under the lock that a send takes it under).
+  @Test func mirrorReadWhileSending_noRaceAndNothingLost() {
     let subject = PassthroughSubject<Int, Never>()
     let checker = Checker(initialDemand: .unlimited)
     subject.subscribe(checker)
@@ -505,161 +499,9 @@ import Testing
     #expect(checker.overlaps.load(ordering: .relaxed) == 0)
   }
 
-  /// A send from another thread while one thread delivers is handed to that thread: the
-  /// sender queues its value and returns at once, and the delivering thread delivers it to every
-  /// subscriber, after its own value, before its own `send` returns. Thread A is inside the first
-  /// sink (with 1) when thread B sends 2; B returns with nothing delivered; A then delivers 1 to
-  /// the second sink, and 2 to both.
-  @Test func sinks_sendDuringAnotherThreadsDelivery_isHandedToThatThread() {
-    let subject = PassthroughSubject<Int, Never>()
-    let log = Mutex<[String]>([])
-    let aInside = DispatchSemaphore(value: 0)
-    let aGo = DispatchSemaphore(value: 0)
-    let aReturned = DispatchSemaphore(value: 0)
-    let bReturned = DispatchSemaphore(value: 0)
-    let waits = Waits()
-    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
-    let first = subject.sink { value in
-      log.withLock { $0.append("first \(value)") }
-      if value == 1 {
-        aInside.signal()
-        wait(aGo)
-      }
-    }
-    let second = subject.sink { value in log.withLock { $0.append("second \(value)") } }
-    DispatchQueue(label: "thread A").async {
-      subject.send(1)
-      log.withLock { $0.append("A returned") }
-      aReturned.signal()
-    }
-    wait(aInside)
-    DispatchQueue(label: "thread B").async {
-      subject.send(2)
-      log.withLock { $0.append("B returned") }
-      bReturned.signal()
-    }
-    wait(bReturned)
-    aGo.signal()
-    wait(aReturned)
-    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
-    #expect(
-      log.withLock { $0 } == [
-        "first 1", "B returned", "second 1", "first 2", "second 2", "A returned",
-      ]
-    )
-    withExtendedLifetime((first, second)) {}
-  }
-
-  /// A completion sent from another thread while one thread delivers waits behind the values
-  /// queued before it: thread A is inside the first sink (with 1) when thread B sends 2 and
-  /// then the completion; both are handed to A, which delivers 1, 2, then the completion.
-  @Test func sinks_completionDuringAnotherThreadsDelivery_comesAfterTheQueuedValues() {
-    let subject = PassthroughSubject<Int, Never>()
-    let log = Mutex<[String]>([])
-    let aInside = DispatchSemaphore(value: 0)
-    let aGo = DispatchSemaphore(value: 0)
-    let aReturned = DispatchSemaphore(value: 0)
-    let bReturned = DispatchSemaphore(value: 0)
-    let waits = Waits()
-    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
-    let sinks = ["first", "second"].map { name in
-      subject.sink { completion in
-        log.withLock { $0.append("\(name) \(completion)") }
-      } receiveValue: { value in
-        log.withLock { $0.append("\(name) \(value)") }
-        if name == "first", value == 1 {
-          aInside.signal()
-          wait(aGo)
-        }
-      }
-    }
-    DispatchQueue(label: "thread A").async {
-      subject.send(1)
-      aReturned.signal()
-    }
-    wait(aInside)
-    DispatchQueue(label: "thread B").async {
-      subject.send(2)
-      subject.send(completion: .finished)
-      log.withLock { $0.append("B returned") }
-      bReturned.signal()
-    }
-    wait(bReturned)
-    aGo.signal()
-    wait(aReturned)
-    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
-    #expect(
-      log.withLock { $0 } == [
-        "first 1", "B returned", "second 1", "first 2", "second 2", "first finished",
-        "second finished",
-      ]
-    )
-    withExtendedLifetime(sinks) {}
-  }
-
-  /// A subscriber cancelled while one send is running is released when that send ends, even if
-  /// another send is queued meanwhile and then runs. Thread A is inside the second sink (with 1)
-  /// when the first sink's token is cancelled and dropped; thread C then sends 2, which is handed
-  /// to A; A stays inside the third sink with 2. By then the first sink's closure (and what it
-  /// captures) is gone: send 1 has ended, and send 2 was made without it.
-  @Test func subscriberCancelledDuringASend_isReleasedWhenThatSendEnds_whileALaterSendRuns() {
-    let subject = PassthroughSubject<Int, Never>()
-    let aInside = DispatchSemaphore(value: 0)
-    let aGo = DispatchSemaphore(value: 0)
-    let aReturned = DispatchSemaphore(value: 0)
-    let cInside = DispatchSemaphore(value: 0)
-    let cGo = DispatchSemaphore(value: 0)
-    let cReturned = DispatchSemaphore(value: 0)
-    let waits = Waits()
-    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
-    let weak = WeakMarker()
-    var first: AnyCancellable?
-    do {
-      let marker = Marker()
-      weak.marker = marker
-      first = subject.sink { _ in _ = marker }
-    }
-    let second = subject.sink { value in
-      if value == 1 {
-        aInside.signal()
-        wait(aGo)
-      }
-    }
-    let third = subject.sink { value in
-      if value == 2 {
-        cInside.signal()
-        wait(cGo)
-      }
-    }
-    DispatchQueue(label: "thread A").async {
-      subject.send(1)
-      aReturned.signal()
-    }
-    wait(aInside)
-    first?.cancel()
-    first = nil
-    #expect(weak.marker != nil)  // kept for A's send, which may still reach it
-    DispatchQueue(label: "thread C").async {
-      subject.send(2)
-      cReturned.signal()
-    }
-    wait(cReturned)  // handed to A
-    #expect(weak.marker != nil)
-    aGo.signal()
-    wait(cInside)
-    #expect(weak.marker == nil)
-    cGo.signal()
-    wait(aReturned)
-    #expect(weak.marker == nil)
-    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
-    withExtendedLifetime((second, third)) {}
-  }
-
-  /// A subscriber (not the subject's own `sink`) cancelled from another thread while the
-  /// delivering thread is inside it on the open path, which calls it where the conduit stores
-  /// it without a claim or a retain, stays until that delivery has returned, and goes when the
-  /// delivering thread lets go; a value sent after the cancel returned (handed to that thread)
-  /// doesn't reach it.
+  /// A subscriber cancelled from another thread while the delivering thread is inside it stays
+  /// until that delivery has returned (the delivering thread holds it for the call), then goes;
+  /// a value sent after the cancel returned doesn't reach it.
   @Test func subscriberCancelledFromAnotherThreadWhileInsideIt_staysUntilTheDeliveryReturns() {
     final class Blocking: Subscriber, @unchecked Sendable {
       // Sendable: `subscription` is written in `receive(subscription:)`, before the subscriber
@@ -714,77 +556,12 @@ import Testing
     waits.wait(inside)
     subscription?.cancel()
     subscription = nil
-    subject.send(2)  // handed to the delivering thread, after the cancel
+    subject.send(2)  // after the cancel: reaches no one
     #expect(weak.subscriber != nil)  // the delivering thread is inside it
     go.signal()
     waits.wait(returned)
     #expect(weak.subscriber == nil)
     #expect(received.values == [1])
     #expect(waits.timedOut.load(ordering: .relaxed) == 0)
-  }
-
-  /// Sends that keep overlapping don't keep what was cancelled during them: each cancelled
-  /// subscriber is released once the sends that could reach it have ended. Thread A sends 1 and
-  /// stays in `s1`; `x` is cancelled; thread C sends 2 (handed to A); `y` is cancelled; this
-  /// thread sends 4 (handed to A too). When A is let go, send 1 ends and `x` goes, and A stays in
-  /// `s2` with 2, which may still reach `y`; thread D sends 3 (handed to A); when A is let go
-  /// again, sends 2 and 4 end and `y` goes while A stays in `s3` with 3.
-  @Test func subscribersCancelledWhileSendsOverlap_areReleasedAsTheirSendsEnd() {
-    let subject = PassthroughSubject<Int, Never>()
-    let waits = Waits()
-    @Sendable func wait(_ semaphore: DispatchSemaphore) { waits.wait(semaphore) }
-    let weakX = WeakMarker()
-    let weakY = WeakMarker()
-    var x: AnyCancellable?
-    var y: AnyCancellable?
-    do {
-      let markerX = Marker()
-      let markerY = Marker()
-      weakX.marker = markerX
-      weakY.marker = markerY
-      x = subject.sink { _ in _ = markerX }
-      y = subject.sink { _ in _ = markerY }
-    }
-    // `s1`, `s2` and `s3` hold the thread delivering 1, 2 and 3 until it is let go.
-    let inside = (0..<3).map { _ in DispatchSemaphore(value: 0) }
-    let go = (0..<3).map { _ in DispatchSemaphore(value: 0) }
-    let returned = (0..<3).map { _ in DispatchSemaphore(value: 0) }
-    let holders = (1...3).map { held in
-      subject.sink { value in
-        if value == held {
-          inside[held - 1].signal()
-          wait(go[held - 1])
-        }
-      }
-    }
-    func send(_ value: Int) {
-      DispatchQueue(label: "sends \(value)").async {
-        subject.send(value)
-        returned[value - 1].signal()
-      }
-    }
-    send(1)
-    wait(inside[0])
-    x?.cancel()
-    x = nil
-    send(2)
-    wait(returned[1])  // handed to A
-    y?.cancel()
-    y = nil
-    subject.send(4)  // handed to A
-    #expect(weakX.marker != nil && weakY.marker != nil)
-    go[0].signal()
-    wait(inside[1])
-    #expect(weakX.marker == nil)
-    #expect(weakY.marker != nil)  // send 2 may still reach it
-    send(3)
-    wait(returned[2])  // handed to A
-    go[1].signal()
-    wait(inside[2])
-    #expect(weakY.marker == nil)
-    go[2].signal()
-    wait(returned[0])
-    #expect(waits.timedOut.load(ordering: .relaxed) == 0)
-    withExtendedLifetime(holders) {}
   }
 }

@@ -1,18 +1,18 @@
 public import StreamCore
 
-/// The value, the delivery queue and the subject behind ``Variable``, ``Unique``, ``Property`` and
-/// ``Published``.
+/// The value, the delivery queue and the subject behind the seed libraries' value holders
+/// (Snail's `Variable` and `Unique`, SwiftySignals' `Property`); `@Published` has storage of its
+/// own with Combine's order (`PublishedStorage`).
 ///
 /// Accepted values are delivered in acceptance order, one at a time, by one thread: a value
 /// accepted while a delivery is under way (re-entrantly or from another thread) is queued and
 /// delivered by the thread already delivering, right after. `latest` is the last value accepted;
-/// `settled` is the last one that has reached every subscriber (what `@Published` reads, so that
-/// subscribers see a new value before the property does).
+/// `settled` is the last one that has reached every subscriber.
 ///
 /// The decisions are ``ValueCellState``'s transitions, made under `lock`; the thread whose
 /// admission claims the state's `SerialDrain` delivers, with `SerialDrain.run`.
-// Sendable: every mutable property is in `state`, guarded by `lock`; the subject, the
-// will-change publisher and released values are touched only after the lock is released.
+// Sendable: every mutable property is in `state`, guarded by `lock`; the subject and released
+// values are touched only after the lock is released.
 @usableFromInline
 package final class ValueCell<Value>: @unchecked Sendable {
   /// Publishes the values, in the order they were accepted.
@@ -23,13 +23,9 @@ package final class ValueCell<Value>: @unchecked Sendable {
   @usableFromInline
   @exclusivity(unchecked) var state: ValueCellState<Value>
 
-  /// - Parameters:
-  ///   - value: The initial value.
-  ///   - published: Whether the cell is a `@Published` property's: its subject then describes
-  ///     itself as Combine's `PublishedSubject`.
-  package init(_ value: Value, published: Bool = false) {
-    subject =
-      published ? CurrentValueSubject(publishedValue: value) : CurrentValueSubject(value)
+  /// - Parameter value: The initial value.
+  package init(_ value: Value) {
+    subject = CurrentValueSubject(value)
     state = ValueCellState(value)
   }
 
@@ -91,25 +87,6 @@ package final class ValueCell<Value>: @unchecked Sendable {
     lock.withLock { state.retained.append(subscription) }
   }
 
-  /// Makes `candidate` this cell's will-change publisher unless it already has one.
-  ///
-  /// - Returns: The publisher the cell now has.
-  package func installWillChange(
-    _ candidate: ObservableObjectPublisher
-  ) -> ObservableObjectPublisher {
-    lock.withLock { state.installWillChange(candidate) }
-  }
-
-  /// The will-change publisher, once every `@Published` property of the owner shares it.
-  package var sharedWillChange: ObservableObjectPublisher? {
-    lock.withLock { state.sharedWillChange }
-  }
-
-  /// Records that every `@Published` property of the owner has this cell's will-change publisher.
-  package func markWillChangeShared() {
-    lock.withLock { state.markWillChangeShared() }
-  }
-
   /// Delivers `first`, then whatever other threads or subscribers queued meanwhile; runs on the
   /// thread whose admission claimed the drain.
   @inlinable
@@ -117,12 +94,10 @@ package final class ValueCell<Value>: @unchecked Sendable {
     // The value delivered last; `nextDelivery(settling:)` swaps it with the settled value it
     // replaces, which is released here, outside the lock, when the next delivery overwrites it.
     var delivered: Value? = first.value
-    first.willChange?.send()
     subject.send(first.value)
     SerialDrain.run(lock) {
       state.nextDelivery(settling: &delivered)
     } perform: { delivery in
-      delivery.willChange?.send()
       subject.send(delivery.value)
       delivered = delivery.value
       return true
@@ -155,32 +130,9 @@ struct ValueCellState<Value> {
   /// Claimed by the thread that delivers.
   @usableFromInline
   var drain = SerialDrain()
-  /// The owner's `objectWillChange`, sent before each value (``Published`` only).
-  @usableFromInline
-  var willChange = WillChange.absent
   /// Subscriptions that live as long as the cell: `assign(to:)`, `bind(to:)`, `map`.
   @usableFromInline
   var retained: [any Cancellable] = []
-
-  /// Whether the cell has a will-change publisher, and whether the owner's properties share it.
-  @usableFromInline
-  enum WillChange {
-    /// None yet.
-    case absent
-    /// Installed; not every `@Published` property of the owner has it yet.
-    case installed(ObservableObjectPublisher)
-    /// Every `@Published` property of the owner has it.
-    case shared(ObservableObjectPublisher)
-
-    /// The publisher, shared or not.
-    @inlinable
-    var publisher: ObservableObjectPublisher? {
-      switch self {
-      case .absent: nil
-      case .installed(let publisher), .shared(let publisher): publisher
-      }
-    }
-  }
 
   /// The latest value and its version, read together.
   struct Snapshot {
@@ -190,20 +142,16 @@ struct ValueCellState<Value> {
     let version: UInt64
   }
 
-  /// One value to send, after the lock: `willChange` first, then the subject.
+  /// One value to send to the subject, after the lock.
   @usableFromInline
   struct Delivery {
     /// The value.
     @usableFromInline
     let value: Value
-    /// The will-change publisher to send to first.
-    @usableFromInline
-    let willChange: ObservableObjectPublisher?
 
     @inlinable
-    init(value: Value, willChange: ObservableObjectPublisher?) {
+    init(value: Value) {
       self.value = value
-      self.willChange = willChange
     }
   }
 
@@ -239,7 +187,7 @@ struct ValueCellState<Value> {
       queue.append(value)
       return .queued(released: released)
     }
-    return .deliver(Delivery(value: value, willChange: willChange.publisher), released: released)
+    return .deliver(Delivery(value: value), released: released)
   }
 
   /// Accepts `value` if no other value was accepted since `version` was read; otherwise `.stale`.
@@ -261,27 +209,6 @@ struct ValueCellState<Value> {
       drain.release()
       return nil
     }
-    return Delivery(value: next, willChange: willChange.publisher)
-  }
-
-  /// Makes `candidate` the will-change publisher unless there is one; returns the one kept.
-  mutating func installWillChange(
-    _ candidate: ObservableObjectPublisher
-  ) -> ObservableObjectPublisher {
-    if let installed = willChange.publisher { return installed }
-    willChange = .installed(candidate)
-    return candidate
-  }
-
-  /// The will-change publisher, once every `@Published` property of the owner shares it.
-  var sharedWillChange: ObservableObjectPublisher? {
-    guard case .shared(let publisher) = willChange else { return nil }
-    return publisher
-  }
-
-  /// Records that every `@Published` property of the owner has the installed publisher.
-  mutating func markWillChangeShared() {
-    guard case .installed(let publisher) = willChange else { return }
-    willChange = .shared(publisher)
+    return Delivery(value: next)
   }
 }

@@ -11,9 +11,10 @@ internal import StreamCoreShims
 /// uncontended `withLock` is a compare-and-swap and an exchange.
 ///
 /// Inside `withLock` code only reads and writes state. Downstream, upstream, user closures and
-/// schedulers are called after it returns ("decide under the lock, act after it"). The lock is
-/// not recursive, so a re-entrancy mistake shows up as a deadlock in tests rather than as silent
-/// state corruption.
+/// schedulers are called after it returns ("decide under the lock, act after it"); the one
+/// exception is ``DeliveryGate``, which holds a lock across a subscriber's call on purpose. The
+/// lock is not recursive, so a re-entrancy mistake shows up as a deadlock in tests rather than
+/// as silent state corruption.
 ///
 /// On Linux and Android it is a futex word of our own rather than `Synchronization.Mutex`. There
 /// `Mutex` is a priority-inheriting futex: a contended acquire goes to the kernel at once, and

@@ -14,11 +14,11 @@
 /// }
 /// ```
 ///
-/// Two other mechanisms exist, each for a reason given at its definition: ``ReentrantOwner`` (a
-/// subject's conduit, `TestPublisher`) lets its delivering thread re-enter (`send` from inside a
-/// subscriber is delivered at once, as in Combine), and `merge`'s storage, and `zip` and `combineLatest` through `AtomicDrain`, claim
-/// with an atomic beside the lock, so that an uncontended value takes no lock, or takes it once
-/// rather than twice. See `Docs/Internals.md`.
+/// The other mechanism is ``DeliveryGate`` (a subject's subscription, `TestPublisher`): a sender
+/// waits for a busy subscriber and delivers on its own thread, and a `send` from inside the
+/// subscriber is delivered at once, as in Combine. (`merge`'s storage, and `zip` and
+/// `combineLatest` through `AtomicDrain`, still claim with an atomic beside the lock; see
+/// `Docs/Internals.md`.)
 @usableFromInline
 package struct SerialDrain: Sendable {
   @usableFromInline

@@ -1,5 +1,5 @@
 // Public: `current` is inlinable, so that a subject's send specialised in a client module reads
-// the thread without a call (10 instructions per send on `merge8`).
+// the thread without a call.
 #if canImport(Glibc)
 public import Glibc
 #elseif canImport(Musl)
@@ -27,7 +27,7 @@ package struct ThreadID: Equatable, Sendable {
   /// The thread that is running this code.
   @inlinable
   package static var current: ThreadID {
-    // Bits 0 and 1 stay clear: `ConduitClaim` and `SubjectCore.delivering` keep flags there.
+    // Bits 0 and 1 stay clear (a pointer or a shifted id): an atomic word may keep flags there.
     #if os(Windows)
     // A thread id is a number, multiple of 4 in practice but not by contract: shifted.
     ThreadID(rawValue: UInt(GetCurrentThreadId()) << 2)

@@ -6,15 +6,15 @@
 /// volume.value = 7                                       // prints "volume 7"
 /// ```
 ///
-/// Each new subscriber receives the current value as soon as it requests a value. A value sent
-/// while a subscriber has no demand is kept for it (only the latest), and delivered when it
-/// next requests. After the completion, ``value`` can still be read and set, but nothing is
-/// sent; a late subscriber receives only the completion. Each subscription describes itself as
-/// `"CurrentValueSubject"`.
+/// Each new subscriber receives the current value as soon as it requests a value. A subscriber
+/// that misses a value for lack of demand receives the subject's value (the latest) when it
+/// next requests. After the completion, ``send(_:)`` is ignored and setting ``value`` changes
+/// the value without sending it, as in Combine; a late subscriber receives only the completion.
+/// Each subscription describes itself as `"CurrentValueSubject"`.
 ///
-/// > Thread safety: As ``PassthroughSubject``: `send` and ``value`` from any thread, one thread
-/// > delivering at a time, re-entrant sends delivered re-entrantly, and a send from another
-/// > thread meanwhile handed to the delivering thread.
+/// > Thread safety: As ``PassthroughSubject``: `send` and ``value`` from any thread; a value is
+/// > delivered on the thread that sends it, a send from inside a subscriber re-entrantly, and a
+/// > send from another thread waits for a subscriber that is busy.
 // Sendable: all state lives in `core`, which guards it with a lock.
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
@@ -22,10 +22,11 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
   ///
-  /// Setting it is the same as calling ``send(_:)``.
+  /// Setting it is the same as calling ``send(_:)``, except that after the completion the value
+  /// still changes (and isn't sent), as in Combine.
   public var value: Output {
     get { core.currentValue }
-    set { send(newValue) }
+    set { core.send(newValue, storingAfterEnd: true) }
   }
 
   /// Creates a current value subject with the given initial value.
@@ -36,7 +37,9 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   }
 
   /// The subject behind a `@Published` property: its subscriptions describe themselves as
-  /// `"PublishedSubject"`, and the subject as `PublishedSubject<Value>`, as Combine's do.
+  /// `"PublishedSubject"`, and the subject as `PublishedSubject<Value>`, as Combine's do. A sent
+  /// value becomes ``value`` after it was delivered, as the property's storage changes after
+  /// its `willSet`.
   ///
   /// > Thread safety: As ``init(_:)``.
   ///
@@ -46,6 +49,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
       name: "PublishedSubject",
       current: value,
       keepsLatest: true,
+      storesAfterDelivery: true,
       namesFailure: false
     )
   }
@@ -54,8 +58,9 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.cancelUpstreams()
   }
 
-  /// Makes `input` the current value and sends it to the subscribers. After completion it still
-  /// becomes the current value, as in Combine, but nothing is sent.
+  /// Makes `input` the current value and sends it, on this thread, to each subscriber with
+  /// demand; returns once they have received it. Ignored after the completion, as in Combine
+  /// (``value``'s setter still stores it).
   ///
   /// - Parameter input: The new value.
   @inlinable
@@ -90,43 +95,5 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 extension CurrentValueSubject: UpstreamReleasingSubject {
   package func releaseUpstream(_ subscription: any Subscription) {
     core.releaseUpstream(subscription)
-  }
-}
-
-extension CurrentValueSubject {
-  /// Attaches a subscriber with closure-based behavior, as `Publisher`'s `sink` does: it
-  /// requests unlimited values, and the returned token cancels the subscription.
-  ///
-  /// Cheaper than the general `sink`: the subject's own subscription calls the closures, so
-  /// attaching takes one allocation fewer.
-  ///
-  /// > Thread safety: As `send`: may be called from any thread; the closures are never called
-  /// > from two threads at once.
-  ///
-  /// - Parameters:
-  ///   - receiveCompletion: The closure to execute on completion.
-  ///   - receiveValue: The closure to execute on receipt of a value.
-  /// - Returns: A cancellable that cancels the subscription.
-  @inlinable
-  public func sink(
-    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-    receiveValue: @escaping (Output) -> Void
-  ) -> AnyCancellable {
-    core.sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-  }
-}
-
-extension CurrentValueSubject where Failure == Never {
-  /// Attaches a subscriber with closure-based behavior to a subject that never fails, as
-  /// `Publisher`'s `sink(receiveValue:)` does, with one allocation fewer.
-  ///
-  /// > Thread safety: As `send`: may be called from any thread; the closure is never called
-  /// > from two threads at once.
-  ///
-  /// - Parameter receiveValue: The closure to execute on receipt of a value.
-  /// - Returns: A cancellable that cancels the subscription.
-  @inlinable
-  public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-    core.sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
 }

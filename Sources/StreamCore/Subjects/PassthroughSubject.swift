@@ -12,10 +12,11 @@
 /// arrives after the completion receives the completion at once. Each subscription describes
 /// itself as `"PassthroughSubject"`.
 ///
-/// > Thread safety: `send` may be called from any thread. One thread at a time delivers: a
-/// > `send` from inside a subscriber is delivered re-entrantly, and one from another thread
-/// > while a delivery is under way is queued, with the subscribers of that moment, and delivered
-/// > by the thread already delivering, right after; the sender doesn't wait.
+/// > Thread safety: `send` may be called from any thread. A value is delivered on the thread
+/// > that sends it, and `send` returns once every subscriber that had demand for it has
+/// > received it. A `send` from inside a subscriber is delivered to it at once, re-entrantly;
+/// > one from another thread waits until the subscriber returns, as in Combine (so a subscriber
+/// > that, inside `receive(_:)`, waits for another thread that sends to it deadlocks).
 // Sendable: all state lives in `core`, which guards it with a lock.
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   @usableFromInline
@@ -32,9 +33,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
   /// Sends a value to each subscriber that has demand for it.
   ///
-  /// Delivered before `send` returns, unless another thread is delivering to this subject's
-  /// subscribers: then the value is handed to that thread, which delivers it (after the values
-  /// handed to it before) before its own `send` returns.
+  /// Delivered on this thread before `send` returns. A subscriber without demand at this moment
+  /// doesn't receive it.
   ///
   /// - Parameter input: The value to send.
   @inlinable
@@ -70,43 +70,5 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 extension PassthroughSubject: UpstreamReleasingSubject {
   package func releaseUpstream(_ subscription: any Subscription) {
     core.releaseUpstream(subscription)
-  }
-}
-
-extension PassthroughSubject {
-  /// Attaches a subscriber with closure-based behavior, as `Publisher`'s `sink` does: it
-  /// requests unlimited values, and the returned token cancels the subscription.
-  ///
-  /// Cheaper than the general `sink`: the subject's own subscription calls the closures, so
-  /// attaching takes one allocation fewer.
-  ///
-  /// > Thread safety: As `send`: may be called from any thread; the closures are never called
-  /// > from two threads at once.
-  ///
-  /// - Parameters:
-  ///   - receiveCompletion: The closure to execute on completion.
-  ///   - receiveValue: The closure to execute on receipt of a value.
-  /// - Returns: A cancellable that cancels the subscription.
-  @inlinable
-  public func sink(
-    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-    receiveValue: @escaping (Output) -> Void
-  ) -> AnyCancellable {
-    core.sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-  }
-}
-
-extension PassthroughSubject where Failure == Never {
-  /// Attaches a subscriber with closure-based behavior to a subject that never fails, as
-  /// `Publisher`'s `sink(receiveValue:)` does, with one allocation fewer.
-  ///
-  /// > Thread safety: As `send`: may be called from any thread; the closure is never called
-  /// > from two threads at once.
-  ///
-  /// - Parameter receiveValue: The closure to execute on receipt of a value.
-  /// - Returns: A cancellable that cancels the subscription.
-  @inlinable
-  public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
-    core.sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
 }
