@@ -235,40 +235,6 @@ public let intendedDifferences: [Expectation] = [
     }
   ),
   .init(
-    "I27",
-    ["receive(on:virtual)"],
-    "E ",
-    misbehaving: false,
-    .demandPattern,
-    intended: true,
-    "receive(on:) delivers the values waiting for the scheduler in one scheduled drain and requests their returned demand once; Combine schedules and requests per value",
-    test: { d, script in
-      // Only the demand returned from receive(_:) is requested later and summed up.
-      let returnsDemand = script.steps.contains {
-        if case .returns(_, let n) = $0 { return n != .max(0) }
-        return false
-      }
-      guard returnsDemand, let oc = d.openCombine else { return false }
-      // OpenCombine's per-value requests outnumber StreamKit's one request after the drain.
-      if d.signature == "E up0: (none)|up0.request" { return d.streamKit == nil }
-      guard let sk = d.streamKit else { return false }
-      switch d.signature {
-      case "E up0: up0.request|up0.request":
-        // StreamKit asks once for the sum of what OpenCombine asks value by value, so the
-        // requests part in amount once their number differs.
-        return requestedAmount(sk) != nil && requestedAmount(oc) != nil
-      case "E up0: up0.value|up0.request", "E order: up0.value|up0.request":
-        // OpenCombine's per-value request comes before the upstream's next value.
-        return true
-      case "E order: down0.value|up0.request", "E order: down0.return|up0.request":
-        // ...or before the next value of the burst goes down.
-        return true
-      default:
-        return false
-      }
-    }
-  ),
-  .init(
     "I28",
     ["delay"],
     "D ",

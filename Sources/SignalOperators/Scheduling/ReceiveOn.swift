@@ -1,5 +1,4 @@
 public import StreamCore
-public import Synchronization
 
 extension Publisher {
   /// Delivers values and the completion on `scheduler`.
@@ -10,14 +9,17 @@ extension Publisher {
   ///   .sink { tableView.show($0) }
   /// ```
   ///
-  /// The subscription is handed downstream at once, on the subscribing thread, and each request
-  /// goes straight to the upstream. Values wait in a queue; one scheduled action delivers every
-  /// value queued by the time it runs, in order, so a fast upstream costs one scheduler hop per
-  /// batch rather than per value. The completion follows the last value on the scheduler.
+  /// As Combine's: the subscription is handed downstream at once, on the subscribing thread,
+  /// and each request goes straight to the upstream. Each value is scheduled as an action of
+  /// its own, so other work scheduled in between runs in between; the completion is scheduled
+  /// after the values, and a value scheduled before it is still delivered. A request from
+  /// inside `receive(_:)` that makes an action run on the same thread (an
+  /// `ImmediateScheduler`) doesn't nest: that value is delivered once `receive(_:)` returns.
   ///
   /// > Thread safety: Upstream may send from any thread. Values and the completion are delivered
-  /// > on `scheduler`, one at a time. `request(_:)` and `cancel()` are safe from any thread;
-  /// > nothing is delivered after `cancel()` returns on the delivering thread.
+  /// > on `scheduler`, one at a time (actions that a concurrent scheduler runs at once wait for
+  /// > each other). `request(_:)` and `cancel()` are safe from any thread; nothing is delivered
+  /// > after `cancel()` returns on the delivering thread.
   ///
   /// - Parameters:
   ///   - scheduler: The scheduler to deliver on.
@@ -80,23 +82,25 @@ extension Publishers.ReceiveOn: Sendable
 where Upstream: Sendable, Context: Sendable, Context.SchedulerOptions: Sendable {}
 
 extension Publishers.ReceiveOn {
-  /// Decides under `lock`, in ``ReceiveOnState``, and acts after it: schedules the drain,
-  /// forwards requests, delivers batches on the scheduler.
+  /// Decides under `lock`, in ``ReceiveOnState``, and acts after it: schedules one action per
+  /// value and one for the completion, forwards requests and cancels.
   ///
-  /// Only the scheduled drain calls the downstream's `receive`; the state's ``SerialDrain`` makes
-  /// sure at most one drain is scheduled or running. `cancelled` is read before each value of a
-  /// batch, so a cancel stops the batch without a lock round trip per value.
-  // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the drain that claimed the state's `SerialDrain`; `cancelled` is atomic.
+  /// The subscriber is called through `gate` (StreamCore's `DeliveryGate`, Combine's
+  /// per-subscriber lock), so actions that a concurrent scheduler runs at once take turns; an
+  /// action that runs on the thread already inside the subscriber leaves its delivery in the
+  /// state's `deferred` queue for that thread, which delivers it when the subscriber returns.
+  // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, holding
+  // `gate`.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
     CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Output
+    @usableFromInline typealias State = ReceiveOnState<Downstream>
 
     @usableFromInline let lock = Lock()
-    @usableFromInline let cancelled = Atomic<Bool>(false)
-    @usableFromInline @exclusivity(unchecked) var state: ReceiveOnState<Downstream>
+    @usableFromInline let gate = DeliveryGate()
+    @usableFromInline @exclusivity(unchecked) var state: State
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
 
@@ -113,70 +117,85 @@ extension Publishers.ReceiveOn {
         subscription.cancel()
         return
       }
-      downstream.receive(subscription: self)
-      let initial = lock.withLock { state.subscribed() }
-      if initial > .none { subscription.request(initial) }
+      gate.pass(as: .current) { downstream.receive(subscription: self) }
+      lock.withLock { state.subscribing = false }
     }
 
     @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
-      if lock.withLock({ state.receive(input) }) { scheduleDrain() }
+      guard lock.withLock({ state.receive(input) }) else { return .none }
+      scheduler.schedule(options: options) { self.scheduledReceive() }
       return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
-        return
-      }
-      if completed.claimed { scheduleDrain() }
+      guard lock.withLock({ state.receive(completion: completion) }) else { return }
+      scheduler.schedule(options: options) { self.scheduledReceive(completion: completion) }
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let requested = lock.withLock { state.request(demand) }
-      requested.upstream?.request(demand)
-      if requested.claimed { scheduleDrain() }
+      lock.withLock { state.requestTarget }?.request(demand)
     }
 
     @inlinable
     func cancel() {
-      let released = lock.withLock { () -> ReceiveOnState<Downstream>.Released in
-        cancelled.store(true, ordering: .relaxed)
-        return state.cancel()
-      }
-      released.upstream?.cancel()
+      var released: (State.Phase, RingBuffer<Output>)?
+      let upstream = lock.withLock { state.cancel(released: &released) }
+      upstream?.cancel()
+      _ = released  // the subscriber and deferred values, let go after the lock
     }
 
+    /// A value's action, on the scheduler: delivers the oldest pending value, unless this thread
+    /// is inside the subscriber already (then that delivery makes it next).
     @inlinable
-    func scheduleDrain() {
-      scheduler.schedule(options: options) { self.drain() }
+    func scheduledReceive() {
+      let me = ThreadID.current
+      guard
+        let (value, downstream) = lock.withLock({ state.takeValue(holdsGate: gate.isHeld(by: me)) })
+      else { return }
+      gate.pass(as: me) { deliver(value, to: downstream) }
     }
 
-    /// Delivers what is queued, within demand, then the completion once the queue is empty.
-    /// Runs on the scheduler; loops while values keep arriving, so one scheduled action serves
-    /// a whole burst.
+    /// The completion's action, on the scheduler.
     @inlinable
-    func drain() {
-      SerialDrain.run(lock) {
-        state.nextStep()
-      } perform: { step in
-        switch consume step {
-        case .values(let downstream, var batch):
-          var more = Subscribers.Demand.none
-          for value in batch {
-            if cancelled.load(ordering: .relaxed) { return false }
-            more += downstream.receive(value)
-          }
-          batch.removeAll(keepingCapacity: true)
-          let upstream = lock.withLock { state.delivered(batch, more: more) }
-          upstream?.request(more)
-          return true
-        case .completion(let downstream, let completion):
-          downstream.receive(completion: completion)
-          return false
+    func scheduledReceive(completion: Subscribers.Completion<Failure>) {
+      let me = ThreadID.current
+      var released: State.Phase?
+      let downstream = lock.withLock { () -> Downstream? in
+        guard gate.isHeld(by: me), !state.subscribing else {
+          return state.takeForCompletion(released: &released)
         }
+        state.deferred.append(.completion(completion))
+        return nil
+      }
+      guard let downstream else { return }
+      gate.pass(as: me) { downstream.receive(completion: completion) }
+      _ = released
+    }
+
+    /// Delivers `first`, then whatever actions that ran on this thread meanwhile left, holding
+    /// the gate.
+    @inlinable
+    func deliver(_ first: Output, to downstream: Downstream) {
+      var next: (State.Delivery, Downstream)? = (.value(first), downstream)
+      while let (delivery, downstream) = next {
+        switch delivery {
+        case .value(let value):
+          let more = downstream.receive(value)
+          if more > .none {
+            // As Combine's: asked of the upstream even once it completed (a value scheduled
+            // before the completion), not once cancelled.
+            lock.withLock { state.target?.upstream }?.request(more)
+          }
+        case .completion(let completion):
+          downstream.receive(completion: completion)
+        }
+        var released: State.Phase?
+        next = lock.withLock { state.nextDeferred(released: &released) }
+        _ = released
       }
     }
 

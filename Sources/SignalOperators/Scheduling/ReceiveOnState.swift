@@ -4,22 +4,20 @@ public import StreamCore
 /// operator's lock and returns what to do after it.
 ///
 /// ```
-/// awaitingSubscription --receive(subscription:)--> subscribing --subscribed()--> active
-/// subscribing / active --receive(completion:)--> completing (the queue drains, then it is sent)
-/// any --completion handed to the drain / cancel()--> terminal
+/// awaitingSubscription --receive(subscription:)--> subscribed
+/// subscribed --receive(completion:)--> completing (the completion is scheduled; values scheduled
+///   before it are still delivered, and the demand they return still requested)
+/// completing --the completion's action takes it--> terminal
+/// subscribed / completing --cancel()--> terminal
 /// ```
 ///
-/// No case of ``Phase`` carries a reference; what a phase owns sits beside it: `upstream` while
-/// subscribing or active, `completion` while completing. Every value checks the phase, and
-/// switching over an enum whose cases carry an existential copies it (a retain and a release):
-/// with `upstream` and the completion in the cases, `receive(on:)` cost 209 instructions per
-/// value against 90 to 110 (it varies with how values batch). The queue, the spare array and
-/// the demand exist in every live phase.
-///
-/// The drain is a ``SerialDrain`` whose claim means "a drain is scheduled or running": the thread
-/// that claims it schedules one. The drain hands out whole batches, swapping `queue` with
-/// `spare`, rather than popping value by value, so a burst costs one lock round trip, not one
-/// per value.
+/// As Combine's: each value is scheduled as an action of its own, and nothing counts demand
+/// here (requests go straight to the upstream). The values wait in `pending`, in arrival order,
+/// and each action takes the oldest (so the value itself never crosses threads in a closure).
+/// What the state adds is `deferred`: an action that runs on the thread already delivering to
+/// the subscriber (an `ImmediateScheduler`, or a scheduler that runs actions inline, reached
+/// from inside `receive(_:)`) leaves its delivery there for that delivery, which makes it once
+/// the subscriber returns, so a request from inside `receive(_:)` never nests another delivery.
 @usableFromInline
 struct ReceiveOnState<Downstream: Subscriber> {
   @usableFromInline typealias Value = Downstream.Input
@@ -29,225 +27,151 @@ struct ReceiveOnState<Downstream: Subscriber> {
   @usableFromInline
   enum Phase {
     /// Before the upstream's subscription arrives.
-    case awaitingSubscription
-    /// The downstream's `receive(subscription:)` runs: its requests are gathered in
-    /// `initialDemand` and passed on through the subscription argument afterwards, which lets
-    /// the optimiser see the upstream's concrete type and specialise its loop.
-    case subscribing(initialDemand: Subscribers.Demand)
-    /// Subscribed: requests go straight to `upstream`.
-    case active
-    /// The upstream completed: the queue drains, then `completion` is sent.
-    case completing
-    /// Completed or cancelled.
+    case awaitingSubscription(Downstream)
+    /// Subscribed: values are scheduled, requests go straight to `upstream`.
+    case subscribed(Downstream, upstream: any Subscription)
+    /// The upstream completed and the completion is scheduled.
+    case completing(Downstream, upstream: any Subscription)
+    /// Completed or cancelled: nothing is held.
     case terminal
   }
 
-  /// One delivery of the drain, performed outside the lock.
+  /// A delivery left for the thread already inside the subscriber.
   @usableFromInline
-  enum Step {
-    /// Deliver these values, in order.
-    case values(Downstream, [Value])
-    /// Deliver the completion; the state is terminal.
-    case completion(Downstream, Subscribers.Completion<Failure>)
+  enum Deferred {
+    /// The oldest pending value.
+    case value
+    case completion(Subscribers.Completion<Failure>)
   }
 
-  /// What a request or the upstream's completion hands out.
+  /// A delivery to make, with its subscriber.
   @usableFromInline
-  struct Handoff {
-    /// A request: the upstream to pass it to (`nil` while subscribing or once completed). The
-    /// upstream's completion: its subscription, released after the lock.
-    @usableFromInline let upstream: (any Subscription)?
-    /// Whether the caller claimed the drain and must schedule it.
-    @usableFromInline let claimed: Bool
-
-    @inlinable
-    init(upstream: (any Subscription)?, claimed: Bool) {
-      self.upstream = upstream
-      self.claimed = claimed
-    }
+  enum Delivery {
+    case value(Value)
+    case completion(Subscribers.Completion<Failure>)
   }
 
-  /// What `cancel()` lets go of: released after the lock, since a `deinit` can run user code.
-  @usableFromInline
-  struct Released {
-    /// The upstream's subscription to cancel (`nil` once it completed).
-    @usableFromInline let upstream: (any Subscription)?
-    /// The subscriber.
-    @usableFromInline let downstream: Downstream?
-    /// A completion not yet delivered.
-    @usableFromInline let completion: Subscribers.Completion<Failure>?
-    /// Values not yet delivered.
-    @usableFromInline let queue: [Value]
-    /// The spare array.
-    @usableFromInline let spare: [Value]
+  @usableFromInline var phase: Phase
+  /// Whether the subscriber's `receive(subscription:)` is running: an action that runs inside it
+  /// on the same thread (a request there, on an `ImmediateScheduler`) delivers at once, as
+  /// Combine does, rather than after it.
+  @usableFromInline var subscribing = false
+  /// Values scheduled and not yet delivered, oldest first.
+  @usableFromInline var pending = RingBuffer<Value>()
+  /// Deliveries left for the thread already inside the subscriber, oldest first.
+  @usableFromInline var deferred = RingBuffer<Deferred>()
 
-    @inlinable
-    init(
-      upstream: (any Subscription)?,
-      downstream: Downstream?,
-      completion: Subscribers.Completion<Failure>?,
-      queue: [Value],
-      spare: [Value]
-    ) {
-      self.upstream = upstream
-      self.downstream = downstream
-      self.completion = completion
-      self.queue = queue
-      self.spare = spare
-    }
-  }
-
-  /// The phase.
-  @usableFromInline var phase = Phase.awaitingSubscription
-  /// The upstream's subscription, while subscribing or active.
-  @usableFromInline var upstream: (any Subscription)?
-  /// The upstream's completion, while completing.
-  @usableFromInline var completion: Subscribers.Completion<Failure>?
-  /// The subscriber, until the completion is handed out or the subscription is cancelled.
-  @usableFromInline var downstream: Downstream?
-  /// Values waiting for the drain.
-  @usableFromInline var queue: [Value] = []
-  /// An empty array that keeps its capacity, swapped with `queue` by each drain.
-  @usableFromInline var spare: [Value] = []
-  /// Requested by the downstream and not yet delivered.
-  @usableFromInline var demand = Subscribers.Demand.none
-  /// Claimed while a drain is scheduled or running.
-  @usableFromInline var drain = SerialDrain()
-
-  /// A state waiting for the upstream's subscription, to deliver to `downstream`.
   @inlinable
   init(downstream: Downstream) {
-    self.downstream = downstream
+    phase = .awaitingSubscription(downstream)
   }
 
-  /// Whether the upstream may still send.
-  @inlinable
-  var isReceiving: Bool {
-    switch phase {
-    case .subscribing, .active: return true
-    case .awaitingSubscription, .completing, .terminal: return false
-    }
-  }
-
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
+  /// The upstream's subscription: the downstream to hand this operator's subscription to, or
+  /// `nil` if it came too late (the caller cancels it).
   @inlinable
   mutating func receive(subscription: any Subscription) -> Downstream? {
-    guard case .awaitingSubscription = phase else { return nil }
-    phase = .subscribing(initialDemand: .none)
-    upstream = subscription
+    guard case .awaitingSubscription(let downstream) = phase else { return nil }
+    phase = .subscribed(downstream, upstream: subscription)
+    subscribing = true
     return downstream
   }
 
-  /// The downstream's `receive(subscription:)` returned: returns what it requested meanwhile, to
-  /// pass to the upstream.
-  @inlinable
-  mutating func subscribed() -> Subscribers.Demand {
-    switch phase {
-    case .subscribing(let initialDemand):
-      phase = .active
-      return initialDemand
-    case .awaitingSubscription, .active, .completing, .terminal:
-      // Completed while the downstream subscribed: there is no upstream left to ask.
-      return .none
-    }
-  }
-
-  /// Queues `value`; `true`: the caller claimed the drain and must schedule it.
+  /// A value from the upstream: whether to schedule its action (only while subscribed, as in
+  /// Combine); it waits in `pending`.
   @inlinable
   mutating func receive(_ value: Value) -> Bool {
-    guard isReceiving else { return false }
-    queue.append(value)
-    return drain.claim()
+    guard case .subscribed = phase else { return false }
+    pending.append(value)
+    return true
   }
 
-  /// The upstream completed: the completion waits behind the queue.
+  /// A value's action: the oldest value and its subscriber, or `nil` if the subscription ended,
+  /// or if `holdsGate` (this thread is inside the subscriber's `receive(_:)`): then the
+  /// delivery is left to that call.
   @inlinable
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Handoff? {
-    guard isReceiving else { return nil }
-    phase = .completing
-    self.completion = completion
-    return Handoff(upstream: upstream.take(), claimed: drain.claim())
-  }
-
-  /// Adds demand; says where to pass it and whether the caller claimed the drain.
-  @inlinable
-  mutating func request(_ more: Subscribers.Demand) -> Handoff {
-    demand += more
-    var forward: (any Subscription)?
-    switch phase {
-    case .subscribing(let initialDemand):
-      phase = .subscribing(initialDemand: initialDemand + more)
-    case .active:
-      forward = upstream
-    case .terminal:
-      return Handoff(upstream: nil, claimed: false)
-    case .awaitingSubscription, .completing:
-      break
-    }
-    guard !queue.isEmpty else { return Handoff(upstream: forward, claimed: false) }
-    return Handoff(upstream: forward, claimed: drain.claim())
-  }
-
-  /// Ends everything; what it lets go of is released after the lock.
-  @inlinable
-  mutating func cancel() -> Released {
-    phase = .terminal
-    var released = [Value]()
-    var emptySpare = [Value]()
-    swap(&released, &queue)
-    swap(&emptySpare, &spare)
-    return Released(
-      upstream: upstream.take(),
-      downstream: downstream.take(),
-      completion: completion.take(),
-      queue: released,
-      spare: emptySpare
-    )
-  }
-
-  /// The drain's next step: the values demand covers, as one batch, then the completion once
-  /// the queue is empty; `nil` after releasing the drain.
-  @inlinable
-  mutating func nextStep() -> Step? {
-    guard let downstream else {
-      drain.release()
+  mutating func takeValue(holdsGate: Bool) -> (Value, Downstream)? {
+    guard let (downstream, _) = target, !pending.isEmpty else { return nil }
+    if holdsGate, !subscribing {
+      deferred.append(.value)
       return nil
     }
-    if !queue.isEmpty, demand > .none {
-      var batch: [Value]
-      if demand >= queue.count {
-        batch = []
-        swap(&batch, &queue)
-        swap(&queue, &spare)
-      } else {  // only an upstream that sends beyond demand gets here
-        let count = demand.max ?? 0
-        batch = Array(queue.prefix(count))
-        queue.removeFirst(count)
-      }
-      if demand != .unlimited { demand -= batch.count }
-      return .values(downstream, batch)
+    guard let value = pending.popFirst() else { return nil }
+    return (value, downstream)
+  }
+
+  /// The subscriber a scheduled value goes to, with the upstream to request the demand it
+  /// returns from; `nil` once cancelled or completed.
+  @inlinable
+  var target: (Downstream, upstream: any Subscription)? {
+    switch phase {
+    case .subscribed(let downstream, let upstream), .completing(let downstream, let upstream):
+      (downstream, upstream)
+    case .awaitingSubscription, .terminal:
+      nil
     }
-    if queue.isEmpty, case .completing = phase, let completion = completion.take() {
-      phase = .terminal
-      self.downstream = nil
-      drain.release()
-      return .completion(downstream, completion)
-    }
-    drain.release()
+  }
+
+  /// The upstream's completion: whether to schedule it (only once, while subscribed).
+  @inlinable
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .subscribed(let downstream, let upstream) = phase else { return false }
+    phase = .completing(downstream, upstream: upstream)
+    return true
+  }
+
+  /// The completion's action: the subscriber to send it to, now terminal; `nil` if cancelled.
+  /// What the state held is handed out in `released`, to be let go after the lock.
+  @inlinable
+  mutating func takeForCompletion(released: inout Phase?) -> Downstream? {
+    guard case .completing(let downstream, _) = phase else { return nil }
+    released = phase
+    phase = .terminal
+    return downstream
+  }
+
+  /// The upstream a request goes to: only while subscribed, as in Combine.
+  @inlinable
+  var requestTarget: (any Subscription)? {
+    if case .subscribed(_, let upstream) = phase { return upstream }
     return nil
   }
 
-  /// A batch was delivered and emptied: keeps its storage as the spare, adds the demand the
-  /// downstream returned and says which upstream to pass it to.
+  /// The next deferred delivery for the thread inside the subscriber, with the subscriber; a
+  /// completion also ends the subscription (what the state held goes out in `released`). `nil`
+  /// when nothing waits, or once cancelled.
   @inlinable
-  mutating func delivered(
-    _ batch: consuming [Value],
-    more: Subscribers.Demand
-  ) -> (any Subscription)? {
-    if spare.capacity < batch.capacity { spare = batch }
-    guard more > .none, downstream != nil else { return nil }
-    demand += more
+  mutating func nextDeferred(released: inout Phase?) -> (Delivery, Downstream)? {
+    guard let next = deferred.popFirst() else { return nil }
+    switch phase {
+    case .subscribed(let downstream, _), .completing(let downstream, _):
+      switch next {
+      case .value:
+        guard let value = pending.popFirst() else { return nil }
+        return (.value(value), downstream)
+      case .completion(let completion):
+        released = phase
+        phase = .terminal
+        return (.completion(completion), downstream)
+      }
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Cancels: the upstream to cancel, if subscribed. What the state held (the subscriber,
+  /// deferred values) is handed out in `released`, to be let go after the lock.
+  @inlinable
+  mutating func cancel(released: inout (Phase, RingBuffer<Value>)?) -> (any Subscription)? {
+    let upstream: (any Subscription)?
+    switch phase {
+    case .subscribed(_, let subscription): upstream = subscription
+    case .completing: upstream = nil
+    case .awaitingSubscription, .terminal: return nil
+    }
+    released = (phase, pending)
+    phase = .terminal
+    pending = RingBuffer()
+    deferred = RingBuffer()
     return upstream
   }
 }

@@ -166,9 +166,8 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
       guard limited else { return }
       while more > .none || keepsLatest {
         let next = lock.withLock { () -> Output? in
-          guard let core else { return nil }
-          demand += more
-          guard currentDeferred else { return nil }
+          demand += more  // even once ended, as Combine's: its mirror shows it
+          guard let core, currentDeferred else { return nil }
           currentDeferred = false
           return takeCurrent(from: core)
         }

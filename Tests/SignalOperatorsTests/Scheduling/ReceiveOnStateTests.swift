@@ -7,36 +7,39 @@ import Testing
 private typealias Recorder = RecordingSubscriber<Int, TestError>
 private typealias State = ReceiveOnState<Recorder>
 
-/// A state past its subscription, with the downstream's requests made while subscribing.
-private func subscribed(requesting demand: Subscribers.Demand = .none) -> State {
+/// A state past its subscription, whose subscriber's `receive(subscription:)` has returned.
+private func subscribed() -> State {
   var state = State(downstream: Recorder(initialDemand: nil))
   let downstream = state.receive(subscription: IgnoredSubscription())
   #expect(downstream != nil)
-  if demand > .none { _ = state.request(demand) }
-  let initial = state.subscribed()
-  #expect(initial == demand)
+  state.subscribing = false
   return state
 }
 
-/// The values in `step`, or `nil` when it is a completion.
-private func values(_ step: State.Step?) -> [Int]? {
-  guard case .values(_, let batch) = step else { return nil }
-  return batch
+/// The value in `delivery`, or `nil` when it is a completion.
+private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
+  guard case .value(let value) = delivery?.0 else { return nil }
+  return value
 }
 
 /// receive(on:)'s state machine, driven without threads.
 @Suite(.timeLimit(.minutes(5))) struct ReceiveOnStateTests {
-  @Test func requestsWhileSubscribing_areGatheredNotForwarded() {
+  @Test func requests_goToTheUpstreamOnlyWhileSubscribed() {
+    var state = State(downstream: Recorder(initialDemand: nil))
+    #expect(state.requestTarget == nil)
+    _ = state.receive(subscription: IgnoredSubscription())
+    #expect(state.requestTarget != nil)
+    let accepted1 = state.receive(completion: .finished)
+    #expect(accepted1)
+    #expect(state.requestTarget == nil)  // as Combine's: not once the upstream completed
+    #expect(state.target != nil)  // but a value scheduled before it is still delivered
+  }
+
+  @Test func valueActionInsideReceiveSubscription_isNotDeferred() {
     var state = State(downstream: Recorder(initialDemand: nil))
     _ = state.receive(subscription: IgnoredSubscription())
-    let first = state.request(.max(2))
-    let second = state.request(.max(3))
-    #expect(first.upstream == nil)
-    #expect(second.upstream == nil)
-    let initial = state.subscribed()
-    #expect(initial == .max(5))
-    let later = state.request(.max(1))
-    #expect(later.upstream != nil)
+    _ = state.receive(1)
+    #expect(state.takeValue(holdsGate: true)?.0 == 1)  // delivered at once, as in Combine
   }
 
   @Test func secondSubscription_isRefused() {
@@ -45,104 +48,87 @@ private func values(_ step: State.Step?) -> [Int]? {
     #expect(second == nil)
   }
 
-  @Test func onlyTheFirstValueClaimsTheDrain_untilItIsReleased() {
-    var state = subscribed(requesting: .unlimited)
-    let first = state.receive(1)
-    let second = state.receive(2)
-    #expect(first)
-    #expect(!second)
-    let batch = state.nextStep()
-    #expect(values(batch) == [1, 2])
-    let end = state.nextStep()
-    #expect(end == nil)
-    let third = state.receive(3)
-    #expect(third)
-  }
-
-  @Test func valuesWaitForDemand_thenGoAsOneBatchWithinIt() {
+  @Test func eachValue_isScheduledAndTakenOldestFirst() {
     var state = subscribed()
-    for value in 1...4 { _ = state.receive(value) }
-    let idle = state.nextStep()
-    #expect(idle == nil)
-    let requested = state.request(.max(3))
-    #expect(requested.claimed)
-    let batch = state.nextStep()
-    #expect(values(batch) == [1, 2, 3])
-    let rest = state.nextStep()
-    #expect(rest == nil)
-    let more = state.request(.max(1))
-    #expect(more.claimed)
-    let last = state.nextStep()
-    #expect(values(last) == [4])
+    let accepted2 = state.receive(1)
+    #expect(accepted2)
+    let accepted3 = state.receive(2)
+    #expect(accepted3)
+    #expect(state.takeValue(holdsGate: false)?.0 == 1)
+    #expect(state.takeValue(holdsGate: false)?.0 == 2)
+    #expect(state.takeValue(holdsGate: false) == nil)
   }
 
-  @Test func completion_waitsBehindTheQueue_thenEnds() {
+  @Test func valuesBeforeSubscriptionOrAfterCompletion_areNotScheduled() {
+    var state = State(downstream: Recorder(initialDemand: nil))
+    let accepted4 = state.receive(1)
+    #expect(!accepted4)
+    _ = state.receive(subscription: IgnoredSubscription())
+    let accepted5 = state.receive(completion: .finished)
+    #expect(accepted5)
+    let accepted6 = state.receive(2)
+    #expect(!accepted6)
+    let accepted7 = state.receive(completion: .finished)
+    #expect(!accepted7)  // a second completion isn't scheduled
+  }
+
+  @Test func valueActionOnTheThreadInsideTheSubscriber_isDeferredToIt() {
     var state = subscribed()
     _ = state.receive(1)
-    let completed = state.receive(completion: .failure(TestError()))
-    #expect(completed?.upstream != nil)
-    #expect(completed?.claimed == false)
-    let late = state.receive(2)
-    #expect(!late)
-    let requested = state.request(.max(1))
-    #expect(requested.upstream == nil)
-    let first = state.nextStep()
-    #expect(values(first) == [1])
-    let step = state.nextStep()
-    guard case .completion(_, let completion) = step else {
-      Issue.record("expected the completion, got \(String(describing: step))")
+    _ = state.receive(2)
+    #expect(state.takeValue(holdsGate: false)?.0 == 1)
+    #expect(state.takeValue(holdsGate: true) == nil)  // the delivery of 1 makes it next
+    var released: State.Phase?
+    #expect(value(state.nextDeferred(released: &released)) == 2)
+    #expect(state.nextDeferred(released: &released) == nil)
+  }
+
+  @Test func deferredCompletion_followsDeferredValues_andEndsTheSubscription() {
+    var state = subscribed()
+    _ = state.receive(1)
+    _ = state.receive(completion: .finished)
+    _ = state.takeValue(holdsGate: true)
+    state.deferred.append(.completion(.finished))
+    var released: State.Phase?
+    #expect(value(state.nextDeferred(released: &released)) == 1)
+    guard case .completion(.finished) = state.nextDeferred(released: &released)?.0 else {
+      Issue.record("expected the completion")
       return
     }
-    #expect(completion == .failure(TestError()))
-    #expect(state.downstream == nil)
-    let after = state.request(.max(1))
-    #expect(!after.claimed)
+    #expect(released != nil)
+    #expect(state.target == nil)
   }
 
-  @Test func completionWithAnEmptyQueue_claimsAtOnce() {
+  @Test func completionAction_takesTheSubscriberOnce() {
     var state = subscribed()
-    let completed = state.receive(completion: .finished)
-    #expect(completed?.claimed == true)
-    let second = state.receive(completion: .finished)
-    #expect(second == nil)
+    _ = state.receive(completion: .finished)
+    var released: State.Phase?
+    #expect(state.takeForCompletion(released: &released) != nil)
+    #expect(state.takeForCompletion(released: &released) == nil)
   }
 
-  @Test func delivered_addsTheReturnedDemandAndNamesTheUpstream() {
-    var state = subscribed(requesting: .max(1))
-    _ = state.receive(1)
-    _ = state.receive(2)
-    let first = state.nextStep()
-    #expect(values(first) == [1])
-    let upstream = state.delivered([], more: .max(1))
-    #expect(upstream != nil)
-    let second = state.nextStep()
-    #expect(values(second) == [2])
-    let none = state.delivered([], more: .none)
-    #expect(none == nil)
-  }
-
-  @Test func cancel_handsOutEverythingAndEndsTheDrain() {
+  @Test func cancel_dropsPendingAndDeferredValues_andCancelsTheUpstreamOnce() {
     var state = subscribed()
     _ = state.receive(1)
     _ = state.receive(2)
-    let released = state.cancel()
-    #expect(released.upstream != nil)
-    #expect(released.downstream != nil)
-    #expect(released.queue == [1, 2])
-    #expect(released.completion == nil)
-    #expect(state.queue.isEmpty)
-    let late = state.receive(3)
-    #expect(!late)
-    let requested = state.request(.max(1))
-    #expect(!requested.claimed)
-    #expect(requested.upstream == nil)
+    _ = state.takeValue(holdsGate: true)
+    var released: (State.Phase, RingBuffer<Int>)?
+    #expect(state.cancel(released: &released) != nil)
+    #expect(released?.1.count == 2)
+    #expect(state.takeValue(holdsGate: false) == nil)
+    var phase: State.Phase?
+    #expect(state.nextDeferred(released: &phase) == nil)
+    var again: (State.Phase, RingBuffer<Int>)?
+    #expect(state.cancel(released: &again) == nil)
   }
 
-  @Test func cancelWhileCompleting_handsOutTheUndeliveredCompletion() {
+  @Test func cancelWhileCompleting_endsWithoutAnUpstreamToCancel() {
     var state = subscribed()
-    _ = state.receive(completion: .failure(TestError()))
-    let released = state.cancel()
-    #expect(released.completion == .failure(TestError()))
-    #expect(released.upstream == nil)
+    _ = state.receive(completion: .finished)
+    var released: (State.Phase, RingBuffer<Int>)?
+    #expect(state.cancel(released: &released) == nil)
+    #expect(released != nil)
+    var phase: State.Phase?
+    #expect(state.takeForCompletion(released: &phase) == nil)  // nothing after the cancel
   }
 }

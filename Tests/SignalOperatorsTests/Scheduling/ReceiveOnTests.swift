@@ -26,17 +26,20 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .value(2)])
   }
 
-  @Test func burst_schedulesOneDrain() {
-    let recorder = RecordingSubscriber<Int, TestError>()
-    upstream.receive(on: scheduler).subscribe(recorder)
-    for value in 0..<100 { upstream.send(value) }
-    #expect(scheduler.pendingActionCount == 1)
+  @Test func eachValue_isScheduledAsAnActionOfItsOwn() {
+    // As Combine's: one action per value, so other work scheduled in between runs in between.
+    let log = LockedState<[String]>([])
+    let values = upstream.receive(on: scheduler).sink { _ in
+    } receiveValue: { value in
+      log.withLock { $0.append("v\(value)") }
+    }
+    upstream.send(1)
+    scheduler.schedule { log.withLock { $0.append("x") } }
+    upstream.send(2)
+    #expect(scheduler.pendingActionCount == 3)
     scheduler.advance()
-    #expect(recorder.values == Array(0..<100))
-    upstream.send(100)
-    #expect(scheduler.pendingActionCount == 1)
-    scheduler.advance()
-    #expect(recorder.values == Array(0...100))
+    #expect(log.withLock { $0 } == ["v1", "x", "v2"])
+    withExtendedLifetime(values) {}
   }
 
   @Test func subscription_handedDownstreamAtOnce() {
@@ -84,21 +87,15 @@ import Testing
     #expect(upstream.requests == [.demand(.max(2))])
   }
 
-  @Test func demandNone_nothingDeliveredUntilRequested() {
+  @Test func upstreamSendingBeyondDemand_isPassedOn() {
+    // As Combine's: receive(on:) counts no demand; an upstream that breaks the contract reaches
+    // the subscriber as it is.
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
     OverfillPublisher<Never>(values: [1, 2, 3]).receive(on: scheduler).subscribe(recorder)
-    scheduler.advance()
-    #expect(recorder.events == [.subscription])
-    recorder.request(.max(2))
-    scheduler.advance()
-    #expect(recorder.values == [1, 2])
-    #expect(recorder.completion == nil)
-    recorder.request(.max(1))
     scheduler.advance()
     #expect(
       recorder.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)]
     )
-    #expect(recorder.violations.isEmpty)
   }
 
   @Test func demandMaxOne_oneValuePerRequest() {
@@ -150,16 +147,58 @@ import Testing
     #expect(recorder.events == [.subscription])
   }
 
-  @Test func requestInsideReceiveSubscription_forwardedOnceItReturns() {
+  @Test func requestsInsideReceiveSubscription_goStraightToTheUpstream() {
+    // As Combine's: the operator is subscribed before it hands its subscription down.
     let subscriber = RequestThenMaybeCancel(cancel: false)
     upstream.receive(on: scheduler).subscribe(subscriber)
-    #expect(upstream.requests == [.demand(.max(3))])
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(2))])
   }
 
-  @Test func cancelInsideReceiveSubscription_forwardsNoRequest() {
+  @Test func cancelInsideReceiveSubscription_cancelsTheUpstreamAfterItsRequests() {
     let subscriber = RequestThenMaybeCancel(cancel: true)
     upstream.receive(on: scheduler).subscribe(subscriber)
-    #expect(upstream.requests == [.cancel])
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(2)), .cancel])
+  }
+
+  @Test func requestInsideReceiveSubscription_onAnImmediateScheduler_deliversInsideIt() {
+    // As Combine's: the first value arrives from inside the request, before
+    // `receive(subscription:)` returns.
+    var log: [String] = []
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: {
+        $0.request(.max(1))
+        log.append("subscribed")
+      },
+      receiveValue: {
+        log.append("v\($0)")
+        return .none
+      },
+      receiveCompletion: nil
+    )
+    (1...3).publisher.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+    #expect(log == ["v1", "subscribed"])
+  }
+
+  @Test func requestFromInsideReceive_onAnImmediateScheduler_deliversAfterItReturns() {
+    // Combine nests the next value inside the request; here it comes once `receive(_:)` has
+    // returned, on the same thread, so the stack stays flat.
+    var log: [String] = []
+    var subscription: (any Subscription)?
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: {
+        subscription = $0
+        $0.request(.max(1))
+      },
+      receiveValue: {
+        log.append("begin \($0)")
+        subscription?.request(.max(1))
+        log.append("end \($0)")
+        return .none
+      },
+      receiveCompletion: { _ in log.append("finished") }
+    )
+    (1...3).publisher.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+    #expect(log == ["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3", "finished"])
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
@@ -173,7 +212,7 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited)])
   }
 
-  @Test func cancelFromReceive_stopsTheBatch() {
+  @Test func cancelFromReceive_dropsWhatWasScheduledAfterIt() {
     let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .unlimited) { _ in
       holder.subscription?.cancel()
@@ -188,7 +227,7 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1)])
   }
 
-  @Test func requestFromReceive_forwardedOncePerBatch() {
+  @Test func requestFromReceive_forwardedAtOnce() {
     let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2)) { _ in
       holder.subscription?.request(.max(1))
