@@ -1,4 +1,5 @@
 public import StreamCore
+public import Synchronization
 
 extension Publisher {
   /// Delivers values and the completion on `scheduler`.
@@ -100,15 +101,24 @@ extension Publishers.ReceiveOn {
 
     @usableFromInline let lock = Lock()
     @usableFromInline let gate = DeliveryGate()
+    /// Whether `state.deferred` may hold something: set and cleared only by the thread holding
+    /// the gate (only it defers, to itself), so that thread reads it without the lock.
+    @usableFromInline let hasDeferred = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var state: State
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
+    /// ``specialisedReceive(_:)``, made where the types are known (in the `@inlinable`
+    /// subscribe path): an upstream that calls `receive(_:)` from unspecialised code (a
+    /// sequence's drain) then lands in specialised code after one hop, and so do the scheduled
+    /// action and the delivery, instead of looking up type metadata at every step.
+    @usableFromInline let receiveEntry: (Inner, Output) -> Void
 
     @inlinable
     init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
       state = ReceiveOnState(downstream: downstream)
       self.scheduler = scheduler
       self.options = options
+      self.receiveEntry = { inner, input in inner.specialisedReceive(input) }
     }
 
     @inlinable
@@ -123,9 +133,16 @@ extension Publishers.ReceiveOn {
 
     @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard lock.withLock({ state.receive(input) }) else { return .none }
-      scheduler.schedule(options: options) { self.scheduledReceive() }
+      receiveEntry(self, input)
       return .none
+    }
+
+    /// Schedules `input`'s delivery, while subscribed.
+    @inlinable
+    func specialisedReceive(_ input: Output) {
+      guard lock.withLock({ state.acceptsValues }) else { return }
+      let handed = SendableByContract(input)
+      scheduler.schedule(options: options) { self.scheduledReceive(handed.wrapped) }
     }
 
     @inlinable
@@ -142,20 +159,22 @@ extension Publishers.ReceiveOn {
 
     @inlinable
     func cancel() {
-      var released: (State.Phase, RingBuffer<Output>)?
+      var released: (State.Phase, RingBuffer<State.Delivery>)?
       let upstream = lock.withLock { state.cancel(released: &released) }
       upstream?.cancel()
       _ = released  // the subscriber and deferred values, let go after the lock
     }
 
-    /// A value's action, on the scheduler: delivers the oldest pending value, unless this thread
-    /// is inside the subscriber already (then that delivery makes it next).
+    /// A value's action, on the scheduler: delivers `value`, unless this thread is inside the
+    /// subscriber already (then that delivery makes it next).
     @inlinable
-    func scheduledReceive() {
+    func scheduledReceive(_ value: Output) {
       let me = ThreadID.current
-      guard
-        let (value, downstream) = lock.withLock({ state.takeValue(holdsGate: gate.isHeld(by: me)) })
-      else { return }
+      let holds = gate.isHeld(by: me)
+      guard let downstream = lock.withLock({ state.take(value, holdsGate: holds) }) else {
+        if holds { hasDeferred.store(true, ordering: .relaxed) }
+        return
+      }
       gate.pass(as: me) { deliver(value, to: downstream) }
     }
 
@@ -169,6 +188,7 @@ extension Publishers.ReceiveOn {
           return state.takeForCompletion(released: &released)
         }
         state.deferred.append(.completion(completion))
+        hasDeferred.store(true, ordering: .relaxed)
         return nil
       }
       guard let downstream else { return }
@@ -176,26 +196,39 @@ extension Publishers.ReceiveOn {
       _ = released
     }
 
-    /// Delivers `first`, then whatever actions that ran on this thread meanwhile left, holding
-    /// the gate.
+    /// Delivers `value`, holding the gate, then whatever actions that ran on this thread
+    /// meanwhile left.
     @inlinable
-    func deliver(_ first: Output, to downstream: Downstream) {
-      var next: (State.Delivery, Downstream)? = (.value(first), downstream)
-      while let (delivery, downstream) = next {
+    func deliver(_ value: Output, to downstream: Downstream) {
+      let more = downstream.receive(value)
+      if more > .none {
+        lock.withLock { state.returnedDemandTarget }?.request(more)
+      }
+      // Only this thread, holding the gate, leaves deliveries for itself: no lock unless it did.
+      if hasDeferred.load(ordering: .relaxed) { deliverDeferred() }
+    }
+
+    /// Delivers what actions that ran on this thread, inside the subscriber, left to it.
+    @inlinable
+    @inline(never)
+    func deliverDeferred() {
+      while true {
+        var released: State.Phase?
+        let next = lock.withLock {
+          defer { if state.deferred.isEmpty { hasDeferred.store(false, ordering: .relaxed) } }
+          return state.nextDeferred(released: &released)
+        }
+        _ = released
+        guard let (delivery, downstream) = next else { return }
         switch delivery {
         case .value(let value):
           let more = downstream.receive(value)
           if more > .none {
-            // As Combine's: asked of the upstream even once it completed (a value scheduled
-            // before the completion), not once cancelled.
-            lock.withLock { state.target?.upstream }?.request(more)
+            lock.withLock { state.returnedDemandTarget }?.request(more)
           }
         case .completion(let completion):
           downstream.receive(completion: completion)
         }
-        var released: State.Phase?
-        next = lock.withLock { state.nextDeferred(released: &released) }
-        _ = released
       }
     }
 

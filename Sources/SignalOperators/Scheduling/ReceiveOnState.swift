@@ -11,13 +11,12 @@ public import StreamCore
 /// subscribed / completing --cancel()--> terminal
 /// ```
 ///
-/// As Combine's: each value is scheduled as an action of its own, and nothing counts demand
-/// here (requests go straight to the upstream). The values wait in `pending`, in arrival order,
-/// and each action takes the oldest (so the value itself never crosses threads in a closure).
-/// What the state adds is `deferred`: an action that runs on the thread already delivering to
-/// the subscriber (an `ImmediateScheduler`, or a scheduler that runs actions inline, reached
-/// from inside `receive(_:)`) leaves its delivery there for that delivery, which makes it once
-/// the subscriber returns, so a request from inside `receive(_:)` never nests another delivery.
+/// As Combine's: each value is scheduled as an action of its own, which carries the value, and
+/// nothing counts demand here (requests go straight to the upstream). What the state adds is
+/// `deferred`: an action that runs on the thread already delivering to the subscriber (an
+/// `ImmediateScheduler`, or a scheduler that runs actions inline, reached from inside
+/// `receive(_:)`) leaves its delivery there for that delivery, which makes it once the
+/// subscriber returns, so a request from inside `receive(_:)` never nests another delivery.
 @usableFromInline
 struct ReceiveOnState<Downstream: Subscriber> {
   @usableFromInline typealias Value = Downstream.Input
@@ -36,15 +35,7 @@ struct ReceiveOnState<Downstream: Subscriber> {
     case terminal
   }
 
-  /// A delivery left for the thread already inside the subscriber.
-  @usableFromInline
-  enum Deferred {
-    /// The oldest pending value.
-    case value
-    case completion(Subscribers.Completion<Failure>)
-  }
-
-  /// A delivery to make, with its subscriber.
+  /// A delivery to make: one left for the thread already inside the subscriber.
   @usableFromInline
   enum Delivery {
     case value(Value)
@@ -56,10 +47,8 @@ struct ReceiveOnState<Downstream: Subscriber> {
   /// on the same thread (a request there, on an `ImmediateScheduler`) delivers at once, as
   /// Combine does, rather than after it.
   @usableFromInline var subscribing = false
-  /// Values scheduled and not yet delivered, oldest first.
-  @usableFromInline var pending = RingBuffer<Value>()
   /// Deliveries left for the thread already inside the subscriber, oldest first.
-  @usableFromInline var deferred = RingBuffer<Deferred>()
+  @usableFromInline var deferred = RingBuffer<Delivery>()
 
   @inlinable
   init(downstream: Downstream) {
@@ -76,27 +65,41 @@ struct ReceiveOnState<Downstream: Subscriber> {
     return downstream
   }
 
-  /// A value from the upstream: whether to schedule its action (only while subscribed, as in
-  /// Combine); it waits in `pending`.
+  /// Whether a value from the upstream is scheduled: only while subscribed, as in Combine.
   @inlinable
-  mutating func receive(_ value: Value) -> Bool {
-    guard case .subscribed = phase else { return false }
-    pending.append(value)
-    return true
+  var acceptsValues: Bool {
+    if case .subscribed = phase { return true }
+    return false
   }
 
-  /// A value's action: the oldest value and its subscriber, or `nil` if the subscription ended,
-  /// or if `holdsGate` (this thread is inside the subscriber's `receive(_:)`): then the
-  /// delivery is left to that call.
+  /// A value's action: the subscriber to deliver `value` to, or `nil` if the subscription
+  /// ended, or if `holdsGate` (this thread is inside the subscriber's `receive(_:)`): then the
+  /// value is left to that call (`deferred`).
   @inlinable
-  mutating func takeValue(holdsGate: Bool) -> (Value, Downstream)? {
-    guard let (downstream, _) = target, !pending.isEmpty else { return nil }
-    if holdsGate, !subscribing {
-      deferred.append(.value)
+  mutating func take(_ value: Value, holdsGate: Bool) -> Downstream? {
+    // No tuple here: this runs unspecialised on some schedulers, where each tuple type costs a
+    // metadata lookup.
+    switch phase {
+    case .subscribed(let downstream, _), .completing(let downstream, _):
+      if holdsGate, !subscribing {
+        deferred.append(.value(value))
+        return nil
+      }
+      return downstream
+    case .awaitingSubscription, .terminal:
       return nil
     }
-    guard let value = pending.popFirst() else { return nil }
-    return (value, downstream)
+  }
+
+  /// The upstream that demand returned from `receive(_:)` is requested from: while subscribed,
+  /// and once the upstream completed (a value scheduled before the completion), as in Combine;
+  /// not once cancelled.
+  @inlinable
+  var returnedDemandTarget: (any Subscription)? {
+    switch phase {
+    case .subscribed(_, let upstream), .completing(_, let upstream): upstream
+    case .awaitingSubscription, .terminal: nil
+    }
   }
 
   /// The subscriber a scheduled value goes to, with the upstream to request the demand it
@@ -144,15 +147,11 @@ struct ReceiveOnState<Downstream: Subscriber> {
     guard let next = deferred.popFirst() else { return nil }
     switch phase {
     case .subscribed(let downstream, _), .completing(let downstream, _):
-      switch next {
-      case .value:
-        guard let value = pending.popFirst() else { return nil }
-        return (.value(value), downstream)
-      case .completion(let completion):
+      if case .completion = next {
         released = phase
         phase = .terminal
-        return (.completion(completion), downstream)
       }
+      return (next, downstream)
     case .awaitingSubscription, .terminal:
       return nil
     }
@@ -161,16 +160,15 @@ struct ReceiveOnState<Downstream: Subscriber> {
   /// Cancels: the upstream to cancel, if subscribed. What the state held (the subscriber,
   /// deferred values) is handed out in `released`, to be let go after the lock.
   @inlinable
-  mutating func cancel(released: inout (Phase, RingBuffer<Value>)?) -> (any Subscription)? {
+  mutating func cancel(released: inout (Phase, RingBuffer<Delivery>)?) -> (any Subscription)? {
     let upstream: (any Subscription)?
     switch phase {
     case .subscribed(_, let subscription): upstream = subscription
     case .completing: upstream = nil
     case .awaitingSubscription, .terminal: return nil
     }
-    released = (phase, pending)
+    released = (phase, deferred)
     phase = .terminal
-    pending = RingBuffer()
     deferred = RingBuffer()
     return upstream
   }

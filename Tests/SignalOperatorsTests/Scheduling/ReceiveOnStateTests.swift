@@ -38,8 +38,7 @@ private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
   @Test func valueActionInsideReceiveSubscription_isNotDeferred() {
     var state = State(downstream: Recorder(initialDemand: nil))
     _ = state.receive(subscription: IgnoredSubscription())
-    _ = state.receive(1)
-    #expect(state.takeValue(holdsGate: true)?.0 == 1)  // delivered at once, as in Combine
+    #expect(state.take(1, holdsGate: true) != nil)  // delivered at once, as in Combine
   }
 
   @Test func secondSubscription_isRefused() {
@@ -48,36 +47,22 @@ private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
     #expect(second == nil)
   }
 
-  @Test func eachValue_isScheduledAndTakenOldestFirst() {
-    var state = subscribed()
-    let accepted2 = state.receive(1)
-    #expect(accepted2)
-    let accepted3 = state.receive(2)
-    #expect(accepted3)
-    #expect(state.takeValue(holdsGate: false)?.0 == 1)
-    #expect(state.takeValue(holdsGate: false)?.0 == 2)
-    #expect(state.takeValue(holdsGate: false) == nil)
-  }
-
   @Test func valuesBeforeSubscriptionOrAfterCompletion_areNotScheduled() {
     var state = State(downstream: Recorder(initialDemand: nil))
-    let accepted4 = state.receive(1)
-    #expect(!accepted4)
+    #expect(!state.acceptsValues)
     _ = state.receive(subscription: IgnoredSubscription())
-    let accepted5 = state.receive(completion: .finished)
-    #expect(accepted5)
-    let accepted6 = state.receive(2)
-    #expect(!accepted6)
-    let accepted7 = state.receive(completion: .finished)
-    #expect(!accepted7)  // a second completion isn't scheduled
+    #expect(state.acceptsValues)
+    let completes = state.receive(completion: .finished)
+    #expect(completes)
+    #expect(!state.acceptsValues)
+    let again = state.receive(completion: .finished)
+    #expect(!again)  // a second completion isn't scheduled
   }
 
   @Test func valueActionOnTheThreadInsideTheSubscriber_isDeferredToIt() {
     var state = subscribed()
-    _ = state.receive(1)
-    _ = state.receive(2)
-    #expect(state.takeValue(holdsGate: false)?.0 == 1)
-    #expect(state.takeValue(holdsGate: true) == nil)  // the delivery of 1 makes it next
+    #expect(state.take(1, holdsGate: false) != nil)
+    #expect(state.take(2, holdsGate: true) == nil)  // the delivery of 1 makes it next
     var released: State.Phase?
     #expect(value(state.nextDeferred(released: &released)) == 2)
     #expect(state.nextDeferred(released: &released) == nil)
@@ -85,9 +70,8 @@ private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
 
   @Test func deferredCompletion_followsDeferredValues_andEndsTheSubscription() {
     var state = subscribed()
-    _ = state.receive(1)
+    _ = state.take(1, holdsGate: true)
     _ = state.receive(completion: .finished)
-    _ = state.takeValue(holdsGate: true)
     state.deferred.append(.completion(.finished))
     var released: State.Phase?
     #expect(value(state.nextDeferred(released: &released)) == 1)
@@ -107,25 +91,24 @@ private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
     #expect(state.takeForCompletion(released: &released) == nil)
   }
 
-  @Test func cancel_dropsPendingAndDeferredValues_andCancelsTheUpstreamOnce() {
+  @Test func cancel_dropsDeferredValues_andCancelsTheUpstreamOnce() {
     var state = subscribed()
-    _ = state.receive(1)
-    _ = state.receive(2)
-    _ = state.takeValue(holdsGate: true)
-    var released: (State.Phase, RingBuffer<Int>)?
+    _ = state.take(1, holdsGate: true)
+    _ = state.take(2, holdsGate: true)
+    var released: (State.Phase, RingBuffer<State.Delivery>)?
     #expect(state.cancel(released: &released) != nil)
     #expect(released?.1.count == 2)
-    #expect(state.takeValue(holdsGate: false) == nil)
+    #expect(state.take(3, holdsGate: false) == nil)
     var phase: State.Phase?
     #expect(state.nextDeferred(released: &phase) == nil)
-    var again: (State.Phase, RingBuffer<Int>)?
+    var again: (State.Phase, RingBuffer<State.Delivery>)?
     #expect(state.cancel(released: &again) == nil)
   }
 
   @Test func cancelWhileCompleting_endsWithoutAnUpstreamToCancel() {
     var state = subscribed()
     _ = state.receive(completion: .finished)
-    var released: (State.Phase, RingBuffer<Int>)?
+    var released: (State.Phase, RingBuffer<State.Delivery>)?
     #expect(state.cancel(released: &released) == nil)
     #expect(released != nil)
     var phase: State.Phase?
