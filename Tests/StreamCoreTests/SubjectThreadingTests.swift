@@ -46,6 +46,35 @@ import Testing
     func withLock<R>(_ body: (inout Value) -> R) -> R { lock.withLock { body(&value) } }
   }
 
+  /// A subscriber that requests one value at a time, from inside `receive(_:)` after `body`
+  /// ran, and records the values and how deeply its `receive(_:)` calls nested.
+  final class OneAtATime: Subscriber, @unchecked Sendable {
+    // Sendable: the counters are atomics; `subscription` and `values` are `Shared`.
+    typealias Input = Int
+    typealias Failure = Never
+    let body: @Sendable (Int) -> Void
+    let depth = Atomic<Int>(0)
+    let deepest = Atomic<Int>(0)
+    let received = Shared<[Int]>([])
+    let subscription = Shared<(any Subscription)?>(nil)
+    init(_ body: @escaping @Sendable (Int) -> Void) { self.body = body }
+    var values: [Int] { received.withLock { $0 } }
+    func receive(subscription: any Subscription) {
+      self.subscription.withLock { $0 = subscription }
+      subscription.request(.max(1))
+    }
+    func receive(_ input: Int) -> Subscribers.Demand {
+      let level = depth.add(1, ordering: .relaxed).newValue
+      _ = deepest.max(level, ordering: .relaxed)
+      received.withLock { $0.append(input) }
+      body(input)
+      subscription.withLock { $0 }?.request(.max(1))
+      depth.subtract(1, ordering: .relaxed)
+      return .none
+    }
+    func receive(completion: Subscribers.Completion<Never>) {}
+  }
+
   /// Runs `body` on a thread of its own; the returned semaphore is signalled when it returns.
   private func onThread(_ name: String, _ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
   {
@@ -208,39 +237,21 @@ import Testing
     let waits = Waits()
     let inside = DispatchSemaphore(value: 0)
     let go = DispatchSemaphore(value: 0)
-    let depth = Atomic<Int>(0)
-    let deepest = Atomic<Int>(0)
-    let received = Shared<[Int]>([])
-    let subscription = Shared<(any Subscription)?>(nil)
-    subject.subscribe(
-      AnySubscriber<Int, Never>(
-        receiveSubscription: { sub in
-          subscription.withLock { $0 = sub }
-          sub.request(.max(1))
-        },
-        receiveValue: { value in
-          let level = depth.add(1, ordering: .relaxed).newValue
-          _ = deepest.max(level, ordering: .relaxed)
-          received.withLock { $0.append(value) }
-          if value == 1 {
-            inside.signal()
-            waits.wait(go)
-          }
-          subscription.withLock { $0 }?.request(.max(1))
-          depth.subtract(1, ordering: .relaxed)
-          return .none
-        },
-        receiveCompletion: nil
-      )
-    )
+    let subscriber = OneAtATime { value in
+      if value == 1 {
+        inside.signal()
+        waits.wait(go)
+      }
+    }
+    subject.subscribe(subscriber)
     let aDone = onThread("A") { subject.send(1) }
     waits.wait(inside)
     subject.send(2)  // missed: the subscriber's demand is used up until A's request
     go.signal()
     waits.wait(aDone)
     #expect(waits.timedOut.load(ordering: .relaxed) == 0)
-    #expect(received.withLock { $0 } == [0, 1, 2])
-    #expect(deepest.load(ordering: .relaxed) == 1)
+    #expect(subscriber.values == [0, 1, 2])
+    #expect(subscriber.deepest.load(ordering: .relaxed) == 1)
   }
 
   /// The same within one thread: a subscriber that, inside `receive(_:)`, sends the next value
@@ -249,32 +260,12 @@ import Testing
   /// runs at constant depth. Combine nests one level per value here.
   @Test func reentrantSendThenRequest_onACurrentValueSubject_deliversAtConstantDepth() {
     let subject = CurrentValueSubject<Int, Never>(0)
-    let depth = Atomic<Int>(0)
-    let deepest = Atomic<Int>(0)
-    let received = Shared<[Int]>([])
-    let subscription = Shared<(any Subscription)?>(nil)
-    subject.subscribe(
-      AnySubscriber<Int, Never>(
-        receiveSubscription: { sub in
-          subscription.withLock { $0 = sub }
-          sub.request(.max(1))
-        },
-        receiveValue: { value in
-          let level = depth.add(1, ordering: .relaxed).newValue
-          _ = deepest.max(level, ordering: .relaxed)
-          received.withLock { $0.append(value) }
-          if value < 100 {
-            subject.send(value + 1)
-            subscription.withLock { $0 }?.request(.max(1))
-          }
-          depth.subtract(1, ordering: .relaxed)
-          return .none
-        },
-        receiveCompletion: nil
-      )
-    )
-    #expect(received.withLock { $0 } == Array(0...100))
-    #expect(deepest.load(ordering: .relaxed) == 1)
+    let subscriber = OneAtATime { value in
+      if value < 100 { subject.send(value + 1) }  // missed: the request comes after it
+    }
+    subject.subscribe(subscriber)
+    #expect(subscriber.values == Array(0...100))
+    #expect(subscriber.deepest.load(ordering: .relaxed) == 1)
   }
 
   /// A send from inside a subscriber is delivered at once, re-entrantly, to every subscriber
