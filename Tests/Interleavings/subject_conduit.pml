@@ -6,11 +6,10 @@
  *
  * Checked at every step (assertions):
  *   - no two threads are inside the subscriber at once (a thread's own nested calls are allowed);
- *   - nothing reaches the subscriber after its completion, or after it was released;
+ *   - nothing reaches the subscriber after its completion;
  *   - no value reaches it beyond the demand it asked for;
  *   - a request never delivers from inside a delivery to the same subscriber (no nesting);
- * and when every thread is done: no live subscription is left owing its current value, no
- * delivery is counted in, and an ended subscription has released its subscriber.
+ * and when every thread is done: no live subscription is left owing its current value.
  *
  * Each line mirrors a line of the Swift code; `lock` is the conduit's lock, `gate` and `holder`
  * the gate's. Run `Tests/Interleavings/check.sh`: it checks the model for 2 and 3 threads, then
@@ -34,9 +33,6 @@ byte demand = 0;
 bool missed = true;     /* a current-value subject's subscriber starts owed its value */
 bool deferred = false;
 bool finished = false;  /* set with `live = false` by the completion, read after the gate */
-byte borrowers = 0;     /* deliveries under way or waiting at the gate */
-bool releasePending = false;
-bool slot = true;       /* the stored subscriber; released once ended and no one borrows it */
 
 /* The gate. */
 bool gate = false;
@@ -54,7 +50,6 @@ inline acquire(l) { atomic { !l -> l = true } }
 inline release(l) { l = false }
 
 inline enter(me) {
-  assert(slot);
   assert(inside == 0 || inside == me);
   inside = me;
   depth[me]++
@@ -124,15 +119,6 @@ inline passGate(me) {
 #endif
 }
 
-/* `countOut()`, under the lock. */
-inline countOut() {
-  borrowers--;
-  if
-  :: borrowers == 0 && releasePending -> releasePending = false; slot = false
-  :: else -> skip
-  fi
-}
-
 inline leaveGate(me) {
   if
   :: !reentrant -> holder = 0; release(gate)
@@ -152,18 +138,21 @@ inline deliver(me, nestedSend) {
   :: else -> receiveValue(me, nestedSend)
   fi;
 #endif
-  /* the loop: add the returned demand; deliver what a request from inside left to it; count out */
+  /* the loop: add the returned demand; deliver what a request from inside left to it */
   do
   :: acquire(lock);
-     demand = demand + more; more = 0;
      if
-     :: live && deferred -> deferred = false;
+     :: !live -> release(lock); break
+     :: else -> demand = demand + more; more = 0;
         if
-        :: missed && demand > 0 -> missed = false; demand--; release(lock);
-           receiveNested(me)
-        :: else -> countOut(); release(lock); break
+        :: !deferred -> release(lock); break
+        :: else -> deferred = false;
+           if
+           :: missed && demand > 0 -> missed = false; demand--; release(lock);
+              receiveNested(me)
+           :: else -> release(lock); break
+           fi
         fi
-     :: else -> countOut(); release(lock); break
      fi
   od;
   leaveGate(me)
@@ -174,11 +163,10 @@ inline nestedOffer(me) {
   acquire(lock);
   if
   :: !live || demand == 0 -> missed = true; release(lock)
-  :: else -> missed = false; demand--; borrowers++; release(lock);
+  :: else -> missed = false; demand--; release(lock);
      /* the thread holds the gate: delivered at once, re-entrantly */
      assert(holder == me);
-     receiveNested(me);
-     acquire(lock); countOut(); release(lock)
+     receiveNested(me)
   fi
 }
 
@@ -214,7 +202,7 @@ proctype Thread(byte me) {
         acquire(lock);
         if
         :: !live || demand == 0 -> missed = true; release(lock)
-        :: else -> missed = false; demand--; borrowers++; release(lock); deliver(me, 1)
+        :: else -> missed = false; demand--; release(lock); deliver(me, 1)
         fi
      :: /* request(.max(1)) from outside the subscriber */
         acquire(lock);
@@ -223,41 +211,27 @@ proctype Thread(byte me) {
         :: else -> demand++; granted++;
            if
            :: missed && holder != me ->
-              missed = false; demand--; borrowers++; release(lock);
+              missed = false; demand--; release(lock);
               assert(depth[me] == 0);
               deliver(me, 0)
            :: else -> release(lock)
            fi
         fi
      :: /* cancel */
-        acquire(lock);
-        if
-        :: live -> live = false;
-#if BUG == 5
-           /* seeded: releases the subscriber while a delivery may be calling it */
-           slot = false
-#else
-           if
-           :: borrowers == 0 -> slot = false
-           :: else -> releasePending = true
-           fi
-#endif
-        :: else -> skip
-        fi;
-        release(lock)
+        acquire(lock); live = false; release(lock)
      :: /* the completion */
         acquire(lock);
         if
         :: !live -> release(lock)
         :: else ->
-           live = false; finished = true; borrowers++; releasePending = true; release(lock);
 #if BUG == 4
            /* seeded: the completion doesn't wait at the gate */
-           enter(me); completed = true; leave(me);
+           live = false; finished = true; release(lock);
+           enter(me); completed = true; leave(me)
 #else
-           passGate(me); enter(me); completed = true; leave(me); leaveGate(me);
+           live = false; finished = true; release(lock);
+           passGate(me); enter(me); completed = true; leave(me); leaveGate(me)
 #endif
-           acquire(lock); countOut(); release(lock)
         fi
      fi
   od;
@@ -271,8 +245,5 @@ init {
   }
   (done == THREADS);
   /* every value a request left to a delivery was delivered, unless the subscription ended */
-  assert(!(live && deferred));
-  assert(borrowers == 0);
-  /* an ended subscription has let go of its subscriber */
-  assert(live || !slot)
+  assert(!(live && deferred))
 }

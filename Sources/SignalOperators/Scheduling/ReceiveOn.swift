@@ -1,5 +1,4 @@
 public import StreamCore
-public import Synchronization
 
 extension Publisher {
   /// Delivers values and the completion on `scheduler`.
@@ -84,12 +83,12 @@ where Upstream: Sendable, Context: Sendable, Context.SchedulerOptions: Sendable 
 
 extension Publishers.ReceiveOn {
   /// Decides under `lock`, in ``ReceiveOnState``, and acts after it: schedules one action per
-  /// value and one for the completion, forwards requests and cancels.
+  /// event, forwards requests and cancels.
   ///
-  /// The subscriber is called through `gate` (StreamCore's `DeliveryGate`, Combine's
-  /// per-subscriber lock), so actions that a concurrent scheduler runs at once take turns; an
-  /// action that runs on the thread already inside the subscriber leaves its delivery in the
-  /// state's `deferred` queue for that thread, which delivers it when the subscriber returns.
+  /// Each action delivers the oldest queued event through `gate` (StreamCore's `DeliveryGate`,
+  /// Combine's per-subscriber lock), so actions that a concurrent scheduler runs at once take
+  /// turns and events keep their order; an action that runs on the thread already inside the
+  /// subscriber leaves its delivery to that thread, which makes it when the subscriber returns.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, holding
   // `gate`.
   @usableFromInline
@@ -101,9 +100,6 @@ extension Publishers.ReceiveOn {
 
     @usableFromInline let lock = Lock()
     @usableFromInline let gate = DeliveryGate()
-    /// Whether `state.deferred` may hold something: set and cleared only by the thread holding
-    /// the gate (only it defers, to itself), so that thread reads it without the lock.
-    @usableFromInline let hasDeferred = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var state: State
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
@@ -137,18 +133,17 @@ extension Publishers.ReceiveOn {
       return .none
     }
 
-    /// Schedules `input`'s delivery, while subscribed.
+    /// Queues `input` and schedules its action, while subscribed.
     @inlinable
     func specialisedReceive(_ input: Output) {
-      guard lock.withLock({ state.acceptsValues }) else { return }
-      let handed = SendableByContract(input)
-      scheduler.schedule(options: options) { self.scheduledReceive(handed.wrapped) }
+      guard lock.withLock({ state.receive(input) }) else { return }
+      scheduler.schedule(options: options) { self.scheduledAction() }
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       guard lock.withLock({ state.receive(completion: completion) }) else { return }
-      scheduler.schedule(options: options) { self.scheduledReceive(completion: completion) }
+      scheduler.schedule(options: options) { self.scheduledAction() }
     }
 
     @inlinable
@@ -159,76 +154,55 @@ extension Publishers.ReceiveOn {
 
     @inlinable
     func cancel() {
-      var released: (State.Phase, RingBuffer<State.Delivery>)?
+      var released: (State.Phase, RingBuffer<State.Event>)?
       let upstream = lock.withLock { state.cancel(released: &released) }
       upstream?.cancel()
-      _ = released  // the subscriber and deferred values, let go after the lock
+      _ = released  // the subscriber and queued events, let go after the lock
     }
 
-    /// A value's action, on the scheduler: delivers `value`, unless this thread is inside the
-    /// subscriber already (then that delivery makes it next).
+    /// An action, on the scheduler: delivers the oldest queued event holding the gate, then
+    /// the actions owed to it; or, on the thread already inside the subscriber, leaves its
+    /// delivery to that call.
     @inlinable
-    func scheduledReceive(_ value: Output) {
+    func scheduledAction() {
       let me = ThreadID.current
-      let holds = gate.isHeld(by: me)
-      guard let downstream = lock.withLock({ state.take(value, holdsGate: holds) }) else {
-        if holds { hasDeferred.store(true, ordering: .relaxed) }
-        return
-      }
-      gate.pass(as: me) { deliver(value, to: downstream) }
-    }
-
-    /// The completion's action, on the scheduler.
-    @inlinable
-    func scheduledReceive(completion: Subscribers.Completion<Failure>) {
-      let me = ThreadID.current
-      var released: State.Phase?
-      let downstream = lock.withLock { () -> Downstream? in
-        guard gate.isHeld(by: me), !state.subscribing else {
-          return state.takeForCompletion(released: &released)
-        }
-        state.deferred.append(.completion(completion))
-        hasDeferred.store(true, ordering: .relaxed)
-        return nil
-      }
-      guard let downstream else { return }
-      gate.pass(as: me) { downstream.receive(completion: completion) }
-      _ = released
-    }
-
-    /// Delivers `value`, holding the gate, then whatever actions that ran on this thread
-    /// meanwhile left.
-    @inlinable
-    func deliver(_ value: Output, to downstream: Downstream) {
-      let more = downstream.receive(value)
-      if more > .none {
-        lock.withLock { state.returnedDemandTarget }?.request(more)
-      }
-      // Only this thread, holding the gate, leaves deliveries for itself: no lock unless it did.
-      if hasDeferred.load(ordering: .relaxed) { deliverDeferred() }
-    }
-
-    /// Delivers what actions that ran on this thread, inside the subscriber, left to it.
-    @inlinable
-    @inline(never)
-    func deliverDeferred() {
-      while true {
+      if gate.isHeld(by: me) {
+        var event: State.Event?
         var released: State.Phase?
-        let next = lock.withLock {
-          defer { if state.deferred.isEmpty { hasDeferred.store(false, ordering: .relaxed) } }
-          return state.nextDeferred(released: &released)
+        let downstream = lock.withLock {
+          state.take(holdsGate: true, event: &event, released: &released)
         }
         _ = released
-        guard let (delivery, downstream) = next else { return }
-        switch delivery {
-        case .value(let value):
-          let more = downstream.receive(value)
-          if more > .none {
-            lock.withLock { state.returnedDemandTarget }?.request(more)
-          }
-        case .completion(let completion):
-          downstream.receive(completion: completion)
+        // Inside `receive(subscription:)`: delivered at once, as in Combine.
+        if let downstream, let event { deliver(event, to: downstream) }
+        return
+      }
+      gate.pass(as: me) {
+        var event: State.Event?
+        var released: State.Phase?
+        var downstream = lock.withLock {
+          state.take(holdsGate: false, event: &event, released: &released)
         }
+        while let target = downstream, let next = event {
+          deliver(next, to: target)
+          event = nil
+          downstream = lock.withLock { state.takeOwed(event: &event, released: &released) }
+        }
+        _ = released
+      }
+    }
+
+    /// Delivers one event.
+    @inlinable
+    func deliver(_ event: State.Event, to downstream: Downstream) {
+      switch event {
+      case .value(let value):
+        let more = downstream.receive(value)
+        if more > .none {
+          lock.withLock { state.returnedDemandTarget }?.request(more)
+        }
+      case .completion(let completion):
+        downstream.receive(completion: completion)
       }
     }
 

@@ -5,18 +5,18 @@ public import StreamCore
 ///
 /// ```
 /// awaitingSubscription --receive(subscription:)--> subscribed
-/// subscribed --receive(completion:)--> completing (the completion is scheduled; values scheduled
-///   before it are still delivered, and the demand they return still requested)
-/// completing --the completion's action takes it--> terminal
-/// subscribed / completing --cancel()--> terminal
+/// subscribed --receive(completion:)--> completing (the completion is queued after the values)
+/// completing --an action takes the completion--> terminal
+/// subscribed / completing --cancel()--> terminal (the queue is dropped)
 /// ```
 ///
-/// As Combine's: each value is scheduled as an action of its own, which carries the value, and
-/// nothing counts demand here (requests go straight to the upstream). What the state adds is
-/// `deferred`: an action that runs on the thread already delivering to the subscriber (an
-/// `ImmediateScheduler`, or a scheduler that runs actions inline, reached from inside
-/// `receive(_:)`) leaves its delivery there for that delivery, which makes it once the
-/// subscriber returns, so a request from inside `receive(_:)` never nests another delivery.
+/// As Combine's: each value, and the completion, is scheduled as an action of its own, and
+/// nothing counts demand here (requests go straight to the upstream). The events wait in
+/// `queue`, and each action delivers the oldest one, so they arrive in order on any scheduler (a
+/// concurrent queue runs actions in any order; the completion still comes last). An action that
+/// runs on the thread already inside the subscriber's `receive(_:)` (an `ImmediateScheduler`
+/// reached through a request made there) only counts itself in `owed`: the delivery under way
+/// makes it once the subscriber returns, so a request from inside `receive(_:)` never nests.
 @usableFromInline
 struct ReceiveOnState<Downstream: Subscriber> {
   @usableFromInline typealias Value = Downstream.Input
@@ -29,26 +29,27 @@ struct ReceiveOnState<Downstream: Subscriber> {
     case awaitingSubscription(Downstream)
     /// Subscribed: values are scheduled, requests go straight to `upstream`.
     case subscribed(Downstream, upstream: any Subscription)
-    /// The upstream completed and the completion is scheduled.
+    /// The upstream completed; its completion waits in the queue.
     case completing(Downstream, upstream: any Subscription)
     /// Completed or cancelled: nothing is held.
     case terminal
   }
 
-  /// A delivery to make: one left for the thread already inside the subscriber.
+  /// An event waiting for its action.
   @usableFromInline
-  enum Delivery {
+  enum Event {
     case value(Value)
     case completion(Subscribers.Completion<Failure>)
   }
 
   @usableFromInline var phase: Phase
   /// Whether the subscriber's `receive(subscription:)` is running: an action that runs inside it
-  /// on the same thread (a request there, on an `ImmediateScheduler`) delivers at once, as
-  /// Combine does, rather than after it.
+  /// on the same thread delivers at once, as Combine does, rather than after it.
   @usableFromInline var subscribing = false
-  /// Deliveries left for the thread already inside the subscriber, oldest first.
-  @usableFromInline var deferred = RingBuffer<Delivery>()
+  /// Events scheduled and not yet delivered, oldest first.
+  @usableFromInline var queue = RingBuffer<Event>()
+  /// Actions that ran on the thread inside the subscriber and left their delivery to it.
+  @usableFromInline var owed = 0
 
   @inlinable
   init(downstream: Downstream) {
@@ -65,71 +66,72 @@ struct ReceiveOnState<Downstream: Subscriber> {
     return downstream
   }
 
-  /// Whether a value from the upstream is scheduled: only while subscribed, as in Combine.
+  /// A value from the upstream: whether to schedule an action for it (only while subscribed, as
+  /// in Combine); it waits in the queue.
   @inlinable
-  var acceptsValues: Bool {
-    if case .subscribed = phase { return true }
-    return false
+  mutating func receive(_ value: Value) -> Bool {
+    guard case .subscribed = phase else { return false }
+    queue.append(.value(value))
+    return true
   }
 
-  /// A value's action: the subscriber to deliver `value` to, or `nil` if the subscription
-  /// ended, or if `holdsGate` (this thread is inside the subscriber's `receive(_:)`): then the
-  /// value is left to that call (`deferred`).
+  /// The upstream's completion: whether to schedule an action for it (only once, while
+  /// subscribed); it waits in the queue, after the values.
   @inlinable
-  mutating func take(_ value: Value, holdsGate: Bool) -> Downstream? {
-    // No tuple here: this runs unspecialised on some schedulers, where each tuple type costs a
-    // metadata lookup.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .subscribed(let downstream, let upstream) = phase else { return false }
+    phase = .completing(downstream, upstream: upstream)
+    queue.append(.completion(completion))
+    return true
+  }
+
+  /// An action: the oldest event (in `event`) and the subscriber to deliver it to. `nil` if the
+  /// subscription ended, or if `holdsGate` (this thread is inside the subscriber's
+  /// `receive(_:)`): then the action is owed to that delivery. Taking the completion ends the
+  /// subscription; what the state held goes out in `released`.
+  @inlinable
+  mutating func take(
+    holdsGate: Bool,
+    event: inout Event?,
+    released: inout Phase?
+  ) -> Downstream? {
+    // No tuple here: this may run unspecialised, where each tuple type costs a metadata lookup.
     switch phase {
     case .subscribed(let downstream, _), .completing(let downstream, _):
       if holdsGate, !subscribing {
-        deferred.append(.value(value))
+        owed += 1
         return nil
       }
+      guard let next = queue.popFirst() else { return nil }
+      if case .completion = next {
+        released = phase
+        phase = .terminal
+      }
+      event = next
       return downstream
     case .awaitingSubscription, .terminal:
       return nil
     }
   }
 
+  /// The next owed action, for the thread inside the subscriber once it returned: as
+  /// ``take(holdsGate:event:released:)``, or `nil` if none is owed.
+  @inlinable
+  mutating func takeOwed(event: inout Event?, released: inout Phase?) -> Downstream? {
+    guard owed > 0 else { return nil }
+    owed -= 1
+    return take(holdsGate: false, event: &event, released: &released)
+  }
+
   /// The upstream that demand returned from `receive(_:)` is requested from: while subscribed,
-  /// and once the upstream completed (a value scheduled before the completion), as in Combine;
-  /// not once cancelled.
+  /// and once the upstream completed (a value that was queued before the completion), as in
+  /// Combine; not once cancelled.
   @inlinable
   var returnedDemandTarget: (any Subscription)? {
     switch phase {
     case .subscribed(_, let upstream), .completing(_, let upstream): upstream
     case .awaitingSubscription, .terminal: nil
     }
-  }
-
-  /// The subscriber a scheduled value goes to, with the upstream to request the demand it
-  /// returns from; `nil` once cancelled or completed.
-  @inlinable
-  var target: (Downstream, upstream: any Subscription)? {
-    switch phase {
-    case .subscribed(let downstream, let upstream), .completing(let downstream, let upstream):
-      (downstream, upstream)
-    case .awaitingSubscription, .terminal:
-      nil
-    }
-  }
-
-  /// The upstream's completion: whether to schedule it (only once, while subscribed).
-  @inlinable
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .subscribed(let downstream, let upstream) = phase else { return false }
-    phase = .completing(downstream, upstream: upstream)
-    return true
-  }
-
-  /// The completion's action: the subscriber to send it to, now terminal; `nil` if cancelled.
-  /// What the state held is handed out in `released`, to be let go after the lock.
-  @inlinable
-  mutating func takeForCompletion(released: inout Phase?) -> Downstream? {
-    guard case .completing(let downstream, _) = phase else { return nil }
-    released = phase
-    phase = .terminal
-    return downstream
   }
 
   /// The upstream a request goes to: only while subscribed, as in Combine.
@@ -139,37 +141,20 @@ struct ReceiveOnState<Downstream: Subscriber> {
     return nil
   }
 
-  /// The next deferred delivery for the thread inside the subscriber, with the subscriber; a
-  /// completion also ends the subscription (what the state held goes out in `released`). `nil`
-  /// when nothing waits, or once cancelled.
+  /// Cancels: the upstream to cancel, if subscribed. What the state held (the subscriber, the
+  /// queued events) is handed out in `released`, to be let go after the lock.
   @inlinable
-  mutating func nextDeferred(released: inout Phase?) -> (Delivery, Downstream)? {
-    guard let next = deferred.popFirst() else { return nil }
-    switch phase {
-    case .subscribed(let downstream, _), .completing(let downstream, _):
-      if case .completion = next {
-        released = phase
-        phase = .terminal
-      }
-      return (next, downstream)
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
-  /// Cancels: the upstream to cancel, if subscribed. What the state held (the subscriber,
-  /// deferred values) is handed out in `released`, to be let go after the lock.
-  @inlinable
-  mutating func cancel(released: inout (Phase, RingBuffer<Delivery>)?) -> (any Subscription)? {
+  mutating func cancel(released: inout (Phase, RingBuffer<Event>)?) -> (any Subscription)? {
     let upstream: (any Subscription)?
     switch phase {
     case .subscribed(_, let subscription): upstream = subscription
     case .completing: upstream = nil
     case .awaitingSubscription, .terminal: return nil
     }
-    released = (phase, deferred)
+    released = (phase, queue)
     phase = .terminal
-    deferred = RingBuffer()
+    queue = RingBuffer()
+    owed = 0
     return upstream
   }
 }

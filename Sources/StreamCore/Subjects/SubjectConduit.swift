@@ -53,22 +53,15 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 /// | live | with demand: takes one, delivers through the gate; without: dropped (`missedCurrent` set) | adds demand; if `missedCurrent`, delivers the subject's value (or, inside a delivery on this thread, sets `currentDeferred`) | ended | ended, `finished` set; the completion delivered through the gate |
 /// | ended (`core` nil, subscriber released) | dropped | ignored | ignored | ignored |
 ///
-/// A delivery counts itself in `borrowers` when it takes its demand (the completion, when it
-/// ends the subscription) and out after its call; the subscriber is released by the cancel or
-/// the last delivery to count itself out, whichever comes later.
-///
 /// Invariants, checked for every interleaving of two and three threads by
 /// `Tests/Interleavings/subject_conduit.pml`: the subscriber is never called by two threads at
-/// once, nor beyond its demand, nor after its completion, nor after it was released; a request
-/// never calls it from inside a call to it; a deferred value is delivered unless the
-/// subscription ends first; once the subscription has ended and every call has returned, the
-/// subscriber is released.
+/// once, nor beyond its demand, nor after its completion; a request never calls it from inside a
+/// call to it; a deferred value is delivered unless the subscription ends first.
 ///
 /// `receive(subscription:)` is called without the gate, as in Combine: a subscriber that
 /// requests there may receive a value sent from another thread before it returns.
 // Sendable: every mutable property is guarded by `lock`; the subscriber is called after it,
-// holding `gate`, by a thread counted in `borrowers`, which reads `downstream` without the lock
-// (nothing writes it while any thread is counted there).
+// holding `gate`.
 @usableFromInline
 final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   SubjectConduitBase<Slot.Downstream.Input, Slot.Downstream.Failure>, @unchecked Sendable,
@@ -97,14 +90,9 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   @usableFromInline
   let finished = Atomic<Bool>(false)
 
-  // Every `var` below is read and written only under `lock`, except that a borrower reads
-  // `downstream` without it (see `borrowers`).
+  // Every `var` below is read and written only under `lock`.
 
-  /// The subscriber, `nil` once the subscription ended and no thread calls it any more.
-  ///
-  /// Written only under `lock` while `borrowers` is 0. A thread that counted itself in
-  /// `borrowers` calls the subscriber where this stores it, without the lock and without a
-  /// retain (``withBorrowedDownstream(_:)``): nothing writes it meanwhile.
+  /// The subscriber, `nil` once the subscription ended.
   @usableFromInline
   @exclusivity(unchecked) var downstream: Slot
   /// The subject's core, `nil` once the subscription ended: what liveness is read from.
@@ -124,14 +112,6 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   /// Whether this conduit has told the core that its subscriber has demand; once is enough.
   @usableFromInline
   @exclusivity(unchecked) var toldCore = false
-  /// How many deliveries are under way or waiting at the gate (each counted in when it took
-  /// its demand, or when the completion ended the subscription, and out after its call).
-  @usableFromInline
-  @exclusivity(unchecked) var borrowers = 0
-  /// The subscription ended while `borrowers` wasn't 0: the last borrower to count itself out
-  /// releases the subscriber.
-  @usableFromInline
-  @exclusivity(unchecked) var releasePending = false
 
   /// Whether the subject keeps a current value (`CurrentValueSubject`, `@Published`).
   @usableFromInline
@@ -159,73 +139,41 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
 
   @inlinable
   func specialisedOffer(_ value: Output, from me: ThreadID) {
-    let limited = lock.withLock { () -> Bool? in
+    let target = lock.withLock { () -> (Downstream, limited: Bool)? in
       guard core != nil, demand > .none else {
         if keepsLatest { missedCurrent = true }
         return nil
       }
       missedCurrent = false
-      borrowers += 1
-      guard demand != .unlimited else { return false }
+      guard demand != .unlimited else { return (downstream.downstream.unsafelyUnwrapped, false) }
       demand -= 1
-      return true
+      return (downstream.downstream.unsafelyUnwrapped, true)
     }
-    guard let limited else { return }
-    deliver(value, from: me, limited: limited)
+    // Consumed: binding a copy would retain the subscriber a second time.
+    guard let (downstream, limited) = consume target else { return }
+    deliver(value, to: downstream, from: me, limited: limited)
   }
 
   /// Delivers `value` holding the gate, then adds the demand the subscriber returned; if a
   /// request from inside the call left the subject's value to it, delivers that next, and so
-  /// on; then counts itself out of `borrowers`, releasing the subscriber if the subscription
-  /// ended meanwhile and no one else calls it. The caller counted itself in.
-  /// `limited`: the demand wasn't unlimited when the value was taken from it (unlimited demand
-  /// stays so, and then no request can leave a value: none is missed).
+  /// on. `limited`: the demand wasn't unlimited when the value was taken from it (unlimited
+  /// demand stays so, and then no request can leave a value: none is missed).
   @inlinable
-  func deliver(_ first: Output, from me: ThreadID, limited: Bool) {
-    var released: Slot?
+  func deliver(_ first: Output, to downstream: Downstream, from me: ThreadID, limited: Bool) {
     gate.pass(as: me) {
-      var more = Subscribers.Demand.none
-      if !finished.load(ordering: .relaxed) {
-        more = withBorrowedDownstream { $0.receive(first) }
-      }
-      while true {
+      guard !finished.load(ordering: .relaxed) else { return }
+      var more = downstream.receive(first)
+      guard limited else { return }
+      while more > .none || keepsLatest {
         let next = lock.withLock { () -> Output? in
-          if limited {
-            demand += more  // even once ended, as Combine's: its mirror shows it
-            if currentDeferred, let core {
-              currentDeferred = false
-              if let value = takeCurrent(from: core) { return value }
-            }
-          }
-          released = countOut()
-          return nil
+          demand += more  // even once ended, as Combine's: its mirror shows it
+          guard let core, currentDeferred else { return nil }
+          currentDeferred = false
+          return takeCurrent(from: core)
         }
-        guard let next else { break }
-        more = withBorrowedDownstream { $0.receive(next) }
+        guard let next else { return }
+        more = downstream.receive(next)
       }
-    }
-    _ = released  // released here, after the gate
-  }
-
-  /// Counts a borrower out; returns the subscriber to release if it was the last one of an
-  /// ended subscription. Must run under `lock`.
-  @inlinable
-  func countOut() -> Slot? {
-    borrowers -= 1
-    guard borrowers == 0, releasePending else { return nil }
-    releasePending = false
-    return Slot(holding: downstream.takeDownstream())
-  }
-
-  /// Calls `body` with the subscriber where `downstream` stores it, without the retain and
-  /// release that a copy takes (StreamCore's `withBorrowedValue(at:as:_:)`). Only for a
-  /// thread counted in `borrowers`: then the slot holds the subscriber, and nothing writes it
-  /// until the last borrower counts itself out.
-  @inlinable
-  func withBorrowedDownstream<R>(_ body: (borrowing Downstream) -> R) -> R {
-    withUnsafePointer(to: &downstream) { stored in
-      // `Slot` is `Optional<Downstream>`, non-nil here: its payload is at its start.
-      withBorrowedValue(at: UnsafeRawPointer(stored), as: Downstream.self, body)
     }
   }
 
@@ -242,19 +190,15 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
 
   @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>, from me: ThreadID) {
-    let ended = lock.withLock { () -> Bool in
-      guard core != nil else { return false }
+    let taken = lock.withLock { () -> Downstream? in
+      guard core != nil else { return nil }
       core = nil
       finished.store(true, ordering: .relaxed)
-      borrowers += 1
-      releasePending = true
-      return true
+      return downstream.takeDownstream()
     }
-    guard ended else { return }
-    gate.pass(as: me) { withBorrowedDownstream { $0.receive(completion: completion) } }
-    let released = lock.withLock { countOut() }
-    _ = released  // the subscriber is released here, after its last call
-  }
+    guard let taken else { return }
+    gate.pass(as: me) { taken.receive(completion: completion) }
+  }  // the subscriber is released here, after its last call
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
@@ -266,7 +210,7 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
     demand.assertPositive()
     let me = ThreadID.current
     var demandedCore: SubjectCore<Output, Failure>?
-    let delivery = lock.withLock { () -> (Output, limited: Bool)? in
+    let delivery = lock.withLock { () -> (Downstream, Output, limited: Bool)? in
       guard let core else { return nil }
       self.demand += demand
       if !toldCore {
@@ -283,13 +227,12 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
         return nil
       }
       guard let value = takeCurrent(from: core) else { return nil }
-      borrowers += 1
-      return (value, self.demand != .unlimited)
+      return (downstream.downstream.unsafelyUnwrapped, value, self.demand != .unlimited)
     }
     // A passthrough subject asks its upstreams for values once a subscriber has demand.
     demandedCore?.subscriberDemanded()
-    guard let (value, limited) = delivery else { return }
-    deliver(value, from: me, limited: limited)
+    guard let (downstream, value, limited) = consume delivery else { return }
+    deliver(value, to: downstream, from: me, limited: limited)
   }
 
   @inlinable
@@ -301,14 +244,11 @@ final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   func specialisedCancel() {
     var taken: Downstream?
     let core = lock.withLock { () -> SubjectCore<Output, Failure>? in
-      guard let core = self.core.take() else { return nil }
-      // A delivery under way (or waiting at the gate) holds the subscriber where it is stored:
-      // the last one releases it.
-      if borrowers == 0 { taken = downstream.takeDownstream() } else { releasePending = true }
-      return core
+      taken = downstream.takeDownstream()
+      return self.core.take()
     }
     core?.remove(self)
-    _ = taken  // released here, outside the lock
+    _ = taken  // released here, outside the lock; a delivery under way holds its own copy
   }
 
   @usableFromInline

@@ -16,10 +16,27 @@ private func subscribed() -> State {
   return state
 }
 
-/// The value in `delivery`, or `nil` when it is a completion.
-private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
-  guard case .value(let value) = delivery?.0 else { return nil }
-  return value
+/// What one action on `state` takes: the value, `-1` for the completion, `nil` for nothing.
+private func take(_ state: inout State, holdsGate: Bool = false) -> Int? {
+  var event: State.Event?
+  var released: State.Phase?
+  guard state.take(holdsGate: holdsGate, event: &event, released: &released) != nil else {
+    return nil
+  }
+  switch event {
+  case .value(let value): return value
+  case .completion: return -1
+  case nil: return nil
+  }
+}
+
+/// What the next owed action takes, as ``take(_:holdsGate:)``.
+private func takeOwed(_ state: inout State) -> Int? {
+  var event: State.Event?
+  var released: State.Phase?
+  guard state.takeOwed(event: &event, released: &released) != nil else { return nil }
+  if case .value(let value) = event { return value }
+  return event == nil ? nil : -1
 }
 
 /// receive(on:)'s state machine, driven without threads.
@@ -29,16 +46,10 @@ private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
     #expect(state.requestTarget == nil)
     _ = state.receive(subscription: IgnoredSubscription())
     #expect(state.requestTarget != nil)
-    let accepted1 = state.receive(completion: .finished)
-    #expect(accepted1)
+    let completes = state.receive(completion: .finished)
+    #expect(completes)
     #expect(state.requestTarget == nil)  // as Combine's: not once the upstream completed
-    #expect(state.target != nil)  // but a value scheduled before it is still delivered
-  }
-
-  @Test func valueActionInsideReceiveSubscription_isNotDeferred() {
-    var state = State(downstream: Recorder(initialDemand: nil))
-    _ = state.receive(subscription: IgnoredSubscription())
-    #expect(state.take(1, holdsGate: true) != nil)  // delivered at once, as in Combine
+    #expect(state.returnedDemandTarget != nil)  // but a queued value's returned demand is
   }
 
   @Test func secondSubscription_isRefused() {
@@ -47,71 +58,66 @@ private func value(_ delivery: (State.Delivery, Recorder)?) -> Int? {
     #expect(second == nil)
   }
 
-  @Test func valuesBeforeSubscriptionOrAfterCompletion_areNotScheduled() {
+  @Test func eachAction_takesTheOldestEvent_andTheCompletionLast() {
+    var state = subscribed()
+    _ = state.receive(1)
+    _ = state.receive(2)
+    _ = state.receive(completion: .finished)
+    #expect(take(&state) == 1)
+    #expect(take(&state) == 2)
+    #expect(take(&state) == -1)
+    #expect(state.returnedDemandTarget == nil)
+    #expect(take(&state) == nil)
+  }
+
+  @Test func eventsBeforeSubscriptionOrAfterCompletion_areNotScheduled() {
     var state = State(downstream: Recorder(initialDemand: nil))
-    #expect(!state.acceptsValues)
+    let early = state.receive(1)
+    #expect(!early)
     _ = state.receive(subscription: IgnoredSubscription())
-    #expect(state.acceptsValues)
     let completes = state.receive(completion: .finished)
     #expect(completes)
-    #expect(!state.acceptsValues)
+    let late = state.receive(2)
+    #expect(!late)
     let again = state.receive(completion: .finished)
-    #expect(!again)  // a second completion isn't scheduled
+    #expect(!again)
   }
 
-  @Test func valueActionOnTheThreadInsideTheSubscriber_isDeferredToIt() {
+  @Test func actionOnTheThreadInsideTheSubscriber_isOwedToIt() {
     var state = subscribed()
-    #expect(state.take(1, holdsGate: false) != nil)
-    #expect(state.take(2, holdsGate: true) == nil)  // the delivery of 1 makes it next
-    var released: State.Phase?
-    #expect(value(state.nextDeferred(released: &released)) == 2)
-    #expect(state.nextDeferred(released: &released) == nil)
+    _ = state.receive(1)
+    _ = state.receive(2)
+    #expect(take(&state) == 1)
+    #expect(take(&state, holdsGate: true) == nil)  // the delivery of 1 makes it next
+    #expect(takeOwed(&state) == 2)
+    #expect(takeOwed(&state) == nil)
   }
 
-  @Test func deferredCompletion_followsDeferredValues_andEndsTheSubscription() {
-    var state = subscribed()
-    _ = state.take(1, holdsGate: true)
-    _ = state.receive(completion: .finished)
-    state.deferred.append(.completion(.finished))
-    var released: State.Phase?
-    #expect(value(state.nextDeferred(released: &released)) == 1)
-    guard case .completion(.finished) = state.nextDeferred(released: &released)?.0 else {
-      Issue.record("expected the completion")
-      return
-    }
-    #expect(released != nil)
-    #expect(state.target == nil)
+  @Test func actionInsideReceiveSubscription_isNotOwed() {
+    var state = State(downstream: Recorder(initialDemand: nil))
+    _ = state.receive(subscription: IgnoredSubscription())
+    _ = state.receive(1)
+    #expect(take(&state, holdsGate: true) == 1)  // delivered at once, as in Combine
   }
 
-  @Test func completionAction_takesTheSubscriberOnce() {
+  @Test func cancel_dropsQueuedEvents_andCancelsTheUpstreamOnce() {
     var state = subscribed()
-    _ = state.receive(completion: .finished)
-    var released: State.Phase?
-    #expect(state.takeForCompletion(released: &released) != nil)
-    #expect(state.takeForCompletion(released: &released) == nil)
-  }
-
-  @Test func cancel_dropsDeferredValues_andCancelsTheUpstreamOnce() {
-    var state = subscribed()
-    _ = state.take(1, holdsGate: true)
-    _ = state.take(2, holdsGate: true)
-    var released: (State.Phase, RingBuffer<State.Delivery>)?
+    _ = state.receive(1)
+    _ = state.receive(2)
+    var released: (State.Phase, RingBuffer<State.Event>)?
     #expect(state.cancel(released: &released) != nil)
     #expect(released?.1.count == 2)
-    #expect(state.take(3, holdsGate: false) == nil)
-    var phase: State.Phase?
-    #expect(state.nextDeferred(released: &phase) == nil)
-    var again: (State.Phase, RingBuffer<State.Delivery>)?
+    #expect(take(&state) == nil)
+    var again: (State.Phase, RingBuffer<State.Event>)?
     #expect(state.cancel(released: &again) == nil)
   }
 
   @Test func cancelWhileCompleting_endsWithoutAnUpstreamToCancel() {
     var state = subscribed()
     _ = state.receive(completion: .finished)
-    var released: (State.Phase, RingBuffer<State.Delivery>)?
+    var released: (State.Phase, RingBuffer<State.Event>)?
     #expect(state.cancel(released: &released) == nil)
     #expect(released != nil)
-    var phase: State.Phase?
-    #expect(state.takeForCompletion(released: &phase) == nil)  // nothing after the cancel
+    #expect(take(&state) == nil)  // nothing after the cancel
   }
 }

@@ -42,6 +42,27 @@ import Testing
     withExtendedLifetime(values) {}
   }
 
+  @Test func concurrentQueue_deliversEveryValueInOrder_andTheCompletionLast() {
+    // Each action delivers the oldest event, so a concurrent queue, which runs the actions in
+    // any order and at once, still delivers in order, one at a time, the completion last.
+    for _ in 0..<20 {
+      let recorder = RecordingSubscriber<Int, Never>()
+      let done = DispatchSemaphore(value: 0)
+      let subscriber = AnySubscriber<Int, Never>(
+        receiveSubscription: { recorder.receive(subscription: $0) },
+        receiveValue: { recorder.receive($0) },
+        receiveCompletion: {
+          recorder.receive(completion: $0)
+          done.signal()
+        }
+      )
+      (1...100).publisher.receive(on: DispatchQueue.global()).subscribe(subscriber)
+      #expect(done.wait(timeout: .now() + 30) == .success)
+      #expect(recorder.values == Array(1...100))
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+
   @Test func subscription_handedDownstreamAtOnce() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.receive(on: scheduler).subscribe(recorder)
