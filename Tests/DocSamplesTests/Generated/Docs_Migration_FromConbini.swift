@@ -59,8 +59,8 @@ func sample_Docs_Migration_FromConbini_line159() async throws {
 #sourceLocation()
 }
 
-// Docs/Migration/FromConbini.md:231 (file scope)
-#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 232)
+// Docs/Migration/FromConbini.md:228 (file scope)
+#sourceLocation(file: "Docs/Migration/FromConbini.md", line: 229)
 // After: StreamKit — the imports change, and the closure captures a Sendable client
 // import FutureKit  (moved to the top of this file)
 // import StreamCore  (moved to the top of this file)

@@ -28,8 +28,8 @@ final class TwoAtATime: Subscriber {
 [1, 2, 3].publisher.subscribe(TwoAtATime())  // prints 1, then 2, then 3, then finished
 }
 
-// Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:82
-func sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line82() async throws {
+// Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:84
+func sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line84() async throws {
 let subject = PassthroughSubject<Int, Never>()
 let cancellable = subject.sink { value in
   if value == 1 { subject.send(2) }  // delivered at once, inside this call
@@ -52,15 +52,15 @@ func output_sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentran
     sample: "Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md", line: 22)
 }
 
-// What Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:82 prints, as its `// prints` comments say
-@Test("Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:82 prints what its comments say")
-func output_sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line82() async {
+// What Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:84 prints, as its `// prints` comments say
+@Test("Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md:84 prints what its comments say")
+func output_sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line84() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line82()
+    try await sample_Sources_StreamCore_StreamCore_docc_DemandThreadingAndReentrancy_line84()
   }
   expectPrinted(
     result, ["2", "1"],
-    sample: "Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md", line: 82)
+    sample: "Sources/StreamCore/StreamCore.docc/DemandThreadingAndReentrancy.md", line: 84)
 }
