@@ -60,9 +60,9 @@ class SubjectConduitBase<Output, Failure: Error>: @unchecked Sendable {
 ///
 /// `receive(subscription:)` is called without the gate, as in Combine: a subscriber that
 /// requests there may receive a value sent from another thread before it returns.
+@usableFromInline
 // Sendable: every mutable property is guarded by `lock`; the subscriber is called after it,
 // holding `gate`.
-@usableFromInline
 final class SubjectConduit<Slot: SubjectDownstreamSlot>:
   SubjectConduitBase<Slot.Downstream.Input, Slot.Downstream.Failure>, @unchecked Sendable,
   Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
