@@ -84,8 +84,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   ///
   /// Held as an existential rather than as `Result<Output, Failure>?`: the existential's layout
   /// doesn't depend on the generic types, so the unspecialised `deinit` destroys it without
-  /// looking up type metadata (the optional result cost two metadata-cache lookups per future,
-  /// about 800 instructions). A result of up to three words is stored inline; a larger one
+  /// looking up type metadata (the optional result cost two metadata-cache lookups per future). A result of up to three words is stored inline; a larger one
   /// takes a box. Read through ``settledResult``; until completion it holds a placeholder.
   @usableFromInline
   @exclusivity(unchecked) var storedResult: any FutureStoredResult = FutureNoResult()
@@ -392,7 +391,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// Read without a dynamic cast: `store(_:)` is the only writer, so the existential holds a
   /// `Result<Output, Failure>` exactly. Opening it hands the value's address to code specialised
   /// for the result type, which loads it as that type (the cast `as? Result<Output, Failure>`
-  /// cost about 400 instructions per read).
+  /// went through the runtime on every read).
   @inlinable
   package var settledResult: Result<Output, Failure> {
     @inline(__always) get {
@@ -400,18 +399,17 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       if Self.resultIsInline {
         // The existential's inline buffer starts at its address and holds the result itself, so
         // it is loaded (copied) from there in this specialised code, without opening the
-        // existential (opening it and `withUnsafePointer` ran unspecialised, about 150
-        // instructions per read).
+        // existential (opening it and `withUnsafePointer` ran unspecialised).
         // Borrowed (a read access), not `inout` (a modify access): threads reading the result at
         // once, each told under the lock that the future is complete, made ThreadSanitizer report
         // a race between two `inout` accesses that only read. The borrow copies the existential
-        // here (`flatMapFuture` 1,939 → 2,013 instructions per value).
+        // here, a small cost on `flatMapFuture` (Docs/Performance.md).
         return withUnsafePointer(to: storedResult) {
           UnsafeRawPointer($0).load(as: Result<Output, Failure>.self)
         }
       }
       // Borrowed in place: the existential is neither copied nor optional (an optional one was
-      // copied through value witnesses, about 200 instructions).
+      // copied through value witnesses).
       return Self.withAddress(of: storedResult) { $0.load(as: Result<Output, Failure>.self) }
     }
   }

@@ -23,8 +23,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// One closure for both initialisers: a wrapped cancellable is captured by a closure, whose
   /// context is then the cancellable object itself (no allocation for a class), so copying and
   /// destroying the action is a retain and a release. An enum holding an existential went
-  /// through value witnesses for every copy and destroy (about 450 instructions per `sink` and
-  /// cancel).
+  /// through value witnesses for every copy and destroy.
   @usableFromInline
   @exclusivity(unchecked) var action: (() -> Void)?
 

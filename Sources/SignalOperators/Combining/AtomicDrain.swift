@@ -7,8 +7,8 @@ public import Synchronization
 /// The uncontended path claims inside the one critical section it already takes to store the
 /// value (``claim()``, a compare-and-swap), delivers, and gives the claim back with one atomic
 /// subtraction (``release(draining:)``), where a `SerialDrain` takes the lock a second time per
-/// tuple to let go. It is not `SerialDrain` for that reason, measured: on `SerialDrain`,
-/// `combineLatest2` took 844 instructions per send against 776, and `zip2` 849 against 788.
+/// tuple to let go. It is not `SerialDrain` for that reason, measured (Docs/Performance.md:
+/// `combineLatest2` and `zip2` on `SerialDrain`).
 ///
 /// Work added while another thread delivers is recorded under the lock and announced with
 /// ``signal(draining:)``, which counts a missed request the delivering thread then drains.

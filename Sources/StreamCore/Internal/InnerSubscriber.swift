@@ -102,7 +102,7 @@ package struct InnerSubscriber<Input, Failure: Error>: Subscriber, CustomStringC
   /// Hands over a subscription that is an object: as `receive(subscription:)`, but the operator
   /// gets a class-bound existential, which it copies into its own storage (`flatMap`'s child
   /// slot) by retaining it, where copying an `any Subscription` goes through its type's value
-  /// witnesses (about 30 instructions per child). StreamCore's single-value publishers call it
+  /// witnesses. StreamCore's single-value publishers call it
   /// (through ``Bits``).
   @inlinable
   package func receive(objectSubscription subscription: any Subscription & AnyObject) {
@@ -125,7 +125,7 @@ extension InnerSubscriber {
   /// `unsafeBitCast` to this type is read without retaining anything, to call
   /// ``receive(objectSubscription:)`` on while the subscriber itself (and so its owner) stays
   /// alive. (Cast to ``InnerSubscriber`` instead, a publisher's generic subscriber is copied, its
-  /// owner retained and released around the call: about 20 instructions per child.)
+  /// owner retained and released around the call.)
   ///
   /// Its stored properties mirror ``InnerSubscriber``'s, in the same order (a test checks it).
   @usableFromInline

@@ -24,7 +24,7 @@ public import Synchronization
 /// is known (the initialiser is inlinable, and so are the publishers' `receive(subscriber:)`),
 /// so a call through `any Subscription` runs code specialised for that subscriber rather than
 /// the generic witness, which looked up `Optional<Downstream>`'s metadata several times per
-/// request (`flatMapErased`: about 1,300 of its instructions per value). Generic over `Slot`,
+/// request (a large part of `flatMapErased`'s cost, Docs/Performance.md). Generic over `Slot`,
 /// always `Downstream?`, and over `Output`, always `Downstream.Input`, so that the
 /// unspecialised `deinit` destroys both with metadata the class already holds rather than
 /// looking up an associated type.
@@ -44,7 +44,7 @@ where Slot.Downstream.Input == Output {
   @usableFromInline @exclusivity(unchecked) var slot: Slot
   /// The value to send. Kept until the subscription is released, as the publisher keeps its
   /// own copy: emptying an optional here cost more in unspecialised code than the rest of a
-  /// request (`flatMapErased` 6,764 -> 9,711 instructions per value).
+  /// request (Docs/Performance.md, `flatMapErased`).
   @usableFromInline let output: Output
   @usableFromInline let name: StaticString
 
@@ -129,9 +129,9 @@ where Slot.Downstream.Input == Output {
 /// ``InnerSubscriberSlot``, whose layout doesn't depend on the generic parameters: the
 /// subscription's `deinit`, which runs unspecialised, then destroys the emptied slot with a
 /// fixed value witness instead of `Optional`'s generic one, which asks the payload's witnesses
-/// whether it is `nil` (`flatMapErased` 1,711 -> 1,692 instructions per value). It gets the
+/// whether it is `nil`. It gets the
 /// subscription through ``InnerSubscriber/receive(objectSubscription:)``, so that `flatMap`
-/// keeps it in its slot by retaining it (1,622 -> 1,563).
+/// keeps it in its slot by retaining it.
 @inlinable
 func subscribeSingleValue<S: Subscriber>(_ subscriber: S, output: S.Input, name: StaticString) {
   // Folded away once specialised.

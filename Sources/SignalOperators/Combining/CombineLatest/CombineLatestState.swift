@@ -172,7 +172,7 @@ where Downstream.Input == Storage.Output {
   ///
   /// The value it replaces is handed out in `replaced`, for the caller to release after the
   /// lock. (An `inout` rather than a field of the action: a generic action struct made the
-  /// optimiser destroy it through runtime metadata, 90 instructions per value.)
+  /// optimiser destroy it through runtime metadata on every value.)
   // Always inlined: the per-value path, folded into the caller's critical section.
   @inlinable @inline(__always)
   mutating func receive<Slot: CombiningSlot>(

@@ -347,7 +347,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   // MARK: Delivery
 
   /// Calls `body` with the subscriber where `downstream` stores it, without the retain and
-  /// release a copy takes (``withBorrowedValue(at:as:_:)``; two atomic instructions per value).
+  /// release a copy takes (``withBorrowedValue(at:as:_:)``).
   /// Only for the thread that holds `claim`, before the state is terminal: until that thread
   /// lets go, nothing else writes `downstream`, and a cancel or completion, even one from
   /// inside `body`, leaves the subscriber to it (``cancel()``, ``drain(more:from:)``).

@@ -65,7 +65,7 @@ struct FlatMapChild {
     guard !subscribed else { return false }
     // Initialised over the stand-in rather than assigned: the stand-in, an empty struct, holds
     // nothing to release, and an existential's assignment compares the two types and destroys
-    // the old value through its value witnesses first (about 45 instructions).
+    // the old value through its value witnesses first.
     withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
     self.subscribed = true
     self.unlimited = unlimited
@@ -122,8 +122,7 @@ extension InnerTag {
 /// Slot 0 is stored inline and the others in an array: a subscription whose children come one
 /// at a time (each finishing before the next, as `Just`, `Future` or an erased one-value child
 /// does) uses slot 0 only, and its claim, subscription and release then write the slot in
-/// place, where the array's copy-on-write check cost three uniqueness checks per child (about
-/// 30 instructions on `flatMapErased`).
+/// place, where the array's copy-on-write check cost three uniqueness checks per child.
 @usableFromInline
 struct FlatMapChildren {
   /// Slot 0, meaningful once `count` is at least 1.

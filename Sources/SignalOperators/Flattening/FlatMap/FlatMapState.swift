@@ -46,7 +46,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   ///
   /// A class, so that `phase` is one reference: checking for `.active` or reading the transform
   /// on a value's path copies no payload. With the upstream's existential inline, `Phase` was
-  /// address-only and each such check copied it (about 600 instructions per value).
+  /// address-only and each such check copied it.
   @usableFromInline
   final class Active {
     /// The upstream's subscription while the state's `upstream` is `.subscribed`, else a
