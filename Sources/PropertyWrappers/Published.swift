@@ -22,11 +22,13 @@ public import StreamCore
 /// subscript (`static subscript(_enclosingInstance:wrapped:storage:)`), the underscored but
 /// long-standing language feature Combine itself uses; it works on Linux with Swift 6.
 ///
-/// Assignments are thread-safe. A value is delivered on the assigning thread, and the
-/// assignment returns once every subscriber with demand has received it; one assigned from
-/// another thread meanwhile waits for a subscriber that is busy, as in Combine. An assignment
-/// made from inside a subscriber is delivered at once, re-entrantly, and then the outer
-/// assignment is stored: the property ends with the outer value, as in Combine.
+/// An assignment made from inside a subscriber is delivered at once, re-entrantly, and then the
+/// outer assignment is stored: the property ends with the outer value, as in Combine.
+///
+/// > Thread safety: The property may be read and assigned from any thread. A value is delivered
+/// > on the assigning thread, and the assignment returns once every subscriber with demand has
+/// > received it; one assigned from another thread meanwhile waits for a subscriber that is
+/// > busy, as in Combine.
 @propertyWrapper
 public struct Published<Value> {
   @usableFromInline
