@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import StreamCore
 import Synchronization
 import Testing
@@ -9,7 +10,10 @@ import Testing
 /// request from inside `receive(_:)` never nests another delivery.
 ///
 /// Threads meet at semaphores, never at a sleep: each test says which ordering it forces.
-@Suite(.timeLimit(.minutes(1))) struct SubjectThreadingTests {
+// Serialized: most tests block their thread on semaphores while other threads deliver, and in
+// parallel (two cores, the AddressSanitizer run) they held the test pool long enough to starve
+// each other past their limits.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct SubjectThreadingTests {
   /// Semaphore waits that give up after 30 seconds and count each that did, so that a broken
   /// rule fails its test instead of hanging it.
   final class Waits: Sendable {
@@ -75,14 +79,18 @@ import Testing
     func receive(completion: Subscribers.Completion<Never>) {}
   }
 
-  /// Runs `body` on a thread of its own; the returned semaphore is signalled when it returns.
+  /// Runs `body` on a thread of its own, not one of Dispatch's pool: these threads block inside
+  /// subscribers, and a pool that other tests hold can't always lend one at once; the returned
+  /// semaphore is signalled when it returns.
   private func onThread(_ name: String, _ body: @escaping @Sendable () -> Void) -> DispatchSemaphore
   {
     let done = DispatchSemaphore(value: 0)
-    DispatchQueue(label: name).async {
+    let thread = Thread {
       body()
       done.signal()
     }
+    thread.name = name
+    thread.start()
     return done
   }
 
