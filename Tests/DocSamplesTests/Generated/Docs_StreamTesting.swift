@@ -161,7 +161,7 @@ fileprivate struct Search: Sendable {
   }
 
   @Test func ticker_ticksThreeTimes() async {
-    let ticker = (1...).publisher.receive(on: DispatchQueue.global())
+    let ticker = (1...10).publisher.receive(on: DispatchQueue.global())
     let ticks = await ticker.expectAtLeast(values: 3, timeout: .seconds(1)) { tick in
       #expect(tick > 0)
     }

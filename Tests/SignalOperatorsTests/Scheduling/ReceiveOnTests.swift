@@ -45,7 +45,7 @@ import Testing
   @Test func concurrentQueue_deliversEveryValueInOrder_andTheCompletionLast() {
     // Each action delivers the oldest event, so a concurrent queue, which runs the actions in
     // any order and at once, still delivers in order, one at a time, the completion last.
-    for _ in 0..<20 {
+    for _ in 0..<5 {
       let recorder = RecordingSubscriber<Int, Never>()
       let done = DispatchSemaphore(value: 0)
       let subscriber = AnySubscriber<Int, Never>(
