@@ -1,7 +1,7 @@
-/// The subscriber that a subject's or a future's own `sink` attaches: the two closures, and a
+/// The subscriber that a future's own `sink` attaches: the two closures, and a
 /// request for unlimited values on subscription, as `Subscribers.Sink` makes.
 ///
-/// A struct, held by the subscription itself, so that `subject.sink { }` or `future.sink { }`
+/// A struct, held by the subscription itself, so that `future.sink { }`
 /// allocates the subscription alone where a `Subscribers.Sink` would add a second object. It
 /// doesn't keep its subscription: the token returned by `sink` cancels the subscription directly.
 @usableFromInline

@@ -9,10 +9,7 @@
 /// instead of the value: the one place that relies on that contract, rather than a
 /// `nonisolated(unsafe)` at each site.
 ///
-/// Only `request(_:)` and `cancel()` may be called through ``wrapped`` from another thread. The
-/// one other use: `receive(on:)` hands each value to its scheduler's action in this box, as
-/// Combine's does (Combine asks no `Sendable` of a publisher's output; the value moves to the
-/// scheduler's thread and is used only there).
+/// Only `request(_:)` and `cancel()` may be called through ``wrapped`` from another thread.
 @usableFromInline
 @frozen
 package struct SendableByContract<Wrapped>: @unchecked Sendable {
