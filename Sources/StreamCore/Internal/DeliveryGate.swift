@@ -58,4 +58,21 @@ package struct DeliveryGate: ~Copyable, Sendable {
       return try body()
     }
   }
+
+  /// Runs `body` holding the gate, as ``pass(as:_:)`` does, and tells it whether this pass took
+  /// the gate (`true`: the outermost pass of the holding thread, which may run a drain loop
+  /// after its own delivery) or is nested inside one (`false`: it leaves queued work to the
+  /// outer pass, so that nothing delivers from deeper in the stack than one level).
+  @inlinable
+  package borrowing func enter<Result>(
+    as me: ThreadID,
+    _ body: (_ outermost: Bool) throws -> Result
+  ) rethrows -> Result {
+    if holder.load(ordering: .relaxed) == me.rawValue { return try body(false) }
+    return try lock.withLock {
+      holder.store(me.rawValue, ordering: .relaxed)
+      defer { holder.store(0, ordering: .relaxed) }
+      return try body(true)
+    }
+  }
 }

@@ -9,6 +9,11 @@
 /// return `true` when the caller claimed the drain and must run it after the lock, taking steps
 /// from ``nextStep()``.
 ///
+/// A `gated` queue (`flatMap`, `switchToLatest`) leaves the claim out: its operator calls the
+/// downstream only inside a ``DeliveryGate``, which already lets one thread deliver at a time,
+/// so `true` means "something is deliverable: pass the gate and drain", whichever thread finds
+/// it, and ``nextStep()`` returns `nil` when nothing is left.
+///
 /// ```
 /// open --finish(.finished)--> finishing (values still queued go first, as demand allows)
 /// open --finish(.failure)--> failing    (see ``FailureOrder``)
@@ -41,6 +46,9 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package var drain = SerialDrain()
   @usableFromInline
   let failureOrder: FailureOrder
+  /// Whether the operator delivers inside a ``DeliveryGate``, without claiming `drain`.
+  @usableFromInline
+  let gated: Bool
   /// Whether `.finished` waits, once the values are out, until the downstream has demand
   /// (`buffer`, as Combine's); otherwise it goes without demand.
   @usableFromInline
@@ -50,9 +58,16 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package private(set) var completion: Subscribers.Completion<Failure>?
 
   @inlinable
-  package init(failureOrder: FailureOrder, finishAwaitsDemand: Bool = false) {
+  package init(failureOrder: FailureOrder, finishAwaitsDemand: Bool = false, gated: Bool = false) {
     self.failureOrder = failureOrder
     self.finishAwaitsDemand = finishAwaitsDemand
+    self.gated = gated
+  }
+
+  /// Claims the drain for work just made deliverable; a gated queue has no claim to take.
+  @inlinable
+  mutating func claimDrain() -> Bool {
+    gated || drain.claim()
   }
 
   /// Whether a completion has been accepted (delivered or not).
@@ -80,7 +95,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package mutating func enqueue(_ value: Value) -> Bool {
     guard !isCompleting else { return false }
     values.append(value)
-    return hasDeliverableWork && drain.claim()
+    return hasDeliverableWork && claimDrain()
   }
 
   /// Adds demand; `true`: the caller claimed the drain.
@@ -88,7 +103,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package mutating func request(_ more: Subscribers.Demand) -> Bool {
     guard !ended else { return false }
     demand += more
-    return hasDeliverableWork && drain.claim()
+    return hasDeliverableWork && claimDrain()
   }
 
   /// Accepts the completion (the first one wins); `true`: the caller claimed the drain.
@@ -96,10 +111,11 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
     guard !isCompleting else { return false }
     self.completion = completion
-    return hasDeliverableWork && drain.claim()
+    return hasDeliverableWork && claimDrain()
   }
 
-  /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain.
+  /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain
+  /// (gated: when nothing is left).
   /// Call under the lock. Adds `more`, the demand the previous delivery returned, first.
   @inlinable
   package mutating func nextStep(
@@ -115,7 +131,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
       ended = true
       return .completion(completion, dropped: values.takeAll())
     }
-    drain.release()
+    if !gated { drain.release() }
     return nil
   }
 

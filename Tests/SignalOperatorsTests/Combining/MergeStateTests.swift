@@ -8,7 +8,7 @@ private struct Boom: Error, Equatable {}
 private typealias State = MergeState<Int, Boom>
 private typealias Probe = SubscriptionProbe
 
-/// Runs `state`'s drain as the thread holding the claim would: performs the requests on the
+/// Runs `state`'s drain as the thread inside the gate would: performs the requests on the
 /// probes, answers each value with `more`, and logs each step.
 private func drainAll(_ state: inout State, more: Subscribers.Demand = .none) -> [String] {
   var log: [String] = []
@@ -25,14 +25,25 @@ private func drainAll(_ state: inout State, more: Subscribers.Demand = .none) ->
       return log
     case .request(let subscription, let demand):
       subscription.request(demand)
-    case .release:
-      log.append("release")
-      return log
-    case .stop(let reopen):
-      if reopen { log.append("open") }
+    case .stop:
       return log
     }
   }
+}
+
+/// Books a value from upstream `index` as one that arrived before the demand now there: it is
+/// queued (or dropped), never handed to the caller.
+private func receiveBeforeDemand(
+  _ state: inout State,
+  _ value: Int,
+  from index: Int
+)
+  -> State.ValueAction
+{
+  let demand = state.demand
+  state.demand = .none
+  defer { state.demand = demand }
+  return state.receive(value, from: index)
 }
 
 /// A state with `probes.count` upstreams, each subscribed.
@@ -77,7 +88,7 @@ private func subscribed(_ probes: [Probe]) -> State {
     let result6 = state.subscribed(Probe(), at: 0)
     #expect(result6 == .request(.unlimited))
     #expect(state.slots == [.asked(.unlimited)])
-    #expect(state.opensFastPath)
+    #expect(!state.hasDelivery)
   }
 
   @Test func secondSubscriptionForASlot_isCancelled_firstKept() {
@@ -94,12 +105,12 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = subscribed(probes)
     _ = state.request(.unlimited)
     let result8 = drainAll(&state)
-    #expect(result8 == ["open"])
+    #expect(result8.isEmpty)
     #expect(probes.map(\.requested) == [[.unlimited], [.unlimited], [.unlimited]])
     #expect(state.slots == Array(repeating: .asked(.unlimited), count: 3))
     _ = state.request(.max(1))
     let result9 = drainAll(&state)
-    #expect(result9 == ["open"])
+    #expect(result9.isEmpty)
     #expect(probes[0].requested.count == 1)  // not asked twice
   }
 
@@ -109,40 +120,40 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = State(count: 1)
     _ = state.request(.max(2))
     _ = state.subscribed(Probe(), at: 0)
-    let result10 = state.receive(7, from: 0) { true }
-    #expect(result10 == .deliver)
+    let result10 = state.receive(7, from: 0)
+    #expect(result10 == .deliver(unlimited: false))
     #expect(state.demand == .max(1))
     #expect(state.queue.isEmpty)
     #expect(state.slots == [.waiting])
   }
 
-  @Test func valueWithDemand_whileAnotherThreadDelivers_queuedForIt() {
-    var state = State(count: 1)
+  @Test func valueWithDemand_behindAQueuedValue_queuedAfterIt() {
+    var state = State(count: 2)
     _ = state.request(.max(2))
     _ = state.subscribed(Probe(), at: 0)
-    let result11 = state.receive(7, from: 0) { false }
+    _ = state.subscribed(Probe(), at: 1)
+    let result11 = receiveBeforeDemand(&state, 7, from: 0)
     #expect(result11 == .queued)
+    let behind = state.receive(8, from: 1)
+    #expect(behind == .queued)
     #expect(state.demand == .max(2))
+    #expect(state.hasDelivery)
     let result12 = drainAll(&state)
-    #expect(result12 == ["7 from 0"])
-    #expect(state.demand == .max(1))
+    #expect(result12 == ["7 from 0", "8 from 1"])
+    #expect(state.demand == .none)
   }
 
-  @Test func valueWithoutDemand_queuedWithoutTryingTheClaim_deliveredOnceRequested() {
+  @Test func valueWithoutDemand_queued_deliveredOnceRequested() {
     var state = subscribed([Probe(), Probe()])
     _ = state.request(.max(1))
     let asked = drainAll(&state)
     #expect(asked.isEmpty)  // asks both upstreams for one
-    let result13 = state.receive(1, from: 0) { true }
-    #expect(result13 == .deliver)
+    let result13 = state.receive(1, from: 0)
+    #expect(result13 == .deliver(unlimited: false))
     #expect(state.demand == .none)
-    var tried = false
-    let second = state.receive(2, from: 1) {
-      tried = true
-      return true
-    }
+    let second = state.receive(2, from: 1)
     #expect(second == .queued)
-    #expect(!tried)
+    #expect(!state.hasDelivery)
     let result14 = drainAll(&state).isEmpty
     #expect(result14)
     _ = state.request(.max(1))
@@ -154,9 +165,9 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = State(count: 1)
     _ = state.request(.max(3))
     _ = state.subscribed(Probe(), at: 0)
-    let result16 = state.receive(1, from: 0) { false }
+    let result16 = receiveBeforeDemand(&state, 1, from: 0)
     #expect(result16 == .queued)
-    let result17 = state.receive(2, from: 0) { false }
+    let result17 = receiveBeforeDemand(&state, 2, from: 0)
     #expect(result17 == .dropped)
     #expect(state.queue.count == 1)
   }
@@ -164,7 +175,7 @@ private func subscribed(_ probes: [Probe]) -> State {
   @Test func valueBeforeSubscription_isDropped() {
     var state = State(count: 1)
     _ = state.request(.unlimited)
-    let result18 = state.receive(1, from: 0) { true }
+    let result18 = state.receive(1, from: 0)
     #expect(result18 == .dropped)
   }
 
@@ -172,7 +183,7 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = State(count: 1)
     _ = state.request(.max(3))
     _ = state.subscribed(Probe(), at: 0)
-    _ = state.receive(1, from: 0) { true }
+    _ = state.receive(1, from: 0)
     let result19 = state.delivered(from: 0, more: .none, canGiveBack: true)
     #expect(result19)
     #expect(state.slots == [.asked(.max(1))])
@@ -183,7 +194,7 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = State(count: 1)
     _ = state.request(.max(3))
     _ = state.subscribed(probe, at: 0)
-    _ = state.receive(1, from: 0) { false }
+    _ = receiveBeforeDemand(&state, 1, from: 0)
     let result20 = drainAll(&state)
     #expect(result20 == ["1 from 0"])
     #expect(probe.requested == [.max(1)])
@@ -194,24 +205,24 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = State(count: 1)
     _ = state.request(.max(1))
     _ = state.subscribed(Probe(), at: 0)
-    _ = state.receive(1, from: 0) { true }
+    _ = state.receive(1, from: 0)
     #expect(state.demand == .none)
     let result21 = state.delivered(from: 0, more: .max(2), canGiveBack: true)
     #expect(result21)
     #expect(state.demand == .max(2))
   }
 
-  @Test func unlimitedUpstream_valuesQueuedWhileAnotherDelivers_allDelivered() {
+  @Test func unlimitedUpstream_valuesQueuedBeforeDemand_allDelivered() {
     var state = State(count: 1)
     _ = state.request(.unlimited)
     _ = state.subscribed(Probe(), at: 0)
     for value in 1...3 {
-      let result22 = state.receive(value, from: 0) { false }
+      let result22 = receiveBeforeDemand(&state, value, from: 0)
       #expect(result22 == .queued)
     }
-    #expect(!state.opensFastPath)
+    #expect(state.hasDelivery)
     let result23 = drainAll(&state)
-    #expect(result23 == ["1 from 0", "2 from 0", "3 from 0", "open"])
+    #expect(result23 == ["1 from 0", "2 from 0", "3 from 0"])
   }
 
   // MARK: Completion
@@ -220,12 +231,12 @@ private func subscribed(_ probes: [Probe]) -> State {
     let probes = [Probe(), Probe()]
     var state = subscribed(probes)
     let first = state.complete(.finished, at: 0)
-    #expect(!first.wakesOwner)
+    #expect(!first.delivers)
     #expect(probes[0].isSame(as: first.released))
     #expect(first.cancels.isEmpty)
     #expect(state.isActive)
     let second = state.complete(.finished, at: 1)
-    #expect(second.wakesOwner)
+    #expect(second.delivers)
     #expect(!state.isActive)
     let result24 = drainAll(&state)
     #expect(result24 == ["finished, dropped []"])
@@ -237,13 +248,13 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = subscribed([Probe(), Probe()])
     _ = state.request(.max(1))
     _ = drainAll(&state)
-    _ = state.receive(1, from: 0) { true }
+    _ = state.receive(1, from: 0)
     _ = state.delivered(from: 0, more: .none, canGiveBack: true)
-    let result25 = state.receive(2, from: 1) { true }
+    let result25 = state.receive(2, from: 1)
     #expect(result25 == .queued)
     _ = state.complete(.finished, at: 0)
     let result26 = state.complete(.finished, at: 1)
-    #expect(result26.wakesOwner)
+    #expect(result26.delivers)
     let waiting = drainAll(&state)
     #expect(waiting.isEmpty)  // `.finished` waits behind the value
     _ = state.request(.max(1))
@@ -251,11 +262,11 @@ private func subscribed(_ probes: [Probe]) -> State {
     #expect(result27 == ["2 from 1", "finished, dropped []"])
   }
 
-  @Test func finish_withAValueQueuedForTheDeliveringThread_completesAfterIt() {
+  @Test func finish_withAValueQueued_completesAfterIt() {
     var state = State(count: 1)
     _ = state.request(.max(1))
     _ = state.subscribed(Probe(), at: 0)
-    _ = state.receive(1, from: 0) { false }
+    _ = receiveBeforeDemand(&state, 1, from: 0)
     _ = state.complete(.finished, at: 0)
     let result28 = drainAll(&state)
     #expect(result28 == ["1 from 0", "finished, dropped []"])
@@ -268,11 +279,11 @@ private func subscribed(_ probes: [Probe]) -> State {
     let asked = drainAll(&state)
     #expect(asked.isEmpty)  // asks every idle upstream for one
     for index in 0..<3 {
-      let result29 = state.receive(index + 1, from: index) { false }
+      let result29 = receiveBeforeDemand(&state, index + 1, from: index)
       #expect(result29 == .queued)
     }
     let failed = state.complete(.failure(Boom()), at: 2)
-    #expect(failed.wakesOwner)
+    #expect(failed.delivers)
     #expect(probes[2].isSame(as: failed.released))
     #expect(failed.cancels.count == 2)
     #expect(probes[0].isSame(as: failed.cancels.first))
@@ -287,11 +298,11 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = subscribed([Probe(), Probe()])
     _ = state.request(.unlimited)
     _ = state.complete(.failure(Boom()), at: 0)
-    let result31 = state.receive(1, from: 1) { true }
+    let result31 = state.receive(1, from: 1)
     #expect(result31 == .dropped)
     let later = state.complete(.finished, at: 1)
-    #expect(!later.wakesOwner && later.released == nil)
-    #expect(!state.opensFastPath)
+    #expect(!later.delivers && later.released == nil)
+    #expect(state.hasDelivery)  // the failure, for the drain
   }
 
   @Test func noUpstreams_finishesAtOnce() {
@@ -308,7 +319,7 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = subscribed(probes)
     _ = state.request(.max(1))
     _ = drainAll(&state)
-    _ = state.receive(1, from: 0) { false }
+    _ = receiveBeforeDemand(&state, 1, from: 0)
     let cancelled = state.cancel()
     #expect(cancelled?.cancels.count == 2)
     #expect(probes[0].isSame(as: cancelled?.cancels.first))
@@ -321,7 +332,7 @@ private func subscribed(_ probes: [Probe]) -> State {
     let result33 = state.cancel()
     #expect(result33 == nil)
     let result34 = drainAll(&state)
-    #expect(result34 == ["release"])
+    #expect(result34.isEmpty)
     let result35 = state.request(.max(1))
     #expect(!result35)
   }
@@ -330,7 +341,7 @@ private func subscribed(_ probes: [Probe]) -> State {
     var state = subscribed([Probe(), Probe()])
     _ = state.request(.max(1))
     _ = drainAll(&state)
-    _ = state.receive(1, from: 0) { false }
+    _ = receiveBeforeDemand(&state, 1, from: 0)
     _ = state.complete(.failure(Boom()), at: 1)
     let cancelled = state.cancel()
     #expect(cancelled?.failure == Boom())
@@ -352,125 +363,5 @@ private func subscribed(_ probes: [Probe]) -> State {
     _ = state.cancel()
     let result37 = state.subscribed(Probe(), at: 1)
     #expect(result37 == .cancel)
-  }
-}
-
-@Suite(.timeLimit(.minutes(5))) struct MergeClaimTests {
-  @Test func startsClaimed_byTheSubscribingThread() {
-    let claim = MergeClaim()
-    let result38 = claim.claimFast()
-    #expect(!result38)
-    let result39 = claim.claimIfFree()
-    #expect(!result39)
-    let result40 = claim.signal()
-    #expect(!result40)
-  }
-
-  @Test func releasedReopening_fastPathClaimsAndReleases() {
-    let claim = MergeClaim()
-    claim.release(reopening: true)
-    let result41 = claim.claimFast()
-    #expect(result41)
-    let result42 = claim.claimFast()
-    #expect(!result42)
-    let result43 = claim.releaseFast()
-    #expect(result43)
-    let result44 = claim.claimFast()
-    #expect(result44)
-  }
-
-  @Test func signalDuringAFastDelivery_closesThePath_theDelivererDrains() {
-    let claim = MergeClaim()
-    claim.release(reopening: true)
-    let result45 = claim.claimFast()
-    #expect(result45)
-    let signalled = claim.signal()
-    #expect(!signalled)  // the fast deliverer owns delivery
-    let released = claim.releaseFast()
-    #expect(!released)  // so it drains, still holding the claim
-    claim.release(reopening: false)
-    let result46 = claim.claimFast()
-    #expect(!result46)
-    let result47 = claim.signal()
-    #expect(result47)
-  }
-
-  @Test func claimIfFree_takesAFreeClaimAndClosesThePath() {
-    let claim = MergeClaim()
-    claim.release(reopening: true)
-    let result48 = claim.claimIfFree()
-    #expect(result48)
-    let result49 = claim.claimFast()
-    #expect(!result49)
-    let result50 = claim.claimIfFree()
-    #expect(!result50)
-    let result51 = claim.signal()
-    #expect(!result51)
-  }
-
-  // MARK: flatMap's use of the word (beside its drain flag)
-
-  @Test func flatMap_fastDeliveryLetsGo_theNextValueTakesItOver() {
-    let claim = MergeClaim(claimed: false)
-    let free = claim.claimFast()
-    #expect(!free)  // 0: the drain flag says who delivers
-    claim.beginFast()
-    let letGoWhileDelivering = claim.isLetGo
-    #expect(!letGoWhileDelivering)
-    let released = claim.releaseFast()
-    #expect(released)
-    let letGo = claim.isLetGo
-    #expect(letGo)
-    let taken = claim.claimFast()  // the next value, under the lock
-    #expect(taken)
-    let letGoAfter = claim.isLetGo
-    #expect(!letGoAfter)
-  }
-
-  @Test func flatMap_workDuringAFastDelivery_makesTheDelivererDrain() {
-    let claim = MergeClaim(claimed: false)
-    claim.beginFast()
-    let woken = claim.wake()
-    #expect(!woken)  // the deliverer drains, not the caller
-    let again = claim.wake()
-    #expect(!again)
-    let released = claim.releaseFast()
-    #expect(!released)
-    claim.release(reopening: false)
-    let idle = claim.wake()
-    #expect(!idle)  // 0: a drain through the lock finds the work itself
-  }
-
-  @Test func flatMap_workAfterTheDeliveryLetGo_theCallerDrains() {
-    let claim = MergeClaim(claimed: false)
-    claim.beginFast()
-    let released = claim.releaseFast()
-    #expect(released)
-    let woken = claim.wake()
-    #expect(woken)  // the caller took over the drain flag
-    let taken = claim.claimFast()
-    #expect(!taken)  // nobody else takes it meanwhile
-    let again = claim.wake()
-    #expect(!again)
-  }
-
-  @Test func flatMap_cancelDuringAFastDelivery_leavesTheDownstreamToIt() {
-    let claim = MergeClaim(claimed: false)
-    let idle = claim.interruptFast()
-    #expect(!idle)
-    claim.beginFast()
-    let delivering = claim.interruptFast()
-    #expect(delivering)
-    let still = claim.interruptFast()
-    #expect(still)  // told already, not yet gone
-    let released = claim.releaseFast()
-    #expect(!released)  // so it drains, which lets go of the downstream
-    claim.release(reopening: false)
-    let after = claim.interruptFast()
-    #expect(!after)
-    claim.beginFast()
-    _ = claim.releaseFast()
-    let letGo = claim.interruptFast()
-    #expect(!letGo)  // let go: the cancel releases the downstream itself
   }
 }

@@ -383,7 +383,8 @@ import Testing
   @Test func failureWhileValuesAreQueued_deliversThemFirst() {
     let children = self.children
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
-      // Sent during a delivery, so queued: child 1's values come before its failure.
+      // Sent during a delivery, so delivered re-entrantly: child 1's values come before
+      // its failure.
       if value == 0 {
         children[1].send(1)
         children[1].send(2)
@@ -406,8 +407,8 @@ import Testing
     let children = self.children
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2)) { value in
       if value == 0 {
-        children[1].send(1)  // queued, delivered with the demand left
-        children[2].send(2)  // queued, no demand left for it
+        children[1].send(1)  // delivered re-entrantly, with the demand left
+        children[2].send(2)  // queued: no demand left for it
         children[2].send(completion: .failure(Boom()))
       }
       return .none
@@ -424,7 +425,10 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
-  @Test func cancelWhileFailingWithValuesQueued_deliversNothingMore() {
+  /// A value sent from inside the subscriber is delivered re-entrantly, as in Combine; the
+  /// failure sent after it waits for the outer call to return, and the cancel made before that
+  /// ends the stream without it.
+  @Test func cancelFromReceiveAfterAReentrantFailure_deliversNothingMore() {
     let children = self.children
     let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
@@ -440,7 +444,7 @@ import Testing
     upstream.send(0)
     upstream.send(1)
     children[0].send(0)
-    #expect(recorder.events == [.subscription, .value(0)])
+    #expect(recorder.events == [.subscription, .value(0), .value(1)])
   }
 
   @Test func cancelBeforeUpstreamValues_cancelsUpstream() {
@@ -694,7 +698,7 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
-  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
+  /// `cancel()` drops a failure still waiting for the outer delivery. It used to release it under
   /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
   /// deinit probes the lock from another thread (false before the fix).
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
@@ -704,7 +708,7 @@ import Testing
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
       if value == 0 {
-        child.send(1)  // queued behind the delivery of 0
+        child.send(1)  // delivered re-entrantly
         child.fail(
           LockProbeError {
             let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
@@ -720,7 +724,7 @@ import Testing
     upstream.send(child)
     child.send(0)
     #expect(deinitFoundTheLockFree.withLock { $0 } == true)
-    #expect(recorder.values == [0])
+    #expect(recorder.values == [0, 1])  // 1 re-entrantly
     holder.subscription = nil
   }
 }

@@ -27,24 +27,10 @@ private func perform(_ action: State.Action) {
   if let request = action.request { request.request(action.demand) }
 }
 
-/// Drains `state` as the drain owner would, each value returning `perValue`; the log names each
-/// step.
-private func drainAll(_ state: inout State, perValue: Subscribers.Demand = .none) -> [String] {
-  var log: [String] = []
-  var more = Subscribers.Demand.none
-  while let delivery = state.nextDelivery(adding: more) {
-    more = .none
-    switch delivery {
-    case .topUp(_, let demand, _):
-      log.append("topUp \(demand)")
-    case .value(let value):
-      log.append("value \(value)")
-      more = perValue
-    case .completion(let completion, let dropped):
-      log.append("completion \(name(completion)) dropped \(Array(dropped))")
-    }
-  }
-  return log
+/// Hands out the completion as the thread inside the gate would; the log names it.
+private func drainAll(_ state: inout State) -> [String] {
+  guard let completion = state.nextCompletion() else { return [] }
+  return ["completion \(name(completion))"]
 }
 
 /// The state with an upstream subscribed and the inner of generation 1 subscribed.
@@ -79,45 +65,40 @@ private func subscribed(upstream: Probe, inner: Probe) -> State {
     #expect(inner.requested == [.max(3)])
   }
 
-  @Test func switch_cancelsCurrent_dropsQueued_keepsTheirDemand() {
+  @Test func switch_cancelsCurrent_newInnerAskedForTheDemandLeft() {
     let inner = Probe()
     var state = subscribed(upstream: Probe(), inner: inner)
-    _ = state.request(.max(2))
-    let result1 = state.innerValue(1, 10)
-    #expect(result1)  // claims the drain
-    let result2 = state.innerValue(1, 11)
-    #expect(!result2)  // the drain is already claimed
+    _ = state.request(.max(3))
+    let first = state.innerValue(1)
+    #expect(first)  // delivered by the caller: one demand taken
     let action = state.switchInner()
     perform(action)
     #expect(inner.cancelled)
-    #expect(Array(action.released.values) == [10, 11])
     #expect(action.subscribe == 2)
     let next = Probe()
     perform(state.innerSubscribed(2, next))
     #expect(next.requested == [.max(2)])
-    let result3 = state.innerValue(1, 12)
-    #expect(!result3)  // the replaced inner's value is dropped
-    #expect(state.queue.values.isEmpty)
+    let stale = state.innerValue(1)
+    #expect(!stale)  // the replaced inner's value is dropped
   }
 
-  @Test func innerValue_beyondDemand_isDropped() {
+  @Test func innerValue_withinDemand_takesOne_beyondIt_isRefused() {
     var state = subscribed(upstream: Probe(), inner: Probe())
     _ = state.request(.max(1))
-    let result4 = state.innerValue(1, 1)
-    #expect(result4)
-    let result5 = state.innerValue(1, 2)
-    #expect(!result5)
-    #expect(drainAll(&state) == ["value 1"])
+    #expect(!state.isBeyondDemand(1))
+    let first = state.innerValue(1)
+    #expect(first)
+    #expect(state.isBeyondDemand(1))  // the caller traps, as Combine
+    let second = state.innerValue(1)
+    #expect(!second)
   }
 
-  @Test func drain_topsUpTheCurrentInnerWithReturnedDemand() {
+  @Test func demandReturnedForADeliveredValue_isAdded() {
     var state = subscribed(upstream: Probe(), inner: Probe())
     _ = state.request(.max(1))
-    let result6 = state.innerValue(1, 1)
-    #expect(result6)
-    #expect(drainAll(&state, perValue: .max(2)) == ["value 1", "topUp max(2)"])
+    _ = state.innerValue(1)
+    state.delivered(adding: .max(2))
     #expect(state.outstandingDemand == .max(2))
-    #expect(!state.queue.drain.isClaimed)
   }
 
   @Test func finishes_onlyWhenUpstreamAndCurrentInnerFinished() {
@@ -128,7 +109,7 @@ private func subscribed(upstream: Probe, inner: Probe) -> State {
     #expect(!finished.drains)
     let action = state.innerFinished(1)
     #expect(action.drains)
-    #expect(drainAll(&state) == ["completion finished dropped []"])
+    #expect(drainAll(&state) == ["completion finished"])
     guard case .ended = state.phase else {
       Issue.record("expected .ended, got \(state.phase)")
       return
@@ -145,22 +126,20 @@ private func subscribed(upstream: Probe, inner: Probe) -> State {
     #expect(result8.drains)
   }
 
-  @Test func innerFailure_cancelsUpstream_deliversQueuedValuesFirst() {
+  @Test func innerFailure_cancelsUpstream_isDeliverableAtOnce() {
     let upstream = Probe()
     let inner = Probe()
     var state = subscribed(upstream: upstream, inner: inner)
     _ = state.request(.max(2))
-    let result9 = state.innerValue(1, 1)
-    #expect(result9)
-    let result10 = state.innerValue(1, 2)
-    #expect(!result10)
+    _ = state.innerValue(1)
     let action = state.fail(Boom(), generation: 1)
     perform(action)
     #expect(upstream.cancelled)
     #expect(!inner.cancelled)
     #expect(action.released.subscription as? Probe === inner)
-    #expect(!action.drains)  // the drain is still claimed by the first value
-    #expect(drainAll(&state) == ["value 1", "value 2", "completion failure dropped []"])
+    #expect(action.drains)
+    #expect(drainAll(&state) == ["completion failure"])
+    #expect(drainAll(&state).isEmpty)  // handed out once
   }
 
   @Test func replacedInnerFailure_isIgnored() {
@@ -174,16 +153,10 @@ private func subscribed(upstream: Probe, inner: Probe) -> State {
     }
   }
 
-  @Test func cancel_whileFailing_handsOutValuesAndFailure() {
-    let upstream = Probe()
-    let inner = Probe()
-    var state = subscribed(upstream: upstream, inner: inner)
-    _ = state.request(.max(1))
-    let result11 = state.innerValue(1, 1)
-    #expect(result11)
+  @Test func cancel_whileFailing_handsOutTheFailure() {
+    var state = subscribed(upstream: Probe(), inner: Probe())
     _ = state.fail(Boom(), generation: nil)
     let action = state.cancel()
-    #expect(Array(action.released.values) == [1])
     #expect(action.released.completion.map(name) == "failure")
     #expect(drainAll(&state) == [])
   }

@@ -199,7 +199,8 @@ import Testing
   @Test func failureWhileValuesAreQueued_deliversThemFirst() {
     let inner = inners[0]
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
-      // Sent during a delivery, so queued: the inner's values come before its failure.
+      // Sent during a delivery, so delivered re-entrantly: the inner's values come before
+      // its failure.
       if value == 0 {
         inner.send(1)
         inner.send(2)
@@ -220,7 +221,7 @@ import Testing
     let inner = inners[0]
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2)) { value in
       if value == 0 {
-        inner.send(1)  // queued with the last demand
+        inner.send(1)  // delivered re-entrantly, with the last demand
         inner.send(completion: .failure(Boom()))
       }
       return .none
@@ -235,11 +236,11 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
-  @Test func failureWhileValuesAreQueued_replacedInnerValuesStayDropped() {
+  @Test func reentrantSendsSwitchAndFailure_deliveredInOrder() {
     let (upstream, inners) = (self.upstream, self.inners)
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
       if value == 0 {
-        inners[0].send(1)  // queued, then dropped by the switch
+        inners[0].send(1)  // delivered re-entrantly, before the switch
         upstream.send(inners[1])
         inners[1].send(2)
         inners[1].send(completion: .failure(Boom()))
@@ -249,12 +250,15 @@ import Testing
     upstream.switchToLatest().subscribe(recorder)
     upstream.send(inners[0])
     inners[0].send(0)
-    #expect(recorder.values == [0, 2])
+    #expect(recorder.values == [0, 1, 2])
     #expect(recorder.completion == .failure(Boom()))
     #expect(recorder.violations.isEmpty)
   }
 
-  @Test func cancelWhileFailingWithValuesQueued_deliversNothingMore() {
+  /// A value sent from inside the subscriber is delivered re-entrantly, as in Combine; the
+  /// failure sent after it waits for the outer call to return, and the cancel made before that
+  /// ends the stream without it.
+  @Test func cancelFromReceiveAfterAReentrantFailure_deliversNothingMore() {
     let inner = inners[0]
     let holder = SubscriptionHolder()
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .unlimited) { value in
@@ -269,7 +273,7 @@ import Testing
     holder.subscription = recorder.subscription
     upstream.send(inner)
     inner.send(0)
-    #expect(recorder.events == [.subscription, .value(0)])
+    #expect(recorder.events == [.subscription, .value(0), .value(1)])
   }
 
   @Test func cancelBeforeInner_cancelsUpstream() {
@@ -466,7 +470,7 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
-  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
+  /// `cancel()` drops a failure still waiting for the outer delivery. It used to release it under
   /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
   /// deinit probes the lock from another thread (false before the fix).
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
@@ -476,7 +480,7 @@ import Testing
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
       if value == 0 {
-        inner.send(1)  // queued behind the delivery of 0
+        inner.send(1)  // delivered re-entrantly
         inner.fail(
           LockProbeError {
             let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
@@ -492,7 +496,7 @@ import Testing
     upstream.send(inner)
     inner.send(0)
     #expect(deinitFoundTheLockFree.withLock { $0 } == true)
-    #expect(recorder.values == [0])
+    #expect(recorder.values == [0, 1])  // 1 re-entrantly
     holder.subscription = nil
   }
 }

@@ -1,4 +1,4 @@
-import StreamCore
+public import StreamCore
 
 /// The state of `merge`'s subscription, as data, for every arity and `MergeMany`: each
 /// transition is a `mutating` function called under ``MergeStorage``'s lock, returning what to
@@ -23,7 +23,7 @@ import StreamCore
 /// any --it completes, another fails, or cancel()--> done
 /// ```
 ///
-/// Neither ``Slot`` nor anything the per-value transition (``receive(_:from:claim:)``) switches
+/// Neither ``Slot`` nor anything the per-value transition (``receive(_:from:)``) switches
 /// over carries a reference: matching a case that carries an existential copies it, a retain and
 /// a release per value (`Docs/Internals.md`, "Inlining and exclusivity"). So the upstreams'
 /// subscriptions sit beside the slots in ``subscriptions`` (one exists exactly while its slot is
@@ -31,11 +31,13 @@ import StreamCore
 /// ``phase``: every slot is `done` in every phase but `active`. Off the per-value path, the
 /// pending failure is carried by ``Phase/failing(_:)``.
 ///
-/// What is not here: the subscriber and the delivery claim. Both sit in ``MergeStorage``,
-/// because its lock-free path (unlimited demand, nobody delivering) calls the subscriber without
-/// taking the lock; ``nextStep()`` tells the thread holding the claim when to let go of it.
+/// What is not here: the subscriber and the delivery gate, which sit in ``MergeStorage``. Every
+/// transition that can make something deliverable is called by a thread inside the gate, or
+/// says so (``hasDelivery``, ``Completed/delivers``) so that its caller passes the gate.
+@usableFromInline
 struct MergeState<Output, Failure: Error> {
   /// Where the subscription is in its life, and the completion waiting in it.
+  @usableFromInline
   enum Phase {
     /// Upstreams send; values go down as demand allows.
     case active
@@ -49,6 +51,7 @@ struct MergeState<Output, Failure: Error> {
   }
 
   /// One upstream's progress. Reference-free: its subscription is in ``subscriptions``.
+  @usableFromInline
   enum Slot: Equatable {
     /// Not subscribed yet.
     case awaitingSubscription
@@ -65,11 +68,18 @@ struct MergeState<Output, Failure: Error> {
   }
 
   /// A value waiting for demand or for the thread delivering, with the upstream it came from.
+  @usableFromInline
   struct Queued {
     /// The value.
-    let value: Output
+    @usableFromInline let value: Output
     /// The upstream that sent it.
-    let index: Int
+    @usableFromInline let index: Int
+
+    @inlinable
+    init(value: Output, index: Int) {
+      self.value = value
+      self.index = index
+    }
   }
 
   /// What an upstream's subscription leads to.
@@ -82,15 +92,17 @@ struct MergeState<Output, Failure: Error> {
     case request(Subscribers.Demand)
   }
 
-  /// What a value arriving outside the lock-free path leads to.
+  /// What a value arriving inside the gate leads to.
+  @usableFromInline
   enum ValueAction: Equatable {
     /// Ignored: its upstream is done, or sent more than it was asked for.
     case dropped
-    /// Queued for the thread delivering, or until there is demand.
+    /// Queued behind earlier values, or until there is demand.
     case queued
-    /// The caller claimed delivery and took one demand: it delivers the value itself, then
-    /// books the subscriber's answer with ``delivered(from:more:canGiveBack:)``.
-    case deliver
+    /// One demand is taken: the caller delivers the value itself, then (unless the demand is
+    /// `unlimited`, where nothing changes) books the subscriber's answer with
+    /// ``delivered(from:more:canGiveBack:)``.
+    case deliver(unlimited: Bool)
   }
 
   /// What an upstream's completion leads to, performed after the lock.
@@ -99,9 +111,8 @@ struct MergeState<Output, Failure: Error> {
     var released: (any Subscription)?
     /// The other upstreams, to cancel after the lock (after a failure).
     var cancels: [any Subscription] = []
-    /// The completion is now pending: the thread holding the claim (or the one that claims it)
-    /// must run the drain.
-    var wakesOwner = false
+    /// The completion is now pending: the caller passes the gate and runs the drain.
+    var delivers = false
   }
 
   /// What `cancel()` took out of the state, cancelled or released after the lock.
@@ -114,36 +125,39 @@ struct MergeState<Output, Failure: Error> {
     var failure: Failure?
   }
 
-  /// One step of the drain, for the thread holding the claim, performed after the lock.
+  /// One step of the drain, for the thread inside the gate, performed after the lock.
   enum Step {
     /// Deliver a queued value (its demand is taken), then book the answer with
     /// ``delivered(from:more:canGiveBack:)``.
     case value(Output, from: Int)
     /// Deliver the completion and let go of the subscriber; release `dropped`, the values
-    /// the demand didn't cover. The state is terminal and the claim is kept for good.
+    /// the demand didn't cover. The state is terminal.
     case completion(Subscribers.Completion<Failure>, dropped: RingBuffer<Queued>)
     /// Ask an upstream for values.
     case request(any Subscription, Subscribers.Demand)
-    /// Cancelled: let go of the subscriber and keep the claim for good.
-    case release
-    /// Nothing to do: give the claim back, opening the lock-free path if `reopen`.
-    case stop(reopen: Bool)
+    /// Nothing to do, or terminal.
+    case stop
   }
 
   /// The phase.
+  @usableFromInline
   var phase: Phase
   /// Each upstream's progress, by index.
+  @usableFromInline
   var slots: [Slot]
   /// Each upstream's subscription, by index: set exactly while its slot is `asked`, `waiting`
   /// or `idle`.
   var subscriptions: [(any Subscription)?]
   /// Requested by the subscriber and not yet delivered.
+  @usableFromInline
   var demand = Subscribers.Demand.none
-  /// Values waiting for demand or for the thread delivering; while demand is limited, at most
+  /// Values waiting for demand or behind an earlier value; while demand is limited, at most
   /// one per upstream.
+  @usableFromInline
   var queue = RingBuffer<Queued>()
   /// Upstreams to ask for a value once there is demand (their slots are `idle`; an index whose
   /// slot has moved on since is skipped).
+  @usableFromInline
   var idle: [Int] = []
   /// How many upstreams have finished. A count rather than a scan of `slots`, so the last
   /// finish is seen in O(1) (`MergeMany` may merge many).
@@ -166,15 +180,21 @@ struct MergeState<Output, Failure: Error> {
   }
 
   /// Whether the subscription completed or was cancelled.
+  @inlinable
   var isTerminal: Bool {
     if case .terminal = phase { return true }
     return false
   }
 
-  /// Whether the lock-free path may deliver once the claim is given back: the subscriber's
-  /// demand is unlimited, the merge is active and nothing waits in the queue.
-  var opensFastPath: Bool {
-    demand == .unlimited && queue.isEmpty && isActive
+  /// Whether the drain has something to deliver: a queued value and demand for it, or a
+  /// completion.
+  var hasDelivery: Bool {
+    switch phase {
+    case .active: return demand > .none && !queue.isEmpty
+    case .finishing: return demand > .none || queue.isEmpty
+    case .failing: return true
+    case .terminal: return false
+    }
   }
 
   // MARK: Transitions
@@ -205,15 +225,11 @@ struct MergeState<Output, Failure: Error> {
     return true
   }
 
-  /// Upstream `index` sent `value` outside the lock-free path. It is delivered by the caller if
-  /// nothing is queued, there is demand and no thread delivers (`claim`, called under the lock,
-  /// returns `true`); otherwise queued. Values from a done upstream, or beyond what the
-  /// upstream was asked for, are dropped.
-  mutating func receive(
-    _ value: Output,
-    from index: Int,
-    claim: () -> Bool
-  ) -> ValueAction {
+  /// Upstream `index` sent `value`, and its thread is inside the gate. It is delivered by the
+  /// caller if nothing is queued and there is demand; otherwise queued. Values from a done
+  /// upstream, or beyond what the upstream was asked for, are dropped.
+  @inlinable
+  mutating func receive(_ value: Output, from index: Int) -> ValueAction {
     // Per value: switches only over the reference-free slot (see the type's comment).
     switch slots[index] {
     case .asked(let asked):
@@ -223,9 +239,10 @@ struct MergeState<Output, Failure: Error> {
     case .awaitingSubscription, .waiting, .idle, .done:
       return .dropped
     }
-    if demand > .none, queue.isEmpty, claim() {
+    if demand > .none, queue.isEmpty {
+      if demand == .unlimited { return .deliver(unlimited: true) }
       demand -= 1
-      return .deliver
+      return .deliver(unlimited: false)
     }
     queue.append(Queued(value: value, index: index))
     return .queued
@@ -234,6 +251,7 @@ struct MergeState<Output, Failure: Error> {
   /// A value from upstream `index` went down and the subscriber returned `more`. Books the
   /// demand and decides whether that upstream is asked for another: through the return value
   /// of its `receive` when `canGiveBack` (returns `true`), else later by the drain.
+  @inlinable
   mutating func delivered(
     from index: Int,
     more: Subscribers.Demand,
@@ -271,7 +289,7 @@ struct MergeState<Output, Failure: Error> {
       phase = .failing(error)
       action.cancels = takeSubscriptions()
     }
-    action.wakesOwner = true
+    action.delivers = true
     return action
   }
 
@@ -302,7 +320,7 @@ struct MergeState<Output, Failure: Error> {
     }
     switch phase {
     case .active:
-      if let request = nextRequest() { return request }
+      if let (upstream, demand) = nextRequest() { return .request(upstream, demand) }
     case .finishing:
       if queue.isEmpty {
         phase = .terminal
@@ -313,16 +331,16 @@ struct MergeState<Output, Failure: Error> {
       phase = .terminal
       return .completion(.failure(error), dropped: queue.takeAll())
     case .terminal:
-      return .release
+      break
     }
-    return .stop(reopen: opensFastPath)
+    return .stop
   }
 
   // MARK: Helpers
 
   /// The next upstream request: `.unlimited` to each upstream once demand is unlimited, else
   /// `.max(1)` to an idle upstream while there is demand.
-  mutating func nextRequest() -> Step? {
+  mutating func nextRequest() -> (any Subscription, Subscribers.Demand)? {
     if demand == .unlimited {
       while unlimitedCursor < slots.count {
         let index = unlimitedCursor
@@ -333,7 +351,7 @@ struct MergeState<Output, Failure: Error> {
         case .asked, .waiting, .idle:
           guard let subscription = subscriptions[index] else { continue }
           slots[index] = .asked(.unlimited)
-          return .request(subscription, .unlimited)
+          return (subscription, .unlimited)
         }
       }
       return nil
@@ -341,7 +359,7 @@ struct MergeState<Output, Failure: Error> {
     while demand > .none, let index = idle.popLast() {
       guard case .idle = slots[index], let subscription = subscriptions[index] else { continue }
       slots[index] = .asked(.max(1))
-      return .request(subscription, .max(1))
+      return (subscription, .max(1))
     }
     return nil
   }

@@ -8,13 +8,18 @@ extension Publishers.FlatMap {
   /// type, that subscriber also lets an `AnyPublisher` child subscribe it through code
   /// specialised for the erased publisher.
   /// The states and transitions are ``FlatMapState``'s; this class takes the lock, performs the
-  /// actions after it, and runs the drain (a ``SerialDrain`` in the state's ``DeliveryQueue``).
+  /// actions after it, and calls the downstream only through `gate` (``DeliveryGate``), as
+  /// Combine calls it under its downstream lock.
   ///
-  /// A child's value goes down at once, on the child's thread, when nobody is delivering,
-  /// nothing is queued and there is demand; otherwise it is queued and the thread holding the
-  /// drain delivers it. A value from a `Just` child is taken without subscribing to the child.
-  // Sendable: all mutable state is guarded by `lock`; the downstream is called only by the
-  // thread that claimed the drain, and the upstream, children and transform outside the lock.
+  /// A child's value goes down at once, on the child's thread, when nothing is queued and there
+  /// is demand: a child sending from another thread waits for a delivery under way, and one
+  /// sending from inside the downstream's `receive(_:)` is delivered re-entrantly. Otherwise
+  /// the value is queued; whichever thread makes it deliverable (a request, a
+  /// completion) delivers the queue inside the gate, from its outermost pass (`nestedWork`), so that a
+  /// request from inside `receive(_:)` never delivers from inside that call. A value from a
+  /// `Just` child is taken without subscribing to the child.
+  // Sendable: `state` and `box` are guarded by `lock`, `nestedWork` by `gate`; the downstream is
+  // called inside the gate, and the upstream, children and transform outside the lock.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable,
@@ -48,15 +53,17 @@ extension Publishers.FlatMap {
     }
 
     @usableFromInline let lock = Lock()
-    /// Lets a value delivered at once with unlimited demand give the drain back without a
-    /// second lock round trip (see `MergeClaim`, "`flatMap` uses the same word").
-    @usableFromInline let claim = MergeClaim(claimed: false)
+    /// Held across every call to the downstream.
+    @usableFromInline let gate = DeliveryGate()
+    /// Set by a nested pass through the gate that made something deliverable: the outermost
+    /// pass of the same thread drains once its own call returns. Guarded by `gate`.
+    @usableFromInline var nestedWork = false
     /// The children's way back into this class (see `InnerEntries`).
     @usableFromInline let entries: InnerEntries<Output, Failure>
     @usableFromInline let maxPublishers: Subscribers.Demand
     /// `nil` once the completion was handed to the drain, or after `cancel()`.
-    @usableFromInline @exclusivity(unchecked) var box: Box?
-    @usableFromInline @exclusivity(unchecked) var state: State
+    @usableFromInline var box: Box?
+    @usableFromInline var state: State
 
     @inlinable
     init(
@@ -126,21 +133,9 @@ extension Publishers.FlatMap {
     func receive(completion: Subscribers.Completion<Failure>) {
       switch completion {
       case .finished:
-        finished(
-          lock.withLock {
-            var finished = state.upstreamFinished()
-            wakeIfQueued(&finished)
-            return finished
-          }
-        )
+        finished(lock.withLock { state.upstreamFinished() })
       case .failure(let error):
-        failed(
-          lock.withLock {
-            var failed = state.fail(error, from: nil)
-            wakeIfQueued(&failed)
-            return failed
-          }
-        )
+        failed(lock.withLock { state.fail(error, from: nil) })
       }
     }
 
@@ -171,133 +166,77 @@ extension Publishers.FlatMap {
         if quiet { return }  // the child's subscription is released here, after the lock
         _ = released
       }
-      finished(
-        lock.withLock {
-          var finished = state.childFinished(child, maxPublishers: maxPublishers)
-          wakeIfQueued(&finished)
-          return finished
-        }
-      )
+      finished(lock.withLock { state.childFinished(child, maxPublishers: maxPublishers) })
     }
 
     @usableFromInline
     func childFailed(_ child: InnerTag, _ error: Failure) {
-      failed(
-        lock.withLock {
-          var failed = state.fail(error, from: child)
-          wakeIfQueued(&failed)
-          return failed
-        }
-      )
+      failed(lock.withLock { state.fail(error, from: child) })
     }
 
-    /// A child's value: delivered now or queued (see ``FlatMapState/receive(_:from:)``).
-    /// Returns the top-up to ask the child for: one more after a value delivered now, unless
-    /// the child was asked for unlimited values; a queued value's top-up comes with its
+    /// A child's value: delivered now or queued (see ``FlatMapState/receive(_:from:)``), inside
+    /// the gate. Returns the top-up to ask the child for: one more after a value delivered now,
+    /// unless the child was asked for unlimited values; a queued value's top-up comes with its
     /// delivery.
-    ///
-    /// With the downstream's demand unlimited, a value delivered at once gives the drain back
-    /// without taking the lock again (`MergeClaim`'s `releaseFast()`): the drain flag stays
-    /// set, and the next value, or whoever records work meanwhile (`MergeClaim`'s `wake()`),
-    /// takes it over.
     @inlinable @inline(__always)
     func offer(_ value: Output, from child: InnerTag) -> Subscribers.Demand {
-      // Only non-generic types cross the lock: this often runs unspecialised.
-      var target: Box?
-      // A fast delivery calls the downstream through `box` unretained: `cancel()` leaves the
-      // box to it (see there).
-      var borrowed: Unmanaged<Box>?
-      var fast = false
-      let outcome = lock.withLock { () -> FlatMapValueOutcome in
-        // The last fast delivery let go: this thread takes over the drain flag it left set.
-        let holding = claim.takeLetGo()
-        var outcome = state.receive(value, from: child, holdingDrain: holding)
-        // Queued behind a delivery: if that one let go meanwhile, this thread drains.
-        if case .queued = outcome, claim.wake() { outcome = .drain }
-        if case .deliver = outcome {
-          // Unlimited demand needs no update after the delivery: it may let go without the lock.
-          fast = state.queue.demand == .unlimited
-          if fast, let box {
-            borrowed = Unmanaged.passUnretained(box)
-          } else {
-            fast = false
-            target = box
+      gate.enter(as: ThreadID.current) { outermost in
+        // Only non-generic types cross the lock: this often runs unspecialised.
+        var target: Box?
+        let outcome = lock.withLock { () -> FlatMapValueOutcome in
+          let outcome = state.receive(value, from: child)
+          if case .deliver = outcome { target = box }
+          return outcome
+        }
+        var topUp = Subscribers.Demand.none
+        var claimed = false
+        switch outcome {
+        case .ignored, .queued:
+          break
+        case .drain:
+          claimed = true
+        case .deliver(let unlimited):
+          // Consumed: binding a copy would retain the box a second time.
+          guard let target = consume target else {
+            preconditionFailure("FlatMap: a delivery after the downstream was released")
           }
+          let more = target.downstream.receive(value)
+          if more > .none { claimed = lock.withLock { state.request(more) } }
+          if !unlimited { topUp = .max(1) }
         }
-        if fast {
-          if !holding { claim.beginFast() }
-        } else if holding {
-          claim.release(reopening: false)  // this thread delivers through the lock after all
-        }
-        return outcome
-      }
-      switch outcome {
-      case .ignored:
-        return .none
-      case .queued:
-        return .none
-      case .drain:
-        drain()
-        return .none
-      case .deliver(let unlimited):
-        if let borrowed {
-          // Unlimited demand: what the downstream returns changes nothing.
-          _ = borrowed._withUnsafeGuaranteedRef { $0.downstream.receive(value) }
-          // Refused: work was recorded meanwhile; this thread still owns the drain.
-          if !claim.releaseFast() {
-            claim.release(reopening: false)
-            drain()
-          }
-          return .none
-        }
-        // Consumed: binding a copy would retain the box a second time.
-        guard let target = consume target else {
-          preconditionFailure("FlatMap: a delivery after the downstream was released")
-        }
-        let more = target.downstream.receive(value)
-        if !lock.withLock({ state.releaseDrainIfIdle(adding: more) }) { drain() }
-        return unlimited ? .none : .max(1)
+        if claimed { nestedWork = true }
+        if outermost, nestedWork { drain() }
+        return topUp
       }
     }
 
-    /// Under the lock, after a `.finished` was handed out: if it was queued while the drain was
-    /// held (`transform` is handed out with it), by a fast delivery's thread or on behalf of
-    /// nobody after one let go, makes sure a thread sends it (``MergeClaim/wake()``), and
-    /// `claimed` tells whether this one does. Under the lock, so that the word's only change
-    /// outside it is a fast delivery letting go (see ``MergeClaim/takeLetGo()``).
-    @inlinable
-    @inline(__always)
-    func wakeIfQueued(_ finished: inout State.Finished) {
-      if !finished.claimed, finished.transform != nil { finished.claimed = claim.wake() }
-    }
-
-    /// Under the lock, after a failure was handed out: the same for the failure, queued while
-    /// the drain was held.
+    /// Delivers what was made deliverable: at once from the outermost pass through the gate,
+    /// after the subscriber's call returns from a nested one.
     @usableFromInline
-    func wakeIfQueued(_ failed: inout State.Failed?) {
-      guard var handed = failed.take() else { return }
-      if !handed.claimed { handed.claimed = claim.wake() }
-      failed = handed
+    func deliverPending() {
+      gate.enter(as: ThreadID.current) { outermost in
+        if outermost { drain() } else { nestedWork = true }
+      }
     }
 
     /// Acts on what a `.finished` handed out: asks the upstream for one more publisher, and
-    /// delivers `.finished` if the caller claimed the drain.
+    /// delivers `.finished` if it is deliverable.
     // Always inlined: outlined, it cost measurably per child on `flatMapFuture` and
     // `flatMapErased` (Docs/Performance.md).
     @inlinable
     @inline(__always)
     func finished(_ finished: State.Finished) {
       if finished.asksOneMore { finished.upstreamToAsk.request(.max(1)) }
-      if finished.claimed { drain() }
+      if finished.claimed { deliverPending() }
     }  // the finished side's subscription and a finished stream's transform are released here
 
     /// Acts on what a failure handed out: cancels the rest, and delivers the failure (after the
-    /// queued values the demand covers) if the caller claimed the drain.
+    /// queued values the demand covers) if it is deliverable.
     @usableFromInline
     func failed(_ failed: State.Failed?) {
       guard let failed else { return }
       for subscription in failed.cancel { subscription.cancel() }
-      if failed.claimed { drain() }
+      if failed.claimed { deliverPending() }
     }  // the failing side's subscription and the transform are released here
 
     // MARK: Downstream
@@ -306,16 +245,15 @@ extension Publishers.FlatMap {
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       var turning: [any Subscription] = []
+      // A request made from inside `receive(_:)` only adds to the demand, as Combine: the
+      // children hear of it through what their values return.
+      let delivering = gate.isHeld(by: ThreadID.current)
       let claimed = lock.withLock { () -> Bool in
-        // A request made while a value is being delivered (from inside `receive(_:)`) only adds
-        // to the demand, as Combine: the children hear of it through what their values return.
-        // (A drain flag that a fast delivery left set, `claim.isLetGo`, is nobody's delivery.)
-        let delivering = state.queue.drain.isClaimed && !claim.isLetGo
         let claimed = state.request(demand)
         if demand == .unlimited, !delivering { turning = state.childrenTurningUnlimited() }
         return claimed
       }
-      if claimed { drain() }
+      if claimed { deliverPending() }
       // As Combine: each `request(.unlimited)` asks every child for everything, in the order the
       // children were subscribed.
       for subscription in turning { subscription.request(.unlimited) }
@@ -325,9 +263,7 @@ extension Publishers.FlatMap {
     func cancel() {
       var downstream: Box?
       let cancelled = lock.withLock { () -> State.Cancelled? in
-        // A value on its way down without the lock calls the downstream through `box`
-        // unretained: it keeps the box, finds its release refused, and its drain lets go of it.
-        if !claim.interruptFast() { downstream = box.take() }
+        downstream = box.take()  // a delivery under way holds its own reference
         return state.cancel()
       }
       guard let cancelled else { return }
@@ -336,17 +272,13 @@ extension Publishers.FlatMap {
     }  // queued values, a pending failure, the transform and the downstream are released here
 
     /// Delivers queued values while there is demand, then the completion once it is due; run
-    /// only by the thread that claimed the drain.
+    /// only from the outermost pass through the gate.
     @inlinable
     func drain() {
+      nestedWork = false
       var more = Subscribers.Demand.none
-      var cancelledBox: Box?
       SerialDrain.run(lock) { () -> DrainStep? in
-        guard let step = state.nextStep(adding: more) else {
-          // Cancelled during a fast delivery, which kept the box (see `cancel()`).
-          if case .terminal = state.phase { cancelledBox = box.take() }
-          return nil
-        }
+        guard let step = state.nextStep(adding: more) else { return nil }
         more = .none
         switch consume step {
         case .value(let value, let topUp):
@@ -373,7 +305,6 @@ extension Publishers.FlatMap {
           return false
         }
       }
-      _ = cancelledBox  // released here, outside the lock
     }
 
     @usableFromInline

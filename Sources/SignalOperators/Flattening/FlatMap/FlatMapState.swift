@@ -16,8 +16,8 @@ public import StreamCore
 /// any --cancel()--> terminal (everything handed out, nothing more delivered)
 /// ```
 ///
-/// Values and the completion wait in a ``DeliveryQueue`` (`.afterDemandedValues`), whose
-/// ``SerialDrain`` says who delivers. Queued values were sent before a failure (the failing
+/// Values and the completion wait in a gated ``DeliveryQueue`` (`.afterDemandedValues`): the
+/// thread that makes them deliverable delivers them, inside the subscription's gate. Queued values were sent before a failure (the failing
 /// child's own among them), so they go first, as they would have if each send had completed
 /// its delivery.
 ///
@@ -123,7 +123,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     @usableFromInline var asksOneMore: Bool
     /// The transform, released after the lock when the stream finished.
     @usableFromInline var transform: Transform?
-    /// Whether the caller claimed the drain (to deliver `.finished`).
+    /// Whether `.finished` is deliverable: the caller passes the gate and drains.
     @usableFromInline var claimed: Bool
 
     /// Nothing to release yet.
@@ -157,7 +157,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     @usableFromInline var released: (any Subscription)?
     /// The transform, released after the lock.
     @usableFromInline var transform: Transform?
-    /// Whether the caller claimed the drain (to deliver the failure).
+    /// Whether the failure is deliverable: the caller passes the gate and drains.
     @usableFromInline var claimed = false
 
     @inlinable
@@ -195,7 +195,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   @usableFromInline var phase: Phase
   /// Where the upstream is in its life; meaningful while active.
   @usableFromInline var upstream = Upstream.awaitingSubscription
-  @usableFromInline var queue = DeliveryQueue<Pending, Failure>(failureOrder: .afterDemandedValues)
+  @usableFromInline var queue = DeliveryQueue<Pending, Failure>(
+    failureOrder: .afterDemandedValues,
+    gated: true
+  )
 
   /// An active state, awaiting the upstream's subscription.
   @inlinable
@@ -317,25 +320,17 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   }
 
   /// A child (``InnerTag/just`` for a `Just`'s value, taken without subscribing) sent
-  /// `value`. When nobody is delivering, nothing is queued and there is demand, the caller
-  /// claims the drain and delivers `value` itself; otherwise it is queued.
-  ///
-  /// `holdingDrain`: the caller already owns the drain (it took over a drain flag that a fast
-  /// delivery left set, see `MergeClaim`); then a value not delivered now, or dropped, is
-  /// `.drain`, since the caller must run the drain either way.
+  /// `value`; the caller is inside the delivery gate. When nothing is queued and there is
+  /// demand, the caller delivers `value` itself; otherwise it is queued.
   @inlinable @inline(__always)
-  mutating func receive(
-    _ value: Value,
-    from child: InnerTag,
-    holdingDrain: Bool = false
-  ) -> FlatMapValueOutcome {
-    guard case .active = phase else { return holdingDrain ? .drain : .ignored }
+  mutating func receive(_ value: Value, from child: InnerTag) -> FlatMapValueOutcome {
+    guard case .active = phase else { return .ignored }
     let fromJust = child.slot < 0
-    if !fromJust, !children.isCurrent(child) { return holdingDrain ? .drain : .ignored }
+    if !fromJust, !children.isCurrent(child) { return .ignored }
     // The common case, without the queue: as `enqueue` then `nextStep` would do it. (`count`,
     // a stored property, rather than `isEmpty`: unspecialised code would call `isEmpty` with
     // the generic metadata of `Pending`, a lookup per value.)
-    if queue.values.count == 0, queue.demand > .none, holdingDrain || queue.drain.claim() {
+    if queue.values.count == 0, queue.demand > .none {
       // As Combine: while the downstream's demand is unlimited a value asks its child for
       // nothing more, also a child asked one value at a time before a `request(.unlimited)`
       // made from inside `receive(_:)`.
@@ -343,8 +338,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
       queue.demand -= 1
       return .deliver(unlimited: unlimited || (!fromJust && children.isUnlimited(child.slot)))
     }
-    let claimed = queue.enqueue(Pending(value: value, tag: child))
-    return claimed || holdingDrain ? .drain : .queued
+    return queue.enqueue(Pending(value: value, tag: child)) ? .drain : .queued
   }
 
   /// The current child `child` finished: its slot is freed, the upstream asked for one more
@@ -397,7 +391,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
 
   // MARK: Downstream
 
-  /// The downstream asked for more; `true`: the caller claimed the drain.
+  /// The downstream asked for more; `true`: something is deliverable, the caller drains.
   @inlinable
   mutating func request(_ demand: Subscribers.Demand) -> Bool {
     queue.request(demand)
@@ -441,19 +435,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     return cancelled
   }
 
-  /// After a value the caller delivered: adds `more`, the demand it returned, and releases the
-  /// drain if nothing is queued while active (the common case, without building a ``Step``).
-  /// `false`: the caller still holds the drain and runs it with ``nextStep(adding:)``.
-  @inlinable
-  mutating func releaseDrainIfIdle(adding more: Subscribers.Demand) -> Bool {
-    queue.demand += more
-    // While active the queue holds no completion, so an empty queue is all there is to check.
-    guard case .active = phase, queue.values.count == 0 else { return false }
-    queue.drain.release()
-    return true
-  }
-
-  /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain.
+  /// The drain's next step, for the thread inside the gate; `nil` when nothing is left.
   /// `more` is the demand the previous delivery returned.
   @inlinable
   mutating func nextStep(adding more: Subscribers.Demand) -> Step? {
@@ -481,12 +463,12 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
 enum FlatMapValueOutcome: Equatable {
   /// The stream ended or the child was replaced: the value is dropped.
   case ignored
-  /// Queued, for demand or for the thread delivering.
+  /// Queued, for demand.
   case queued
-  /// Queued, and the caller claimed the drain: run it.
+  /// Queued behind other values, and deliverable: the caller drains.
   case drain
-  /// The caller claimed the drain and took one demand: deliver the value now, then release the
-  /// drain. `unlimited`: the child was asked for unlimited values, or the downstream's demand
-  /// is unlimited, so the child is asked for no top-up (as Combine).
+  /// One demand is taken: deliver the value now. `unlimited`: the child was asked for
+  /// unlimited values, or the downstream's demand is unlimited, so the child is asked for no
+  /// top-up (as Combine).
   case deliver(unlimited: Bool)
 }

@@ -84,9 +84,13 @@ extension Publishers.SwitchToLatest {
   /// through its `InnerEntries`, so an `AnyPublisher` inner subscribes it through code
   /// specialised for the erased publisher. The states and transitions are
   /// ``SwitchToLatestState``'s; this class takes the lock, performs the actions after it, and
-  /// runs the drain (a ``SerialDrain`` in the state's ``DeliveryQueue``).
-  // Sendable: all mutable state is guarded by `lock`; the downstream is called only by the
-  // thread that claimed the drain, the upstream and inners outside the lock.
+  /// calls the downstream only through `gate` (``DeliveryGate``), as Combine calls it under its
+  /// downstream lock: the current inner's value goes down at once on its thread, re-entrantly
+  /// from inside the downstream, after a delivery under way from another thread. The
+  /// completion waits in the state's queue; whichever thread makes it deliverable delivers it
+  /// inside the gate, from its outermost pass (`nestedWork`).
+  // Sendable: `state` and `downstream` are guarded by `lock`, `nestedWork` by `gate`; the
+  // downstream is called inside the gate, the upstream and inners outside the lock.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -95,11 +99,16 @@ extension Publishers.SwitchToLatest {
     @usableFromInline typealias State = SwitchToLatestState<Output, Failure>
 
     @usableFromInline let lock = Lock()
+    /// Held across every call to the downstream.
+    @usableFromInline let gate = DeliveryGate()
     /// The inner publishers' way back into this class (see `InnerEntries`).
     @usableFromInline let entries: InnerEntries<Output, Failure>
-    @usableFromInline @exclusivity(unchecked) var state = State()
+    @usableFromInline var state = State()
     /// `nil` once the completion was handed to the drain, or after `cancel()`.
-    @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
+    @usableFromInline var downstream: Downstream?
+    /// Set by a nested pass through the gate that made something deliverable: the outermost
+    /// pass of the same thread drains once its own call returns. Guarded by `gate`.
+    @usableFromInline var nestedWork = false
 
     @inlinable
     init(downstream: Downstream) {
@@ -175,17 +184,27 @@ extension Publishers.SwitchToLatest {
 
     @inlinable
     func innerValue(_ generation: Int, _ value: Output) -> Subscribers.Demand {
-      let (beyondDemand, claimed) = lock.withLock { () -> (Bool, Bool) in
-        if state.isBeyondDemand(generation) { return (true, false) }
-        return (false, state.innerValue(generation, value))
+      gate.enter(as: ThreadID.current) { outermost in
+        var target: Downstream?
+        let beyondDemand = lock.withLock { () -> Bool in
+          if state.isBeyondDemand(generation) { return true }
+          if state.innerValue(generation) { target = downstream }
+          return false
+        }
+        // As Combine: a publisher that sends more than it was asked for is a programming error.
+        precondition(
+          !beyondDemand,
+          "switchToLatest: the current publisher sent a value beyond the demand requested from it"
+        )
+        var returned = Subscribers.Demand.none
+        if let target {
+          // As Combine: what the downstream returns is what the inner is asked for.
+          returned = target.receive(value)
+          if returned > .none { lock.withLock { state.delivered(adding: returned) } }
+        }
+        if outermost, nestedWork { drain() }
+        return returned
       }
-      // As Combine: a publisher that sends more than it was asked for is a programming error.
-      precondition(
-        !beyondDemand,
-        "switchToLatest: the current publisher sent a value beyond the demand requested from it"
-      )
-      guard claimed else { return .none }
-      return drain(returningTopUpsOf: generation)
     }
 
     @inlinable
@@ -231,47 +250,32 @@ extension Publishers.SwitchToLatest {
     func perform(_ action: consuming State.Action) {
       action.cancel.cancel()
       if let request = action.request { request.request(action.demand) }
-      if action.drains { drain() }
+      if action.drains { deliverPending() }
     }
 
-    /// Delivers queued values, then the completion; run only by the thread that claimed the
-    /// drain. The demand the downstream returns goes to the current inner; when that is the
-    /// inner of `sender`, whose `receive(_:)` runs this drain, it is returned (for `receive(_:)`
-    /// to return, as Combine) rather than requested.
-    @inlinable
-    @discardableResult
-    func drain(returningTopUpsOf sender: Int? = nil) -> Subscribers.Demand {
-      var returned = Subscribers.Demand.none
-      var more = Subscribers.Demand.none
-      SerialDrain.run(lock) { () -> (State.Delivery, Downstream)? in
-        guard let delivery = state.nextDelivery(adding: more) else { return nil }
-        more = .none
-        // The completion is the last delivery: the downstream is let go after it.
-        let target = if case .completion = delivery { downstream.take() } else { downstream }
-        guard let target else {
-          preconditionFailure("SwitchToLatest: a delivery after the downstream was released")
-        }
-        return (delivery, target)
-      } perform: { step in
-        let (delivery, downstream) = step
-        switch delivery {
-        case .topUp(let current, let demand, let generation):
-          if generation == sender {
-            returned += demand
-          } else {
-            current.request(demand)
-          }
-          return true
-        case .value(let value):
-          more = downstream.receive(value)
-          return true
-        case .completion(let completion, let dropped):
-          downstream.receive(completion: completion)
-          _ = dropped
-          return false
-        }
+    /// Delivers what was made deliverable: at once from the outermost pass through the gate,
+    /// after the subscriber's call returns from a nested one.
+    @usableFromInline
+    func deliverPending() {
+      gate.enter(as: ThreadID.current) { outermost in
+        if outermost { drain() } else { nestedWork = true }
       }
-      return returned
+    }
+
+    /// Delivers the completion once it is due; run only from the outermost pass through the
+    /// gate.
+    @usableFromInline
+    func drain() {
+      nestedWork = false
+      let due = lock.withLock { () -> (Subscribers.Completion<Failure>, Downstream)? in
+        // The completion is the last delivery: the downstream is let go after it.
+        guard let completion = state.nextCompletion(), let downstream = downstream.take() else {
+          return nil
+        }
+        return (completion, downstream)
+      }
+      guard let (completion, downstream) = due else { return }
+      downstream.receive(completion: completion)
     }
   }
 }

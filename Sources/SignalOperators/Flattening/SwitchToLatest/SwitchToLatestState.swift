@@ -6,18 +6,17 @@ public import StreamCore
 ///
 /// ```
 /// active --upstream sends a publisher--> active (generation += 1; the current inner is
-///   cancelled and its queued values dropped; the new one is subscribed)
-/// active --inner value (current generation, within demand)--> active (queued for the drain)
+///   cancelled; the new one is subscribed and asked for the demand left)
+/// active --inner value (current generation, within demand)--> active (one demand taken; the
+///   caller delivers it at once, inside the gate)
 /// active --upstream finished, no inner / inner finished, upstream finished--> completing
-/// active --any failure--> completing (the rest cancelled; queued values go first while there
-///   is demand, then the failure)
-/// completing --the drain hands out the completion--> ended
+/// active --any failure--> completing (the rest cancelled)
+/// completing --nextCompletion() hands out the completion--> ended
 /// active / completing --cancel()--> ended (everything released, nothing more delivered)
 /// ```
 ///
-/// Values and the completion wait in a ``DeliveryQueue`` (`.afterDemandedValues`): a value is
-/// queued only within the downstream's demand, so every queued value is delivered before a
-/// failure.
+/// The demand and the completion are kept in a gated ``DeliveryQueue``; values never wait in
+/// it, as in Combine, which has no buffer here: inside the gate, nothing is ahead of a value.
 @usableFromInline
 struct SwitchToLatestState<Value, Failure: Error> {
   /// Where the subscription is in its life.
@@ -25,10 +24,9 @@ struct SwitchToLatestState<Value, Failure: Error> {
   enum Phase {
     /// Inner publishers come and go; see ``Active``.
     case active(Active)
-    /// The completion is in `queue`, behind the values queued before it; nothing more is
-    /// accepted.
+    /// The completion is in `queue`; nothing more is accepted.
     case completing
-    /// Cancelled, or the completion was handed to the drain.
+    /// Cancelled, or the completion was handed out.
     case ended
   }
 
@@ -82,7 +80,7 @@ struct SwitchToLatestState<Value, Failure: Error> {
     /// The generation of the inner publisher to subscribe.
     @usableFromInline
     var subscribe: Int?
-    /// The caller claimed the drain and must run it.
+    /// Something is deliverable: the caller passes the gate and drains.
     @usableFromInline
     var drains = false
     /// What the transition took out of the state, released when the action is dropped.
@@ -110,29 +108,17 @@ struct SwitchToLatestState<Value, Failure: Error> {
     init() {}
   }
 
-  /// One step of the drain.
-  @usableFromInline
-  enum Delivery {
-    /// Ask the current inner (of `generation`) for the demand the downstream returned (already
-    /// added).
-    case topUp(any Subscription, Subscribers.Demand, generation: Int)
-    /// Deliver a value.
-    case value(Value)
-    /// Deliver the completion; `dropped` holds values a failure overtook, released after it.
-    case completion(Subscribers.Completion<Failure>, dropped: RingBuffer<Value>)
-  }
-
   @usableFromInline
   var phase = Phase.active(Active())
   @usableFromInline
-  var queue = DeliveryQueue<Value, Failure>(failureOrder: .afterDemandedValues)
+  var queue = DeliveryQueue<Value, Failure>(failureOrder: .afterDemandedValues, gated: true)
 
   @inlinable
   init() {}
 
-  /// Demand neither delivered nor taken by a queued value: what the current inner may send.
+  /// Demand not yet delivered: what the current inner may send.
   @usableFromInline
-  var outstandingDemand: Subscribers.Demand { queue.demand - queue.values.count }
+  var outstandingDemand: Subscribers.Demand { queue.demand }
 
   // MARK: Upstream
 
@@ -247,14 +233,24 @@ struct SwitchToLatestState<Value, Failure: Error> {
     return true
   }
 
-  /// The inner of `generation` sent `value`: queued for the drain if it is current and within
-  /// demand, else dropped. Returns whether the caller claimed the drain.
+  /// The inner of `generation` sent a value, and the caller is inside the gate: `true` when it
+  /// is current and within demand, with one demand taken, and the caller delivers it now, as
+  /// Combine does (a value never waits in `queue`: inside the gate nothing is ahead of it);
+  /// `false` when it is dropped.
   @inlinable
-  mutating func innerValue(_ generation: Int, _ value: Value) -> Bool {
+  mutating func innerValue(_ generation: Int) -> Bool {
     guard case .active(let active) = phase, active.generation == generation,
       outstandingDemand > .none
     else { return false }
-    return queue.enqueue(value)
+    queue.demand -= 1
+    return true
+  }
+
+  /// The downstream returned `more` for a value delivered at once: added to the demand (the
+  /// caller gives it to the inner that sent the value).
+  @inlinable
+  mutating func delivered(adding more: Subscribers.Demand) {
+    queue.demand += more
   }
 
   /// The inner of `generation` finished.
@@ -314,24 +310,12 @@ struct SwitchToLatestState<Value, Failure: Error> {
     return action
   }
 
-  /// The drain's next step, for the thread that claimed it; `nil` after releasing the drain.
-  /// `more` is the demand the previous delivery returned.
+  /// The completion, once it is due: the state ends with it. `nil` otherwise.
   @inlinable
-  mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery? {
-    if more > .none, case .active(let active) = phase,
-      case .subscribed(let current) = active.current
-    {
-      queue.demand += more
-      return .topUp(current, more, generation: active.generation)
-    }
-    switch queue.nextStep(adding: more) {
-    case .none:
-      return nil
-    case .value(let value):
-      return .value(value)
-    case .completion(let completion, let dropped):
-      phase = .ended
-      return .completion(completion, dropped: dropped)
-    }
+  mutating func nextCompletion() -> Subscribers.Completion<Failure>? {
+    // Values never wait in the queue (see `innerValue(_:)`): its only step is the completion.
+    guard case .completion(let completion, _)? = queue.nextStep() else { return nil }
+    phase = .ended
+    return completion
   }
 }

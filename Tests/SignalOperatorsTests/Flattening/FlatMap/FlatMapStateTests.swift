@@ -63,19 +63,19 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> I
     #expect(!second)
   }
 
-  @Test func justValue_withDemandAndNobodyDelivering_isDeliveredByTheCaller() {
+  @Test func justValue_withDemandAndNothingQueued_isDeliveredByTheCaller() {
     var state = subscribed(SubscriptionProbe())
     let requested = state.request(.max(2))
     #expect(!requested)  // nothing to deliver yet
     let first = state.receive(1, from: .just)
     #expect(first == .deliver(unlimited: false))
     let second = state.receive(2, from: .just)
-    #expect(second == .queued)  // the first one's thread holds the drain
-    let released = state.releaseDrainIfIdle(adding: .none)
-    #expect(!released)
-    #expect(drainAll(&state) == ["value 2"])
+    #expect(second == .deliver(unlimited: false))  // nothing queued: its caller delivers it too
     let third = state.receive(3, from: .just)
     #expect(third == .queued)  // no demand left
+    let delivers = state.request(.max(1))
+    #expect(delivers)
+    #expect(drainAll(&state) == ["value 3"])
   }
 
   @Test func justValue_withoutDemand_waitsForARequest() {
@@ -251,19 +251,18 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> I
     let b = child(&state, second)
     _ = state.request(.max(1))
     let delivering = state.receive(1, from: a)
-    #expect(delivering == .deliver(unlimited: false))  // this thread now holds the drain
+    #expect(delivering == .deliver(unlimited: false))  // the last demand
     _ = state.receive(2, from: a)
     _ = state.receive(3, from: b)
     let failed = state.fail(TestError(code: 9), from: b)
-    #expect(failed?.claimed == false)  // the delivering thread delivers it
+    #expect(failed?.claimed == true)  // deliverable: a failure doesn't wait for demand
     #expect(second.isSame(as: failed?.released))
     #expect(failed?.cancel.count == 2)
     #expect(failed?.cancel.contains { upstream.isSame(as: $0) } == true)
     #expect(failed?.cancel.contains { first.isSame(as: $0) } == true)
     #expect(failed?.transform != nil)
     #expect(state.children.count == 0)
-    let released = state.releaseDrainIfIdle(adding: .max(1))
-    #expect(!released)
+    _ = state.request(.max(1))  // what the delivered value's `receive` returned
     #expect(drainAll(&state) == ["value 2", "failure 9 dropped [3]"])
     #expect(first.requested.isEmpty)  // no top-up once failing
   }
@@ -304,8 +303,6 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> I
     _ = state.request(.max(1))
     let delivered = state.receive(3, from: tag)
     #expect(delivered == .deliver(unlimited: false))
-    let released = state.releaseDrainIfIdle(adding: .none)
-    #expect(released)
     let last = state.childFinished(tag, maxPublishers: .unlimited)
     #expect(last.claimed)
     #expect(drainAll(&state) == ["finished dropped []"])
@@ -347,9 +344,8 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> I
     let cancelled = state.cancel()
     #expect(cancelled?.remains?.completion.map(name) == "failure 3")
     #expect(cancelled?.remains?.values.count == 1)
-    let released = state.releaseDrainIfIdle(adding: .max(1))
-    #expect(!released)
+    let delivers = state.request(.max(1))
+    #expect(!delivers)  // cancelled: nothing more goes down
     #expect(drainAll(&state).isEmpty)
-    #expect(!state.queue.drain.isClaimed)
   }
 }
