@@ -14,11 +14,10 @@
 /// }
 /// ```
 ///
-/// The other mechanism is ``DeliveryGate`` (a subject's subscription, `TestPublisher`): a sender
+/// The other mechanism is ``DeliveryGate`` (the subjects' subscriptions, `receive(on:)`,
+/// `merge`, `combineLatest`, `zip`, `flatMap`, `switchToLatest`, `TestPublisher`): a sender
 /// waits for a busy subscriber and delivers on its own thread, and a `send` from inside the
-/// subscriber is delivered at once, as in Combine. (`merge`'s storage, and `zip` and
-/// `combineLatest` through `AtomicDrain`, still claim with an atomic beside the lock; see
-/// `Docs/Internals.md`.)
+/// subscriber is delivered at once, as in Combine (`Docs/Internals.md`).
 @usableFromInline
 package struct SerialDrain: Sendable {
   @usableFromInline

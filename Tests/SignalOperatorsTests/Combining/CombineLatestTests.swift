@@ -554,7 +554,7 @@ import Testing
     #expect(weakSubscription == nil)
   }
 
-  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
+  /// `cancel()` drops a failure still waiting for the outer delivery. It used to release it under
   /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
   /// deinit probes the lock from another thread (false before the fix).
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
@@ -564,7 +564,7 @@ import Testing
     let deinitFoundTheLockFree = LockedState<Bool?>(nil)
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
       if value == 0 {
-        a.send(1)  // its tuple is queued behind the delivery of the first
+        a.send(1)  // its tuple is delivered re-entrantly
         a.fail(
           LockProbeError {
             let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
@@ -580,7 +580,7 @@ import Testing
     a.send(0)
     b.send(0)
     #expect(deinitFoundTheLockFree.withLock { $0 } == true)
-    #expect(recorder.values == [0])
+    #expect(recorder.values == [0, 1])
     holder.subscription = nil
   }
 }

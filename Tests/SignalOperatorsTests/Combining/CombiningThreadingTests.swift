@@ -12,6 +12,9 @@ import Testing
 /// returns only after that, as Combine's per-subscriber lock makes it. (Before: B queued its
 /// value for A and returned at once; A delivered it later, on A.)
 ///
+/// (`zip` has no scenario here: the value that completes its next tuple always comes from the
+/// upstream the busy thread is sending on, whose own subscription makes a second sender wait.)
+///
 /// Threads meet at semaphores, never at a sleep; the one timed wait only gives a wrong
 /// implementation the time to show itself.
 // Serialized: the tests block threads inside subscribers (see `SubjectThreadingTests`).
@@ -113,6 +116,22 @@ import Testing
       },
       isA: { $0 == 1 },
       isB: { $0 == 2 }
+    )
+  }
+
+  @Test func combineLatest_concurrentSendWaitsForTheBusySubscriber_deliversOnItsThread() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    expectBWaitsForAThenDeliversOnB(
+      a.combineLatest(b) { $0 + $1 },
+      prime: {
+        a.send(0)
+        b.send(0)
+      },
+      sendA: { a.send(1) },  // 1 + 0
+      sendB: { b.send(10) },  // 1 + 10
+      isA: { $0 == 1 },
+      isB: { $0 == 11 }
     )
   }
 }

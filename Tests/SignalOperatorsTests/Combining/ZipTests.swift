@@ -601,7 +601,7 @@ import Testing
     #expect(weakSubscription == nil)
   }
 
-  /// `cancel()` drops a failure still waiting behind queued values. It used to release it under
+  /// `cancel()` drops a failure still waiting for the outer delivery. It used to release it under
   /// the lock, where a deinit it triggers (here the error's own) could not call back in; the
   /// deinit probes the lock from another thread (false before the fix).
   @Test func cancelWithAFailurePending_releasesItOutsideTheLock() {
@@ -612,7 +612,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, LockProbeError>(initialDemand: .unlimited) { value in
       if value == 0 {
         a.send(1)
-        b.send(1)  // a tuple queued behind the delivery of the first
+        b.send(1)  // a tuple delivered re-entrantly
         a.fail(
           LockProbeError {
             let free = lockProbeReturnsPromptly { holder.subscription?.request(.max(1)) }
@@ -628,7 +628,7 @@ import Testing
     a.send(0)
     b.send(0)
     #expect(deinitFoundTheLockFree.withLock { $0 } == true)
-    #expect(recorder.values == [0])
+    #expect(recorder.values == [0, 2])
     holder.subscription = nil
   }
 }

@@ -91,16 +91,18 @@ struct CombineLatestValues4<Value0, Value1, Value2, Value3>: CombineLatestValues
 /// down. A value that finds no demand replaces the stored one and the tuple is held: the next
 /// request sends the latest values. The demand the subscriber returns for a tuple goes back to
 /// the upstream whose value made it, as `receive(_:)`'s return value, and as a request to the
-/// others (Combine leaves them without it; Differential/INTENDED.md, I36). A value that finds
-/// another thread delivering takes its demand at once and is queued with its tuple; the demand
-/// returned for a queued tuple is requested from every upstream.
+/// others (Combine leaves them without it; Differential/INTENDED.md, I36). The demand returned
+/// for a queued tuple is requested from every upstream.
 ///
-/// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`). The uncontended path
-/// takes the lock once per value: the value is stored, the tuple built and the drain claimed in
-/// one critical section, and the claim is given back with one atomic subtraction; other
-/// threads queue their tuple, signal, and leave.
-// Sendable: mutable state is guarded by `lock`; `drain` is atomic; downstream and upstream
-// calls happen outside the lock, downstream calls only by the thread holding the drain claim.
+/// Delivery: through `gate` (``DeliveryGate``), as Combine's downstream lock: a value's tuple
+/// goes down on the thread that sent it, after a delivery under way on another thread, and
+/// re-entrantly when the value was sent from inside the subscriber. A tuple is queued only
+/// behind another, or when its value answers a request this subscription made from inside
+/// the gate (`requestingUpstreams`, as Combine's flatMap buffers there): the outermost pass
+/// of the thread in the gate then delivers the queue (`nestedWork`), so a synchronous
+/// upstream never makes deliveries nest.
+// Sendable: `state` is guarded by `lock`, `nestedWork` and `requestingUpstreams` by `gate`;
+// downstream calls happen inside the gate, and every call out after the lock.
 @usableFromInline
 final class CombineLatestInner<
   Storage: CombineLatestValues,
@@ -114,9 +116,15 @@ where Downstream.Input == Storage.Output {
   @usableFromInline typealias State = CombineLatestState<Storage, Downstream>
 
   @usableFromInline let lock = Lock()
-  /// Who delivers.
-  @usableFromInline let drain = AtomicDrain()
-  @exclusivity(unchecked) @usableFromInline var state: State
+  /// Held across every call to the subscriber.
+  @usableFromInline let gate = DeliveryGate()
+  @usableFromInline var state: State
+  /// Set by a nested pass through the gate that queued a tuple: the outermost pass delivers
+  /// the queue once its own call returns. Guarded by `gate`.
+  @usableFromInline var nestedWork = false
+  /// Set while the thread in the gate asks upstreams for values: a value they send at once is
+  /// queued rather than delivered from inside the request. Guarded by `gate`.
+  @usableFromInline var requestingUpstreams = false
 
   @inlinable
   init(downstream: Downstream) {
@@ -150,28 +158,29 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func receive<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
-    var replaced: Slot.Value?
-    let action = lock.withLock {
-      state.receive(value, slot: slot, replaced: &replaced) { drain.claim() }
-    }
-    _ = consume replaced  // the value the new one replaced is released here, after the lock
-    switch consume action {
-    case .ignore:
-      return .none
-    case .queued:
-      drain.signal { drainAvailable() }
-      return .none
-    case .deliver(let output, let downstream, let unlimited):
-      let more = downstream.receive(output)
-      guard !unlimited, more > .none else {
-        drain.release { drainAvailable() }
-        return .none
+    gate.enter(as: ThreadID.current) { outermost in
+      var replaced: Slot.Value?
+      let action = lock.withLock {
+        state.receive(value, slot: slot, replaced: &replaced) { !requestingUpstreams }
       }
-      let returned = lock.withLock { state.returned(more, from: Slot.index) }
-      returned.calls.request(more)
-      if returned.drain { drainAvailable() }  // the held tuple, released by this demand
-      drain.release { drainAvailable() }
-      return returned.returning ? more : .none
+      _ = consume replaced  // the value the new one replaced is released here, after the lock
+      var giveBack = Subscribers.Demand.none
+      switch consume action {
+      case .ignore:
+        break
+      case .queued:
+        nestedWork = true
+      case .deliver(let output, let downstream, let unlimited):
+        let more = downstream.receive(output)
+        if !unlimited, more > .none {
+          let returned = lock.withLock { state.returned(more, from: Slot.index) }
+          askUpstreams(returned.calls, for: more)
+          if returned.drain { nestedWork = true }  // the held tuple, released by this demand
+          if returned.returning { giveBack = more }
+        }
+      }
+      if outermost, nestedWork { drainAvailable() }
+      return giveBack
     }
   }
 
@@ -179,7 +188,7 @@ where Downstream.Input == Storage.Output {
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     let action = lock.withLock { state.complete(completion, at: index) }
     action.cancels.cancel()
-    if action.ending { drain.signal { drainAvailable() } }
+    if action.ending { deliverPending() }
   }  // the completed upstream's subscription is released here
 
   // MARK: Downstream calls
@@ -188,8 +197,15 @@ where Downstream.Input == Storage.Output {
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     guard let released = lock.withLock({ state.add(demand) }) else { return }
+    if gate.isHeld(by: ThreadID.current) {
+      // From inside the subscriber: the upstreams' answers queue, and the outermost pass
+      // delivers them once the subscriber returns.
+      if released { nestedWork = true }
+      askUpstreams(lock.withLock { state.upstreamCalls() }, for: demand)
+      return
+    }
     // The held tuple goes down first, then the request goes to the upstreams still subscribed.
-    if released { drain.signal { drainAvailable() } }
+    if released { deliverPending() }
     lock.withLock { state.upstreamCalls() }.request(demand)
   }
 
@@ -201,18 +217,37 @@ where Downstream.Input == Storage.Output {
 
   // MARK: Delivery
 
-  /// Delivers queued tuples, then a pending completion. Only the thread holding the drain
-  /// claim runs it. The demand returned for each tuple is requested from the upstreams while the
-  /// claim is held, so a synchronous upstream's answer is queued rather than delivered
-  /// recursively.
+  /// Asks `calls`' upstreams for `demand` from inside the gate: what they send at once is
+  /// queued for the outermost pass.
+  @inlinable
+  func askUpstreams(_ calls: consuming CombiningCalls, for demand: Subscribers.Demand) {
+    let outer = requestingUpstreams
+    requestingUpstreams = true
+    calls.request(demand)
+    requestingUpstreams = outer
+  }
+
+  /// Delivers what was made deliverable: at once from the outermost pass through the gate,
+  /// after the subscriber's call returns from a nested one.
+  @inlinable
+  func deliverPending() {
+    gate.enter(as: ThreadID.current) { outermost in
+      if outermost { drainAvailable() } else { nestedWork = true }
+    }
+  }
+
+  /// Delivers queued tuples, then a pending completion; run only from the outermost pass
+  /// through the gate. The demand returned for each tuple is requested from the upstreams with
+  /// `requestingUpstreams` set, so a synchronous upstream's answer is queued rather than
+  /// delivered from inside the request.
   @inlinable
   func drainAvailable() {
+    nestedWork = false
     while let step = lock.withLock({ state.nextStep() }) {
       switch consume step {
       case .value(let output, let downstream):
         let more = downstream.receive(output)
-        let calls = lock.withLock { state.delivered(more: more) }
-        calls.request(more)
+        askUpstreams(lock.withLock { state.delivered(more: more) }, for: more)
       case .completion(let completion, let downstream, let released):
         _ = consume released
         downstream.receive(completion: completion)

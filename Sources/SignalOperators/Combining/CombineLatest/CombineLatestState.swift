@@ -20,10 +20,11 @@ public import StreamCore
 /// inline beside it, so the per-value transition changes it in place: moving an enum
 /// payload out and back would copy it once per value.
 ///
-/// Delivery: the claim is ``CombineLatestInner``'s ``AtomicDrain``, which the value transition
-/// tries under the lock (its `claim` argument); the claiming thread, or the one a signal finds
-/// idle, drains ``nextStep()``. The queue holds the tuples whose demand is taken while another
-/// thread delivers, and the held tuple that a request releases.
+/// Delivery: ``CombineLatestInner`` calls the value transition inside its delivery gate; its
+/// `claim` argument says whether the tuple may go down at once (not while the subscription
+/// itself is asking upstreams for values). The thread in the gate drains ``nextStep()``. The
+/// queue holds the tuples made while an earlier one waits, or in answer to such a request, and
+/// the held tuple that a request releases.
 @usableFromInline
 struct CombineLatestState<Storage: CombineLatestValues, Downstream: Subscriber>
 where Downstream.Input == Storage.Output {
@@ -166,9 +167,9 @@ where Downstream.Input == Storage.Output {
   }
 
   /// Upstream `Slot` sent `value`: it replaces the slot's latest value and, when every upstream
-  /// has one and there is demand, makes a tuple, which goes down at once if no thread is
-  /// delivering (`claim`, called under the lock, returns `true`) or is queued for that thread;
-  /// without demand the tuple is held for the next request.
+  /// has one and there is demand, makes a tuple, which goes down at once if nothing is queued
+  /// and `claim` (called under the lock) returns `true`, or is queued for the drain; without
+  /// demand the tuple is held for the next request.
   ///
   /// The value it replaces is handed out in `replaced`, for the caller to release after the
   /// lock. (An `inout` rather than a field of the action: a generic action struct made the

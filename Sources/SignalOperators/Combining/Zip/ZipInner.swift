@@ -9,12 +9,16 @@ public import StreamCore
 /// return value of its `receive(_:)` (also once the demand is unlimited). Values wait in their upstream's queue until every queue
 /// has one and there is demand.
 ///
-/// Delivery: through ``AtomicDrain`` (see there why not `SerialDrain`): a value that completes a
-/// tuple claims the drain in the critical section that stores it and goes down; one that
-/// completes a tuple while another thread delivers is left in its queue for that thread. The
-/// uncontended path takes the lock once per value.
-// Sendable: mutable state is guarded by `lock`; `drain` is atomic; downstream and upstream
-// calls happen outside the lock, downstream calls only by the thread holding the drain claim.
+/// Delivery: through `gate` (``DeliveryGate``), as Combine's downstream lock: a value that
+/// completes a tuple takes it in the critical section that stores it, inside the gate, and the
+/// tuple goes down on that value's thread, after a delivery under way on another thread, and
+/// re-entrantly when the value was sent from inside the subscriber. A value that answers a
+/// request this subscription made from inside the gate (`requestingUpstreams`) stays in its
+/// queue, and the outermost pass of the thread in the gate delivers the tuple once its own
+/// call returns (`nestedWork`), so a synchronous upstream never makes deliveries nest.
+// Sendable: `state`, `downstream` and `started` are guarded by `lock`, `nestedWork` and
+// `requestingUpstreams` by `gate`; downstream calls happen inside the gate, and every call out
+// after the lock.
 @usableFromInline
 final class ZipInner<Storage: ZipQueues, Downstream: Subscriber>:
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
@@ -28,7 +32,8 @@ where Downstream.Input == Storage.Output {
   enum ValueAction {
     case ignore
     case deliver(Storage.Output, Downstream, unlimited: Bool, ending: Bool)
-    case signal
+    /// A tuple is ready but left for the outermost pass.
+    case later
   }
 
   @usableFromInline
@@ -45,30 +50,38 @@ where Downstream.Input == Storage.Output {
 
   @usableFromInline let lock = Lock()
 
-  /// Who delivers.
-  @usableFromInline let drain = AtomicDrain()
+  /// Held across every call to the subscriber.
+  @usableFromInline let gate = DeliveryGate()
 
   /// `nil` once the state has ended.
-  @exclusivity(unchecked) @usableFromInline var downstream: Downstream?
-  @exclusivity(unchecked) @usableFromInline var state = State()
+  @usableFromInline var downstream: Downstream?
+  @usableFromInline var state = State()
+  /// Whether the subscriber has its subscription: nothing goes down before ``start()``.
+  @usableFromInline var started = false
+  /// Set by a nested pass through the gate that left a tuple or the completion: the outermost
+  /// pass delivers it once its own call returns. Guarded by `gate`.
+  @usableFromInline var nestedWork = false
+  /// Set while the thread in the gate asks upstreams for values: a value they send at once
+  /// waits in its queue rather than being delivered from inside the request. Guarded by `gate`.
+  @usableFromInline var requestingUpstreams = false
 
-  /// Holds the drain until ``start()``: what the upstreams send while they are subscribed
-  /// waits until the subscriber has its subscription.
   @inlinable
   init(downstream: Downstream) {
     self.downstream = downstream
-    _ = drain.claim()  // the first claim: it succeeds
   }
 
   /// Called once every upstream has been subscribed (as Combine, the subscriber gets its
-  /// subscription after them): hands the subscriber its subscription, then lets go of the
-  /// drain taken in `init`, delivering what arrived meanwhile (a failure, say).
+  /// subscription after them): hands the subscriber its subscription, then delivers what
+  /// arrived meanwhile (a failure, say).
   @inlinable
   func start() {
-    if let downstream = lock.withLock({ downstream }) {
-      downstream.receive(subscription: self)
+    gate.enter(as: ThreadID.current) { outermost in
+      if let downstream = lock.withLock({ downstream }) {
+        downstream.receive(subscription: self)
+      }
+      lock.withLock { started = true }
+      if outermost { drainAvailable() } else { nestedWork = true }
     }
-    drain.release { drainAvailable() }
   }
 
   @usableFromInline
@@ -96,33 +109,41 @@ where Downstream.Input == Storage.Output {
   @inlinable
   func receive<Slot: CombiningSlot>(_ value: Slot.Value, slot: Slot.Type) -> Subscribers.Demand
   where Slot.Storage == Storage {
-    let action = lock.withLock { () -> ValueAction in
-      guard state.put(value, slot: slot), state.canDeliver, let downstream else { return .ignore }
-      guard drain.claim() else { return .signal }
-      let (output, ending) = state.takeTuple()
-      state.startProcessing(Slot.index)
-      return .deliver(output, downstream, unlimited: state.demand == .unlimited, ending: ending)
-    }
-    switch action {
-    case .ignore:
-      return .none
-    case .signal:
-      drain.signal { drainAvailable() }
-      return .none
-    case .deliver(let output, let downstream, let unlimited, let ending):
-      let more = downstream.receive(output)
-      let requestedMeanwhile = lock.withLock { state.endProcessing() }
-      if !unlimited, more > .none {
-        lock.withLock { state.add(more, except: Slot.index) }?.request(more)
-        drainAvailable()
-      } else if ending {
-        drainAvailable()
+    gate.enter(as: ThreadID.current) { outermost in
+      let action = lock.withLock { () -> ValueAction in
+        guard state.put(value, slot: slot), state.canDeliver, let downstream else {
+          return .ignore
+        }
+        guard started, !requestingUpstreams else { return .later }
+        let (output, ending) = state.takeTuple()
+        state.startProcessing(Slot.index)
+        return .deliver(output, downstream, unlimited: state.demand == .unlimited, ending: ending)
       }
-      drain.release { drainAvailable() }
-      // As Combine: the upstream whose value completed the tuple gets the downstream's demand
-      // back, also once it is unlimited or the subscription ended; when the downstream returned
-      // none, what it requested from inside `receive(_:)` (which went to the other upstreams).
-      return more > .none ? more : requestedMeanwhile
+      var giveBack = Subscribers.Demand.none
+      switch action {
+      case .ignore:
+        break
+      case .later:
+        nestedWork = true
+      case .deliver(let output, let downstream, let unlimited, let ending):
+        let more = downstream.receive(output)
+        let requestedMeanwhile = lock.withLock { state.endProcessing() }
+        if !unlimited, more > .none {
+          if let calls = lock.withLock({ state.add(more, except: Slot.index) }) {
+            askUpstreams(calls, for: more)
+          }
+          nestedWork = true
+        } else if ending {
+          nestedWork = true
+        }
+        // As Combine: the upstream whose value completed the tuple gets the downstream's
+        // demand back, also once it is unlimited or the subscription ended; when the downstream
+        // returned none, what it requested from inside `receive(_:)` (which went to the other
+        // upstreams).
+        giveBack = more > .none ? more : requestedMeanwhile
+      }
+      if outermost, nestedWork { drainAvailable() }
+      return giveBack
     }
   }
 
@@ -130,7 +151,7 @@ where Downstream.Input == Storage.Output {
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     let action = lock.withLock { state.complete(completion, at: index) }
     action.cancels.cancel()
-    if action.ending { drain.signal { drainAvailable() } }
+    if action.ending { deliverPending() }
   }
 
   // MARK: Downstream calls
@@ -139,8 +160,15 @@ where Downstream.Input == Storage.Output {
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     guard let requested = lock.withLock({ state.request(demand) }) else { return }
+    if gate.isHeld(by: ThreadID.current) {
+      // From inside the subscriber: the upstreams' answers wait in their queues, and the
+      // outermost pass delivers the tuples once the subscriber returns.
+      askUpstreams(requested.calls, for: demand)
+      if requested.ready { nestedWork = true }
+      return
+    }
     requested.calls.request(demand)
-    if requested.ready { drain.signal { drainAvailable() } }
+    if requested.ready { deliverPending() }
   }
 
   @inlinable
@@ -166,12 +194,33 @@ where Downstream.Input == Storage.Output {
 
   // MARK: Delivery
 
-  /// Delivers tuples while there is demand, then a pending completion. Only the thread holding
-  /// the drain claim runs it.
+  /// Asks `calls`' upstreams for `demand` from inside the gate: what they send at once waits
+  /// for the outermost pass.
+  @inlinable
+  func askUpstreams(_ calls: consuming CombiningCalls, for demand: Subscribers.Demand) {
+    let outer = requestingUpstreams
+    requestingUpstreams = true
+    calls.request(demand)
+    requestingUpstreams = outer
+  }
+
+  /// Delivers what was made deliverable: at once from the outermost pass through the gate,
+  /// after the subscriber's call returns from a nested one.
+  @inlinable
+  func deliverPending() {
+    gate.enter(as: ThreadID.current) { outermost in
+      if outermost { drainAvailable() } else { nestedWork = true }
+    }
+  }
+
+  /// Delivers tuples while there is demand, then a pending completion; run only from the
+  /// outermost pass through the gate, once the subscriber has its subscription.
   @inlinable
   func drainAvailable() {
+    nestedWork = false
     while true {
       let step = lock.withLock { () -> DrainStep in
+        guard started else { return .stop }
         // `downstream` is `nil` only once the state has ended, when there is no next step.
         switch state.nextStep() {
         case .value(let output):
@@ -193,7 +242,7 @@ where Downstream.Input == Storage.Output {
         let calls = lock.withLock { () -> CombiningCalls? in
           state.demand == .unlimited ? nil : state.add(more, except: nil)
         }
-        calls?.request(more)
+        if let calls { askUpstreams(calls, for: more) }
       case .completion(let completion, let downstream, let cancels, let released):
         _ = released
         downstream.receive(completion: completion)
