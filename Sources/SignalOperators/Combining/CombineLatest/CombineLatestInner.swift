@@ -115,16 +115,18 @@ where Downstream.Input == Storage.Output {
   @usableFromInline typealias Failure = Downstream.Failure
   @usableFromInline typealias State = CombineLatestState<Storage, Downstream>
 
+  // `@exclusivity(unchecked)` below: each such `var` is touched only under `lock`, or (the
+  // flags said to be) only by the thread holding `gate`, whose lock makes access exclusive.
   @usableFromInline let lock = Lock()
   /// Held across every call to the subscriber.
   @usableFromInline let gate = DeliveryGate()
-  @usableFromInline var state: State
+  @usableFromInline @exclusivity(unchecked) var state: State
   /// Set by a nested pass through the gate that queued a tuple: the outermost pass delivers
   /// the queue once its own call returns. Guarded by `gate`.
-  @usableFromInline var nestedWork = false
+  @usableFromInline @exclusivity(unchecked) var nestedWork = false
   /// Set while the thread in the gate asks upstreams for values: a value they send at once is
   /// queued rather than delivered from inside the request. Guarded by `gate`.
-  @usableFromInline var requestingUpstreams = false
+  @usableFromInline @exclusivity(unchecked) var requestingUpstreams = false
 
   @inlinable
   init(downstream: Downstream) {

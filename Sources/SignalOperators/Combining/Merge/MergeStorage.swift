@@ -35,6 +35,8 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   typealias State = MergeState<Output, Failure>
 
   @usableFromInline
+  // `@exclusivity(unchecked)` below: each such `var` is touched only under `lock`, or (the
+  // flags said to be) only by the thread holding `gate`, whose lock makes access exclusive.
   let lock = Lock()
 
   /// Held across every call to the subscriber.
@@ -43,16 +45,16 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
 
   /// The subscriber; `nil` once terminal. Guarded by `lock`: a delivery takes a copy under it.
   @usableFromInline
-  var downstream: Downstream?
+  @exclusivity(unchecked) var downstream: Downstream?
 
   /// Guarded by `lock`.
   @usableFromInline
-  var state: State
+  @exclusivity(unchecked) var state: State
 
   /// Set by a nested pass through the gate that left work for the outermost one (a request, a
   /// queued value or a completion made from inside the subscriber). Guarded by `gate`.
   @usableFromInline
-  var nestedWork = false
+  @exclusivity(unchecked) var nestedWork = false
 
   @usableFromInline
   init(downstream: Downstream, count: Int) {

@@ -48,22 +48,24 @@ where Downstream.Input == Storage.Output {
     case stop
   }
 
+  // `@exclusivity(unchecked)` below: each such `var` is touched only under `lock`, or (the
+  // flags said to be) only by the thread holding `gate`, whose lock makes access exclusive.
   @usableFromInline let lock = Lock()
 
   /// Held across every call to the subscriber.
   @usableFromInline let gate = DeliveryGate()
 
   /// `nil` once the state has ended.
-  @usableFromInline var downstream: Downstream?
-  @usableFromInline var state = State()
+  @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
+  @usableFromInline @exclusivity(unchecked) var state = State()
   /// Whether the subscriber has its subscription: nothing goes down before ``start()``.
-  @usableFromInline var started = false
+  @usableFromInline @exclusivity(unchecked) var started = false
   /// Set by a nested pass through the gate that left a tuple or the completion: the outermost
   /// pass delivers it once its own call returns. Guarded by `gate`.
-  @usableFromInline var nestedWork = false
+  @usableFromInline @exclusivity(unchecked) var nestedWork = false
   /// Set while the thread in the gate asks upstreams for values: a value they send at once
   /// waits in its queue rather than being delivered from inside the request. Guarded by `gate`.
-  @usableFromInline var requestingUpstreams = false
+  @usableFromInline @exclusivity(unchecked) var requestingUpstreams = false
 
   @inlinable
   init(downstream: Downstream) {

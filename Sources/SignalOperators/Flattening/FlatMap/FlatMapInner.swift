@@ -52,18 +52,20 @@ extension Publishers.FlatMap {
       )
     }
 
+    // `@exclusivity(unchecked)` below: each such `var` is touched only under `lock`, or (the
+    // flags said to be) only by the thread holding `gate`, whose lock makes access exclusive.
     @usableFromInline let lock = Lock()
     /// Held across every call to the downstream.
     @usableFromInline let gate = DeliveryGate()
     /// Set by a nested pass through the gate that made something deliverable: the outermost
     /// pass of the same thread drains once its own call returns. Guarded by `gate`.
-    @usableFromInline var nestedWork = false
+    @usableFromInline @exclusivity(unchecked) var nestedWork = false
     /// The children's way back into this class (see `InnerEntries`).
     @usableFromInline let entries: InnerEntries<Output, Failure>
     @usableFromInline let maxPublishers: Subscribers.Demand
     /// `nil` once the completion was handed to the drain, or after `cancel()`.
-    @usableFromInline var box: Box?
-    @usableFromInline var state: State
+    @usableFromInline @exclusivity(unchecked) var box: Box?
+    @usableFromInline @exclusivity(unchecked) var state: State
 
     @inlinable
     init(

@@ -98,17 +98,19 @@ extension Publishers.SwitchToLatest {
     @usableFromInline typealias Input = P
     @usableFromInline typealias State = SwitchToLatestState<Output, Failure>
 
+    // `@exclusivity(unchecked)` below: each such `var` is touched only under `lock`, or (the
+    // flags said to be) only by the thread holding `gate`, whose lock makes access exclusive.
     @usableFromInline let lock = Lock()
     /// Held across every call to the downstream.
     @usableFromInline let gate = DeliveryGate()
     /// The inner publishers' way back into this class (see `InnerEntries`).
     @usableFromInline let entries: InnerEntries<Output, Failure>
-    @usableFromInline var state = State()
+    @usableFromInline @exclusivity(unchecked) var state = State()
     /// `nil` once the completion was handed to the drain, or after `cancel()`.
-    @usableFromInline var downstream: Downstream?
+    @usableFromInline @exclusivity(unchecked) var downstream: Downstream?
     /// Set by a nested pass through the gate that made something deliverable: the outermost
     /// pass of the same thread drains once its own call returns. Guarded by `gate`.
-    @usableFromInline var nestedWork = false
+    @usableFromInline @exclusivity(unchecked) var nestedWork = false
 
     @inlinable
     init(downstream: Downstream) {
