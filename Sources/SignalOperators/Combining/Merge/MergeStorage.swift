@@ -196,7 +196,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
       switch step {
       case (.value(let input, let index), let downstream?):
         let more = downstream.receive(input)
-        lock.withLock { _ = state.delivered(from: index, more: more, canGiveBack: false) }
+        _ = lock.withLock { state.delivered(from: index, more: more, canGiveBack: false) }
       case (.completion(let completion, let dropped), let downstream):
         _ = dropped
         downstream?.receive(completion: completion)
