@@ -75,4 +75,14 @@ package struct DeliveryGate: ~Copyable, Sendable {
       return try body(true)
     }
   }
+
+  /// Runs `drain` holding the gate when the calling thread `me` can take it (the outermost
+  /// pass); from inside a pass of its own, runs `leave` instead, which records the work for that
+  /// outer pass to drain once the subscriber's call returns.
+  @inlinable
+  package borrowing func drain(as me: ThreadID, _ drain: () -> Void, orLeave leave: () -> Void) {
+    enter(as: me) { outermost in
+      if outermost { drain() } else { leave() }
+    }
+  }
 }

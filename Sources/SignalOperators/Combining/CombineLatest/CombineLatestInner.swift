@@ -233,9 +233,7 @@ where Downstream.Input == Storage.Output {
   /// after the subscriber's call returns from a nested one.
   @inlinable
   func deliverPending() {
-    gate.enter(as: ThreadID.current) { outermost in
-      if outermost { drainAvailable() } else { nestedWork = true }
-    }
+    gate.drain(as: ThreadID.current, drainAvailable) { nestedWork = true }
   }
 
   /// Delivers queued tuples, then a pending completion; run only from the outermost pass

@@ -34,9 +34,9 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   @usableFromInline
   typealias State = MergeState<Output, Failure>
 
-  @usableFromInline
   // `@exclusivity(unchecked)` below: each such `var` is touched only under `lock`, or (the
   // flags said to be) only by the thread holding `gate`, whose lock makes access exclusive.
+  @usableFromInline
   let lock = Lock()
 
   /// Held across every call to the subscriber.
@@ -146,7 +146,8 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
             state.delivered(from: index, more: more, canGiveBack: true)
           }
           if again { giveBack = .max(1) }
-          if !outermost { nestedWork = true }
+          // The demand returned may let other upstreams be asked (the drain's requests).
+          nestedWork = true
         }
       }
       if outermost, nestedWork { drain() }
@@ -166,9 +167,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   /// Passes the gate to deliver what is pending; from inside a delivery on this thread, leaves
   /// it to the outermost pass.
   func deliverPending() {
-    gate.enter(as: ThreadID.current) { outermost in
-      if outermost { drain() } else { nestedWork = true }
-    }
+    gate.drain(as: ThreadID.current, drain) { nestedWork = true }
   }
 
   /// Asks upstreams for values, without the gate: a request from a thread that isn't delivering

@@ -191,22 +191,22 @@ extension Publishers.FlatMap {
           return outcome
         }
         var topUp = Subscribers.Demand.none
-        var claimed = false
+        var deliverable = false
         switch outcome {
         case .ignored, .queued:
           break
         case .drain:
-          claimed = true
+          deliverable = true
         case .deliver(let unlimited):
           // Consumed: binding a copy would retain the box a second time.
           guard let target = consume target else {
             preconditionFailure("FlatMap: a delivery after the downstream was released")
           }
           let more = target.downstream.receive(value)
-          if more > .none { claimed = lock.withLock { state.request(more) } }
+          if more > .none { deliverable = lock.withLock { state.request(more) } }
           if !unlimited { topUp = .max(1) }
         }
-        if claimed { nestedWork = true }
+        if deliverable { nestedWork = true }
         if outermost, nestedWork { drain() }
         return topUp
       }
@@ -216,9 +216,7 @@ extension Publishers.FlatMap {
     /// after the subscriber's call returns from a nested one.
     @usableFromInline
     func deliverPending() {
-      gate.enter(as: ThreadID.current) { outermost in
-        if outermost { drain() } else { nestedWork = true }
-      }
+      gate.drain(as: ThreadID.current, drain) { nestedWork = true }
     }
 
     /// Acts on what a `.finished` handed out: asks the upstream for one more publisher, and
@@ -250,12 +248,12 @@ extension Publishers.FlatMap {
       // A request made from inside `receive(_:)` only adds to the demand, as Combine: the
       // children hear of it through what their values return.
       let delivering = gate.isHeld(by: ThreadID.current)
-      let claimed = lock.withLock { () -> Bool in
-        let claimed = state.request(demand)
+      let deliverable = lock.withLock { () -> Bool in
+        let deliverable = state.request(demand)
         if demand == .unlimited, !delivering { turning = state.childrenTurningUnlimited() }
-        return claimed
+        return deliverable
       }
-      if claimed { deliverPending() }
+      if deliverable { deliverPending() }
       // As Combine: each `request(.unlimited)` asks every child for everything, in the order the
       // children were subscribed.
       for subscription in turning { subscription.request(.unlimited) }

@@ -259,9 +259,7 @@ extension Publishers.SwitchToLatest {
     /// after the subscriber's call returns from a nested one.
     @usableFromInline
     func deliverPending() {
-      gate.enter(as: ThreadID.current) { outermost in
-        if outermost { drain() } else { nestedWork = true }
-      }
+      gate.drain(as: ThreadID.current, drain) { nestedWork = true }
     }
 
     /// Delivers the completion once it is due; run only from the outermost pass through the
