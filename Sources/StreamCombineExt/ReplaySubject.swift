@@ -20,9 +20,11 @@ public import StreamCore
 /// values kept for a subscriber. Each subscription describes itself as `"ReplaySubject"`.
 ///
 /// > Thread safety: `send`, `subscribe`, `request` and `cancel` may be called from any thread.
-/// > Every subscriber sees the values in the order the subject recorded them, never two at once:
-/// > a value sent while a subscriber is being delivered to (from inside it or from another thread)
-/// > is queued and delivered by the delivering thread right after.
+/// > As with `PassthroughSubject`, a value is delivered on the thread that sent it and `send`
+/// > returns once it was delivered or kept for each subscriber: a `send` from another thread
+/// > while a subscriber is receiving waits for it, and one from inside the subscriber is
+/// > delivered at once, re-entrantly. A subscriber never receives two calls at once, and the
+/// > replayed values come before any live one, after `receive(subscription:)` has returned.
 // Sendable: all state lives in `core`, which guards it with a lock.
 public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   /// How many of the latest values the subject replays to a new subscriber.
@@ -84,15 +86,15 @@ extension ReplaySubject: UpstreamReleasingSubject {
 }
 
 extension ReplaySubject {
-  /// The subject's state and the state of all its conduits, behind one lock.
+  /// The subject's state, behind one lock.
   ///
   /// The replaying counterpart of StreamCore's `SubjectCore` (the core of `PassthroughSubject`
   /// and `CurrentValueSubject`): the same split into a core that holds the subscriber list, the
   /// completion and the upstream subscriptions, and one conduit per subscriber. It differs in
-  /// keeping the latest `capacity` values (`buffer`, a StreamCore `RingBuffer`) and in guarding
-  /// every conduit's state with the core's one lock, so that a value is recorded and queued for each
-  /// subscriber atomically and all subscribers see the same order (see ``ConduitState``).
-  // Sendable: every mutable property, and every conduit's state, is guarded by `lock`.
+  /// keeping the latest `capacity` values (`buffer`, a StreamCore `RingBuffer`) for later
+  /// subscribers; a conduit's state has a lock of its own, which is never taken while the
+  /// core's is held.
+  // Sendable: every mutable property is guarded by `lock`.
   @usableFromInline
   final class Core: @unchecked Sendable {
     @usableFromInline
@@ -113,21 +115,15 @@ extension ReplaySubject {
 
     @inlinable
     func send(_ value: Output) {
-      let (targets, dropped) = lock.withLock { () -> ([ConduitBase]?, Output?) in
-        guard completion == nil else { return (nil, nil) }
-        // A conduit's kept values are always the subject's latest ones, so the value a full
-        // conduit drops is the one dropped here; holding it releases it after the lock.
-        let dropped = buffer.append(value, limit: capacity)
-        var claimed = false
-        for conduit in conduits {
-          if conduit.enqueue(value) { claimed = true }
-        }
-        return (claimed ? conduits : nil, dropped)
+      let (targets, dropped) = lock.withLock { () -> ([ConduitBase], Output?) in
+        guard completion == nil else { return ([], nil) }
+        return (conduits, buffer.append(value, limit: capacity))
       }
-      _ = dropped
-      guard let targets else { return }
+      _ = dropped  // released here, after the lock
+      guard !targets.isEmpty else { return }
+      let me = ThreadID.current
       for conduit in targets {
-        conduit.drainIfClaimed()
+        conduit.offer(value, from: me)
       }
     }
 
@@ -135,15 +131,12 @@ extension ReplaySubject {
       let targets = lock.withLock { () -> [ConduitBase] in
         guard self.completion == nil else { return [] }
         self.completion = completion
-        var claimed = false
-        for conduit in conduits {
-          if conduit.finish(completion) { claimed = true }
-        }
         defer { conduits = [] }
-        return claimed ? conduits : []
+        return conduits
       }
+      let me = ThreadID.current
       for conduit in targets {
-        conduit.drainIfClaimed()
+        conduit.finish(completion, from: me)
       }
     }
 
@@ -157,7 +150,6 @@ extension ReplaySubject {
     @inlinable
     func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
       let conduit = lock.withLock { () -> Conduit<S> in
-        // The subscribing thread holds the new conduit's drain until it has handed it over.
         let conduit = Conduit(
           downstream: subscriber,
           core: self,
@@ -167,16 +159,17 @@ extension ReplaySubject {
         if completion == nil { conduits.append(conduit) }
         return conduit
       }
-      subscriber.receive(subscription: conduit)
-      conduit.drain(subscriber)
+      conduit.start(subscriber, as: ThreadID.current)
     }
 
-    /// Takes an ended conduit out of the list; under the lock. The caller holds the conduit, so
-    /// removing it releases nothing.
+    /// Takes a cancelled conduit out of the list. The caller holds the conduit, so removing it
+    /// releases nothing under the lock.
     @usableFromInline
     func remove(_ conduit: ConduitBase) {
-      if let index = conduits.firstIndex(where: { $0 === conduit }) {
-        conduits.remove(at: index)
+      lock.withLock {
+        guard let index = conduits.firstIndex(where: { $0 === conduit }) else { return }
+        let removed = conduits.remove(at: index)
+        withExtendedLifetime(removed) {}  // the caller's reference keeps it alive anyway
       }
     }
 

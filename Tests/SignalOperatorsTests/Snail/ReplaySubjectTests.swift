@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SignalOperators
 import StreamCombineExt
 import StreamCore
@@ -165,21 +166,87 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
   }
 
-  @Test func sendFromReceive_deliveredAfterTheCurrentValue() {
+  /// As with Combine's subjects: a value sent from inside the subscriber is delivered at once,
+  /// re-entrantly (before: queued until the subscriber returned).
+  @Test func sendFromReceive_isDeliveredReentrantly() {
     let subject = self.subject
-    let depth = Atomic(0)
-    let maxDepth = Atomic(0)
+    let log = Mutex<[String]>([])
     let recorder = Recorder { value in
-      let now = depth.add(1, ordering: .relaxed).newValue
-      maxDepth.max(now, ordering: .relaxed)
+      log.withLock { $0.append("in \(value)") }
       if value < 3 { subject.send(value + 1) }
-      depth.subtract(1, ordering: .relaxed)
+      log.withLock { $0.append("out \(value)") }
       return .none
     }
     subject.subscribe(recorder)
     subject.send(1)
     #expect(recorder.values == [1, 2, 3])
+    #expect(log.withLock { $0 } == ["in 1", "in 2", "in 3", "out 3", "out 2", "out 1"])
+  }
+
+  /// A value sent from inside the subscriber while kept values wait goes behind them, and the
+  /// outer delivery drains them when the subscriber returns, one level deep.
+  @Test func sendFromReceive_behindKeptValues_isDrainedByTheOuterDelivery() {
+    for value in 1...2 { subject.send(value) }
+    let subject = self.subject
+    let depth = Atomic(0)
+    let maxDepth = Atomic(0)
+    let box = RecorderBox()
+    let recorder = Recorder(initialDemand: .max(1)) { value in
+      let now = depth.add(1, ordering: .relaxed).newValue
+      maxDepth.max(now, ordering: .relaxed)
+      if value == 1 {
+        subject.send(3)  // 2 is kept ahead of it
+        box.recorder?.request(.max(2))
+      }
+      depth.subtract(1, ordering: .relaxed)
+      return .none
+    }
+    box.recorder = recorder
+    subject.subscribe(recorder)
+    #expect(recorder.values == [1, 2, 3])
     #expect(maxDepth.load(ordering: .relaxed) == 1)
+    box.recorder = nil
+  }
+
+  @Test func concurrentSend_waitsForTheBusySubscriber_deliversOnItsThread() {
+    let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+    expectBWaitsForAThenDeliversOnB(
+      subject,
+      sendA: { subject.send(1) },
+      sendB: { subject.send(2) },
+      isA: { $0 == 1 },
+      isB: { $0 == 2 }
+    )
+  }
+
+  /// Demand is checked when a value is sent, as Combine's subjects check it: with no demand and
+  /// nothing to keep (`bufferSize` 0), a value sent while the subscriber is busy on another
+  /// thread is dropped, even if the busy subscriber requests more before it returns.
+  @Test func demand_isCheckedWhenAValueIsSent() {
+    let subject = ReplaySubject<Int, Never>(bufferSize: 0)
+    let waits = TimedWaits()
+    let inside = DispatchSemaphore(value: 0)
+    let go = DispatchSemaphore(value: 0)
+    let box = NeverRecorderBox()
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(1)) { value in
+      if value == 1 {
+        inside.signal()
+        waits.wait(go)
+        box.recorder?.request(.max(1))
+      }
+      return .none
+    }
+    box.recorder = subscriber
+    subject.subscribe(subscriber)
+    let aDone = runOnThread("A") { subject.send(1) }
+    waits.wait(inside)
+    subject.send(2)  // no demand now: dropped, although 1's subscriber requests one more
+    go.signal()
+    waits.wait(aDone)
+    subject.send(3)
+    #expect(waits.timedOut == 0)
+    #expect(subscriber.values == [1, 3])
+    box.recorder = nil
   }
 
   @Test func requestFromReceive_doesNotRecurse() {
@@ -401,6 +468,11 @@ import Testing
 // Sendable: `recorder` is set before use and read by the recorder's own callbacks only.
 private final class RecorderBox: @unchecked Sendable {
   var recorder: RecordingSubscriber<Int, ReplaySubjectTests.Boom>?
+}
+
+// Sendable: `recorder` is set before use and read by the recorder's own callbacks only.
+private final class NeverRecorderBox: @unchecked Sendable {
+  var recorder: RecordingSubscriber<Int, Never>?
 }
 
 /// An unlimited subscriber that notices two calls at once.
