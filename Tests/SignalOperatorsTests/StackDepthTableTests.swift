@@ -1,13 +1,17 @@
 import Dispatch
 import Foundation
 import SignalOperators
+import StreamCombineExt
 import StreamConbini
 import StreamCore
 import StreamTesting
 import Testing
 
-/// Constant stack depth: 100,000 values one at a time (`.max(1)` per value) through each
-/// synchronous operator, and 100,000 synchronous retries.
+/// Constant stack depth: 100,000 values one at a time (`.max(1)` per value) from each publisher
+/// that can deliver from inside `request(_:)` and through each synchronous operator, and 100,000
+/// synchronous retries. `Docs/StreamCore.md` ("Requests from inside `receive(_:)`") lists the
+/// publishers and how each keeps the stack flat; the subjects' cross-thread case is in
+/// `Tests/StreamCoreTests/SubjectThreadingTests.swift`.
 ///
 /// Each case runs in an exit test (its own process), on a thread with a fixed 512 KiB stack, so
 /// a recursion that deepens the stack per value or per attempt crashes that process
@@ -112,8 +116,39 @@ enum StackDepthTable {
     StackDepthCase(name: name, count: count) { build().subscribe($0) }
   }
 
+  /// A time-based operator on a virtual clock: subscribes, then runs the clock until nothing
+  /// is scheduled.
+  static func timed<P: Publisher>(
+    _ name: String,
+    count: Int? = size,
+    _ build: @escaping @Sendable (TestSchedulerOf<DispatchQueue>) -> P
+  ) -> StackDepthCase where P.Output == Int, P.Failure == Never {
+    StackDepthCase(name: name, count: count) { subscriber in
+      let scheduler = DispatchQueue.test
+      build(scheduler).subscribe(subscriber)
+      _ = scheduler.run(limit: 10 * size)
+    }
+  }
+
   static let cases: [StackDepthCase] = [
+    // Publishers that deliver what they hold from inside `request(_:)`.
     op("sequence") { values },
+    op("Record") { Record(output: Array(0..<size), completion: .finished) },
+    op("ReplaySubject (kept values)") {
+      let subject = ReplaySubject<Int, Never>(bufferSize: size)
+      for value in 0..<size { subject.send(value) }
+      subject.send(completion: .finished)
+      return subject
+    },
+    op("Deferred") { Deferred { values } },
+    op("AnyPublisher") { values.eraseToAnyPublisher() },
+    op("share(replay:) of a finished upstream") {
+      let shared = values.share(replay: size)
+      let early = shared.sink { _ in }  // runs the upstream to its end into the replay
+      early.cancel()
+      return shared
+    },
+    // Operators over a synchronous upstream.
     op("map") { values.map { $0 + 1 } },
     op("tryMap") { values.tryMap { $0 + 1 }.replaceError(with: 0) },
     op("filter") { values.filter { _ in true } },
@@ -145,6 +180,12 @@ enum StackDepthTable {
     },
     op("buffer(keepFull)") { values.buffer(size: 8, prefetch: .keepFull, whenFull: .dropNewest) },
     op("receive(on: immediate)") { values.receive(on: ImmediateScheduler.shared) },
+    op("delay(immediate)") { values.delay(for: .zero, scheduler: ImmediateScheduler.shared) },
+    timed("delay") { values.delay(for: .seconds(1), scheduler: $0) },
+    timed("timeout") { values.timeout(.seconds(1), scheduler: $0) },
+    timed("collect(.byTimeOrCount)") {
+      values.collect(.byTimeOrCount($0, .seconds(1), 1)).map { $0[0] }
+    },
     op("subscribe(on: immediate)") { values.subscribe(on: ImmediateScheduler.shared) },
     op("collect(1)") { values.collect(1).map { $0[0] } },
     op("map(keyPath)") { values.map(\.self) },
