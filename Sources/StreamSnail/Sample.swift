@@ -127,13 +127,8 @@ extension Publishers.Sample {
     var customMirror: Mirror {
       let (downstream, upstream, latest) = lock.withLock {
         () -> (Downstream?, (any Subscription)?, Output?) in
-        switch state {
-        case .awaitingSubscription(let downstream): (downstream, nil, nil)
-        case .active(let active): (active.outlet.downstream, active.upstream, active.latest)
-        case .completing(let completing): (completing.outlet.downstream, nil, completing.latest)
-        case .finishing(let outlet): (outlet.downstream, nil, nil)
-        case .terminal: (nil, nil, nil)
-        }
+        let (downstream, _, live) = state.snapshot
+        return (downstream, state.upstream, live?.latest)
       }
       return Mirror(
         self,
@@ -147,7 +142,7 @@ extension Publishers.Sample {
     var playgroundDescription: Any { description }
 
     init(downstream: Downstream, sampler: Publishers.Sample<Upstream, Context>) {
-      state = .awaitingSubscription(downstream)
+      state = .awaitingSubscription(downstream, SampleLive())
       scheduler = sampler.scheduler
       interval = sampler.interval
       options = sampler.options
@@ -181,7 +176,7 @@ extension Publishers.Sample {
         return
       }
       completed.timer?.cancel()
-      scheduler.schedule(options: options) { self.finish(completion) }
+      scheduler.schedule(options: options) { self.finish() }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -191,7 +186,7 @@ extension Publishers.Sample {
 
     func cancel() {
       guard let cancelled = lock.withLock({ state.cancel() }) else { return }
-      cancelled.timer?.cancel()
+      cancelled.live?.timer?.cancel()
       cancelled.upstream?.cancel()
     }
 
@@ -201,8 +196,8 @@ extension Publishers.Sample {
     }
 
     /// Runs on the scheduler after upstream completed: flushes the latest value, then ends.
-    private func finish(_ completion: Subscribers.Completion<Failure>) {
-      let finished = lock.withLock { state.finish(completion) }
+    private func finish() {
+      let finished = lock.withLock { state.finishSampling() }
       _ = finished.dropped  // released after the lock
       if finished.claimed { drain() }
     }
@@ -213,51 +208,21 @@ extension Publishers.Sample {
   }
 }
 
-/// The state of a `sample` subscription, as data: each transition runs under the operator's lock
-/// and returns what to do after it.
+/// What `sample` keeps while subscribed, in a ``TimedState``: the value the next tick samples
+/// and the sampling timer.
 ///
 /// ```
-/// awaitingSubscription --receive(subscription:)--> active
 /// active --receive(_:)--> active      (replace the latest value)
 /// active --tick()--> active           (the latest value goes to the outlet if demand allows)
 /// active --receive(completion:)--> completing (a failure drops the latest value)
-/// completing --finish(_:)--> finishing (the latest value, if demand allows, then the completion)
-/// active / completing / finishing --completion delivered / cancel()--> terminal
+/// completing --finishSampling()--> finishing (the latest value, if demand allows, then the
+///                                              completion)
 /// ```
-enum SampleState<Downstream: Subscriber>: OutletState {
-  typealias Value = Downstream.Input
-  typealias Failure = Downstream.Failure
-
-  /// Before the upstream's subscription arrives.
-  case awaitingSubscription(Downstream)
-  /// Subscribed.
-  case active(Active)
-  /// The upstream completed; the completion is scheduled.
-  case completing(Completing)
-  /// The completion is in the outlet's queue.
-  case finishing(DeliveryOutlet<Downstream>)
-  /// Completed or cancelled: everything is released.
-  case terminal
-
-  /// What exists while subscribed.
-  struct Active {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The upstream's subscription.
-    var upstream: any Subscription
-    /// The value the next tick samples.
-    var latest: Value?
-    /// The sampling timer, once started.
-    var timer: (any Cancellable)?
-  }
-
-  /// What exists between the upstream's completion and its scheduled delivery.
-  struct Completing {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The value flushed before the completion.
-    var latest: Value?
-  }
+struct SampleLive<Value> {
+  /// The value the next tick samples.
+  var latest: Value?
+  /// The sampling timer, once started.
+  var timer: (any Cancellable)?
 
   /// What the upstream's completion lets go of.
   struct Completed {
@@ -276,134 +241,61 @@ enum SampleState<Downstream: Subscriber>: OutletState {
     /// The latest value, dropped for want of demand; released after the lock.
     var dropped: Value?
   }
+}
 
-  /// What `cancel()` lets go of.
-  struct Cancelled {
-    /// The timer to cancel.
-    let timer: (any Cancellable)?
-    /// The upstream's subscription to cancel (`nil` once it completed).
-    let upstream: (any Subscription)?
-    /// The latest value.
-    let latest: Value?
-    /// The subscriber and the values it had not yet received.
-    let outlet: DeliveryOutlet<Downstream>.Released
-  }
+/// The state of a `sample` subscription.
+typealias SampleState<Downstream: Subscriber> = TimedState<Downstream, SampleLive<Downstream.Input>>
 
-  /// The upstream's subscription while active.
-  var upstream: (any Subscription)? {
-    guard case .active(let active) = self else { return nil }
-    return active.upstream
-  }
-
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled.
-  mutating func receive(subscription: any Subscription) -> Downstream? {
-    guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
-    return downstream
-  }
-
+extension TimedState where Live == SampleLive<Downstream.Input> {
   /// Keeps the sampling timer; `false` when no longer active (cancel it).
   mutating func install(_ timer: any Cancellable) -> Bool {
-    guard case .active(var active) = self else { return false }
-    self = .terminal
-    active.timer = timer
-    self = .active(active)
-    return true
+    updateActive(otherwise: false) { active in
+      active.live.timer = timer
+      return true
+    }
   }
 
   /// Makes `value` the latest; returns the value it replaced, to release after the lock.
   mutating func receive(_ value: Value) -> Value? {
-    guard case .active(var active) = self else { return nil }
-    self = .terminal
-    defer { self = .active(active) }
-    let replaced = active.latest
-    active.latest = value
-    return replaced
+    updateActive(otherwise: nil) { active in
+      let replaced = active.live.latest
+      active.live.latest = value
+      return replaced
+    }
   }
 
   /// A tick: the latest value goes to the outlet if the subscriber has demand for it. `true`:
   /// the caller claimed the drain.
   mutating func tick() -> Bool {
-    guard case .active(var active) = self, active.latest != nil else { return false }
-    self = .terminal
-    defer { self = .active(active) }
-    return Self.flush(&active.latest, to: &active.outlet)
+    updateActive(otherwise: false) { active in Self.flush(&active.live.latest, to: &active.outlet) }
   }
 
-  /// The upstream completed; `nil` when not active.
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
-    guard case .active(let active) = self else { return nil }
-    let dropped: Value? = if case .failure = completion { active.latest } else { nil }
-    self = .completing(
-      Completing(outlet: active.outlet, latest: dropped == nil ? active.latest : nil)
+  /// The upstream completed; `nil` when not active. The caller schedules ``finishSampling()``.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Live.Completed? {
+    var dropped: Value?
+    let completed = complete(with: completion) { live in
+      live.timer = nil  // handed out below, to be cancelled
+      if case .failure = completion { dropped = live.latest.take() }
+    }
+    guard let completed else { return nil }
+    return Live.Completed(
+      timer: completed.live.timer,
+      upstream: completed.upstream,
+      dropped: dropped
     )
-    return Completed(timer: active.timer, upstream: active.upstream, dropped: dropped)
   }
 
   /// The scheduled completion runs: the latest value (if demand allows), then the completion,
   /// go to the outlet.
-  mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Finished {
-    guard case .completing(var completing) = self else { return Finished() }
-    self = .terminal
-    var finished = Finished()
-    finished.claimed = Self.flush(&completing.latest, to: &completing.outlet)
-    finished.dropped = completing.latest.take()
-    if completing.outlet.queue.finish(completion) { finished.claimed = true }
-    self = .finishing(completing.outlet)
+  mutating func finishSampling() -> Live.Finished {
+    var finished = Live.Finished()
+    updateCompleting(otherwise: ()) { completing in
+      finished.claimed = Self.flush(&completing.live.latest, to: &completing.outlet)
+    }
+    let queued = finishCompleting()
+    finished.dropped = queued.live?.latest
+    if queued.claimed { finished.claimed = true }
     return finished
-  }
-
-  /// Runs `body` on the outlet of the current case; `nil` when it has none.
-  mutating func withOutlet<Result>(
-    _ body: (inout DeliveryOutlet<Downstream>) -> Result
-  ) -> Result? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return body(&active.outlet)
-    case .completing(var completing):
-      self = .terminal
-      defer { self = .completing(completing) }
-      return body(&completing.outlet)
-    case .finishing(var outlet):
-      self = .terminal
-      defer { self = .finishing(outlet) }
-      return body(&outlet)
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
-  /// Becomes terminal.
-  mutating func end() { self = .terminal }
-
-  /// Ends everything; `nil` when there is nothing to end.
-  mutating func cancel() -> Cancelled? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      return Cancelled(
-        timer: active.timer,
-        upstream: active.upstream,
-        latest: active.latest,
-        outlet: active.outlet.cancel()
-      )
-    case .completing(var completing):
-      self = .terminal
-      return Cancelled(
-        timer: nil,
-        upstream: nil,
-        latest: completing.latest,
-        outlet: completing.outlet.cancel()
-      )
-    case .finishing(var outlet):
-      self = .terminal
-      return Cancelled(timer: nil, upstream: nil, latest: nil, outlet: outlet.cancel())
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
   }
 
   /// Moves `latest` into `outlet` if the subscriber has demand beyond the values already there;

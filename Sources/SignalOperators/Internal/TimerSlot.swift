@@ -11,7 +11,7 @@ package struct TimerSlot {
   /// The generation of the latest restart.
   private(set) var generation: UInt64 = 0
   /// The running timer, once installed.
-  private(set) var timer: (any Cancellable)?
+  package private(set) var timer: (any Cancellable)?
 
   /// An empty slot.
   package init() {}

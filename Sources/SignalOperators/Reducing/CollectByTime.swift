@@ -163,7 +163,7 @@ extension Publishers.CollectByTime {
       strategy: Publishers.TimeGroupingStrategy<Context>,
       options: Context.SchedulerOptions?
     ) {
-      state = .awaitingSubscription(downstream)
+      state = .awaitingSubscription(downstream, CollectByTimeLive())
       switch strategy {
       case .byTime(let scheduler, let interval):
         self.scheduler = scheduler
@@ -210,14 +210,14 @@ extension Publishers.CollectByTime {
 
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let requested = lock.withLock { state.requested(demand) }
-      if let count, let upstream = requested.upstream { upstream.request(demand * count) }
-      if requested.claimed { scheduleDrain() }
+      let (upstream, claimed) = lock.withLock { (state.upstream, state.request(demand)) }
+      if let count, let upstream { upstream.request(demand * count) }
+      if claimed { scheduleDrain() }
     }
 
     func cancel() {
       guard let cancelled = lock.withLock({ state.cancel() }) else { return }
-      cancelled.timer?.cancel()
+      cancelled.live?.timer?.cancel()
       cancelled.upstream?.cancel()
     }
 
@@ -254,13 +254,8 @@ extension Publishers.CollectByTime.Inner: CustomReflectable {
   var customMirror: Mirror {
     let (downstream, upstream, buffer, demand) = lock.withLock {
       () -> (Downstream?, (any Subscription)?, [Upstream.Output], Subscribers.Demand) in
-      switch state {
-      case .awaitingSubscription(let downstream): (downstream, nil, [], .none)
-      case .active(let active):
-        (active.outlet.downstream, active.upstream, active.group, active.outlet.queue.demand)
-      case .finishing(let outlet): (outlet.downstream, nil, [], outlet.queue.demand)
-      case .terminal: (nil, nil, [], .none)
-      }
+      let (downstream, demand, live) = state.snapshot
+      return (downstream, state.upstream, live?.group ?? [], demand)
     }
     return Mirror(
       self,
@@ -272,47 +267,27 @@ extension Publishers.CollectByTime.Inner: CustomReflectable {
   }
 }
 
-/// The state of a `collect(_:options:)` subscription, as data: each transition runs under the
-/// operator's lock and returns what to do after it.
+/// What `collect(_:options:)` keeps while subscribed, in a ``TimedState``: the group being
+/// collected and the interval timer.
 ///
 /// ```
 /// awaitingSubscription --receive(subscription:)--> active (the caller starts the timer)
 /// active --tick() with demand / count reached--> active (the group goes to the outlet)
 /// active --receive(completion:)--> finishing (the last group, unless it failed, then the
 ///                                             completion go to the outlet)
-/// active / finishing --completion delivered / cancel()--> terminal
 /// ```
-enum CollectByTimeState<Downstream: Subscriber, Value>: OutletState
-where Downstream.Input == [Value] {
-  typealias Failure = Downstream.Failure
-
-  /// Before the upstream's subscription arrives.
-  case awaitingSubscription(Downstream)
-  /// Subscribed.
-  case active(Active)
-  /// The completion is in the outlet's queue, after the groups still there.
-  case finishing(DeliveryOutlet<Downstream>)
-  /// Completed or cancelled: everything is released.
-  case terminal
-
-  /// What exists while subscribed.
-  struct Active {
-    /// The subscriber's end; its queue holds the groups cut and not yet delivered.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The upstream's subscription.
-    var upstream: any Subscription
-    /// The interval timer, once started.
-    var timer: (any Cancellable)?
-    /// The group being collected.
-    var group: [Value] = []
-  }
+struct CollectByTimeLive<Value> {
+  /// The group being collected.
+  var group: [Value] = []
+  /// The interval timer, once started.
+  var timer: (any Cancellable)?
 
   /// What the upstream's completion hands out.
   struct Completed {
     /// The timer to cancel.
     let timer: (any Cancellable)?
     /// The upstream's subscription (released: it completed).
-    let upstream: any Subscription
+    let upstream: (any Subscription)?
     /// Groups a failure dropped, released after the lock.
     let dropped: RingBuffer<[Value]>
     /// The group being collected when a failure came.
@@ -320,148 +295,82 @@ where Downstream.Input == [Value] {
     /// Whether the caller claimed the drain and must schedule it.
     let claimed: Bool
   }
+}
 
-  /// What a request hands out.
-  struct Requested {
-    /// The upstream's subscription, for `byTimeOrCount` to pass the request on.
-    var upstream: (any Subscription)?
-    /// Whether the caller claimed the drain and must schedule it.
-    var claimed = false
-  }
+/// The state of a `collect(_:options:)` subscription.
+typealias CollectByTimeState<Downstream: Subscriber, Value> = TimedState<
+  Downstream, CollectByTimeLive<Value>
+>
 
-  /// What `cancel()` lets go of.
-  struct Cancelled {
-    /// The timer to cancel.
-    let timer: (any Cancellable)?
-    /// The upstream's subscription to cancel (`nil` once it completed).
-    let upstream: (any Subscription)?
-    /// The group being collected.
-    let group: [Value]
-    /// The subscriber and the groups it had not yet received.
-    let outlet: DeliveryOutlet<Downstream>.Released
-  }
-
-  /// The upstream's subscription while active.
-  var upstream: (any Subscription)? {
-    guard case .active(let active) = self else { return nil }
-    return active.upstream
-  }
-
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled.
-  mutating func receive(subscription: any Subscription) -> Downstream? {
-    guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
-    return downstream
-  }
-
+extension TimedState {
   /// Keeps the interval timer; `false` when no longer active (cancel it).
-  mutating func install(_ timer: any Cancellable) -> Bool {
-    guard case .active(var active) = self else { return false }
-    self = .terminal
-    active.timer = timer
-    self = .active(active)
-    return true
+  mutating func install<Element>(_ timer: any Cancellable) -> Bool
+  where Live == CollectByTimeLive<Element> {
+    updateActive(otherwise: false) { active in
+      active.live.timer = timer
+      return true
+    }
   }
 
   /// Adds `value` to the group; a group of `count` values goes to the outlet. `true`: the
   /// caller claimed the drain.
-  mutating func receive(_ value: Value, count: Int?) -> Bool {
-    guard case .active(var active) = self else { return false }
-    self = .terminal
-    defer { self = .active(active) }
-    active.group.append(value)
-    guard let count, active.group.count >= count else { return false }
-    return Self.cut(&active)
+  mutating func receive<Element>(_ value: Element, count: Int?) -> Bool
+  where Live == CollectByTimeLive<Element>, Value == [Element] {
+    updateActive(otherwise: false) { active in
+      active.live.group.append(value)
+      guard let count, active.live.group.count >= count else { return false }
+      return Self.cut(&active)
+    }
   }
 
   /// An interval ended: the group goes to the outlet if the subscriber has demand for it.
   /// `true`: the caller claimed the drain.
-  mutating func tick() -> Bool {
-    guard case .active(var active) = self, !active.group.isEmpty,
-      active.outlet.queue.demand > .max(active.outlet.queue.values.count)
-    else { return false }
-    self = .terminal
-    defer { self = .active(active) }
-    return Self.cut(&active)
+  mutating func tick<Element>() -> Bool
+  where Live == CollectByTimeLive<Element>, Value == [Element] {
+    updateActive(otherwise: false) { active in
+      guard !active.live.group.isEmpty,
+        active.outlet.queue.demand > .max(active.outlet.queue.values.count)
+      else { return false }
+      return Self.cut(&active)
+    }
   }
 
   /// The upstream completed: the last group (unless it failed) and the completion go to the
   /// outlet; a failure drops the groups not yet delivered. `nil` when not active.
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
-    guard case .active(var active) = self else { return nil }
-    self = .terminal
-    var dropped = RingBuffer<[Value]>()
-    var droppedGroup: [Value] = []
+  mutating func receive<Element>(
+    completion: Subscribers.Completion<Failure>
+  ) -> CollectByTimeLive<Element>.Completed?
+  where Live == CollectByTimeLive<Element>, Value == [Element] {
+    var dropped = RingBuffer<[Element]>()
+    var droppedGroup: [Element] = []
     var claimed = false
-    if case .failure = completion {
-      dropped = active.outlet.queue.values.takeAll()
-      droppedGroup = active.group
-    } else if !active.group.isEmpty {
-      claimed = active.outlet.queue.enqueue(active.group)
+    let cut = updateActive(otherwise: false) { active in
+      if case .failure = completion {
+        dropped = active.outlet.queue.values.takeAll()
+        droppedGroup = active.live.group
+        active.live.group = []
+      } else if !active.live.group.isEmpty {
+        claimed = Self.cut(&active)
+      }
+      return true
     }
-    if active.outlet.queue.finish(completion) { claimed = true }
-    self = .finishing(active.outlet)
-    return Completed(
-      timer: active.timer,
-      upstream: active.upstream,
+    guard cut else { return nil }
+    let finished = finish(completion)
+    return CollectByTimeLive.Completed(
+      timer: finished.live?.timer,
+      upstream: finished.upstream,
       dropped: dropped,
       droppedGroup: droppedGroup,
-      claimed: claimed
+      claimed: claimed || finished.claimed
     )
   }
 
-  /// Adds demand; returns the upstream's subscription, for `byTimeOrCount` to pass the request
-  /// on.
-  mutating func requested(_ demand: Subscribers.Demand) -> Requested {
-    Requested(upstream: upstream, claimed: request(demand))
-  }
-
-  /// Runs `body` on the outlet of the current case; `nil` when it has none.
-  mutating func withOutlet<Result>(
-    _ body: (inout DeliveryOutlet<Downstream>) -> Result
-  ) -> Result? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return body(&active.outlet)
-    case .finishing(var outlet):
-      self = .terminal
-      defer { self = .finishing(outlet) }
-      return body(&outlet)
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
-  /// Becomes terminal.
-  mutating func end() { self = .terminal }
-
-  /// Ends everything; `nil` when there is nothing to end.
-  mutating func cancel() -> Cancelled? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      return Cancelled(
-        timer: active.timer,
-        upstream: active.upstream,
-        group: active.group,
-        outlet: active.outlet.cancel()
-      )
-    case .finishing(var outlet):
-      self = .terminal
-      return Cancelled(timer: nil, upstream: nil, group: [], outlet: outlet.cancel())
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
   /// Moves the group being collected to the outlet; `true`: the caller claimed the drain.
-  private static func cut(_ active: inout Active) -> Bool {
-    let group = active.group
-    active.group = []
-    active.group.reserveCapacity(group.count)
+  private static func cut<Element>(_ active: inout Active) -> Bool
+  where Live == CollectByTimeLive<Element>, Value == [Element] {
+    let group = active.live.group
+    active.live.group = []
+    active.live.group.reserveCapacity(group.count)
     return active.outlet.queue.enqueue(group)
   }
 }

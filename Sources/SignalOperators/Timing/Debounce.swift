@@ -123,7 +123,7 @@ extension Publishers.Debounce {
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, publisher: Publishers.Debounce<Upstream, Context>) {
-      state = .awaitingSubscription(downstream)
+      state = .awaitingSubscription(downstream, DebounceLive())
       dueTime = publisher.dueTime
       scheduler = publisher.scheduler
       options = publisher.options
@@ -154,7 +154,7 @@ extension Publishers.Debounce {
         return
       }
       released.timer?.cancel()
-      scheduler.schedule(options: options) { self.finish(completion) }
+      scheduler.schedule(options: options) { self.finish() }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -164,7 +164,7 @@ extension Publishers.Debounce {
 
     func cancel() {
       guard let released = lock.withLock({ state.cancel() }) else { return }
-      released.timer?.cancel()
+      released.live?.timer.timer?.cancel()
       released.upstream?.cancel()
     }
 
@@ -174,8 +174,8 @@ extension Publishers.Debounce {
       if fired.claimed { drain() }
     }
 
-    private func finish(_ completion: Subscribers.Completion<Failure>) {
-      if lock.withLock({ state.finish(completion) }) { drain() }
+    private func finish() {
+      if lock.withLock({ state.finishCompleting().claimed }) { drain() }
     }
 
     private func drain() {
@@ -188,13 +188,8 @@ extension Publishers.Debounce {
     /// `currentValue`; after the end, what the subscription let go of reads `nil`.
     var customMirror: Mirror {
       let snapshot = lock.withLock { () -> (Any, Subscribers.Demand, Output?) in
-        switch state {
-        case .awaitingSubscription(let downstream): (downstream, .none, nil)
-        case .active(let active):
-          (active.outlet.downstream, active.outlet.queue.demand, active.pending)
-        case .completing(let outlet): (outlet.downstream, outlet.queue.demand, nil)
-        case .terminal: (Downstream?.none as Any, .none, nil)
-        }
+        let (downstream, demand, live) = state.snapshot
+        return (downstream.map { $0 as Any } ?? (Downstream?.none as Any), demand, live?.pending)
       }
       return Mirror(
         self,
@@ -209,44 +204,23 @@ extension Publishers.Debounce {
   }
 }
 
-/// The state of a `debounce` subscription, as data: each transition runs under the operator's
-/// lock and returns what to do after it.
+/// What `debounce` keeps while subscribed, in a ``TimedState``: the latest value, waiting for
+/// the upstream to be quiet, and the quiet-period timer.
 ///
 /// ```
-/// awaitingSubscription --receive(subscription:)--> active
 /// active --receive(_:)--> active      (replace pending, restart the timer)
 /// active --timerFired(current)--> active (pending is queued if there is demand, else dropped)
 /// active --receive(completion:)--> completing (pending dropped; the completion is scheduled)
-/// completing --finish(_:)--> completing (the completion is queued after the queued value)
-/// active / completing --completion delivered / cancel()--> terminal
+/// completing --finishCompleting()--> finishing (the completion is queued after the due value)
 /// ```
 ///
 /// At most one value waits in the outlet's queue (for the draining thread): a newer due value
 /// replaces it, since only the latest one counts.
-enum DebounceState<Downstream: Subscriber>: OutletState {
-  typealias Value = Downstream.Input
-  typealias Failure = Downstream.Failure
-
-  /// Before the upstream's subscription arrives.
-  case awaitingSubscription(Downstream)
-  /// Subscribed: values restart the timer.
-  case active(Active)
-  /// The upstream completed; the completion is scheduled, then queued after any due value.
-  case completing(DeliveryOutlet<Downstream>)
-  /// Completed or cancelled: everything is released.
-  case terminal
-
-  /// What exists while subscribed.
-  struct Active {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The upstream's subscription.
-    var upstream: any Subscription
-    /// The latest value, waiting for the upstream to be quiet.
-    var pending: Value?
-    /// The quiet-period timer.
-    var timer = TimerSlot()
-  }
+struct DebounceLive<Value> {
+  /// The latest value, waiting for the upstream to be quiet.
+  var pending: Value?
+  /// The quiet-period timer.
+  var timer = TimerSlot()
 
   /// What a timer restart hands out.
   struct Restart {
@@ -277,121 +251,57 @@ enum DebounceState<Downstream: Subscriber>: OutletState {
     /// The pending value, dropped as in Combine.
     let pending: Value?
   }
+}
 
-  /// What `cancel()` lets go of.
-  struct Cancelled {
-    /// The timer to cancel.
-    let timer: (any Cancellable)?
-    /// The upstream's subscription to cancel (`nil` once it completed).
-    let upstream: (any Subscription)?
-    /// The pending value.
-    let pending: Value?
-    /// The subscriber and the values it had not yet received.
-    let outlet: DeliveryOutlet<Downstream>.Released
-  }
+/// The state of a `debounce` subscription.
+typealias DebounceState<Downstream: Subscriber> = TimedState<
+  Downstream, DebounceLive<Downstream.Input>
+>
 
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled (a second one, or after `cancel()`).
-  mutating func receive(subscription: any Subscription) -> Downstream? {
-    guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
-    return downstream
-  }
-
+extension TimedState where Live == DebounceLive<Downstream.Input> {
   /// Makes `value` the pending one and restarts the timer; `nil` when not active.
-  mutating func receive(_ value: Value) -> Restart? {
-    guard case .active(var active) = self else { return nil }
-    self = .terminal
-    defer { self = .active(active) }
-    let replaced = active.pending
-    active.pending = value
-    let (generation, superseded) = active.timer.restart()
-    return Restart(generation: generation, superseded: superseded, replaced: replaced)
+  mutating func receive(_ value: Value) -> Live.Restart? {
+    updateActive(otherwise: nil) { active in
+      let replaced = active.live.pending
+      active.live.pending = value
+      let (generation, superseded) = active.live.timer.restart()
+      return Live.Restart(generation: generation, superseded: superseded, replaced: replaced)
+    }
   }
 
   /// Keeps the timer started for `generation`; `false`: it is stale, cancel it.
   mutating func install(_ timer: any Cancellable, for generation: UInt64) -> Bool {
-    guard case .active(var active) = self, active.pending != nil else { return false }
-    self = .terminal
-    defer { self = .active(active) }
-    return active.timer.install(timer, for: generation)
+    updateActive(otherwise: false) { active in
+      active.live.pending != nil && active.live.timer.install(timer, for: generation)
+    }
   }
 
   /// The quiet period started for `generation` is over: the pending value goes to the outlet if
   /// the subscriber has demand.
-  mutating func timerFired(_ generation: UInt64) -> Fired {
-    guard case .active(var active) = self, active.timer.isCurrent(generation),
-      let value = active.pending
-    else { return Fired() }
-    self = .terminal
-    defer { self = .active(active) }
-    active.pending = nil
-    var fired = Fired(timer: active.timer.take())
-    // A value still waiting for the draining thread is superseded: only the latest counts.
-    fired.dropped = active.outlet.queue.values.popLast()
-    if active.outlet.queue.demand > .none {
-      fired.claimed = active.outlet.queue.enqueue(value)
-    } else {
-      fired.dropped = value
+  mutating func timerFired(_ generation: UInt64) -> Live.Fired {
+    updateActive(otherwise: Live.Fired()) { active in
+      guard active.live.timer.isCurrent(generation), let value = active.live.pending.take()
+      else { return Live.Fired() }
+      var fired = Live.Fired(timer: active.live.timer.take())
+      // A value still waiting for the draining thread is superseded: only the latest counts.
+      fired.dropped = active.outlet.queue.values.popLast()
+      if active.outlet.queue.demand > .none {
+        fired.claimed = active.outlet.queue.enqueue(value)
+      } else {
+        fired.dropped = value
+      }
+      return fired
     }
-    return fired
   }
 
   /// The upstream completed: the pending value is dropped and the timer stopped; the caller
-  /// schedules ``finish(_:)``.
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
-    guard case .active(var active) = self else { return nil }
-    self = .completing(active.outlet)
-    return Completed(timer: active.timer.take(), upstream: active.upstream, pending: active.pending)
-  }
-
-  /// The scheduled completion runs: it is queued after any due value. `true`: the caller claimed
-  /// the drain.
-  mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .completing(var outlet) = self else { return false }
-    self = .terminal
-    defer { self = .completing(outlet) }
-    return outlet.queue.finish(completion)
-  }
-
-  /// Runs `body` on the outlet of the current case; `nil` when it has none.
-  mutating func withOutlet<Result>(
-    _ body: (inout DeliveryOutlet<Downstream>) -> Result
-  ) -> Result? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return body(&active.outlet)
-    case .completing(var outlet):
-      self = .terminal
-      defer { self = .completing(outlet) }
-      return body(&outlet)
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
-  /// Becomes terminal.
-  mutating func end() { self = .terminal }
-
-  /// Ends everything; `nil` when there is nothing to end (before the subscription, the
-  /// subscriber can't cancel).
-  mutating func cancel() -> Cancelled? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      return Cancelled(
-        timer: active.timer.take(),
-        upstream: active.upstream,
-        pending: active.pending,
-        outlet: active.outlet.cancel()
-      )
-    case .completing(var outlet):
-      self = .terminal
-      return Cancelled(timer: nil, upstream: nil, pending: nil, outlet: outlet.cancel())
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
+  /// schedules ``finishCompleting()``.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Live.Completed? {
+    guard let active = complete(with: completion, keeping: { $0 = Live() }) else { return nil }
+    return Live.Completed(
+      timer: active.live.timer.timer,
+      upstream: active.upstream,
+      pending: active.live.pending
+    )
   }
 }

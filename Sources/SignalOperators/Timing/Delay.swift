@@ -139,7 +139,7 @@ extension Publishers.Delay {
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, publisher: Publishers.Delay<Upstream, Context>) {
-      state = .awaitingSubscription(downstream)
+      state = .awaitingSubscription(downstream, RingBuffer())
       interval = publisher.interval
       tolerance = publisher.tolerance
       scheduler = publisher.scheduler
@@ -198,179 +198,60 @@ extension Publishers.Delay {
   }
 }
 
-/// The state of a `delay` subscription, as data: each transition runs under the operator's lock
-/// and returns what to do after it.
+/// The state of a `delay` subscription: a ``TimedState`` whose live state is the values
+/// whose scheduled action hasn't run yet, oldest first.
 ///
 /// ```
-/// awaitingSubscription --receive(subscription:)--> active
+/// awaitingSubscription --receive(subscription:)--> active (the outlet's demand is unlimited)
 /// active --receive(_:)--> active (the value waits; the caller schedules one action)
 /// active --receive(completion:)--> completing (the completion waits after the values)
 /// active / completing --fire()--> the oldest waiting value goes to the outlet
 /// completing --fire() with no value waiting--> finishing (the completion goes to the outlet)
-/// active / completing / finishing --completion delivered / cancel()--> terminal
 /// ```
 ///
 /// The outlet's demand is unlimited: requests go straight to the upstream, which keeps to them.
-enum DelayState<Downstream: Subscriber>: OutletState {
-  typealias Value = Downstream.Input
-  typealias Failure = Downstream.Failure
+typealias DelayState<Downstream: Subscriber> = TimedState<Downstream, RingBuffer<Downstream.Input>>
 
-  /// Before the upstream's subscription arrives.
-  case awaitingSubscription(Downstream)
-  /// Subscribed.
-  case active(Active)
-  /// The upstream completed; its completion waits for the values before it.
-  case completing(Completing)
-  /// The completion is in the outlet's queue.
-  case finishing(DeliveryOutlet<Downstream>)
-  /// Completed or cancelled: everything is released.
-  case terminal
-
-  /// What exists while subscribed.
-  struct Active {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The upstream's subscription.
-    var upstream: any Subscription
-    /// Values whose scheduled action hasn't run yet, oldest first.
-    var waiting = RingBuffer<Value>()
-  }
-
-  /// What exists once the upstream completed.
-  struct Completing {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// Values whose scheduled action hasn't run yet, oldest first.
-    var waiting: RingBuffer<Value>
-    /// The upstream's completion, due after `waiting`.
-    let completion: Subscribers.Completion<Failure>
-  }
-
-  /// What `cancel()` lets go of.
-  struct Cancelled {
-    /// The upstream's subscription to cancel (`nil` once it completed).
-    let upstream: (any Subscription)?
-    /// Values not yet due.
-    let waiting: RingBuffer<Value>
-    /// The completion not yet due.
-    let completion: Subscribers.Completion<Failure>?
-    /// The subscriber and the due values it had not yet received.
-    let outlet: DeliveryOutlet<Downstream>.Released
-  }
-
-  /// The upstream's subscription while active.
-  var upstream: (any Subscription)? {
-    guard case .active(let active) = self else { return nil }
-    return active.upstream
-  }
-
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled.
+extension TimedState where Live == RingBuffer<Downstream.Input> {
+  /// Stores the upstream's subscription with an unlimited outlet; see
+  /// ``TimedState/receive(subscription:outletDemand:)``.
   mutating func receive(subscription: any Subscription) -> Downstream? {
-    guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(
-      Active(outlet: DeliveryOutlet(downstream, demand: .unlimited), upstream: subscription)
-    )
-    return downstream
+    receive(subscription: subscription, outletDemand: .unlimited)
   }
 
   /// Keeps `value` until its action runs; `true`: the caller schedules that action.
   mutating func receive(_ value: Value) -> Bool {
-    guard case .active(var active) = self else { return false }
-    self = .terminal
-    active.waiting.append(value)
-    self = .active(active)
-    return true
+    updateActive(otherwise: false) { active in
+      active.live.append(value)
+      return true
+    }
   }
 
   /// Keeps the completion after the waiting values; returns the upstream's subscription to
   /// release after the lock (the caller schedules one more action), or `nil` when not active.
   mutating func receive(completion: Subscribers.Completion<Failure>) -> (any Subscription)? {
-    guard case .active(let active) = self else { return nil }
-    self = .completing(
-      Completing(outlet: active.outlet, waiting: active.waiting, completion: completion)
-    )
-    return active.upstream
+    complete(with: completion)?.upstream
   }
 
   /// A scheduled action ran: the oldest waiting event goes to the outlet. `true`: the caller
   /// claimed the drain.
   mutating func fire() -> Bool {
     switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      guard let value = active.waiting.popFirst() else {
-        preconditionFailure("Delay: an action ran with no value waiting")
+    case .active:
+      return updateActive(otherwise: false) { active in
+        guard let value = active.live.popFirst() else {
+          preconditionFailure("Delay: an action ran with no value waiting")
+        }
+        return active.outlet.queue.enqueue(value)
       }
-      return active.outlet.queue.enqueue(value)
-    case .completing(var completing):
-      self = .terminal
-      if let value = completing.waiting.popFirst() {
-        defer { self = .completing(completing) }
+    case .completing:
+      let value = updateCompleting(otherwise: nil) { completing -> Bool? in
+        guard let value = completing.live.popFirst() else { return nil }
         return completing.outlet.queue.enqueue(value)
       }
-      defer { self = .finishing(completing.outlet) }
-      return completing.outlet.queue.finish(completing.completion)
+      return value ?? finishCompleting().claimed
     case .awaitingSubscription, .finishing, .terminal:
       return false
-    }
-  }
-
-  /// Runs `body` on the outlet of the current case; `nil` when it has none.
-  mutating func withOutlet<Result>(
-    _ body: (inout DeliveryOutlet<Downstream>) -> Result
-  ) -> Result? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return body(&active.outlet)
-    case .completing(var completing):
-      self = .terminal
-      defer { self = .completing(completing) }
-      return body(&completing.outlet)
-    case .finishing(var outlet):
-      self = .terminal
-      defer { self = .finishing(outlet) }
-      return body(&outlet)
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
-  /// Becomes terminal.
-  mutating func end() { self = .terminal }
-
-  /// Ends everything; `nil` when there is nothing to end.
-  mutating func cancel() -> Cancelled? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      return Cancelled(
-        upstream: active.upstream,
-        waiting: active.waiting.takeAll(),
-        completion: nil,
-        outlet: active.outlet.cancel()
-      )
-    case .completing(var completing):
-      self = .terminal
-      return Cancelled(
-        upstream: nil,
-        waiting: completing.waiting.takeAll(),
-        completion: completing.completion,
-        outlet: completing.outlet.cancel()
-      )
-    case .finishing(var outlet):
-      self = .terminal
-      return Cancelled(
-        upstream: nil,
-        waiting: RingBuffer(),
-        completion: nil,
-        outlet: outlet.cancel()
-      )
-    case .awaitingSubscription, .terminal:
-      return nil
     }
   }
 }

@@ -136,7 +136,7 @@ extension Publishers.Throttle {
     private let latest: Bool
 
     init(downstream: Downstream, publisher: Publishers.Throttle<Upstream, Context>) {
-      state = .awaitingSubscription(downstream)
+      state = .awaitingSubscription(downstream, ThrottleLive())
       interval = publisher.interval
       scheduler = publisher.scheduler
       latest = publisher.latest
@@ -205,59 +205,26 @@ extension Publishers.Throttle {
   }
 }
 
-/// The state of a `throttle` subscription, as data: each transition runs under the operator's
-/// lock and returns what to do after it.
+/// What `throttle` keeps while subscribed, in a ``TimedState``: the value waiting for its
+/// scheduled emission, and when the last one was emitted.
 ///
 /// ```
-/// awaitingSubscription --receive(subscription:)--> active
 /// active --receive(_:) with demand, nothing held--> active (hold it, schedule its emission)
 /// active --receive(_:) while holding--> active (replace it if `latest`, else drop)
 /// active --emit(at:)--> active (the held value goes to the outlet)
 /// active --receive(completion:)--> completing (an emission is scheduled, or already is)
 /// completing --emit(at:)--> finishing (the held value, then the completion, go to the outlet)
-/// active / completing / finishing --completion delivered / cancel()--> terminal
 /// ```
 ///
 /// A held value has its unit of demand reserved: a value is held only while the demand exceeds
 /// the values already in the outlet. At most one value waits in the outlet (for the draining
 /// thread); a newer emission replaces it and takes over its unit of demand.
-enum ThrottleState<Downstream: Subscriber, Time: Strideable>: OutletState {
-  typealias Value = Downstream.Input
-  typealias Failure = Downstream.Failure
-
-  /// Before the upstream's subscription arrives.
-  case awaitingSubscription(Downstream)
-  /// Subscribed.
-  case active(Active)
-  /// The upstream completed; the scheduled emission sends the held value and the completion.
-  case completing(Completing)
-  /// The completion is in the outlet's queue, after any value still there.
-  case finishing(DeliveryOutlet<Downstream>)
-  /// Completed or cancelled: everything is released.
-  case terminal
-
-  /// What exists while subscribed.
-  struct Active {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The upstream's subscription.
-    var upstream: any Subscription
-    /// The value waiting for its scheduled emission; an emission is scheduled exactly when this
-    /// is set.
-    var held: Value?
-    /// When the last value was emitted.
-    var lastEmission: Time?
-  }
-
-  /// What exists between the upstream's completion and the emission that sends it.
-  struct Completing {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The value whose emission was scheduled before the completion arrived.
-    var held: Value?
-    /// The upstream's completion.
-    let completion: Subscribers.Completion<Failure>
-  }
+struct ThrottleLive<Value, Time> {
+  /// The value waiting for its scheduled emission; an emission is scheduled exactly when this
+  /// is set (or, once the upstream completed, the one that sends the completion).
+  var held: Value?
+  /// When the last value was emitted.
+  var lastEmission: Time?
 
   /// What to do after a value arrived.
   enum Received {
@@ -267,14 +234,6 @@ enum ThrottleState<Downstream: Subscriber, Time: Strideable>: OutletState {
     case drop(Value?)
   }
 
-  /// What the upstream's completion hands out.
-  struct Completed {
-    /// The upstream's subscription (released: it completed).
-    let upstream: any Subscription
-    /// Whether the caller schedules the emission that sends the completion (none was).
-    let scheduleEmission: Bool
-  }
-
   /// What an emission hands out.
   struct Emitted {
     /// A value that still waited for the draining thread, replaced; released after the lock.
@@ -282,129 +241,77 @@ enum ThrottleState<Downstream: Subscriber, Time: Strideable>: OutletState {
     /// Whether the caller claimed the drain and must run it.
     var claimed = false
   }
+}
 
-  /// What `cancel()` lets go of.
-  struct Cancelled {
-    /// The upstream's subscription to cancel (`nil` once it completed).
-    let upstream: (any Subscription)?
-    /// The held value.
-    let held: Value?
-    /// The completion waiting for the scheduled emission.
-    let completion: Subscribers.Completion<Failure>?
-    /// The subscriber and the values it had not yet received.
-    let outlet: DeliveryOutlet<Downstream>.Released
-  }
+/// The state of a `throttle` subscription.
+typealias ThrottleState<Downstream: Subscriber, Time> = TimedState<
+  Downstream, ThrottleLive<Downstream.Input, Time>
+>
 
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled.
-  mutating func receive(subscription: any Subscription) -> Downstream? {
-    guard case .awaitingSubscription(let downstream) = self else { return nil }
-    self = .active(Active(outlet: DeliveryOutlet(downstream), upstream: subscription))
-    return downstream
+extension TimedState {
+  /// A held value goes to the outlet, replacing a value that still waits there for the
+  /// draining thread (it takes over that value's unit of demand).
+  fileprivate static func emit<Time>(
+    _ live: inout ThrottleLive<Value, Time>,
+    to outlet: inout DeliveryOutlet<Downstream>,
+    into emitted: inout ThrottleLive<Value, Time>.Emitted
+  ) {
+    guard let value = live.held.take() else { return }
+    emitted.superseded = outlet.queue.values.popLast()
+    emitted.claimed = outlet.queue.enqueue(value)
   }
 
   /// A value arrived: hold it (with demand and nothing held), replace the held one (`latest`),
   /// or drop it.
-  mutating func receive(_ value: Value, latest: Bool) -> Received {
-    guard case .active(var active) = self else { return .drop(value) }
-    self = .terminal
-    defer { self = .active(active) }
-    if active.held != nil {
-      // The held value already has its unit of demand; with `latest` this one takes its place,
-      // so the interval ends with its latest value even when demand is now spent.
-      guard latest else { return .drop(value) }
-      let replaced = active.held
-      active.held = value
-      return .drop(replaced)
+  mutating func receive<Time>(
+    _ value: Value,
+    latest: Bool
+  ) -> ThrottleLive<Value, Time>.Received where Live == ThrottleLive<Value, Time> {
+    updateActive(otherwise: .drop(value)) { active in
+      if active.live.held != nil {
+        // The held value already has its unit of demand; with `latest` this one takes its
+        // place, so the interval ends with its latest value even when demand is now spent.
+        guard latest else { return .drop(value) }
+        let replaced = active.live.held
+        active.live.held = value
+        return .drop(replaced)
+      }
+      let queue = active.outlet.queue
+      guard queue.demand > .max(queue.values.count) else { return .drop(value) }
+      active.live.held = value
+      return .schedule(lastEmission: active.live.lastEmission)
     }
-    let queue = active.outlet.queue
-    guard queue.demand > .max(queue.values.count) else { return .drop(value) }
-    active.held = value
-    return .schedule(lastEmission: active.lastEmission)
   }
 
-  /// The upstream completed; `nil` when not active.
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
-    guard case .active(let active) = self else { return nil }
-    self = .completing(Completing(outlet: active.outlet, held: active.held, completion: completion))
-    return Completed(upstream: active.upstream, scheduleEmission: active.held == nil)
+  /// The upstream completed; returns the upstream's subscription to release and whether the
+  /// caller schedules the emission that sends the completion (none was). `nil` when not active.
+  mutating func receive<Time>(
+    completion: Subscribers.Completion<Failure>
+  ) -> (upstream: any Subscription, scheduleEmission: Bool)?
+  where Live == ThrottleLive<Value, Time> {
+    guard let active = complete(with: completion) else { return nil }
+    return (active.upstream, active.live.held == nil)
   }
 
   /// A scheduled emission is due: the held value, and then any completion, go to the outlet.
-  mutating func emit(at now: Time) -> Emitted {
-    var emitted = Emitted()
+  mutating func emit<Time>(at now: Time) -> ThrottleLive<Value, Time>.Emitted
+  where Live == ThrottleLive<Value, Time> {
+    var emitted = ThrottleLive<Value, Time>.Emitted()
     switch self {
-    case .active(var active):
-      guard let value = active.held else { return emitted }
-      self = .terminal
-      active.held = nil
-      active.lastEmission = now
-      emitted.superseded = active.outlet.queue.values.popLast()
-      emitted.claimed = active.outlet.queue.enqueue(value)
-      self = .active(active)
-    case .completing(var completing):
-      self = .terminal
-      if let value = completing.held {
-        emitted.superseded = completing.outlet.queue.values.popLast()
-        emitted.claimed = completing.outlet.queue.enqueue(value)
+    case .active:
+      updateActive(otherwise: ()) { active in
+        guard active.live.held != nil else { return }
+        active.live.lastEmission = now
+        Self.emit(&active.live, to: &active.outlet, into: &emitted)
       }
-      if completing.outlet.queue.finish(completing.completion) { emitted.claimed = true }
-      self = .finishing(completing.outlet)
+    case .completing:
+      updateCompleting(otherwise: ()) { completing in
+        Self.emit(&completing.live, to: &completing.outlet, into: &emitted)
+      }
+      if finishCompleting().claimed { emitted.claimed = true }
     case .awaitingSubscription, .finishing, .terminal:
       break
     }
     return emitted
-  }
-
-  /// Runs `body` on the outlet of the current case; `nil` when it has none.
-  mutating func withOutlet<Result>(
-    _ body: (inout DeliveryOutlet<Downstream>) -> Result
-  ) -> Result? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return body(&active.outlet)
-    case .completing(var completing):
-      self = .terminal
-      defer { self = .completing(completing) }
-      return body(&completing.outlet)
-    case .finishing(var outlet):
-      self = .terminal
-      defer { self = .finishing(outlet) }
-      return body(&outlet)
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
-  /// Becomes terminal.
-  mutating func end() { self = .terminal }
-
-  /// Ends everything; `nil` when there is nothing to end.
-  mutating func cancel() -> Cancelled? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      return Cancelled(
-        upstream: active.upstream,
-        held: active.held,
-        completion: nil,
-        outlet: active.outlet.cancel()
-      )
-    case .completing(var completing):
-      self = .terminal
-      return Cancelled(
-        upstream: nil,
-        held: completing.held,
-        completion: completing.completion,
-        outlet: completing.outlet.cancel()
-      )
-    case .finishing(var outlet):
-      self = .terminal
-      return Cancelled(upstream: nil, held: nil, completion: nil, outlet: outlet.cancel())
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
   }
 }

@@ -144,7 +144,7 @@ extension Publishers.Timeout {
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
-      state = .awaitingSubscription(downstream, customError: publisher.customError)
+      state = .awaitingSubscription(downstream, TimeoutLive(customError: publisher.customError))
       interval = publisher.interval
       scheduler = publisher.scheduler
       options = publisher.options
@@ -171,11 +171,11 @@ extension Publishers.Timeout {
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
-        return
-      }
-      completed.timer?.cancel()
-      if completed.claimed { scheduleDrain() }
+      // Queued after the values; the upstream's subscription, the timer and the custom error
+      // are released after the lock.
+      let finished = lock.withLock { state.finish(completion) }
+      finished.live?.timer.timer?.cancel()
+      if finished.claimed { scheduleDrain() }
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -188,7 +188,7 @@ extension Publishers.Timeout {
 
     func cancel() {
       guard let cancelled = lock.withLock({ state.cancel() }) else { return }
-      cancelled.timer?.cancel()
+      cancelled.live?.timer.timer?.cancel()
       cancelled.upstream?.cancel()
     }
 
@@ -207,7 +207,7 @@ extension Publishers.Timeout {
       let completion: Subscribers.Completion<Failure> =
         timedOut.customError.map { .failure($0()) } ?? .finished
       // On the scheduler already: the drain runs here.
-      if lock.withLock({ state.finish(completion) }) { drain() }
+      if lock.withLock({ state.finishTimedOut(completion) }) { drain() }
     }
 
     private func scheduleDrain() {
@@ -229,47 +229,30 @@ extension Publishers.Timeout {
   }
 }
 
-/// The state of a `timeout` subscription, as data: each transition runs under the operator's
-/// lock and returns what to do after it.
+/// What `timeout` keeps while subscribed, in a ``TimedState``.
 ///
 /// ```
 /// awaitingSubscription --receive(subscription:)--> active (the timer starts at handOver())
 /// active --receive(_:)--> active (queued for the drain, timer restarted)
-/// active --receive(completion:)--> completing (queued after the values)
-/// active --timedOut(current)--> completing (queued values dropped; finish(_:) queues the
-///                                           completion made outside the lock)
-/// active / completing --completion delivered / cancel()--> terminal
+/// active --receive(completion:)--> finishing (queued after the values)
+/// active --timedOut(current)--> finishing (queued values dropped; finishTimedOut(_:) queues
+///                                          the completion made outside the lock)
 /// ```
 ///
 /// The outlet's demand is unlimited (requests go to the upstream); its drain, once claimed, runs
 /// on the scheduler.
-enum TimeoutState<Downstream: Subscriber>: OutletState {
-  typealias Value = Downstream.Input
-  typealias Failure = Downstream.Failure
+struct TimeoutLive<Failure: Error> {
+  /// Makes the error to fail with on a timeout; `nil` finishes instead.
+  var customError: (() -> Failure)?
+  /// The timeout timer.
+  var timer = TimerSlot()
+  /// Whether the subscriber has requested (the first request restarts the timer).
+  var requested = false
+  /// Whether the subscriber's `receive(subscription:)` returned; no timer runs before.
+  var handedOver = false
 
-  /// Before the upstream's subscription arrives.
-  case awaitingSubscription(Downstream, customError: (() -> Failure)?)
-  /// Subscribed.
-  case active(Active)
-  /// The upstream completed or timed out; the completion is (or is about to be) queued.
-  case completing(DeliveryOutlet<Downstream>)
-  /// Completed or cancelled: everything is released.
-  case terminal
-
-  /// What exists while subscribed.
-  struct Active {
-    /// The subscriber's end.
-    var outlet: DeliveryOutlet<Downstream>
-    /// The upstream's subscription.
-    var upstream: any Subscription
-    /// Makes the error to fail with on a timeout; `nil` finishes instead.
-    var customError: (() -> Failure)?
-    /// The timeout timer.
-    var timer = TimerSlot()
-    /// Whether the subscriber has requested (the first request restarts the timer).
-    var requested = false
-    /// Whether the subscriber's `receive(subscription:)` returned; no timer runs before.
-    var handedOver = false
+  init(customError: (() -> Failure)?) {
+    self.customError = customError
   }
 
   /// What a value or a request hands out.
@@ -284,20 +267,8 @@ enum TimeoutState<Downstream: Subscriber>: OutletState {
     var upstream: (any Subscription)?
   }
 
-  /// What the upstream's completion hands out.
-  struct Completed {
-    /// The timer to cancel.
-    let timer: (any Cancellable)?
-    /// The upstream's subscription (released: it completed).
-    let upstream: any Subscription
-    /// Released after the lock: it will not be called.
-    let customError: (() -> Failure)?
-    /// Whether the caller claimed the drain and must schedule it.
-    let claimed: Bool
-  }
-
   /// What a timeout hands out.
-  struct TimedOut {
+  struct TimedOut<Value> {
     /// The timer to cancel.
     let timer: (any Cancellable)?
     /// The upstream's subscription to cancel.
@@ -307,158 +278,81 @@ enum TimeoutState<Downstream: Subscriber>: OutletState {
     /// Makes the error to fail with, called after the lock; `nil` finishes.
     let customError: (() -> Failure)?
   }
+}
 
-  /// What `cancel()` lets go of.
-  struct Cancelled {
-    /// The timer to cancel.
-    let timer: (any Cancellable)?
-    /// The upstream's subscription to cancel (`nil` once it completed).
-    let upstream: (any Subscription)?
-    /// Released after the lock.
-    let customError: (() -> Failure)?
-    /// The subscriber and the values it had not yet received.
-    let outlet: DeliveryOutlet<Downstream>.Released
-  }
+/// The state of a `timeout` subscription.
+typealias TimeoutState<Downstream: Subscriber> = TimedState<
+  Downstream, TimeoutLive<Downstream.Failure>
+>
 
-  /// The upstream's subscription while active.
-  var upstream: (any Subscription)? {
-    guard case .active(let active) = self else { return nil }
-    return active.upstream
-  }
-
-  /// Stores the upstream's subscription; returns the subscriber to hand this subscription to,
-  /// or `nil` when the subscription must be cancelled.
+extension TimedState where Live == TimeoutLive<Downstream.Failure> {
+  /// Stores the upstream's subscription with an unlimited outlet; see
+  /// ``TimedState/receive(subscription:outletDemand:)``.
   mutating func receive(subscription: any Subscription) -> Downstream? {
-    guard case .awaitingSubscription(let downstream, let customError) = self else { return nil }
-    self = .active(
-      Active(
-        outlet: DeliveryOutlet(downstream, demand: .unlimited),
-        upstream: subscription,
-        customError: customError
-      )
-    )
-    return downstream
+    receive(subscription: subscription, outletDemand: .unlimited)
   }
 
   /// The subscriber has the subscription: returns the generation of the first timer to start.
   mutating func handOver() -> UInt64? {
-    guard case .active(var active) = self else { return nil }
-    self = .terminal
-    defer { self = .active(active) }
-    active.handedOver = true
-    return active.timer.restart().generation
+    updateActive(otherwise: nil) { active in
+      active.live.handedOver = true
+      return active.live.timer.restart().generation
+    }
   }
 
   /// Queues `value` and restarts the timer; `nil` when not active.
-  mutating func receive(_ value: Value) -> Restart? {
-    guard case .active(var active) = self else { return nil }
-    self = .terminal
-    defer { self = .active(active) }
-    let (generation, superseded) = active.timer.restart()
-    return Restart(
-      generation: active.handedOver ? generation : nil,
-      superseded: superseded,
-      claimed: active.outlet.queue.enqueue(value)
-    )
+  mutating func receive(_ value: Value) -> Live.Restart? {
+    updateActive(otherwise: nil) { active in
+      let (generation, superseded) = active.live.timer.restart()
+      return Live.Restart(
+        generation: active.live.handedOver ? generation : nil,
+        superseded: superseded,
+        claimed: active.outlet.queue.enqueue(value)
+      )
+    }
   }
 
   /// The subscriber requests: the first request restarts the timer (once handed over).
-  mutating func request() -> Restart {
-    guard case .active(var active) = self else { return Restart() }
-    var restart = Restart(upstream: active.upstream)
-    guard !active.requested else { return restart }
-    self = .terminal
-    defer { self = .active(active) }
-    active.requested = true
-    guard active.handedOver else { return restart }  // the timer starts after the handover
-    let (generation, superseded) = active.timer.restart()
-    restart.generation = generation
-    restart.superseded = superseded
-    return restart
+  mutating func request() -> Live.Restart {
+    updateActive(otherwise: Live.Restart()) { active in
+      var restart = Live.Restart(upstream: active.upstream)
+      guard !active.live.requested else { return restart }
+      active.live.requested = true
+      guard active.live.handedOver else { return restart }  // the timer starts at the handover
+      let (generation, superseded) = active.live.timer.restart()
+      restart.generation = generation
+      restart.superseded = superseded
+      return restart
+    }
   }
 
   /// Keeps the timer started for `generation`; `false`: it is stale, cancel it.
   mutating func install(_ timer: any Cancellable, for generation: UInt64) -> Bool {
-    guard case .active(var active) = self else { return false }
-    self = .terminal
-    defer { self = .active(active) }
-    return active.timer.install(timer, for: generation)
-  }
-
-  /// The upstream completed: the completion is queued after the values; `nil` when not active.
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
-    guard case .active(var active) = self else { return nil }
-    self = .terminal
-    let claimed = active.outlet.queue.finish(completion)
-    self = .completing(active.outlet)
-    return Completed(
-      timer: active.timer.take(),
-      upstream: active.upstream,
-      customError: active.customError,
-      claimed: claimed
-    )
+    updateActive(otherwise: false) { active in active.live.timer.install(timer, for: generation) }
   }
 
   /// The timer started for `generation` ran out: queued values are dropped; the caller makes the
-  /// completion and passes it to ``finish(_:)``. `nil` when stale or not active.
-  mutating func timedOut(_ generation: UInt64) -> TimedOut? {
-    guard case .active(var active) = self, active.timer.isCurrent(generation) else { return nil }
+  /// completion and passes it to ``finishTimedOut(_:)``. `nil` when stale or not active.
+  mutating func timedOut(_ generation: UInt64) -> Live.TimedOut<Value>? {
+    guard case .active(var active) = self, active.live.timer.isCurrent(generation) else {
+      return nil
+    }
     self = .terminal
     let dropped = active.outlet.queue.values.takeAll()
-    self = .completing(active.outlet)
-    return TimedOut(
-      timer: active.timer.take(),
+    self = .finishing(active.outlet)
+    return Live.TimedOut(
+      timer: active.live.timer.take(),
       upstream: active.upstream,
       dropped: dropped,
-      customError: active.customError
+      customError: active.live.customError
     )
   }
 
   /// Queues the timeout's completion; `true`: the caller claimed the drain.
-  mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .completing(var outlet) = self else { return false }
+  mutating func finishTimedOut(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .finishing(var outlet) = self else { return false }
     self = .terminal
-    defer { self = .completing(outlet) }
+    defer { self = .finishing(outlet) }
     return outlet.queue.finish(completion)
-  }
-
-  /// Runs `body` on the outlet of the current case; `nil` when it has none.
-  mutating func withOutlet<Result>(
-    _ body: (inout DeliveryOutlet<Downstream>) -> Result
-  ) -> Result? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      defer { self = .active(active) }
-      return body(&active.outlet)
-    case .completing(var outlet):
-      self = .terminal
-      defer { self = .completing(outlet) }
-      return body(&outlet)
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
-  }
-
-  /// Becomes terminal.
-  mutating func end() { self = .terminal }
-
-  /// Ends everything; `nil` when there is nothing to end.
-  mutating func cancel() -> Cancelled? {
-    switch self {
-    case .active(var active):
-      self = .terminal
-      return Cancelled(
-        timer: active.timer.take(),
-        upstream: active.upstream,
-        customError: active.customError,
-        outlet: active.outlet.cancel()
-      )
-    case .completing(var outlet):
-      self = .terminal
-      return Cancelled(timer: nil, upstream: nil, customError: nil, outlet: outlet.cancel())
-    case .awaitingSubscription, .terminal:
-      return nil
-    }
   }
 }

@@ -28,7 +28,7 @@ private func drained(
 
 /// A subscribed state whose subscriber asked for `demand`.
 private func subscribed(demand: Subscribers.Demand) -> State {
-  var state = State.awaitingSubscription(Recorder(initialDemand: nil))
+  var state = State.awaitingSubscription(Recorder(initialDemand: nil), DebounceLive())
   do {
     let result = state.receive(subscription: IgnoredSubscription())
     #expect(result != nil)
@@ -139,8 +139,8 @@ private func subscribed(demand: Subscribers.Demand) -> State {
       #expect(result == nil)
     }
     do {
-      let result = state.finish(.finished)  // the drain is still claimed
-      #expect(!result)
+      let result = state.finishCompleting()  // the drain is still claimed
+      #expect(!result.claimed)
     }
     let result = drained(&state)
     #expect(result.values == [1])
@@ -162,8 +162,8 @@ private func subscribed(demand: Subscribers.Demand) -> State {
       #expect(result == nil)
     }
     do {
-      let result = state.finish(.failure(TestError()))
-      #expect(result)
+      let result = state.finishCompleting()
+      #expect(result.claimed)
     }
     #expect(drained(&state).completion == .failure(TestError()))
   }
@@ -176,8 +176,8 @@ private func subscribed(demand: Subscribers.Demand) -> State {
       #expect(result)
     }
     let cancelled = state.cancel()
-    #expect(cancelled?.pending == 1)
-    #expect(cancelled?.timer != nil)
+    #expect(cancelled?.live?.pending == 1)
+    #expect(cancelled?.live?.timer.timer != nil)
     #expect(cancelled?.upstream != nil)
     do {
       let result = state.cancel()

@@ -25,7 +25,7 @@ private func drained(
 
 /// A subscribed state.
 private func subscribed() -> State {
-  var state = State.awaitingSubscription(Recorder(initialDemand: nil))
+  var state = State.awaitingSubscription(Recorder(initialDemand: nil), RingBuffer())
   let downstream = state.receive(subscription: IgnoredSubscription())
   #expect(downstream != nil)
   return state
@@ -86,7 +86,7 @@ private func subscribed() -> State {
     _ = state.receive(1)
     _ = state.receive(completion: .finished)
     let cancelled = state.cancel()
-    #expect(cancelled.map { Array($0.waiting) } == [1])
+    #expect(cancelled.flatMap { $0.live.map(Array.init) } == [1])
     #expect(cancelled?.completion == .finished)
     #expect(cancelled?.upstream == nil)
     #expect(state.cancel() == nil)
