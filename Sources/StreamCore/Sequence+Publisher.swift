@@ -88,11 +88,14 @@ extension Publishers.Sequence {
   /// idle/draining --cancel()--> terminal
   /// ```
   ///
-  /// While draining, the iterator and the next element live in the draining thread's locals,
+  /// The draining thread is the one whose claim of the serial drain (``SerialDrain``) succeeded;
+  /// it releases the drain in the critical section that finds no demand left, as every serial
+  /// drain does. Its loop is its own rather than `SerialDrain.run`: while draining, the
+  /// iterator and the next element live in the draining thread's locals,
   /// and the lock is only taken when the local demand runs out, so unlimited demand, or demand
   /// topped up by each `receive(_:)`, costs no lock per element. Cancellation is seen between
   /// elements through the `cancelled` flag.
-  // While `draining` is true, only the draining thread uses the iterator (checked out of the
+  // While `drain` is claimed, only the draining thread uses the iterator (checked out of the
   // state) and calls the downstream, outside the lock.
   @usableFromInline
   // Sendable: the other mutable state is guarded by `lock`; `cancelled` is atomic.
@@ -118,8 +121,9 @@ extension Publishers.Sequence {
     @usableFromInline
     var demand = Subscribers.Demand.none
 
+    /// Claimed by the thread that delivers.
     @usableFromInline
-    var draining = false
+    var drain = SerialDrain()
 
     /// `nil` while checked out by the draining thread, and once terminal.
     @usableFromInline
@@ -141,23 +145,22 @@ extension Publishers.Sequence {
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       let checkout = lock.withLock { () -> (Downstream, Elements.Iterator, Output)? in
-        guard let downstream, !draining else {
+        guard let downstream, drain.claim() else {
           self.demand += demand  // meaningless once terminal, harmless
           return nil
         }
-        draining = true
         guard let iterator = iterator.take(), let next = next.take() else {
           preconditionFailure("Publishers.Sequence: idle subscription without an iterator")
         }
         return (downstream, iterator, next)
       }
       guard let (downstream, iterator, next) = checkout else { return }
-      drain(downstream, iterator, next, demand)
+      deliver(downstream, iterator, next, demand)
     }
 
     /// Delivers elements while there is demand; only one thread at a time runs it.
     @inlinable
-    func drain(
+    func deliver(
       _ downstream: Downstream,
       _ iterator: Elements.Iterator,
       _ first: Output,
@@ -178,7 +181,7 @@ extension Publishers.Sequence {
             if self.demand == .none {
               self.iterator = iterator
               next = element
-              draining = false
+              drain.release()
             }
             defer { self.demand = .none }
             return self.demand

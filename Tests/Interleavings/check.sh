@@ -24,7 +24,7 @@ verify() {
 
 failed=0
 # model: the seeded bugs it has
-for entry in "subject_conduit.pml:4" "gated_fanin.pml:4"; do
+for entry in "serial_drain.pml:3" "single_value.pml:3" "subject_conduit.pml:4" "gated_fanin.pml:4"; do
   model=${entry%%:*}
   bugs=${entry##*:}
   for threads in 2 3; do

@@ -14,6 +14,18 @@
 /// }
 /// ```
 ///
+/// | State | `claim()` (under the lock, after adding work) | the loop's `next` finds work | the loop's `next` finds none |
+/// |---|---|---|---|
+/// | free (`claimed` false) | → claimed: `true`, the caller runs ``run(_:next:perform:)`` after the lock | — | — |
+/// | claimed | `false`: the claiming thread will find the work | takes it; delivered outside the lock | ``release()`` in that same critical section → free |
+///
+/// Invariants, checked for every interleaving of two and three threads adding work (and
+/// adding more from inside a delivery) by `Tests/Interleavings/serial_drain.pml`: one thread
+/// at a time delivers; a delivery never runs inside another (work added from inside
+/// `receive(_:)` is taken by the loop once the call returns); no work is left undelivered
+/// with the drain free, because the drain is released only in the critical section that found
+/// nothing, so work added after it finds the drain free and its adder claims it.
+///
 /// The other mechanism is ``DeliveryGate`` (the subjects' subscriptions, `receive(on:)`,
 /// `merge`, `combineLatest`, `zip`, `flatMap`, `switchToLatest`, `TestPublisher`): a sender
 /// waits for a busy subscriber and delivers on its own thread, and a `send` from inside the

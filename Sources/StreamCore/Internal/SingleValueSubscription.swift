@@ -7,18 +7,23 @@ public import Synchronization
 /// the subscription is cancelled first, and no completion if it is cancelled from inside
 /// `receive(_:)`.
 ///
-/// ```
-/// pending --request(_:)--> sending --value delivered--> terminal   (then sends .finished)
-/// pending/sending --cancel()--> terminal   (no completion follows)
-/// ```
+/// The phase is one atomic byte, the delivery layer's one atomic ownership word, and there is
+/// no lock: the thread that moves the phase out of `pending` (the first request, or a cancel
+/// that comes first) owns the subscriber from then on, so no other thread reads or writes
+/// ``slot`` after that.
 ///
-/// The phase is one atomic byte and there is no lock: the thread that moves the phase out of
-/// `pending` (the first request, or a cancel that comes first) owns the subscriber from then
-/// on, so no other thread reads or writes ``slot`` after that. A request moves the subscriber
-/// out of the slot, sends, and moves the phase from `sending` to `terminal` to send
-/// `.finished`; a cancel while it sends makes that step fail, so no completion follows, and
-/// the sender releases the subscriber when `receive(_:)` returns. Two lock round trips and a
-/// retain and release of the subscriber were most of a request's cost (`flatMapErased`).
+/// | Phase | `request` (compare-exchange `pending` → `sending`) | `cancel` (exchange → `terminal`) | the value delivered (compare-exchange `sending` → `terminal`) |
+/// |---|---|---|---|
+/// | pending | wins: takes the subscriber from the slot, sends the value | wins: takes the subscriber from the slot, releases it | — |
+/// | sending | fails: nothing | → terminal; the sender keeps the subscriber | succeeds: sends `.finished` |
+/// | terminal | fails: nothing | nothing | fails (cancelled while sending): no `.finished` |
+///
+/// Invariants, checked for every interleaving of two and three threads requesting or
+/// cancelling, with a cancel from inside `receive(_:)`, by
+/// `Tests/Interleavings/single_value.pml`: the slot is taken once; the value and `.finished`
+/// are each sent at most once, `.finished` after the value; no `.finished` is sent once a
+/// cancel's exchange has run. A lock instead would cost two lock round trips and a retain and
+/// release of the subscriber per request (`flatMapErased` in `Docs/Performance.md`).
 ///
 /// The entry point (`request` and `cancel`, one closure) is made where the subscriber's type
 /// is known (the initialiser is inlinable, and so are the publishers' `receive(subscriber:)`),
