@@ -84,7 +84,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   ///
   /// Held as an existential rather than as `Result<Output, Failure>?`: the existential's layout
   /// doesn't depend on the generic types, so the unspecialised `deinit` destroys it without
-  /// looking up type metadata (the optional result cost two metadata-cache lookups per future). A result of up to three words is stored inline; a larger one
+  /// looking up type metadata. A result of up to three words is stored inline; a larger one
   /// takes a box. Read through ``settledResult``; until completion it holds a placeholder.
   @usableFromInline
   @exclusivity(unchecked) var storedResult: any FutureStoredResult = FutureNoResult()
@@ -115,7 +115,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// Kept and moved as a whole `ClosureSink`, never as separate closures: a generic struct's
   /// function fields have one calling convention whatever the types, while a local closure in
   /// specialised code has another, and each conversion between them allocates a thunk (keeping
-  /// the two closures separately cost 4 allocations per future). The struct's layout doesn't
+  /// the two closures separately allocates thunks for every future). The struct's layout doesn't
   /// depend on the generic types, so the unspecialised `deinit` needs no type metadata for it.
   @usableFromInline
   @exclusivity(unchecked) var keptSink: ClosureSink<Output, Failure>?

@@ -80,9 +80,8 @@ package struct RingBuffer<Element> {
   /// Doubles the capacity, moving the elements to the front.
   ///
   /// The new slots are initialised in place: this code runs unspecialised, and filling them with
-  /// `append(contentsOf: repeatElement(nil, …))` went through `Repeated`'s generic subscript,
-  /// whose read accessor allocated a frame per element (a queue that grew to 131,072 slots made
-  /// 65,536 allocations: `contended4x2` read up to 0.16 allocations per send).
+  /// `append(contentsOf: repeatElement(nil, …))` would go through `Repeated`'s generic
+  /// subscript, whose read accessor allocates a frame per element.
   @usableFromInline
   mutating func grow() {
     let capacity = Swift.max(4, slots.count &* 2)
