@@ -229,6 +229,8 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
   }
 }
 
+// Sendable: the one stored property is immutable; the wrapped scheduler is used from whichever
+// thread uses the `AnyScheduler`, as Combine's schedulers are (a scheduler is shared by contract).
 final class WrappedSchedulerBox<S: Scheduler>: AnySchedulerBox<
   S.SchedulerTimeType, S.SchedulerOptions
 >, @unchecked Sendable
@@ -272,6 +274,7 @@ final class WrappedSchedulerBox<S: Scheduler>: AnySchedulerBox<
   }
 }
 
+// Sendable: every stored property is an immutable `@Sendable` closure.
 final class ClosureSchedulerBox<Time: Strideable, Options>: AnySchedulerBox<Time, Options>,
   @unchecked Sendable
 where Time.Stride: SchedulerTimeIntervalConvertible {
