@@ -48,7 +48,7 @@ extension OperationQueue {
   /// An immediate scheduler typed as an operation queue's: it runs every action at once, and its
   /// `now` is the moment it was made.
   public static var immediate: ImmediateSchedulerOf<OperationQueue> {
-    ImmediateSchedulerOf(now: RunLoop.SchedulerTimeType(Date()))
+    ImmediateSchedulerOf(now: OperationQueue.SchedulerTimeType(Date()))
   }
 }
 

@@ -27,8 +27,6 @@ public import StreamCore
 /// > Thread safety: Every method may be called from any thread. Actions run where the queue runs
 /// > its operations.
 extension OperationQueue: Scheduler {
-  /// An operation queue's time: a `Date`.
-  public typealias SchedulerTimeType = RunLoop.SchedulerTimeType
 
   /// Options for an operation queue's scheduler; there are none, as in Combine.
   ///
@@ -40,7 +38,7 @@ extension OperationQueue: Scheduler {
   public struct SchedulerOptions: Sendable {}
 
   /// The current time: `Date()`.
-  public var now: SchedulerTimeType { RunLoop.SchedulerTimeType(Date()) }
+  public var now: SchedulerTimeType { SchedulerTimeType(Date()) }
 
   /// Zero: an operation queue takes any tolerance.
   public var minimumTolerance: SchedulerTimeType.Stride { 0 }
@@ -116,8 +114,8 @@ extension OperationQueue: Scheduler {
     let timer = DispatchSource.makeTimerSource(queue: OperationQueueTimers.queue)
     timer.schedule(
       wallDeadline: DispatchWallTime(date.date),
-      repeating: .nanoseconds(max(1, interval.clampedNanoseconds)),
-      leeway: .nanoseconds(tolerance.clampedNanoseconds)
+      repeating: .nanoseconds(max(1, interval.timeInterval.clampedNanoseconds)),
+      leeway: .nanoseconds(tolerance.timeInterval.clampedNanoseconds)
     )
     timer.setEventHandler { [self] in addOperation(action) }
     timer.resume()
@@ -143,15 +141,15 @@ extension DispatchWallTime {
   /// reads makes the deadline later, never earlier.
   init(_ date: Date) {
     let interval = date.timeIntervalSinceNow
-    self = .now() + RunLoop.SchedulerTimeType.Stride(interval).dispatchInterval
+    self = .now() + interval.dispatchInterval
   }
 }
 
-extension RunLoop.SchedulerTimeType.Stride {
+extension TimeInterval {
   /// The interval in whole nanoseconds: zero for a negative interval or NaN, `Int.max` for one
   /// too long for an `Int`.
   var clampedNanoseconds: Int {
-    let nanoseconds = (timeInterval * 1_000_000_000).rounded()
+    let nanoseconds = (self * 1_000_000_000).rounded()
     guard nanoseconds > 0 else { return 0 }
     guard nanoseconds < Double(Int.max) else { return .max }
     return Int(nanoseconds)

@@ -5,8 +5,7 @@ public import StreamCore
 #if !canImport(Darwin)
 
 extension RunLoop {
-  /// The time of Foundation's schedulers, `RunLoop` and `OperationQueue`: a `Date`, with strides
-  /// in seconds as a `TimeInterval`.
+  /// A run loop's time: a `Date`, with strides in seconds as a `TimeInterval`.
   ///
   /// ```swift
   /// let start = RunLoop.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0))
@@ -14,10 +13,8 @@ extension RunLoop {
   /// start.distance(to: later).timeInterval  // 1.5
   /// ```
   ///
-  /// **Difference from Combine:** Combine gives `OperationQueue` a `SchedulerTimeType` of its own
-  /// with the same members; here `OperationQueue.SchedulerTimeType` names this type, so code that
-  /// names either compiles unchanged, but the two can't be told apart by overloads. The time
-  /// encodes as its `Date`.
+  /// `OperationQueue.SchedulerTimeType` is a type of its own with the same members, as in Combine.
+  /// The time encodes as its `Date`.
   ///
   /// > Thread safety: A value type; use it from any thread.
   public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {

@@ -56,7 +56,7 @@ extension OperationQueue {
   ///
   /// Each use makes a new scheduler; keep the one you pass to the code under test.
   public static var test: TestSchedulerOf<OperationQueue> {
-    TestScheduler(now: RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 0)))
+    TestScheduler(now: OperationQueue.SchedulerTimeType(Date(timeIntervalSince1970: 0)))
   }
 
   /// A scheduler typed as an operation queue's that fails the test whenever it is used; its
@@ -78,7 +78,7 @@ extension OperationQueue {
   public static func unimplemented(_ prefix: String) -> UnimplementedSchedulerOf<OperationQueue> {
     UnimplementedScheduler(
       prefix,
-      now: RunLoop.SchedulerTimeType(Date(timeIntervalSince1970: 0))
+      now: OperationQueue.SchedulerTimeType(Date(timeIntervalSince1970: 0))
     )
   }
 }

@@ -40,7 +40,7 @@ struct FoundationTestSchedulersTests {
 
   @Test func operationQueueTest_runsRepeatingWorkAsTimeMoves() {
     let scheduler = OperationQueue.test
-    let ticks = Collected<RunLoop.SchedulerTimeType>()
+    let ticks = Collected<OperationQueue.SchedulerTimeType>()
     let token = scheduler.schedule(after: scheduler.now, interval: 1) {
       ticks.append(scheduler.now)
     }

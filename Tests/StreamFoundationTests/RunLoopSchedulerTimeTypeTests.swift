@@ -40,9 +40,16 @@ struct RunLoopSchedulerTimeTypeTests {
     #expect(start < later)
   }
 
-  @Test func bothFoundationSchedulers_shareTheType() {
-    let time: OperationQueue.SchedulerTimeType = RunLoop.SchedulerTimeType(Date())
-    #expect(time.date.timeIntervalSinceNow <= 0)
+  /// As in Combine, an operation queue's time is a type of its own, so code can extend each
+  /// (OpenCombine's `OperationQueueSchedulerTests` and `RunLoopSchedulerTests` both do).
+  @Test func operationQueue_hasATimeTypeOfItsOwn_withTheSameMembers() {
+    #expect(OperationQueue.SchedulerTimeType.self != RunLoop.SchedulerTimeType.self)
+    #expect(OperationQueue.SchedulerTimeType.Stride.self != RunLoop.SchedulerTimeType.Stride.self)
+    let start = OperationQueue.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 100))
+    let later = start.advanced(by: .milliseconds(1_500))
+    #expect(later.date == Date(timeIntervalSinceReferenceDate: 101.5))
+    #expect(start.distance(to: later) == .seconds(1.5))
+    #expect(OperationQueue.main.now.date.timeIntervalSinceNow <= 0)
   }
 
   @Test func codable_roundTripsTheDateAndTheSeconds() throws {

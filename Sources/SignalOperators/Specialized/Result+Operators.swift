@@ -158,23 +158,6 @@ extension Result.Publisher {
 }
 
 extension Result.Publisher where Failure == Never {
-  /// Publishes nothing and finishes; the value is dropped.
-  ///
-  /// ```swift
-  /// Result<Int, Never>.Publisher(1).ignoreOutput()  // Empty<Int, Never>
-  /// ```
-  ///
-  /// Only a publisher that can't fail gets this overload: an `Empty` would lose a failure,
-  /// which the general `ignoreOutput()` passes on.
-  ///
-  /// > Thread safety: The result is a value that may be subscribed from any thread.
-  ///
-  /// - Returns: An `Empty` that finishes at once.
-  @inlinable
-  public func ignoreOutput() -> Empty<Output, Never> {
-    Empty<Output, Never>()
-  }
-
   /// Changes the failure type; a publisher whose failure is `Never` can't fail, so only the type
   /// changes.
   ///
@@ -192,5 +175,22 @@ extension Result.Publisher where Failure == Never {
     to failureType: NewFailure.Type
   ) -> Result<Output, NewFailure>.Publisher {
     Result<Output, NewFailure>.Publisher(.success(result.get()))
+  }
+}
+
+extension Result.Publisher {
+  /// Publishes nothing and finishes, whatever the result: a success's value and a failure's
+  /// error are both dropped, as Combine's specialisation does.
+  ///
+  /// ```swift
+  /// Result<Int, MyError>.Publisher(.failure(MyError())).ignoreOutput()  // finishes
+  /// ```
+  ///
+  /// > Thread safety: The result is a value that may be subscribed from any thread.
+  ///
+  /// - Returns: An `Empty` that finishes at once.
+  @inlinable
+  public func ignoreOutput() -> Empty<Output, Failure> {
+    Empty<Output, Failure>()
   }
 }

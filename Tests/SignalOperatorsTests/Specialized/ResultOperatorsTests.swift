@@ -68,6 +68,13 @@ import Testing
     #expect(specializedRecord(p).events == [.subscription, .completion(.finished)])
   }
 
+  /// Combine's specialisation finishes even for a failure, which it drops (OpenCombine's
+  /// `ResultPublisherTests.testIgnoreOutputOperatorSpecialization`, verified against Combine).
+  @Test func ignoreOutput_ofAFailure_finishes() {
+    let p: Empty<Int, TestError> = failure.ignoreOutput()
+    #expect(specializedRecord(p).events == [.subscription, .completion(.finished)])
+  }
+
   @Test func operatorsWithoutEffect_returnSelf() {
     for source in [success, failure] {
       let results: [Source] = [
