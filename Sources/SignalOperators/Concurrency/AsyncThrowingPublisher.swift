@@ -28,7 +28,8 @@ extension Publisher {
 /// the iterating task is cancelled or the iterator is dropped. After the failure is thrown,
 /// `next()` returns `nil`.
 ///
-/// > Thread safety: A value type; an iterator is used by one task at a time.
+/// > Thread safety: A value type. Several tasks may await one iterator's `next()` at once, as
+/// > in Combine: each is answered by one requested value, in the order they called.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   public typealias Element = P.Output
   public typealias Failure = any Error
@@ -73,8 +74,9 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   ///
   /// Dropping the last copy of the iterator cancels its subscription.
   ///
-  /// > Thread safety: Call `next()` from one task at a time; the publisher may send from any
-  /// > thread.
+  /// > Thread safety: Several tasks may await `next()` at once; each asks for one value and
+  /// > they are answered in the order they called. Cancelling one of them ends the iteration
+  /// > for all. The publisher may send from any thread.
   public struct Iterator: AsyncIteratorProtocol {
     /// The type of the publisher's values.
     public typealias Element = P.Output

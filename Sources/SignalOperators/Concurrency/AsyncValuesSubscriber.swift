@@ -14,20 +14,25 @@ package struct AsyncValuesTransfer<Value>: @unchecked Sendable {
 }
 
 /// The subscriber behind `AsyncPublisher` and `AsyncThrowingPublisher`: a queue between the
-/// publisher's calls and one awaiting task.
+/// publisher's calls and the tasks awaiting `next()`.
+///
+/// As in Combine, several tasks may wait on one iterator at once: each waiter asks for one
+/// value (before the subscription, the waiters' demand adds up and is requested when it
+/// arrives), values go to the waiters in the order they called `next()`, and cancelling any of
+/// them, or calling `cancel()`, ends the iteration for all.
 ///
 /// The decisions are ``AsyncValuesState``'s transitions, made under `lock`; the subscription,
-/// the continuation and the upstream are called after it.
-// Sendable: `state` is guarded by `lock`; the subscription, the continuation and the upstream
+/// the continuations and the upstream are called after it.
+// Sendable: `state` is guarded by `lock`; the subscription, the continuations and the upstream
 // are called after the lock is released.
 final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, Subscriber,
-  CustomStringConvertible
+  Cancellable, CustomStringConvertible
 {
   typealias Element = AsyncValuesTransfer<Result<Input, Failure>?>
   typealias Waiter = CheckedContinuation<Element, Never>
 
   private let lock = Lock()
-  private var state = AsyncValuesState<Input, Failure, Waiter>.awaitingSubscription(waiter: nil)
+  private var state = AsyncValuesState<Input, Failure, Waiter>.awaitingSubscription(.init())
 
   /// `nil`: request one value per `next()`, as Combine does.
   private let policy: ValuesBuffering?
@@ -55,15 +60,32 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
 
   func receive(_ input: Input) -> Subscribers.Demand {
     let received = lock.withLock { state.receive(input, policy: policy) }
-    if case .resume(let waiter) = received {
+    switch received {
+    case .resume(let waiter):
       waiter.resume(returning: AsyncValuesTransfer(value: .success(input)))
+    case .unrequested:
+      // Combine traps here too: in the demand-driven mode a value is only ever requested for a
+      // waiting task, so this upstream sent more than it was asked for.
+      preconditionFailure("AsyncPublisher: received a value that no next() requested")
+    case .endWaiters(let waiters):
+      // A value with no subscription breaks the contract; Combine ends the waiting calls
+      // without ending the iteration, and so do we.
+      for waiter in waiters {
+        waiter.resume(returning: AsyncValuesTransfer(value: nil))
+      }
+    case .buffered, .ignored:
+      break
     }
     return .none
   }  // a value the buffering policy dropped is released here, after the lock
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let completed = lock.withLock { state.receive(completion: completion) }
-    completed?.waiter?.resume(returning: AsyncValuesTransfer(value: completion.asResult()))
+    guard let completed = lock.withLock({ state.receive(completion: completion) }) else { return }
+    var result = completion.asResult() as Result<Input, Failure>?
+    for waiter in completed.waiters {
+      waiter.resume(returning: AsyncValuesTransfer(value: result))
+      result = nil  // the first waiter takes a failure; the others end
+    }
   }  // the subscription is released here, after the lock
 
   /// The next value, `nil` at the end, or the failure once.
@@ -84,11 +106,13 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: @unchecked Sendable, S
     }
   }
 
-  /// Stops: cancels the subscription, and the waiting `next()` returns `nil`.
+  /// Stops: cancels the subscription, and every waiting `next()` returns `nil`.
   func cancel() {
     guard let cancelled = lock.withLock({ state.cancel() }) else { return }
     cancelled.subscription?.cancel()
-    cancelled.waiter?.resume(returning: AsyncValuesTransfer(value: nil))
+    for waiter in cancelled.waiters {
+      waiter.resume(returning: AsyncValuesTransfer(value: nil))
+    }
   }  // the buffered values are released here, after the lock
 }
 
@@ -103,23 +127,31 @@ extension Subscribers.Completion {
 }
 
 /// The state of an ``AsyncValuesSubscriber``, as data: each transition runs under its lock and
-/// returns what to do after it. `Waiter` is the awaiting task's continuation.
+/// returns what to do after it. `Waiter` is an awaiting task's continuation.
 ///
 /// ```
-/// awaitingSubscription --receive(subscription:)--> active
-/// active --next() with nothing buffered--> active with a waiter (demand-driven: request(.max(1)))
-/// active with a waiter --value--> active (the waiter is resumed)
-/// awaitingSubscription / active --completion--> ending (buffered values are still read), or
-///                                                terminal if a waiter takes the completion
+/// awaitingSubscription --next()--> awaitingSubscription, one more waiter and one more value
+///                                  to request
+/// awaitingSubscription --receive(subscription:)--> active (demand-driven: requests what the
+///                                                  waiters asked for)
+/// awaitingSubscription --value (a broken contract)--> awaitingSubscription without waiters
+///                                                     (each gets nil; the demand stays)
+/// active --next() with nothing buffered--> active, one more waiter (demand-driven:
+///                                          request(.max(1)))
+/// active with waiters --value--> active (the first waiter is resumed)
+/// awaitingSubscription / active --completion--> terminal if there are waiters (the first
+///                                               takes a failure, the others end), otherwise
+///                                               ending (buffered values are still read)
 /// ending --next() with nothing buffered--> terminal (the completion is returned once)
-/// any --cancel()--> terminal (next() returns nil)
+/// any --cancel()--> terminal (every waiter and every later next() gets nil)
 /// ```
 ///
-/// While subscribed in the demand-driven mode (no buffering policy), a request for one value is
-/// outstanding exactly while a waiter is there, so no separate flag records it.
+/// While subscribed in the demand-driven mode (no buffering policy), exactly one value is
+/// outstanding per waiter, so no separate count records the demand. Waiters only wait on an
+/// empty buffer.
 enum AsyncValuesState<Input, Failure: Error, Waiter> {
-  /// Before the subscription; a `next()` may already be waiting.
-  case awaitingSubscription(waiter: Waiter?)
+  /// Before the subscription; tasks may already be waiting.
+  case awaitingSubscription(Awaiting)
   /// Subscribed.
   case active(Active)
   /// The upstream completed: the buffered values, then the completion, are still to be read.
@@ -127,14 +159,23 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
   /// The completion was read, or the iterator cancelled: `next()` returns `nil`.
   case terminal
 
+  /// What exists before the subscription.
+  struct Awaiting {
+    /// The tasks waiting in `next()`, in the order they called it.
+    var waiters = RingBuffer<Waiter>()
+    /// How many values they asked for: requested when the subscription arrives. It outlives
+    /// the waiters a value before the subscription ends, as in Combine.
+    var demand = 0
+  }
+
   /// What exists while subscribed.
   struct Active {
     /// The upstream's subscription.
     let subscription: any Subscription
-    /// Values not read yet; never non-empty while a waiter waits.
+    /// Values not read yet; empty while a task waits.
     var buffer = RingBuffer<Input>()
-    /// The task waiting in `next()`.
-    var waiter: Waiter?
+    /// The tasks waiting in `next()`, in the order they called it.
+    var waiters: RingBuffer<Waiter>
   }
 
   /// What exists once the upstream completed.
@@ -162,14 +203,18 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
     /// Buffered; `dropped` is the oldest value the policy dropped for it, to release after the
     /// lock.
     case buffered(dropped: Input?)
+    /// Demand-driven, and no task waits for it: the upstream broke its demand.
+    case unrequested
+    /// It came before the subscription: end these waiting calls with `nil`.
+    case endWaiters(RingBuffer<Waiter>)
     /// Not subscribed (before the subscription, or after the end): ignored.
     case ignored
   }
 
   /// What the upstream's completion lets go of, after the lock.
   struct Completed {
-    /// The waiter to resume with the completion.
-    let waiter: Waiter?
+    /// The waiters to resume: the first with the completion, the others with `nil`.
+    let waiters: RingBuffer<Waiter>
     /// The upstream's subscription (it completed).
     let subscription: (any Subscription)?
   }
@@ -186,8 +231,8 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
 
   /// What `cancel()` lets go of, after the lock.
   struct Cancelled {
-    /// The waiter to resume with `nil`.
-    let waiter: Waiter?
+    /// The waiters to resume with `nil`.
+    let waiters: RingBuffer<Waiter>
     /// The subscription to cancel.
     let subscription: (any Subscription)?
     /// The values not read.
@@ -195,24 +240,32 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
   }
 
   /// Stores the first subscription; with a buffering `policy` it asks for everything, otherwise
-  /// for one value if a `next()` is already waiting.
+  /// for one value per task already waiting.
   mutating func receive(
     subscription: any Subscription,
     policy: ValuesBuffering?
   ) -> SubscriptionAction {
-    guard case .awaitingSubscription(let waiter) = self else { return .cancel }
-    self = .active(Active(subscription: subscription, waiter: waiter))
+    guard case .awaitingSubscription(let awaiting) = self else { return .cancel }
+    self = .active(Active(subscription: subscription, waiters: awaiting.waiters))
     if policy != nil { return .request(.unlimited) }
-    return waiter == nil ? .none : .request(.max(1))
+    return awaiting.demand == 0 ? .none : .request(.max(awaiting.demand))
   }
 
-  /// A value: it goes to the waiter, or into the buffer as `policy` says.
+  /// A value: it goes to the first waiter, or into the buffer as `policy` says.
   mutating func receive(_ input: Input, policy: ValuesBuffering?) -> Received {
+    if case .awaitingSubscription(var awaiting) = self {
+      let waiters = awaiting.waiters
+      awaiting.waiters = RingBuffer()
+      self = .awaitingSubscription(awaiting)
+      return waiters.isEmpty ? .ignored : .endWaiters(waiters)
+    }
     guard case .active(var active) = self else { return .ignored }
     self = .terminal
     defer { self = .active(active) }
-    if let waiter = active.waiter.take() { return .resume(waiter) }
+    if let waiter = active.waiters.popFirst() { return .resume(waiter) }
     switch policy {
+    case nil:
+      return .unrequested
     case .bufferingOldest(let limit) where active.buffer.count >= limit:
       return .buffered(dropped: nil)  // the caller still holds `input`, which is dropped
     case .bufferingNewest(let limit) where active.buffer.count >= limit:
@@ -225,42 +278,43 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
     }
   }
 
-  /// The upstream completed: a waiter takes the completion at once; otherwise it waits behind
-  /// the buffered values. `nil` when it came after the end.
+  /// The upstream completed: waiting tasks take the completion at once; otherwise it waits
+  /// behind the buffered values. `nil` when it came after the end.
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Completed? {
-    let waiter: Waiter?
+    let waiters: RingBuffer<Waiter>
     let subscription: (any Subscription)?
     var buffer = RingBuffer<Input>()
     switch self {
-    case .awaitingSubscription(let pending):
-      waiter = pending
+    case .awaitingSubscription(let awaiting):
+      waiters = awaiting.waiters
       subscription = nil
     case .active(let active):
-      waiter = active.waiter
+      waiters = active.waiters
       subscription = active.subscription
       buffer = active.buffer
     case .ending, .terminal:
       return nil
     }
-    // A waiter only waits on an empty buffer, so it takes the completion.
-    self = waiter == nil ? .ending(Ending(buffer: buffer, completion: completion)) : .terminal
-    return Completed(waiter: waiter, subscription: subscription)
+    // Tasks only wait on an empty buffer, so they take the completion.
+    self = waiters.isEmpty ? .ending(Ending(buffer: buffer, completion: completion)) : .terminal
+    return Completed(waiters: waiters, subscription: subscription)
   }
 
   /// A `next()` call: a buffered value, the completion once, `nil` at the end, or `waiter` is
-  /// stored (asking for one value when there is no buffering `policy`).
+  /// queued (asking for one value when subscribed and there is no buffering `policy`).
   mutating func next(_ waiter: Waiter, policy: ValuesBuffering?) -> NextAction {
     switch self {
-    case .awaitingSubscription(let pending):
-      precondition(pending == nil, "AsyncPublisher: next() called while another is waiting")
-      self = .awaitingSubscription(waiter: waiter)
+    case .awaitingSubscription(var awaiting):
+      self = .terminal
+      awaiting.waiters.append(waiter)
+      awaiting.demand += 1
+      self = .awaitingSubscription(awaiting)
       return .wait
     case .active(var active):
       self = .terminal
       defer { self = .active(active) }
       if let value = active.buffer.popFirst() { return .resume(.success(value)) }
-      precondition(active.waiter == nil, "AsyncPublisher: next() called while another is waiting")
-      active.waiter = waiter
+      active.waiters.append(waiter)
       return policy == nil ? .request(active.subscription) : .wait
     case .ending(var ending):
       self = .terminal
@@ -280,19 +334,19 @@ enum AsyncValuesState<Input, Failure: Error, Waiter> {
   /// Ends everything; `nil` once terminal.
   mutating func cancel() -> Cancelled? {
     switch self {
-    case .awaitingSubscription(let waiter):
+    case .awaitingSubscription(let awaiting):
       self = .terminal
-      return Cancelled(waiter: waiter, subscription: nil, buffer: RingBuffer())
+      return Cancelled(waiters: awaiting.waiters, subscription: nil, buffer: RingBuffer())
     case .active(let active):
       self = .terminal
       return Cancelled(
-        waiter: active.waiter,
+        waiters: active.waiters,
         subscription: active.subscription,
         buffer: active.buffer
       )
     case .ending(let ending):
       self = .terminal
-      return Cancelled(waiter: nil, subscription: nil, buffer: ending.buffer)
+      return Cancelled(waiters: RingBuffer(), subscription: nil, buffer: ending.buffer)
     case .terminal:
       return nil
     }

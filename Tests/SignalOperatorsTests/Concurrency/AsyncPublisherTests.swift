@@ -58,6 +58,67 @@ import Testing
     #expect(upstream.requests == [.demand(.max(1)), .cancel])
   }
 
+  @Test func severalWaitingTasks_eachRequestsOneValue_andAreAnsweredInOrder() async {
+    let upstream = TestPublisher<Int, Never>()
+    let iterator = SharedIterator(upstream.values.makeAsyncIterator())
+    var tasks: [Task<Int?, Never>] = []
+    for waiting in 1...3 {
+      tasks.append(
+        Task { try? await iterator.next() }
+      )
+      // Each task waits before the next starts, so the order of the calls is known.
+      #expect(await asyncBridgeEventually { upstream.requests.count == waiting })
+    }
+    #expect(upstream.requests == Array(repeating: .demand(.max(1)), count: 3))
+    for value in 1...3 {
+      upstream.send(value)
+    }
+    var received: [Int?] = []
+    for task in tasks {
+      received.append(await task.value)
+    }
+    #expect(received == [1, 2, 3])
+    #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func oneOfSeveralWaitingTasksCancelled_endsTheIterationForAll() async throws {
+    let upstream = TestPublisher<Int, Never>()
+    let iterator = SharedIterator(upstream.values.makeAsyncIterator())
+    let first = Task { try? await iterator.next() }
+    #expect(await asyncBridgeEventually { upstream.requests.count == 1 })
+    let second = Task { try? await iterator.next() }
+    #expect(await asyncBridgeEventually { upstream.requests.count == 2 })
+    second.cancel()
+    #expect(await first.value == nil)
+    #expect(await second.value == nil)
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1)), .cancel])
+    #expect(try await iterator.next() == nil)
+  }
+
+  @Test func finishedWithSeveralWaitingTasks_endsEach() async {
+    let upstream = TestPublisher<Int, Never>()
+    let iterator = SharedIterator(upstream.values.makeAsyncIterator())
+    var tasks: [Task<Int?, Never>] = []
+    for waiting in 1...2 {
+      tasks.append(
+        Task { try? await iterator.next() }
+      )
+      #expect(await asyncBridgeEventually { upstream.requests.count == waiting })
+    }
+    upstream.send(completion: .finished)
+    for task in tasks {
+      #expect(await task.value == nil)
+    }
+  }
+
+  @Test func valueThatNoNextRequested_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let iterator = UnrequestedValuePublisher().values.makeAsyncIterator()
+      withExtendedLifetime(iterator) {}
+    }
+    expectTrap(trap, "AsyncPublisher: received a value that no next() requested")
+  }
+
   @Test func iteratorDropped_cancelsSubscription() {
     let upstream = TestPublisher<Int, Never>()
     do {
@@ -175,5 +236,33 @@ import Testing
       subject.send(completion: .finished)
     }
     #expect(await reader.value == [2 * (5_000 * 5_001 / 2), 10_000])
+  }
+}
+
+/// Sends a value as soon as it is subscribed, without waiting for demand: it breaks the
+/// Subscriber contract, which Combine's `values` traps on.
+private struct UnrequestedValuePublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subscriber.receive(subscription: IgnoredSubscription())
+    _ = subscriber.receive(1)
+  }
+}
+
+/// One iterator that several tasks await at once, as Combine allows (throwing or not).
+// Sendable: the iterator only holds a reference to its subscriber, which serialises the calls;
+// `next()` never writes to the iterator itself.
+final class SharedIterator<Base: AsyncIteratorProtocol>: @unchecked Sendable {
+  private let base: Base
+
+  init(_ base: Base) {
+    self.base = base
+  }
+
+  func next() async throws -> Base.Element? {
+    var copy = base
+    return try await copy.next()
   }
 }

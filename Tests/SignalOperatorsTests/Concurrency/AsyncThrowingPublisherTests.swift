@@ -52,6 +52,27 @@ import Testing
     #expect(upstream.violations.isEmpty)
   }
 
+  @Test func failureWithSeveralWaitingTasks_isThrownToTheFirst_theOthersEnd() async {
+    let upstream = TestPublisher<Int, TestError>()
+    let iterator = SharedIterator(upstream.values.makeAsyncIterator())
+    var tasks: [Task<Result<Int?, TestError>, Never>] = []
+    for waiting in 1...2 {
+      tasks.append(
+        Task {
+          do {
+            return .success(try await iterator.next())
+          } catch {
+            return .failure(error as! TestError)
+          }
+        }
+      )
+      #expect(await asyncBridgeEventually { upstream.requests.count == waiting })
+    }
+    upstream.send(completion: .failure(TestError(code: 4)))
+    #expect(await tasks[0].value == .failure(TestError(code: 4)))
+    #expect(await tasks[1].value == .success(nil))
+  }
+
   @Test func failureWhileWaiting_isThrown() async {
     let upstream = TestPublisher<Int, TestError>()
     let task = Task {

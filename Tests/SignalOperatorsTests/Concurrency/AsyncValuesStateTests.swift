@@ -20,9 +20,15 @@ private func requests(_ action: State.NextAction) -> Bool {
   return false
 }
 
+/// Whether `waiters` holds exactly `expected`, in order.
+private func same(_ waiters: RingBuffer<Waiter>?, _ expected: [Waiter]) -> Bool {
+  guard let waiters else { return false }
+  return waiters.elementsEqual(expected, by: ===)
+}
+
 /// A subscribed state.
 private func subscribed(policy: ValuesBuffering?) -> State {
-  var state = State.awaitingSubscription(waiter: nil)
+  var state = State.awaitingSubscription(.init())
   let action = state.receive(subscription: IgnoredSubscription(), policy: policy)
   if case .cancel = action { Issue.record("the first subscription was refused") }
   return state
@@ -41,18 +47,70 @@ private func subscribed(policy: ValuesBuffering?) -> State {
       return
     }
     #expect(resumedWaiter === waiter)
-    let unasked = state.receive(2, policy: nil)  // a value nobody waits for is kept
-    guard case .buffered(let dropped) = unasked else {
-      Issue.record("expected the value to be buffered, got \(unasked)")
+    let unasked = state.receive(2, policy: nil)  // nobody asked: the upstream broke its demand
+    guard case .unrequested = unasked else {
+      Issue.record("expected the value to be unrequested, got \(unasked)")
       return
     }
-    #expect(dropped == nil)
-    let buffered = state.next(Waiter(), policy: nil)
-    #expect(resumed(buffered) == .some(.success(2)))
+  }
+
+  @Test func severalWaiters_eachRequestsOne_andValuesGoInTheOrderTheyCalled() {
+    var state = subscribed(policy: nil)
+    let waiters = [Waiter(), Waiter(), Waiter()]
+    for waiter in waiters {
+      #expect(requests(state.next(waiter, policy: nil)))
+    }
+    for (value, waiter) in zip(1..., waiters) {
+      let received = state.receive(value, policy: nil)
+      guard case .resume(let resumedWaiter) = received else {
+        Issue.record("expected a waiter to be resumed, got \(received)")
+        return
+      }
+      #expect(resumedWaiter === waiter)
+    }
+  }
+
+  @Test func waitersBeforeTheSubscription_areRequestedTogetherOnArrival() {
+    var state = State.awaitingSubscription(.init())
+    for _ in 1...3 {
+      #expect(!requests(state.next(Waiter(), policy: nil)))
+    }
+    let action = state.receive(subscription: IgnoredSubscription(), policy: nil)
+    guard case .request(let demand) = action else {
+      Issue.record("expected a request, got \(action)")
+      return
+    }
+    #expect(demand == .max(3))
+  }
+
+  @Test func valueBeforeTheSubscription_endsTheWaiters_butTheirDemandStays() {
+    var state = State.awaitingSubscription(.init())
+    let waiters = [Waiter(), Waiter()]
+    for waiter in waiters { _ = state.next(waiter, policy: nil) }
+    #expect(same(state.receive(7, policy: nil).endedWaiters, waiters))
+    #expect(state.receive(8, policy: nil).endedWaiters == nil)  // nobody left to end
+    let action = state.receive(subscription: IgnoredSubscription(), policy: nil)
+    guard case .request(let demand) = action else {
+      Issue.record("expected a request, got \(action)")
+      return
+    }
+    #expect(demand == .max(2))
+  }
+
+  @Test func completionAndCancel_handOutEveryWaiter() {
+    var finished = subscribed(policy: nil)
+    let first = [Waiter(), Waiter()]
+    for waiter in first { _ = finished.next(waiter, policy: nil) }
+    let completed = finished.receive(completion: .finished)
+    #expect(same(completed?.waiters, first))
+    var cancelled = State.awaitingSubscription(.init())
+    let second = [Waiter(), Waiter()]
+    for waiter in second { _ = cancelled.next(waiter, policy: nil) }
+    #expect(same(cancelled.cancel()?.waiters, second))
   }
 
   @Test func waiterBeforeTheSubscription_isAskedForOnArrival() {
-    var state = State.awaitingSubscription(waiter: nil)
+    var state = State.awaitingSubscription(.init())
     let next = state.next(Waiter(), policy: nil)
     #expect(!requests(next))
     let action = state.receive(subscription: IgnoredSubscription(), policy: nil)
@@ -69,7 +127,7 @@ private func subscribed(policy: ValuesBuffering?) -> State {
   }
 
   @Test func buffering_requestsUnlimitedAndAppliesThePolicy() {
-    var state = State.awaitingSubscription(waiter: nil)
+    var state = State.awaitingSubscription(.init())
     let action = state.receive(subscription: IgnoredSubscription(), policy: .bufferingNewest(2))
     guard case .request(let demand) = action else {
       Issue.record("expected a request, got \(action)")
@@ -108,7 +166,7 @@ private func subscribed(policy: ValuesBuffering?) -> State {
     var state = subscribed(policy: .unbounded)
     _ = state.receive(1, policy: .unbounded)
     let completed = state.receive(completion: .failure(TestError(code: 3)))
-    #expect(completed?.waiter == nil)
+    #expect(completed?.waiters.isEmpty == true)
     #expect(completed?.subscription != nil)
     let late = state.receive(completion: .finished)
     #expect(late == nil)
@@ -125,7 +183,7 @@ private func subscribed(policy: ValuesBuffering?) -> State {
     let waiter = Waiter()
     _ = state.next(waiter, policy: nil)
     let completed = state.receive(completion: .finished)
-    #expect(completed?.waiter === waiter)
+    #expect(same(completed?.waiters, [waiter]))
     let end = state.next(Waiter(), policy: nil)
     #expect(resumed(end) == .some(nil))
     let value = state.receive(1, policy: nil)
@@ -157,6 +215,14 @@ private func subscribed(policy: ValuesBuffering?) -> State {
     let waiter = Waiter()
     _ = state.next(waiter, policy: nil)
     let cancelled = state.cancel()
-    #expect(cancelled?.waiter === waiter)
+    #expect(same(cancelled?.waiters, [waiter]))
+  }
+}
+
+extension State.Received {
+  /// The waiters a `.endWaiters` action ends, or `nil` for another action.
+  fileprivate var endedWaiters: RingBuffer<Waiter>? {
+    if case .endWaiters(let waiters) = self { return waiters }
+    return nil
   }
 }
