@@ -117,6 +117,11 @@ def main():
     parser.add_argument("--timeout", type=float, default=30)
     parser.add_argument("--only", help="one test class")
     parser.add_argument("--results", help="also write the lines to this file")
+    parser.add_argument(
+        "--prune-known",
+        action="store_true",
+        help="drop the KNOWN.md entries of tests that pass (a full run only)",
+    )
     args = parser.parse_args()
     if args.build:
         subprocess.run(["swift", "build", "--build-tests"], cwd=HERE, check=True)
@@ -152,9 +157,42 @@ def main():
     print(f"\n{len(results)} tests: {summary}; {len(excluded)} excluded, {len(known)} known")
     for name in unexpected:
         print(f"FAILED, in no list: {name}")
+    if args.prune_known and not args.only:
+        prune_known([name for name in stale if name in known], counts, len(results))
+        stale = [name for name in stale if name not in known]
     for name in stale:
         print(f"PASSES, but listed (remove its entry): {name}")
     sys.exit(1 if unexpected or stale else 0)
+
+
+def prune_known(passing, counts, total):
+    """Removes the entries of `passing` from KNOWN.md, and the sections left empty, and
+    records the run's counts on its `Latest run` line."""
+    path = os.path.join(HERE, "KNOWN.md")
+    with open(path) as f:
+        lines = f.read().split("\n")
+    gone = set(passing)
+    kept = [l for l in lines if not (re.match(r"^- `(\w+\.\w+)`", l) and l[3:].split("`")[0] in gone)]
+    out = []
+    for i, line in enumerate(kept):
+        if line.startswith("## "):
+            rest = kept[i + 1:]
+            following = next((l for l in rest if l.startswith("## ") or l.startswith("- ")), "")
+            if not following.startswith("- "):
+                continue  # an empty section
+        out.append(line)
+    text = "\n".join(out)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    listed_now = len(re.findall(r"(?m)^- `", text))
+    latest = (f"Latest run: {total} tests, {counts.get('pass', 0)} pass, "
+              f"{listed_now} listed here.")
+    if re.search(r"(?m)^Latest run: .*$", text):
+        text = re.sub(r"(?m)^Latest run: .*$", latest, text)
+    else:
+        text = re.sub(r"(?m)^(Baseline .*)$", "\\1\n" + latest, text, count=1)
+    with open(path, "w") as f:
+        f.write(text)
+    print(f"KNOWN.md: {len(gone)} entries removed, {listed_now} left")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 public import Dispatch
 public import StreamCore
+
 /// A type-erased scheduler: any scheduler with the same time and options types, behind one type.
 ///
 /// Code that takes a scheduler as a dependency stores an `AnyScheduler` instead of being generic

@@ -1,5 +1,6 @@
 public import Dispatch
 public import StreamCore
+
 /// An immediate scheduler typed as another scheduler: it runs every action at once, but its time
 /// and options are those of `S`, so it stands in where code expects `S`.
 ///

@@ -1,4 +1,5 @@
 public import StreamCore
+
 extension Scheduler {
   /// Suspends the current task for `duration` of the scheduler's time.
   ///

@@ -1,5 +1,6 @@
 public import Dispatch
 public import StreamCore
+
 /// A scheduler for the main queue that runs an action at once when it is scheduled from the main
 /// queue, and hops to the main queue otherwise.
 ///

@@ -239,7 +239,7 @@ extension Record {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
+      guard demand > .none else { return }  // Combine ignores request(.none) here
       let startsDraining = lock.withLock { () -> Bool in
         guard case .active(var active) = state else { return false }
         active.demand += demand

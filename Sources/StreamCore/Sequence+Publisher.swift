@@ -143,7 +143,7 @@ extension Publishers.Sequence {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
+      guard demand > .none else { return }  // Combine ignores request(.none) here
       let checkout = lock.withLock { () -> (Downstream, Elements.Iterator, Output)? in
         guard let downstream, drain.claim() else {
           self.demand += demand  // meaningless once terminal, harmless

@@ -97,8 +97,7 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
   }
 
   @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+  func request(_ demand: Subscribers.Demand) {  // passed on as it is, even .none, as Combine's
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard case .subscribed(_, let upstream) = state else { return nil }
       return upstream

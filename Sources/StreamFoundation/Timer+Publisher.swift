@@ -219,7 +219,6 @@ where Downstream.Input == Date, Downstream.Failure == Never {
   }
 
   func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard case .active(let upstream, _) = state else { return nil }
       return upstream

@@ -24,8 +24,9 @@ public import StreamCore
 ///   order, including repeated cancels and calls after the completion. Demand a subscriber
 ///   returns from `receive(_:)` is added to its outstanding demand (see ``outstandingDemand``)
 ///   but is not a request, so it is not listed.
-/// - `request(.none)` does not trap, as StreamCore's publishers do: it is listed in ``requests``
-///   and recorded in ``violations`` as `"request(.none)"`, so that a test can check for it.
+/// - `request(.none)` does not trap (some of Combine's publishers do): it is listed in
+///   ``requests`` and recorded in ``violations`` as `"request(.none)"`, so that a test can check
+///   for it.
 /// - ``send(completion:)`` completes every current subscriber once; later values and completions
 ///   are ignored. A subscriber that arrives afterwards receives a subscription and the
 ///   completion at once. Values sent to a subscription after it was cancelled are ignored, and

@@ -342,13 +342,13 @@ import Testing
     #expect((1...3).publisher.sequence == 1...3)
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = Recorder<Int, Never>(initialDemand: nil)
-      [1].publisher.subscribe(recorder)
-      recorder.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isIgnored_asCombineDoes() {
+    let recorder = Recorder<Int, Never>(initialDemand: nil)
+    [1, 2].publisher.subscribe(recorder)
+    recorder.request(.none)
+    #expect(recorder.values.isEmpty)
+    recorder.request(.max(1))
+    #expect(recorder.values == [1])
   }
 }
 

@@ -16,15 +16,6 @@ public let intendedDifferences: [Expectation] = [
     }
   ),
   .init(
-    "I2",
-    ["*"],
-    "T StreamKit traps: ",
-    .other,
-    intended: true,
-    "request(.none) traps in every StreamKit subscription",
-    test: { d, _ in d.signature.contains("request(.none)") }
-  ),
-  .init(
     "I3",
     ["prefix(2)", "output(at:1)", "output(in:1...2)"],
     "",
@@ -38,29 +29,6 @@ public let intendedDifferences: [Expectation] = [
         || sig.hasPrefix("E order: ")
         || (sig.hasPrefix("L ") && sig.contains("released by StreamKit only")
           && !sig.contains("OpenCombine only"))
-    }
-  ),
-  .init(
-    "I2",
-    ["*"],
-    "E down",
-    misbehaving: false,
-    .other,
-    intended: true,
-    "request(.none) traps; the events compared up to the trap lose a downstream's last lines (the request(.none), or what went before it) on one side when the other side made more calls before it (I6, I8, I35)",
-    test: { d, script in
-      let zeroRequest = script.steps.contains {
-        switch $0 {
-        case .request(_, .max(0)), .requestInReceive(_, .max(0)): true
-        default: false
-        }
-      }
-      guard zeroRequest else { return false }
-      // The cut keeps as many lines on each side: where one side has more upstream calls, the
-      // other side's downstream lines run further, against nothing.
-      func downstreamLine(_ line: String?) -> Bool { line?.hasPrefix("down") == true }
-      return (downstreamLine(d.streamKit) && d.openCombine == nil)
-        || (d.streamKit == nil && downstreamLine(d.openCombine))
     }
   ),
   .init(
@@ -293,23 +261,6 @@ public let intendedDifferences: [Expectation] = [
     }
   ),
   .init(
-    "I2",
-    ["print"],
-    "E ",
-    misbehaving: false,
-    .other,
-    intended: true,
-    "request(.none) traps; print's trace up to the trap is shifted by the lines of I4",
-    test: { _, script in
-      script.steps.contains {
-        switch $0 {
-        case .request(_, .max(0)), .requestInReceive(_, .max(0)): true
-        default: false
-        }
-      }
-    }
-  ),
-  .init(
     "I5",
     ["removeDuplicates"],
     "L ",
@@ -481,23 +432,6 @@ public let intendedDifferences: [Expectation] = [
     test: { d, _ in
       d.signature.contains("released by StreamKit only")
         && !d.signature.contains("OpenCombine only")
-    }
-  ),
-  .init(
-    "I2",
-    ["drop(untilOutputFrom:)", "prefix(untilOutputFrom:)"],
-    "E down0: (none)|down0.request",
-    misbehaving: false,
-    .other,
-    intended: true,
-    "request(.none) traps; the events up to the trap are shifted by I6's cancel of the other publisher",
-    test: { _, script in
-      script.steps.contains {
-        switch $0 {
-        case .request(_, .max(0)), .requestInReceive(_, .max(0)): true
-        default: false
-        }
-      }
     }
   ),
   .init(

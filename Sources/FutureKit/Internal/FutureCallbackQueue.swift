@@ -1,4 +1,5 @@
 package import Dispatch
+
 /// The private serial queue of a future's callbacks registered without a queue (Propagate's
 /// default), and the callbacks waiting on it for the result.
 ///

@@ -118,7 +118,6 @@ extension Publishers.Decode {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       link.upstream()?.subscription.request(demand)
     }
 

@@ -112,7 +112,6 @@ extension Publishers.Encode {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       link.upstream()?.subscription.request(demand)
     }
 

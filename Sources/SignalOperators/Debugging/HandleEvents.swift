@@ -167,7 +167,6 @@ extension Publishers.HandleEvents {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       guard let upstream = link.upstream() else { return }
       upstream.extra.request?(demand)
       upstream.subscription.request(demand)

@@ -160,7 +160,6 @@ extension Publishers.Print {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       guard let upstream = link.upstream() else { return }
       log.write(request: demand)
       upstream.subscription.request(demand)

@@ -72,7 +72,12 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let serial = SerialUpstreams(downstream: subscriber, name: "Catch", reflectsDemand: true)
+      let serial = SerialUpstreams(
+        downstream: subscriber,
+        name: "Catch",
+        reflectsDemand: true,
+        trapsRequestNone: true
+      )
       let upstream = self.upstream
       let handler = self.handler
       serial.run {

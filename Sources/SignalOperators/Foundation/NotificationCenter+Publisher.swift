@@ -188,7 +188,7 @@ extension NotificationCenter.Publisher {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
+      guard demand > .none else { return }  // Combine ignores request(.none) here
       lock.withLock {
         guard case .active(var active) = state else { return }
         active.demand += demand

@@ -57,9 +57,17 @@ package protocol PassRule {
   /// Whether the subscription's mirror shows its downstream (as Combine's `prefix(while:)` and
   /// `tryPrefix(while:)`) rather than no children.
   static var reflectsDownstream: Bool { get }
+
+  /// Whether `request(.none)` traps (as in Combine's `dropFirst(_:)`, `drop(while:)` and
+  /// `prefix(while:)`) rather than being passed upstream (its `output(in:)`).
+  static var trapsRequestNone: Bool { get }
 }
 
 extension PassRule {
+  /// Traps, by default.
+  @inlinable
+  package static var trapsRequestNone: Bool { true }
+
   /// No mirror children, by default.
   @inlinable
   package static var reflectsDownstream: Bool { false }
@@ -216,7 +224,7 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+    if Rule.trapsRequestNone { demand.assertPositive() }
     let forward = lock.withLock { () -> (any Subscription)? in
       guard downstream != nil else { return nil }
       guard let upstream else {

@@ -179,19 +179,26 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
   @usableFromInline
   package let finishes: Bool
 
+  /// Whether `request(.none)` traps (Combine's `catch` and `tryCatch`) rather than being passed
+  /// to the live stage (its `append`/`prepend` and `retry`).
+  @usableFromInline
+  package let trapsRequestNone: Bool
+
   @inlinable
   package init(
     downstream: Downstream,
     name: String,
     requestsExtraDemand: Bool = false,
     reflectsDemand: Bool = false,
-    finishes: Bool = false
+    finishes: Bool = false,
+    trapsRequestNone: Bool = false
   ) {
     live = Live(downstream: downstream)
     self.description = name
     self.requestsExtraDemand = requestsExtraDemand
     self.reflectsDemand = reflectsDemand
     self.finishes = finishes
+    self.trapsRequestNone = trapsRequestNone
   }
 
   /// No children, or `downstream` and `demand` (see `reflectsDemand`): what the downstream has
@@ -473,7 +480,7 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+    if trapsRequestNone { demand.assertPositive() }
     let subscription = lock.withLock { () -> (any Subscription)? in
       let subscription = live?.change { live -> (any Subscription)? in
         live.demand += demand

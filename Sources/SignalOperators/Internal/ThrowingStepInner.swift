@@ -21,6 +21,10 @@ package protocol ThrowingStep {
   /// being ignored.
   static var trapsEventsBeforeSubscription: Bool { get }
 
+  /// Whether `request(.none)` traps (as in Combine's `tryFilter`, `tryCompactMap`,
+  /// `tryRemoveDuplicates`) rather than being passed upstream (its `tryMap`, `tryScan`).
+  static var trapsRequestNone: Bool { get }
+
   mutating func apply(_ input: Input) throws -> Output?
 
   /// The subscription's mirror children, as Combine's subscription for this operator shows
@@ -34,6 +38,10 @@ package protocol ThrowingStep {
 }
 
 extension ThrowingStep {
+  /// Traps, by default.
+  @inlinable
+  package static var trapsRequestNone: Bool { true }
+
   /// No children (as Combine's `tryMap`).
   @inlinable
   package static func mirrorChildren(
@@ -212,7 +220,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+    if Step.trapsRequestNone { demand.assertPositive() }
     let upstream = lock.withLock { () -> (any Subscription)? in
       guard case .active(let upstream) = status else { return nil }
       return upstream

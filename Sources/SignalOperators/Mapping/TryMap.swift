@@ -130,6 +130,9 @@ extension Transforming {
     @inlinable
     static var trapsEventsBeforeSubscription: Bool { false }
 
+    @usableFromInline
+    static var trapsRequestNone: Bool { false }
+
     @inlinable
     func apply(_ input: Input) throws -> Output? {
       try transform(input)

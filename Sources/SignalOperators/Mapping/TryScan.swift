@@ -133,6 +133,9 @@ extension Transforming {
     @inlinable
     static var trapsEventsBeforeSubscription: Bool { false }
 
+    @usableFromInline
+    static var trapsRequestNone: Bool { false }
+
     @inlinable
     mutating func apply(_ input: Input) throws -> Output? {
       result = try nextPartialResult(result, input)

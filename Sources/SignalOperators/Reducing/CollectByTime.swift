@@ -209,7 +209,6 @@ extension Publishers.CollectByTime {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       let (upstream, claimed) = lock.withLock { (state.upstream, state.request(demand)) }
       if let count, let upstream { upstream.request(demand * count) }
       if claimed { scheduleDrain() }

@@ -207,7 +207,7 @@ extension Publishers.Buffer {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      precondition(demand > .none, "Buffer: request(.none) is not allowed")
+      guard demand > .none else { return }  // Combine ignores request(.none) here
       let requested = lock.withLock { state.request(demand) }
       if requested.claimed { drain()?.request() }
     }

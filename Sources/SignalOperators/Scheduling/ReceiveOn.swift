@@ -148,7 +148,6 @@ extension Publishers.ReceiveOn {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       lock.withLock { state.requestTarget }?.request(demand)
     }
 

@@ -130,7 +130,6 @@ extension Publishers.SubscribeOn {
     }  // the upstream subscription is released here, after the lock
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       guard let upstream = lock.withLock({ state.upstream }).map(SendableByContract.init) else {
         return
       }

@@ -138,6 +138,9 @@ extension Publishers.Output {
     @usableFromInline
     static var name: String { "Output" }
 
+    @usableFromInline
+    static var trapsRequestNone: Bool { false }
+
     @inlinable
     mutating func judge(_ input: Input) -> PassVerdict<Upstream.Failure> {
       guard take > 0 else { return .finish }  // an empty range

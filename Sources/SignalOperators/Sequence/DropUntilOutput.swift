@@ -128,7 +128,6 @@ extension Publishers.DropUntilOutput {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       lock.withLock { state.request(demand) }?.request(demand)
     }
 

@@ -143,7 +143,6 @@ extension Publishers.PrefixUntilOutput {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       lock.withLock { state.upstream }?.request(demand)
     }
 

@@ -287,7 +287,6 @@ extension Publishers.Autoconnect {
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       link.upstream()?.subscription.request(demand)
     }
 

@@ -159,7 +159,6 @@ extension Publishers.Multicast {
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       link.upstream()?.subscription.request(demand)
     }
 

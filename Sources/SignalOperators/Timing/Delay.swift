@@ -166,7 +166,6 @@ extension Publishers.Delay {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       lock.withLock { state.upstream }?.request(demand)
     }
 

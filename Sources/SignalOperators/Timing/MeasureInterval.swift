@@ -125,7 +125,6 @@ extension Publishers.MeasureInterval {
     }  // the upstream subscription is released here, after the lock
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       lock.withLock { state.upstream }?.request(demand)
     }
 

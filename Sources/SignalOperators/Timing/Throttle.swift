@@ -179,7 +179,7 @@ extension Publishers.Throttle {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
+      guard demand > .none else { return }  // Combine ignores request(.none) here
       if lock.withLock({ state.request(demand) }) { drain() }
     }
 

@@ -179,7 +179,6 @@ extension Publishers.Timeout {
     }
 
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
       let requested = lock.withLock { state.request() }
       requested.superseded?.cancel()
       if let generation = requested.generation { startTimer(generation) }

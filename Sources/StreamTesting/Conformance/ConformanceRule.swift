@@ -10,8 +10,8 @@
 /// of signals, 3 cancellation, 4 resources and 5 independent subscriptions. ``all`` lists every
 /// rule in the order ``PublisherConformance/run(_:)`` runs them.
 ///
-/// `request(.none)` is left out on purpose: StreamCore traps on it, so it can't be checked in the
-/// process that runs the kit.
+/// `request(.none)` is left out on purpose: some publishers trap on it, as Combine's do, so it
+/// can't be checked in the process that runs the kit.
 ///
 /// > Thread safety: A value type; use it from any thread.
 public struct ConformanceRule: Identifiable, Hashable, Sendable, CustomStringConvertible {

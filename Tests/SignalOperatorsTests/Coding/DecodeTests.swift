@@ -124,15 +124,12 @@ import Testing
     #expect(failed == nil)
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
-      TestPublisher<Data, Never>().decode(type: Int.self, decoder: JSONDecoder()).subscribe(
-        recorder
-      )
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isPassedUpstream_asCombineDoes() {
+    let upstream = TestPublisher<Data, Never>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
+    upstream.decode(type: Int.self, decoder: JSONDecoder()).subscribe(recorder)
+    recorder.subscription?.request(.none)
+    #expect(upstream.requests == [.demand(.none)])
   }
 
   @Test func decode_conforms() {

@@ -376,13 +376,15 @@ import Testing
     #expect(String(describing: downstream ?? "missing") == "nil")
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
-      Just(1).combineLatest(Just(2)).subscribe(recorder)
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isPassedToEachUpstream_asCombineDoes() {
+    let first = TestPublisher<Int, Never>()
+    let second = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: nil)
+    first.combineLatest(second).subscribe(recorder)
+    recorder.subscription?.request(.none)
+    #expect(first.requests == [.demand(.none)])
+    #expect(second.requests == [.demand(.none)])
+    #expect(recorder.values.isEmpty)
   }
 
   // MARK: Conformance

@@ -208,13 +208,14 @@ import Testing
     #expect(weakToken == nil)
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-      TestPublisher<Int, Never>().handleEvents().subscribe(recorder)
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isPassedUpstream_andSeenByTheClosure_asCombineDoes() {
+    let upstream = TestPublisher<Int, Never>()
+    var seen: [Subscribers.Demand] = []
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    upstream.handleEvents(receiveRequest: { seen.append($0) }).subscribe(recorder)
+    recorder.subscription?.request(.none)
+    #expect(seen == [.none])
+    #expect(upstream.requests == [.demand(.none)])
   }
 
   @Test func handleEvents_conforms() {

@@ -134,13 +134,13 @@ import Testing
     #expect(completed == nil)
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-      TestPublisher<Int, Never>().print(to: PrintDiscard()).subscribe(recorder)
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isPassedUpstream_andPrinted_asCombineDoes() {
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    upstream.print(to: output).subscribe(recorder)
+    recorder.subscription?.request(.none)
+    #expect(upstream.requests == [.demand(.none)])
+    #expect(output.lines.last == "request max: (0)")
   }
 
   @Test func print_conforms() {

@@ -65,13 +65,12 @@ import Testing
     #expect(weakToken == nil)
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
-      TestPublisher<Int, Never>().tryMap { $0 }.subscribe(recorder)
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isPassedUpstream_asCombineDoes() {
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: nil)
+    upstream.tryMap { $0 }.subscribe(recorder)
+    recorder.subscription?.request(.none)
+    #expect(upstream.requests == [.demand(.none)])
   }
 
   @Test func tryMapThenMap_fusesIntoOneTryMap() {

@@ -265,13 +265,13 @@ import Testing
     #expect(recorder.completion == .finished)
   }
 
-  @Test func requestNone_traps() async {
-    let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
-      PassthroughSubject<Int, Never>().collect(.byTime(TestScheduler(), 1)).subscribe(recorder)
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap2, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_byTimeOrCount_isPassedUpstream_asCombineDoes() {
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<[Int], Never>(initialDemand: nil)
+    upstream.collect(.byTimeOrCount(TestScheduler(), 1, 2)).subscribe(recorder)
+    recorder.subscription?.request(.none)
+    recorder.subscription?.request(.max(1))
+    #expect(upstream.requests == [.demand(.none), .demand(.max(2))])
   }
 
   @Test func byTimeOrCountOfOne_conforms() {

@@ -173,13 +173,12 @@ import Testing
     #expect(recorder.completion == .finished)
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-      [1].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isPassedUpstream_asCombineDoes() {
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    upstream.subscribe(on: ImmediateScheduler.shared).subscribe(recorder)
+    recorder.subscription?.request(.none)
+    #expect(upstream.requests == [.demand(.none)])
   }
 
   @Test func immediateScheduler_conforms() {

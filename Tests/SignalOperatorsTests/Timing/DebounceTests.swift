@@ -214,14 +214,15 @@ import Testing
     #expect(scheduler.pendingActionCount == 0)
   }
 
-  @Test func requestNone_traps() async {
-    let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-      PassthroughSubject<Int, Never>().debounce(for: 1, scheduler: TestScheduler())
-        .subscribe(recorder)
-      recorder.subscription?.request(.none)
-    }
-    expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
+  @Test func requestNone_isIgnored_asCombineDoes() {
+    let scheduler = TestScheduler()
+    let subject = PassthroughSubject<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    subject.debounce(for: 1, scheduler: scheduler).subscribe(recorder)
+    recorder.subscription?.request(.none)
+    subject.send(1)
+    scheduler.advance(by: 1)
+    #expect(recorder.values.isEmpty)
   }
 
   @Test func immediateScheduler_conforms() {

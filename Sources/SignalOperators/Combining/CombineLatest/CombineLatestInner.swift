@@ -197,7 +197,6 @@ where Downstream.Input == Storage.Output {
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
     guard let released = lock.withLock({ state.add(demand) }) else { return }
     if gate.isHeld(by: ThreadID.current) {
       // From inside the subscriber: the upstreams' answers queue, and the outermost pass

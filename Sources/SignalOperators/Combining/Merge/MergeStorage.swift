@@ -82,7 +82,7 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
 
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+    guard demand > .none else { return }  // Combine ignores request(.none) here
     let delivers = lock.withLock { state.request(demand) ? state.hasDelivery : nil }
     guard let delivers else { return }
     if gate.isHeld(by: ThreadID.current) {
