@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that Differential/INTENDED.md's line references into the migration guides hold.
+"""Checks that the line references into the migration guides hold, in Differential/INTENDED.md
+and in Conformance/EXCLUDED.md.
 
 Every intended difference ends with the line of Docs/Migration/FromCombine.md (or
 FromOpenCombine.md) that tells users. A reference is written `line N, "quoted text"` or
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-INTENDED = ROOT / "Differential" / "INTENDED.md"
+LISTS = [ROOT / "Differential" / "INTENDED.md", ROOT / "Conformance" / "EXCLUDED.md"]
 GUIDES = {
     "FromCombine.md": ROOT / "Docs" / "Migration" / "FromCombine.md",
     "FromOpenCombine.md": ROOT / "Docs" / "Migration" / "FromOpenCombine.md",
@@ -58,8 +59,23 @@ def starts_at(lines, index, quote):
 
 def main():
     fix = "--fix" in sys.argv[1:]
-    text = INTENDED.read_text()
     guides = {name: path.read_text().splitlines() for name, path in GUIDES.items() if path.exists()}
+    problems = []
+    for path in LISTS:
+        problems += check(path, guides, fix)
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"check-intended: {len(problems)} reference(s) to fix")
+        return 1
+    print("check-intended: every line reference in INTENDED.md and EXCLUDED.md holds")
+    return 0
+
+
+def check(path, guides, fix):
+    """The problems of `path`'s references; with `fix`, rewrites those found exactly once."""
+    text = path.read_text()
+    name = path.name
     problems = []
     replacements = []  # (start, end, new text)
 
@@ -74,7 +90,7 @@ def main():
             quote = match.group(quote_group)
             where = text.count("\n", 0, match.start()) + 1
             if lines is None:
-                problems.append(f"INTENDED.md:{where}: no guide {guide}")
+                problems.append(f"{name}:{where}: no guide {guide}")
                 continue
             if 1 <= number <= len(lines) and starts_at(lines, number - 1, quote):
                 continue
@@ -84,25 +100,19 @@ def main():
                 replacements.append((span[0], span[1], str(hits[0])))
                 continue
             found = f"found on line(s) {hits}" if hits else "not found"
-            problems.append(f'INTENDED.md:{where}: {guide} line {number} does not start "{quote}" ({found})')
+            problems.append(f'{name}:{where}: {guide} line {number} does not start "{quote}" ({found})')
 
     for match in BARE.finditer(text):
         if not any(start <= match.start() < end for start, end in covered):
             where = text.count("\n", 0, match.start()) + 1
-            problems.append(f"INTENDED.md:{where}: 'line {match.group(1)}' has no quoted text to check")
+            problems.append(f"{name}:{where}: 'line {match.group(1)}' has no quoted text to check")
 
     if replacements:
         for start, end, new in sorted(replacements, reverse=True):
             text = text[:start] + new + text[end:]
-        INTENDED.write_text(text)
-        print(f"check-intended: rewrote {len(replacements)} line reference(s)")
-    for problem in problems:
-        print(problem)
-    if problems:
-        print(f"check-intended: {len(problems)} reference(s) to fix")
-        return 1
-    print("check-intended: every line reference in INTENDED.md holds")
-    return 0
+        path.write_text(text)
+        print(f"check-intended: rewrote {len(replacements)} line reference(s) in {name}")
+    return problems
 
 
 if __name__ == "__main__":
