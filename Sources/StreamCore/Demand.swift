@@ -130,12 +130,13 @@ extension Subscribers {
 
     /// Subtracts a number of items; never negative, and unlimited stays unlimited.
     ///
-    /// A negative `rhs` adds, becoming unlimited on overflow.
+    /// A negative `rhs` adds; a sum that overflows `Int` is `.none`, as in Combine (where the sum
+    /// wraps to a negative count).
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
       guard let finite = lhs.max else { return .unlimited }
       let (difference, overflow) = finite.subtractingReportingOverflow(rhs)
-      if overflow { return .unlimited }  // only possible when rhs is negative
+      if overflow { return .none }  // only possible when rhs is negative
       return difference > 0 ? Demand(rawValue: UInt(difference)) : .none
     }
 
@@ -235,13 +236,8 @@ extension Subscribers {
     public init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
       let raw = try container.decode(UInt.self)
-      guard raw <= Demand.unlimitedRawValue else {
-        throw DecodingError.dataCorruptedError(
-          in: container,
-          debugDescription: "\(raw) is not a valid Subscribers.Demand"
-        )
-      }
-      self.init(rawValue: raw)
+      // Anything above the largest finite demand is unlimited, as Combine decodes it.
+      self.init(rawValue: Swift.min(raw, Demand.unlimitedRawValue))
     }
 
     /// Encodes the demand as a single unsigned integer.

@@ -9,28 +9,55 @@ extension Subscribers {
   /// [1, 2].publisher.subscribe(sink)
   /// ```
   ///
-  /// A sink takes one subscription; it cancels any further subscription it is given. After the
-  /// completion, or after ``cancel()``, it releases its subscription and ignores any further
-  /// completion. Its description is `"Sink"`.
+  /// A sink takes one subscription; it cancels any further subscription it is given. As in
+  /// Combine, it lets go of its closures (and whatever they capture, such as their owner) when it
+  /// completes, and when it is cancelled after its subscription arrived; from then on it ignores
+  /// values and completions. Its description is `"Sink"`.
   ///
   /// > Thread safety: The closures run on the thread the publisher delivers on, one call at a
   /// > time. ``cancel()`` may be called from any thread.
-  // Sendable: `state` is guarded by `lock`; the closures are only called by the upstream
-  // publisher, which never calls a subscriber from two threads at once.
+  // Sendable: `state` and `closures` are guarded by `lock`; the closures are called after it, and
+  // only by the upstream publisher, which never calls a subscriber from two threads at once.
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
   {
-    /// The closure to execute on receipt of a value.
-    public let receiveValue: (Input) -> Void
+    /// The closure to execute on receipt of a value; one that does nothing once the sink has
+    /// let go of it.
+    public var receiveValue: (Input) -> Void {
+      lock.withLock { closures?.receiveValue } ?? { _ in }
+    }
 
-    /// The closure to execute on completion.
-    public let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    /// The closure to execute on completion; one that does nothing once the sink has let go of
+    /// it.
+    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+      lock.withLock { closures?.receiveCompletion } ?? { _ in }
+    }
 
     @usableFromInline
     let lock = Lock()
 
     @usableFromInline
     @exclusivity(unchecked) var state = SinkState.awaitingSubscription
+
+    /// `nil` once the sink has let go of them.
+    @usableFromInline
+    @exclusivity(unchecked) var closures: Closures?
+
+    /// The two closures, held together so that they are let go of together.
+    @usableFromInline
+    struct Closures {
+      @usableFromInline let receiveValue: (Input) -> Void
+      @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+      @inlinable
+      init(
+        receiveValue: @escaping (Input) -> Void,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+      ) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+      }
+    }
 
     /// Initializes a sink with the provided closures.
     ///
@@ -42,11 +69,11 @@ extension Subscribers {
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
     ) {
-      self.receiveCompletion = receiveCompletion
-      self.receiveValue = receiveValue
+      closures = Closures(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
     }
 
-    /// Keeps the first subscription and requests unlimited values; cancels any later one.
+    /// Keeps the first subscription and requests unlimited values; cancels any later one, and
+    /// one that arrives after the completion or a cancel.
     @inlinable
     public func receive(subscription: any Subscription) {
       let accepted = lock.withLock { () -> Bool in
@@ -61,35 +88,46 @@ extension Subscribers {
       }
     }
 
-    /// Calls `receiveValue`.
+    /// Calls `receiveValue`, unless the sink has completed or been cancelled. A value before the
+    /// subscription is delivered, as in Combine.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      receiveValue(value)
+      let receiveValue = lock.withLock { () -> ((Input) -> Void)? in
+        if case .closed = state { return nil }
+        return closures?.receiveValue
+      }
+      receiveValue?(value)
       return .none
     }
 
-    /// Releases the subscription and calls `receiveCompletion`, unless already cancelled.
+    /// Lets go of the subscription and the closures, and calls `receiveCompletion`, unless the
+    /// sink has already completed or been cancelled.
     @inlinable
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let released = lock.withLock { () -> SinkState in
+      let (released, closures) = lock.withLock { () -> (SinkState, Closures?) in
         defer { state = .closed }
-        return state
+        guard case .closed = state else { return (state, self.closures.take()) }
+        return (state, nil)
       }
       if case .closed = released { return }
-      receiveCompletion(completion)
-    }
+      closures?.receiveCompletion(completion)
+    }  // the closures, and what they capture, are released here, after the lock
 
-    /// Cancels and releases the subscription; later calls do nothing.
+    /// Cancels and lets go of the subscription and the closures; later calls do nothing. Before
+    /// the subscription, the closures are kept (as in Combine), and the subscription is
+    /// cancelled when it arrives.
     @inlinable
     public func cancel() {
-      let released = lock.withLock { () -> SinkState in
+      let (released, closures) = lock.withLock { () -> (SinkState, Closures?) in
         defer { state = .closed }
-        return state
+        guard case .subscribed = state else { return (state, nil) }
+        return (state, self.closures.take())
       }
       if case .subscribed(let subscription) = released {
         subscription.cancel()
       }
-    }
+      _ = consume closures
+    }  // the closures, and what they capture, are released here, after the lock
 
     /// `"Sink"`.
     public var description: String { "Sink" }

@@ -168,9 +168,13 @@ private typealias Demand = Subscribers.Demand
     #expect(Demand.max(2) - Int.max == .none)
   }
 
-  @Test func minusNegativeInt_addsAndOverflowsToUnlimited() {
+  @Test func minusNegativeInt_adds_andAnOverflowIsNone_asInCombine() {
     #expect(Demand.max(2) - (-3) == .max(5))
-    #expect(Demand.max(1) - Int.min == .unlimited)
+    #expect(Demand.max(1) - Int.min == .none)
+    #expect(Demand.max(Int.max) - (-1) == .none)
+    var demand = Demand.max(Int.max)
+    demand -= -1
+    #expect(demand == .none)
   }
 
   @Test func unlimitedMinusInt_isUnlimited() {
@@ -282,10 +286,11 @@ private typealias Demand = Subscribers.Demand
     #expect(decoded == demands)
   }
 
-  @Test func codable_decodingAnOutOfRangeNumber_throws() {
-    let json = Data("[\(UInt.max)]".utf8)
+  @Test func codable_decodingANumberAboveTheLargestFiniteDemand_isUnlimited_asInCombine() throws {
+    let json = Data("[\(UInt(Int.max) + 2), \(UInt.max)]".utf8)
+    #expect(try JSONDecoder().decode([Demand].self, from: json) == [.unlimited, .unlimited])
     #expect(throws: DecodingError.self) {
-      try JSONDecoder().decode([Demand].self, from: json)
+      try JSONDecoder().decode([Demand].self, from: Data("[-1]".utf8))
     }
   }
 }

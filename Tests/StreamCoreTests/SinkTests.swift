@@ -114,6 +114,57 @@ import Testing
     #expect(weakSubscription == nil)
   }
 
+  @Test func valuesAfterTheCompletion_areIgnored() {
+    var values: [Int] = []
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: { _ in },
+      receiveValue: { values.append($0) }
+    )
+    #expect(sink.receive(1) == .none)  // before the subscription: delivered, as in Combine
+    sink.receive(subscription: SpySubscription())
+    _ = sink.receive(2)
+    sink.receive(completion: .finished)
+    #expect(sink.receive(3) == .none)
+    #expect(values == [1, 2])
+  }
+
+  @Test(arguments: [true, false])
+  func completion_letsGoOfTheClosures(subscribed: Bool) {
+    let tokens = ClosureTokens()
+    let sink = tokens.sink()
+    if subscribed { sink.receive(subscription: SpySubscription()) }
+    #expect(tokens.alive)
+    sink.receive(completion: .failure(TestError(code: 1)))
+    withExtendedLifetime(sink) { #expect(!tokens.alive) }
+  }
+
+  @Test func cancelAfterTheSubscription_letsGoOfTheClosures() {
+    let tokens = ClosureTokens()
+    let sink = tokens.sink()
+    sink.receive(subscription: SpySubscription())
+    sink.cancel()
+    withExtendedLifetime(sink) { #expect(!tokens.alive) }
+  }
+
+  @Test func cancelBeforeTheSubscription_keepsTheClosures_asCombineDoes() {
+    let tokens = ClosureTokens()
+    let sink = tokens.sink()
+    sink.cancel()
+    withExtendedLifetime(sink) { #expect(tokens.alive) }
+  }
+
+  @Test func ownerThatKeepsItsSink_isReleasedOnceTheStreamFinished() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var released: SinkOwner?
+    do {
+      let owner = SinkOwner(subject)
+      released = owner
+    }
+    #expect(released != nil)  // the owner keeps the sink, whose closure keeps the owner
+    subject.send(completion: .finished)
+    #expect(released == nil)
+  }
+
   @Test func description_isSink() {
     let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
     #expect(sink.description == "Sink")
@@ -201,5 +252,39 @@ private final class SpyPublisher<Output, Failure: Error>: Publisher {
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: subscription)
+  }
+}
+
+/// Two objects captured by a sink's two closures, to see when the sink lets go of them.
+private final class ClosureTokens {
+  private weak var valueToken: ReleaseProbe?
+  private weak var completionToken: ReleaseProbe?
+
+  /// Whether either captured object is still alive.
+  var alive: Bool { valueToken != nil || completionToken != nil }
+
+  /// A sink whose closures capture the tokens (and nothing else keeps them).
+  func sink() -> Subscribers.Sink<Int, TestError> {
+    let value = ReleaseProbe()
+    let completion = ReleaseProbe()
+    valueToken = value
+    completionToken = completion
+    return Subscribers.Sink(
+      receiveCompletion: { _ in withExtendedLifetime(completion) {} },
+      receiveValue: { _ in withExtendedLifetime(value) {} }
+    )
+  }
+}
+
+/// An object captured by a closure.
+private final class ReleaseProbe {}
+
+/// Keeps the cancellable of a sink whose closure captures it: the cycle app code writes.
+private final class SinkOwner {
+  private var cancellable: AnyCancellable?
+  private var last = 0
+
+  init(_ subject: PassthroughSubject<Int, Never>) {
+    cancellable = subject.sink { self.last = $0 }
   }
 }

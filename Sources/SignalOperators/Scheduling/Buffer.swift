@@ -31,7 +31,8 @@ extension Publisher {
   /// > thread; nothing is delivered after `cancel()` returns on the delivering thread.
   ///
   /// - Parameters:
-  ///   - size: The most values to hold; must be greater than zero.
+  ///   - size: The most values to hold. With 0, as in Combine, every value finds the buffer
+  ///     full (`.dropOldest` still lets the newest through).
   ///   - prefetch: When to request values from the upstream.
   ///   - whenFull: What to do with a value that arrives while the buffer is full.
   /// - Returns: A publisher that buffers upstream values.
@@ -109,7 +110,8 @@ extension Publishers {
     ///
     /// - Parameters:
     ///   - upstream: The publisher whose values are buffered.
-    ///   - size: The most values to hold; must be greater than zero.
+    ///   - size: The most values to hold. With 0, as in Combine, every value finds the buffer
+    ///     full (`.dropOldest` still lets the newest through).
     ///   - prefetch: When to request values from the upstream.
     ///   - whenFull: What to do with a value that arrives while the buffer is full.
     public init(
@@ -118,7 +120,6 @@ extension Publishers {
       prefetch: PrefetchStrategy,
       whenFull: BufferingStrategy<Failure>
     ) {
-      precondition(size > 0, "Buffer: size must be greater than zero, got \(size)")
       self.upstream = upstream
       self.size = size
       self.prefetch = prefetch

@@ -47,17 +47,19 @@ extension Publishers {
     ///
     /// - Parameters:
     ///   - upstream: The publisher whose first values are dropped.
-    ///   - count: How many values to drop; must not be negative.
+    ///   - count: How many values to drop; must not be negative (checked at subscription).
     @inlinable
     public init(upstream: Upstream, count: Int) {
-      precondition(count >= 0, "Drop: count must not be negative, got \(count)")
       self.upstream = upstream
       self.count = count
     }
 
+    /// Traps when `count` is negative: as in Combine, at subscription rather than when the
+    /// publisher is made.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      precondition(count >= 0, "Drop: count must not be negative, got \(count)")
       let inner = PassRuleInner(downstream: subscriber, rule: Rule(remaining: count))
       subscriber.receive(subscription: inner)
       upstream.subscribe(inner)

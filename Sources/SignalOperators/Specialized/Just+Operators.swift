@@ -184,8 +184,8 @@ extension Just {
     self
   }
 
-  /// Publishes the value: with a single value there is nothing to compare, so `predicate` is
-  /// never called and nothing is thrown.
+  /// Publishes the value, or what `predicate` throws. As in Combine, `predicate` compares the
+  /// value with itself once, now.
   ///
   /// ```swift
   /// Just(1).tryRemoveDuplicates { try same($0, $1) }  // publishes 1
@@ -193,13 +193,19 @@ extension Just {
   ///
   /// > Thread safety: The result is a value that may be subscribed from any thread.
   ///
-  /// - Parameter predicate: Would compare a value with the one before it; never called.
+  /// - Parameter predicate: Compares a value with the one before it; called once with the value
+  ///   twice.
   /// - Returns: A publisher of the value, with `any Error` as its failure type.
   @inlinable
   public func tryRemoveDuplicates(
     by predicate: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
-    Result<Output, any Error>.Publisher(.success(output))
+    Result<Output, any Error>.Publisher(
+      Result {
+        _ = try predicate(output, output)
+        return output
+      }
+    )
   }
 }
 

@@ -257,6 +257,11 @@ extension Optional.Publisher {
   where R.Bound == Int {
     let positions = range.relative(to: 0..<Int.max)
     precondition(positions.lowerBound >= 0, "output(in:): range must not start below 0")
+    // Combine's specialisation traps here too.
+    precondition(
+      positions.upperBound < Int.max - 1,
+      "output(in:): range must end below Int.max - 1"
+    )
     return Optional<Output>.Publisher(positions.contains(0) ? output : nil)
   }
 

@@ -20,7 +20,8 @@ extension Optional.Publisher {
     Optional<[Output]>.Publisher(output.map { [$0] } ?? [])
   }
 
-  /// Publishes the number of values: 1 or 0.
+  /// Publishes 1 when there is a value; without one it publishes nothing and finishes (Combine's
+  /// specialisation, unlike `count()` on other publishers, which publishes 0).
   ///
   /// ```swift
   /// Optional("a").publisher.count()  // publishes 1
@@ -31,7 +32,7 @@ extension Optional.Publisher {
   /// - Returns: A publisher of the count.
   @inlinable
   public func count() -> Optional<Int>.Publisher {
-    Optional<Int>.Publisher(output == nil ? 0 : 1)
+    Optional<Int>.Publisher(output.map { _ in 1 })
   }
 
   /// Returns `self`: the value, if any, is the smallest; `areInIncreasingOrder` is never called.
@@ -68,7 +69,8 @@ extension Optional.Publisher {
     self
   }
 
-  /// Publishes whether `predicate` accepts the value; `true` when there is none.
+  /// Publishes whether `predicate` accepts the value; without a value it publishes nothing and
+  /// finishes, as Combine's specialisation does.
   ///
   /// ```swift
   /// Optional(4).publisher.allSatisfy { $0 > 3 }  // publishes true
@@ -81,10 +83,11 @@ extension Optional.Publisher {
   /// - Returns: A publisher of the answer.
   @inlinable
   public func allSatisfy(_ predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
-    Optional<Bool>.Publisher(output.map(predicate) ?? true)
+    Optional<Bool>.Publisher(output.map(predicate))
   }
 
-  /// Publishes whether `predicate` accepts the value; `false` when there is none.
+  /// Publishes whether `predicate` accepts the value; without a value it publishes nothing and
+  /// finishes, as Combine's specialisation does.
   ///
   /// ```swift
   /// Optional(4).publisher.contains { $0 > 5 }  // publishes false
@@ -97,11 +100,11 @@ extension Optional.Publisher {
   /// - Returns: A publisher of the answer.
   @inlinable
   public func contains(where predicate: (Output) -> Bool) -> Optional<Bool>.Publisher {
-    Optional<Bool>.Publisher(output.map(predicate) ?? false)
+    Optional<Bool>.Publisher(output.map(predicate))
   }
 
-  /// Publishes `nextPartialResult(initialResult, value)`, or `initialResult` when there is no
-  /// value.
+  /// Publishes `nextPartialResult(initialResult, value)`; without a value it publishes nothing
+  /// and finishes, as Combine's specialisation does.
   ///
   /// ```swift
   /// Optional(2).publisher.reduce(10, +)  // publishes 12
@@ -119,9 +122,7 @@ extension Optional.Publisher {
     _ initialResult: Accumulator,
     _ nextPartialResult: (Accumulator, Output) -> Accumulator
   ) -> Optional<Accumulator>.Publisher {
-    Optional<Accumulator>.Publisher(
-      output.map { nextPartialResult(initialResult, $0) } ?? initialResult
-    )
+    Optional<Accumulator>.Publisher(output.map { nextPartialResult(initialResult, $0) })
   }
 
   /// Publishes `nextPartialResult(initialResult, value)`, the one step of the scan; nothing
@@ -148,7 +149,8 @@ extension Optional.Publisher {
 }
 
 extension Optional.Publisher where Wrapped: Equatable {
-  /// Publishes whether the value equals `output`; `false` when there is none.
+  /// Publishes whether the value equals `output`; without a value it publishes nothing and
+  /// finishes, as Combine's specialisation does.
   ///
   /// ```swift
   /// Optional(3).publisher.contains(3)  // publishes true
@@ -160,7 +162,7 @@ extension Optional.Publisher where Wrapped: Equatable {
   /// - Returns: A publisher of the answer.
   @inlinable
   public func contains(_ output: Output) -> Optional<Bool>.Publisher {
-    Optional<Bool>.Publisher(self.output == output)
+    Optional<Bool>.Publisher(self.output.map { $0 == output })
   }
 }
 

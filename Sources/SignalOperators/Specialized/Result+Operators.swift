@@ -125,8 +125,8 @@ extension Result.Publisher {
     self
   }
 
-  /// Publishes the value or the failure as `any Error`; with a single value there is nothing to
-  /// compare, so `predicate` is never called.
+  /// Publishes the value, or the failure as `any Error`. As in Combine, `predicate` compares the
+  /// value with itself once, now, so that an error it throws is the failure.
   ///
   /// ```swift
   /// Result<Int, MyError>.Publisher(1).tryRemoveDuplicates { try same($0, $1) }  // publishes 1
@@ -134,13 +134,17 @@ extension Result.Publisher {
   ///
   /// > Thread safety: The result is a value that may be subscribed from any thread.
   ///
-  /// - Parameter predicate: Would compare a value with the one before it; never called.
+  /// - Parameter predicate: Compares a value with the one before it; called once with the value
+  ///   twice.
   /// - Returns: This publisher with `any Error` as its failure type.
   @inlinable
   public func tryRemoveDuplicates(
     by predicate: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
-    specializedTry { $0 }
+    specializedTry { value in
+      _ = try predicate(value, value)
+      return value
+    }
   }
 
   /// Runs `body` on the success value, turning a thrown error or the original failure into

@@ -77,8 +77,8 @@ extension Result.Publisher {
     self
   }
 
-  /// Publishes the value or the failure as `any Error`; with a single value there is nothing to
-  /// compare, so `areInIncreasingOrder` is never called.
+  /// Publishes the value, or the failure as `any Error`. As in Combine, `areInIncreasingOrder`
+  /// compares the value with itself once, now, so that an error it throws is the failure.
   ///
   /// ```swift
   /// Result<Int, MyError>.Publisher(3).tryMin { try less($0, $1) }  // publishes 3
@@ -86,13 +86,16 @@ extension Result.Publisher {
   ///
   /// > Thread safety: The result is a value that may be subscribed from any thread.
   ///
-  /// - Parameter areInIncreasingOrder: Would order two values; never called.
+  /// - Parameter areInIncreasingOrder: Orders two values; called once with the value twice.
   /// - Returns: This publisher with `any Error` as its failure type.
   @inlinable
   public func tryMin(
     by areInIncreasingOrder: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
-    specializedTry { $0 }
+    specializedTry { value in
+      _ = try areInIncreasingOrder(value, value)
+      return value
+    }
   }
 
   /// Returns `self`: the only value is the largest; `areInIncreasingOrder` is never called.
@@ -112,8 +115,8 @@ extension Result.Publisher {
     self
   }
 
-  /// Publishes the value or the failure as `any Error`; with a single value there is nothing to
-  /// compare, so `areInIncreasingOrder` is never called.
+  /// Publishes the value, or the failure as `any Error`. As in Combine, `areInIncreasingOrder`
+  /// compares the value with itself once, now, so that an error it throws is the failure.
   ///
   /// ```swift
   /// Result<Int, MyError>.Publisher(3).tryMax { try less($0, $1) }  // publishes 3
@@ -121,13 +124,16 @@ extension Result.Publisher {
   ///
   /// > Thread safety: The result is a value that may be subscribed from any thread.
   ///
-  /// - Parameter areInIncreasingOrder: Would order two values; never called.
+  /// - Parameter areInIncreasingOrder: Orders two values; called once with the value twice.
   /// - Returns: This publisher with `any Error` as its failure type.
   @inlinable
   public func tryMax(
     by areInIncreasingOrder: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
-    specializedTry { $0 }
+    specializedTry { value in
+      _ = try areInIncreasingOrder(value, value)
+      return value
+    }
   }
 
   /// Publishes whether `predicate` accepts the value; a failure passes through.

@@ -29,6 +29,23 @@ import Testing
 
   let upstream = TestPublisher<Int, Boom>()
 
+  @Test func sizeZero_doesNotTrap_andEveryValueFindsTheBufferFull_asCombine() {
+    let dropping = TestPublisher<Int, Never>()
+    let dropped = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    dropping.buffer(size: 0, prefetch: .byRequest, whenFull: .dropNewest).subscribe(dropped)
+    dropping.send(1)
+    dropped.subscription?.request(.max(1))
+    #expect(dropped.values.isEmpty)
+    let failing = TestPublisher<Int, Overflow>()
+    let failed = RecordingSubscriber<Int, Overflow>(initialDemand: .max(1))
+    failing.buffer(size: 0, prefetch: .byRequest, whenFull: .customError { Overflow() })
+      .subscribe(failed)
+    failing.send(1)
+    failed.subscription?.request(.max(1))
+    #expect(failed.values.isEmpty)
+    #expect(failed.completion == .failure(Overflow()))
+  }
+
   @Test func keepFull_requestsSizeAtSubscription() {
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)

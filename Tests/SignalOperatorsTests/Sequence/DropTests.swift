@@ -186,9 +186,11 @@ import Testing
     #expect(inner == nil)
   }
 
-  @Test func negativeCount_traps() async {
+  @Test func negativeCount_trapsAtSubscription_asCombineDoes() async {
+    let publisher = Empty<Int, Never>().dropFirst(-1)  // making it doesn't trap
+    #expect(publisher.count == -1)
     let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = Empty<Int, Never>().dropFirst(-1)
+      Empty<Int, Never>().dropFirst(-1).subscribe(RecordingSubscriber<Int, Never>())
     }
     expectTrap(trap1, "Drop: count must not be negative, got -1")
   }

@@ -97,18 +97,32 @@ import Testing
     }
   }
 
-  @Test func tryFormsWithoutCalls_keepTheValueOrTheFailure() {
-    let dedup: Result<Int, any Error>.Publisher = success.tryRemoveDuplicates { _, _ in
-      throw TestError()
+  @Test func tryComparingForms_compareTheValueWithItselfOnce_asCombineDoes() {
+    var calls = 0
+    let compare: (Int, Int) throws -> Bool = {
+      calls += 1
+      return $0 < $1
     }
-    let min: Result<Int, any Error>.Publisher = success.tryMin { _, _ in throw TestError() }
-    let max: Result<Int, any Error>.Publisher = success.tryMax { _, _ in throw TestError() }
-    for p in [dedup, min, max] {
+    let kept = [
+      success.tryRemoveDuplicates(by: compare), success.tryMin(by: compare),
+      success.tryMax(by: compare),
+    ]
+    #expect(calls == 3)
+    for p in kept {
       #expect(specializedOutcome(p).values == [4])
       #expect(specializedOutcome(p).finished == true)
     }
-    #expect(specializedThrown(failure.tryMin { $0 < $1 }) == TestError(code: 1))
-    #expect(specializedThrown(failure.tryRemoveDuplicates { $0 == $1 }) == TestError(code: 1))
+    let thrown: [Result<Int, any Error>.Publisher] = [
+      success.tryRemoveDuplicates { _, _ in throw TestError(code: 5) },
+      success.tryMin { _, _ in throw TestError(code: 5) },
+      success.tryMax { _, _ in throw TestError(code: 5) },
+    ]
+    for p in thrown {
+      #expect(specializedThrown(p) == TestError(code: 5))
+    }
+    #expect(specializedThrown(failure.tryMin(by: compare)) == TestError(code: 1))
+    #expect(specializedThrown(failure.tryRemoveDuplicates(by: compare)) == TestError(code: 1))
+    #expect(calls == 3)  // a failure is not compared
   }
 
   // MARK: Reducing
