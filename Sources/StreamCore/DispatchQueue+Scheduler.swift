@@ -34,9 +34,10 @@ extension DispatchQueue: Scheduler {
   /// ```
   ///
   /// `advanced(by:)` follows `DispatchTime` arithmetic: it saturates at
-  /// `DispatchTime.distantFuture`, which it never leaves, and does not go below the start of the
-  /// clock. `distance(to:)` saturates at `Int.max` nanoseconds in either direction. The value
-  /// encodes as `dispatchTime.uptimeNanoseconds`, a single `UInt64`.
+  /// `DispatchTime.distantFuture`, which it never leaves (an `Int.max` stride goes straight
+  /// there), and does not go below the start of the clock. As in Combine, `distance(to:)` is
+  /// `Int.max` nanoseconds (`.never`) when the distance doesn't fit an `Int`, in either
+  /// direction. The value encodes as `dispatchTime.uptimeNanoseconds`, a single `UInt64`.
   ///
   /// > Thread safety: A value type; use it from any thread.
   public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
@@ -76,10 +77,10 @@ extension DispatchQueue: Scheduler {
     public func distance(to other: SchedulerTimeType) -> Stride {
       let start = dispatchTime.uptimeNanoseconds
       let end = other.dispatchTime.uptimeNanoseconds
-      if end >= start {
-        return .nanoseconds(Int(clamping: end - start))
-      }
-      return .nanoseconds(-Int(clamping: start - end))
+      let span = end >= start ? end - start : start - end
+      // Combine's distance is `.never` (`Int.max`) beyond `Int.max` in either direction.
+      guard let nanoseconds = Int(exactly: span) else { return .nanoseconds(.max) }
+      return .nanoseconds(end >= start ? nanoseconds : -nanoseconds)
     }
 
     /// Returns a dispatch queue scheduler time calculated by advancing this instance's time by
@@ -88,7 +89,8 @@ extension DispatchQueue: Scheduler {
     /// - Parameter n: A time interval to advance.
     /// - Returns: A dispatch queue time advanced by the given interval from this instance's time.
     public func advanced(by n: Stride) -> SchedulerTimeType {
-      SchedulerTimeType(dispatchTime + n.timeInterval)
+      n.magnitude == .max
+        ? SchedulerTimeType(.distantFuture) : SchedulerTimeType(dispatchTime + n.timeInterval)
     }
 
     /// Orders times by their dispatch time.
@@ -118,7 +120,8 @@ extension DispatchQueue: Scheduler {
     /// As in Combine, integer and float literals and `init?(exactly:)` count seconds.
     /// Conversions saturate at `Int.min` and `Int.max` nanoseconds; `seconds(_: Double)` and float
     /// literals round to the nearest nanosecond. `DispatchTimeInterval.never` is `Int.max`
-    /// nanoseconds, and ``timeInterval`` turns `Int.max` back into `.never`. Addition and
+    /// nanoseconds; ``timeInterval`` is always `.nanoseconds`, as in Combine. It encodes as
+    /// Combine's does, `{"_nanoseconds": N}`. Addition and
     /// subtraction are `Int` arithmetic on nanoseconds and trap on overflow. Multiplication treats
     /// both strides as seconds, consistently with literals, so `.milliseconds(500) * 3` is 1.5
     /// seconds; it rounds toward zero and traps on overflow.
@@ -142,10 +145,15 @@ extension DispatchQueue: Scheduler {
       /// negative magnitude.
       public var magnitude: Int
 
-      /// A `DispatchTimeInterval` created with the value of this type in nanoseconds, or `.never`
-      /// when ``magnitude`` is `Int.max`.
+      /// A `DispatchTimeInterval` created with the value of this type in nanoseconds (even
+      /// `Int.max`, as in Combine).
       public var timeInterval: DispatchTimeInterval {
-        magnitude == .max ? .never : .nanoseconds(magnitude)
+        .nanoseconds(magnitude)
+      }
+
+      /// Encoded under Combine's key, `{"_nanoseconds": N}`.
+      private enum CodingKeys: String, CodingKey {
+        case magnitude = "_nanoseconds"
       }
 
       private init(nanoseconds: Int) {

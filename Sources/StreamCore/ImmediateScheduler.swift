@@ -147,29 +147,30 @@ public struct ImmediateScheduler: Scheduler, Sendable {
         lhs = lhs * rhs
       }
 
-      /// A stride of `s`; the immediate scheduler's strides have no unit.
+      /// Zero, as in Combine: the immediate scheduler has no clock, so a stride made from a
+      /// unit of time is empty (a stride made from a number keeps it).
       public static func seconds(_ s: Int) -> Stride {
-        Stride(s)
+        Stride(0)
       }
 
-      /// A stride of `s` rounded toward zero; the immediate scheduler's strides have no unit.
+      /// Zero, as in Combine: the immediate scheduler has no clock.
       public static func seconds(_ s: Double) -> Stride {
-        Stride(Int(s))
+        Stride(0)
       }
 
-      /// A stride of `ms`; the immediate scheduler's strides have no unit.
+      /// Zero, as in Combine: the immediate scheduler has no clock.
       public static func milliseconds(_ ms: Int) -> Stride {
-        Stride(ms)
+        Stride(0)
       }
 
-      /// A stride of `us`; the immediate scheduler's strides have no unit.
+      /// Zero, as in Combine: the immediate scheduler has no clock.
       public static func microseconds(_ us: Int) -> Stride {
-        Stride(us)
+        Stride(0)
       }
 
-      /// A stride of `ns`; the immediate scheduler's strides have no unit.
+      /// Zero, as in Combine: the immediate scheduler has no clock.
       public static func nanoseconds(_ ns: Int) -> Stride {
-        Stride(ns)
+        Stride(0)
       }
     }
   }
@@ -228,7 +229,8 @@ public struct ImmediateScheduler: Scheduler, Sendable {
   ///   - tolerance: Ignored.
   ///   - options: Always `nil`; the scheduler takes no options.
   ///   - action: The closure to run.
-  /// - Returns: A cancellable whose `cancel()` does nothing.
+  /// - Returns: A cancellable whose `cancel()` does nothing: `Subscriptions.empty`, as in
+  ///   Combine (its description is `"Empty"`).
   public func schedule(
     after date: SchedulerTimeType,
     interval: SchedulerTimeType.Stride,
@@ -237,6 +239,6 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
     action()
-    return AnyCancellable {}
+    return Subscriptions.empty
   }
 }

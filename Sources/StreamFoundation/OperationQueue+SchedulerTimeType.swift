@@ -14,7 +14,7 @@ extension OperationQueue {
   /// ```
   ///
   /// A type of its own, as in Combine, with the same members as `OperationQueue.SchedulerTimeType`.
-  /// The time encodes as its `Date`.
+  /// The time encodes as Combine's does, `{"date": …}`, and its stride as `{"magnitude": …}`.
   ///
   /// > Thread safety: A value type; use it from any thread.
   public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable {
@@ -28,21 +28,25 @@ extension OperationQueue {
       self.date = date
     }
 
-    /// Decodes the time from a single `Date`.
+    /// Decodes the time from its `date` key, as Combine encodes it.
     ///
     /// - Parameter decoder: The decoder to read from.
     /// - Throws: The decoder's error if it holds no date.
     public init(from decoder: any Decoder) throws {
-      date = try decoder.singleValueContainer().decode(Date.self)
+      date = try decoder.container(keyedBy: CodingKeys.self).decode(Date.self, forKey: .date)
     }
 
-    /// Encodes the time as a single `Date`.
+    /// Encodes the time as Combine does: `{"date": …}`.
     ///
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: The encoder's error if it cannot encode the date.
     public func encode(to encoder: any Encoder) throws {
-      var container = encoder.singleValueContainer()
-      try container.encode(date)
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(date, forKey: .date)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case date
     }
 
     /// The interval from this time to `other`, in seconds.
@@ -119,21 +123,26 @@ extension OperationQueue {
         magnitude = seconds
       }
 
-      /// Decodes the interval from a single `TimeInterval`.
+      /// Decodes the interval from its `magnitude` key, as Combine encodes it.
       ///
       /// - Parameter decoder: The decoder to read from.
       /// - Throws: The decoder's error if it holds no number.
       public init(from decoder: any Decoder) throws {
-        magnitude = try decoder.singleValueContainer().decode(TimeInterval.self)
+        magnitude = try decoder.container(keyedBy: CodingKeys.self)
+          .decode(TimeInterval.self, forKey: .magnitude)
       }
 
-      /// Encodes the interval as a single `TimeInterval`.
+      /// Encodes the interval as Combine does: `{"magnitude": seconds}`.
       ///
       /// - Parameter encoder: The encoder to write to.
       /// - Throws: The encoder's error if it cannot encode the number.
       public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(magnitude)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(magnitude, forKey: .magnitude)
+      }
+
+      private enum CodingKeys: String, CodingKey {
+        case magnitude
       }
 
       /// Orders intervals by their seconds.

@@ -309,11 +309,20 @@ import Testing
     #expect(start.advanced(by: start.distance(to: end)) == end)
   }
 
-  @Test func timeDistanceToDistantFuture_saturatesAtIntMax() {
+  @Test func distanceBeyondIntMax_isIntMaxInEitherDirection_asInCombine() {
     let start = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1))
     let future = DispatchQueue.SchedulerTimeType(.distantFuture)
     #expect(start.distance(to: future).magnitude == .max)
-    #expect(future.distance(to: start).magnitude == -.max)
+    #expect(future.distance(to: start).magnitude == .max)
+    let farthest = DispatchQueue.SchedulerTimeType(DispatchTime(uptimeNanoseconds: UInt64(Int.max)))
+    #expect(farthest.distance(to: start).magnitude == -(Int.max - 1))  // still fits: negative
+  }
+
+  @Test func stride_encodesUnderCombinesKey() throws {
+    let data = try JSONEncoder().encode(DispatchQueue.SchedulerTimeType.Stride.nanoseconds(419_872))
+    #expect(String(decoding: data, as: UTF8.self) == #"{"_nanoseconds":419872}"#)
+    let decoded = try JSONDecoder().decode(DispatchQueue.SchedulerTimeType.Stride.self, from: data)
+    #expect(decoded == .nanoseconds(419_872))
   }
 
   @Test func timeAdvancedByNever_isTheDistantFuture() {

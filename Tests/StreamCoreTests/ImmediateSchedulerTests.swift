@@ -6,6 +6,14 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct ImmediateSchedulerTests {
   private let scheduler = ImmediateScheduler.shared
 
+  @Test func repeatingSchedule_returnsTheEmptyCancellable_asCombine() {
+    let cancellable = ImmediateScheduler.shared.schedule(
+      after: ImmediateScheduler.shared.now,
+      interval: 10
+    ) {}
+    #expect(String(describing: cancellable) == "Empty")
+  }
+
   @Test func schedule_runsTheActionBeforeReturning() {
     let log = ImmediateLog()
     scheduler.schedule { log.append("action") }

@@ -57,10 +57,10 @@ private typealias ImmediateStride = ImmediateScheduler.SchedulerTimeType.Stride
     #expect(DispatchStride(.seconds(.max)).magnitude == .max)
   }
 
-  @Test func dispatchTimeInterval_isNanosecondsOrNever() {
+  @Test func dispatchTimeInterval_isAlwaysNanoseconds_asInCombine() {
     #expect(DispatchStride.milliseconds(7).timeInterval == .nanoseconds(7_000_000))
     #expect(DispatchStride.seconds(-1).timeInterval == .nanoseconds(-1_000_000_000))
-    #expect(DispatchStride(.never).timeInterval == .never)
+    #expect(DispatchStride(.never).timeInterval == .nanoseconds(.max))
   }
 
   // MARK: - DispatchQueue stride: arithmetic and comparison
@@ -110,18 +110,20 @@ private typealias ImmediateStride = ImmediateScheduler.SchedulerTimeType.Stride
 
   // MARK: - ImmediateScheduler stride
 
-  @Test func immediateConversions_haveNoUnit() {
-    #expect(ImmediateStride.seconds(3).magnitude == 3)
-    #expect(ImmediateStride.milliseconds(3).magnitude == 3)
-    #expect(ImmediateStride.microseconds(3).magnitude == 3)
-    #expect(ImmediateStride.nanoseconds(3).magnitude == 3)
-    #expect(ImmediateStride.seconds(-4).magnitude == -4)
+  @Test func immediateConversionsFromAUnitOfTime_areZero_asInCombine() {
+    #expect(ImmediateStride.seconds(3).magnitude == 0)
+    #expect(ImmediateStride.seconds(1.2).magnitude == 0)
+    #expect(ImmediateStride.milliseconds(3).magnitude == 0)
+    #expect(ImmediateStride.microseconds(3).magnitude == 0)
+    #expect(ImmediateStride.nanoseconds(3).magnitude == 0)
+    #expect(ImmediateStride.seconds(-4).magnitude == 0)
   }
 
   @Test func immediateFloatValues_roundTowardZero() {
     let float: ImmediateStride = 2.9
     #expect(float.magnitude == 2)
-    #expect(ImmediateStride.seconds(-2.9).magnitude == -2)
+    let negative: ImmediateStride = -2.9
+    #expect(negative.magnitude == -2)
   }
 
   @Test func immediateInitAndLiterals_storeTheValue() {

@@ -58,7 +58,9 @@ struct RunLoopSchedulerTimeTypeTests {
     #expect(decoded == time)
     let stride = Stride.milliseconds(750)
     let data = try JSONEncoder().encode(stride)
-    #expect(String(decoding: data, as: UTF8.self) == "0.75")
+    #expect(String(decoding: data, as: UTF8.self) == #"{"magnitude":0.75}"#)  // Combine's keys
+    let timeData = try JSONEncoder().encode(time)
+    #expect(String(decoding: timeData, as: UTF8.self) == #"{"date":42}"#)
     #expect(try JSONDecoder().decode(Stride.self, from: data) == stride)
   }
 }
