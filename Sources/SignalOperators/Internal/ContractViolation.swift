@@ -8,6 +8,16 @@ package func trapEventBeforeSubscription(_ operatorName: String, _ event: String
   )
 }
 
+/// Traps because `operatorName`'s subscription was asked for values before the upstream's
+/// subscription arrived, which only a caller holding the operator's subscriber as a subscription
+/// can do. Combine traps there too, in the operators built like `tryFilter`.
+@usableFromInline
+package func trapRequestBeforeSubscription(_ operatorName: String) -> Never {
+  preconditionFailure(
+    "\(operatorName): request(_:) before the upstream's subscription arrived"
+  )
+}
+
 /// Traps because an upstream sent a value to the subscriber of `operatorName` that its
 /// subscriber had not requested, where the operator passes the subscriber's demand through
 /// (`replaceError`): the upstream broke the `Subscriber` contract. Combine traps there too.

@@ -36,8 +36,9 @@ package protocol PassRule {
   /// Turns an upstream failure into the downstream's failure.
   static func convert(_ failure: UpstreamFailure) -> Failure
 
-  /// Whether a value or a completion from an upstream that has not sent its subscription yet
-  /// traps (as in Combine's `prefix(while:)` and `tryPrefix(while:)`).
+  /// Whether a value or a completion from an upstream that has not sent its subscription yet,
+  /// or a request made before it, traps (as in Combine's `prefix(while:)` and
+  /// `tryPrefix(while:)`).
   static var trapsEventsBeforeSubscription: Bool { get }
 
   /// Whether a value from an upstream that has not sent its subscription yet is ignored (as in
@@ -228,6 +229,9 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
     let forward = lock.withLock { () -> (any Subscription)? in
       guard downstream != nil else { return nil }
       guard let upstream else {
+        if Rule.trapsEventsBeforeSubscription, !Rule.subscriberFirst {
+          trapRequestBeforeSubscription(Rule.name)
+        }
         pending += demand
         return nil
       }

@@ -16,9 +16,9 @@ package protocol ThrowingStep {
   /// step is moved out of the subscription while it runs, so its state is never copied.
   static var isStateful: Bool { get }
 
-  /// Whether a value or a completion from an upstream that has not sent its subscription yet
-  /// traps (as in Combine's `tryFilter`, `tryCompactMap`, `tryRemoveDuplicates`) rather than
-  /// being ignored.
+  /// Whether a value or a completion from an upstream that has not sent its subscription yet,
+  /// or a request made before it, traps (as in Combine's `tryFilter`, `tryCompactMap`,
+  /// `tryRemoveDuplicates`) rather than being ignored.
   static var trapsEventsBeforeSubscription: Bool { get }
 
   /// Whether `request(.none)` traps (as in Combine's `tryFilter`, `tryCompactMap`,
@@ -222,7 +222,12 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   package func request(_ demand: Subscribers.Demand) {
     if Step.trapsRequestNone { demand.assertPositive() }
     let upstream = lock.withLock { () -> (any Subscription)? in
-      guard case .active(let upstream) = status else { return nil }
+      guard case .active(let upstream) = status else {
+        if Step.trapsEventsBeforeSubscription, case .awaitingSubscription = status {
+          trapRequestBeforeSubscription(Step.name)
+        }
+        return nil
+      }
       return upstream
     }
     upstream?.request(demand)

@@ -184,8 +184,17 @@ extension Publishers.Throttle {
     }
 
     func cancel() {
-      lock.withLock { state.cancel() }?.upstream?.cancel()
-    }
+      let (cancelled, released) = lock.withLock {
+        () -> (ThrottleState<Downstream, Time>.Cancelled?, ThrottleState<Downstream, Time>?) in
+        guard case .awaitingSubscription = state else { return (state.cancel(), nil) }
+        // Combine's throttle remembers a cancel that comes before its subscription: the
+        // subscription is cancelled when it arrives.
+        defer { state.end() }
+        return (nil, state)
+      }
+      cancelled?.upstream?.cancel()
+      _ = consume released
+    }  // a subscriber let go of before the subscription is released here, after the lock
 
     /// Runs when a scheduled emission is due.
     private func emit() {

@@ -25,6 +25,14 @@ import Testing
     expectTrap(trap, "TryFilter: the upstream sent a value before its subscription")
   }
 
+  @Test func requestBeforeSubscription_traps_asCombineDoes() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyRequestPublisher<Int>().tryFilter { $0 > 0 }
+        .subscribe(RecordingSubscriber<Int, any Error>())
+    }
+    expectTrap(trap, "TryFilter: request(_:) before the upstream's subscription arrived")
+  }
+
   @Test func completionBeforeSubscription_traps() async {
     let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       EarlyEventPublisher<Int>(value: nil).tryFilter { $0 > 0 }

@@ -22,6 +22,14 @@ import Testing
     expectTrap(trap, "PrefixWhile: the upstream sent a value before its subscription")
   }
 
+  @Test func requestBeforeSubscription_traps_asCombineDoes() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyRequestPublisher<Int>().prefix { $0 > 0 }
+        .subscribe(RecordingSubscriber<Int, Never>())
+    }
+    expectTrap(trap, "PrefixWhile: request(_:) before the upstream's subscription arrived")
+  }
+
   @Test func completionBeforeSubscription_traps() async {
     let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       EarlyEventPublisher<Int>(value: nil).prefix { $0 > 0 }

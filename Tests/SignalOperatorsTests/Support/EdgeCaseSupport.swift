@@ -17,6 +17,16 @@ struct EarlyEventPublisher<Output>: Publisher {
   }
 }
 
+/// A publisher that, before sending any subscription, asks its subscriber for a value as if it
+/// were the subscription: what Combine's own tests do to an operator's subscriber.
+struct EarlyRequestPublisher<Output>: Publisher {
+  typealias Failure = Never
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    (subscriber as? any Subscription)?.request(.max(1))
+  }
+}
+
 /// A publisher that sends `value` (or, when `nil`, `.finished`) before its subscription, and then
 /// hands the subscriber `subscription`: the oracle's `late V0.1 S0` and `late F0 S0`.
 struct LateSubscriptionPublisher<Output>: Publisher {

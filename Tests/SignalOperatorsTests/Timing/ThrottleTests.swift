@@ -230,6 +230,18 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
+  @Test func cancelBeforeTheUpstreamSubscription_cancelsItWhenItArrives_asCombineDoes() throws {
+    let upstream = HoldingPublisher<Int>()
+    upstream.throttle(for: 1, scheduler: TestScheduler(), latest: true)
+      .subscribe(RecordingSubscriber<Int, Never>())
+    // Combine's own test cancels the operator's subscriber, which is its subscription too.
+    let inner = try #require(upstream.subscriber as? any Subscription)
+    inner.cancel()
+    let late = LateSubscription()
+    upstream.subscriber?.receive(subscription: late)
+    #expect(late.calls == ["cancel"])
+  }
+
   @Test func requestNone_isIgnored_asCombineDoes() {
     let scheduler = TestScheduler()
     let subject = PassthroughSubject<Int, Never>()
@@ -373,4 +385,22 @@ import Testing
 /// What the upstream had been asked for when the subscriber received its subscription.
 private final class RequestsSeen: @unchecked Sendable {
   var requests: [TestPublisher<Int, TestError>.Request] = []
+}
+
+/// Keeps its subscriber without sending it a subscription.
+private final class HoldingPublisher<Output>: Publisher {
+  typealias Failure = Never
+  private(set) var subscriber: (any Subscriber<Output, Never>)?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    self.subscriber = subscriber
+  }
+}
+
+/// Records the calls it receives.
+private final class LateSubscription: Subscription {
+  private(set) var calls: [String] = []
+
+  func request(_ demand: Subscribers.Demand) { calls.append("request \(demand)") }
+  func cancel() { calls.append("cancel") }
 }
