@@ -76,7 +76,7 @@ extension Publishers {
         downstream: subscriber,
         name: "Catch",
         reflectsDemand: true,
-        trapsRequestNone: true
+        checksDemand: true
       )
       let upstream = self.upstream
       let handler = self.handler

@@ -80,7 +80,7 @@ extension Publishers {
         downstream: subscriber,
         name: "TryCatch",
         reflectsDemand: true,
-        trapsRequestNone: true
+        checksDemand: true
       )
       let upstream = self.upstream
       let handler = self.handler

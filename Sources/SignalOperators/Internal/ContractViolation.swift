@@ -21,6 +21,7 @@ package func trapRequestBeforeSubscription(_ operatorName: String) -> Never {
 /// Traps because an upstream sent a value to the subscriber of `operatorName` that its
 /// subscriber had not requested, where the operator passes the subscriber's demand through
 /// (`replaceError`): the upstream broke the `Subscriber` contract. Combine traps there too.
+@usableFromInline
 package func trapValueBeyondDemand(_ operatorName: String) -> Never {
   preconditionFailure(
     "\(operatorName): the upstream sent a value beyond the subscriber's demand (a Subscriber contract violation)"

@@ -179,10 +179,12 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
   @usableFromInline
   package let finishes: Bool
 
-  /// Whether `request(.none)` traps (Combine's `catch` and `tryCatch`) rather than being passed
-  /// to the live stage (its `append`/`prepend` and `retry`).
+  /// Whether the demand is checked as Combine's `catch` and `tryCatch` check it: `request(.none)`
+  /// traps, and so does a value from the live stage beyond the subscriber's demand (also one
+  /// before any demand, or before the subscription); otherwise (`append`/`prepend`, `retry`)
+  /// a zero request is passed to the live stage and a value beyond demand is dropped.
   @usableFromInline
-  package let trapsRequestNone: Bool
+  package let checksDemand: Bool
 
   @inlinable
   package init(
@@ -191,14 +193,14 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     requestsExtraDemand: Bool = false,
     reflectsDemand: Bool = false,
     finishes: Bool = false,
-    trapsRequestNone: Bool = false
+    checksDemand: Bool = false
   ) {
     live = Live(downstream: downstream)
     self.description = name
     self.requestsExtraDemand = requestsExtraDemand
     self.reflectsDemand = reflectsDemand
     self.finishes = finishes
-    self.trapsRequestNone = trapsRequestNone
+    self.checksDemand = checksDemand
   }
 
   /// No children, or `downstream` and `demand` (see `reflectsDemand`): what the downstream has
@@ -304,7 +306,11 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     // once more (a retain and a release per value).
     let target = lock.withLock { () -> Downstream? in
       let target = live?.change { live -> Downstream? in
-        guard number == live.stage, live.finishing == nil, live.demand > 0 else { return nil }
+        guard number == live.stage, live.finishing == nil else { return nil }
+        guard live.demand > 0 else {
+          if checksDemand { trapValueBeyondDemand(description) }
+          return nil
+        }
         live.demand -= 1
         if finishes { live.delivering += 1 }
         return live.downstream
@@ -480,7 +486,7 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
-    if trapsRequestNone { demand.assertPositive() }
+    if checksDemand { demand.assertPositive() }
     let subscription = lock.withLock { () -> (any Subscription)? in
       let subscription = live?.change { live -> (any Subscription)? in
         live.demand += demand

@@ -4,6 +4,14 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct CatchTests {
+  @Test func valueBeyondDemand_traps_asCombineDoes() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyEventPublisher<Int>(value: 1).setFailureType(to: TestError.self).catch { _ in Just(0) }
+        .subscribe(RecordingSubscriber<Int, Never>(initialDemand: nil))
+    }
+    expectTrap(trap, "Catch: the upstream sent a value beyond the subscriber's demand")
+  }
+
   @Test func subscription_mirrorsDownstreamAndDemand() throws {
     // As Combine's `Catch`: the downstream and the demand not yet met by the first publisher.
     let upstream = TestPublisher<Int, TestError>()
