@@ -61,14 +61,7 @@ import Testing
   @Test func severalWaitingTasks_eachRequestsOneValue_andAreAnsweredInOrder() async {
     let upstream = TestPublisher<Int, Never>()
     let iterator = SharedIterator(upstream.values.makeAsyncIterator())
-    var tasks: [Task<Int?, Never>] = []
-    for waiting in 1...3 {
-      tasks.append(
-        Task { try? await iterator.next() }
-      )
-      // Each task waits before the next starts, so the order of the calls is known.
-      #expect(await asyncBridgeEventually { upstream.requests.count == waiting })
-    }
+    let tasks = await iterator.waitingTasks(3) { upstream.requests.count }
     #expect(upstream.requests == Array(repeating: .demand(.max(1)), count: 3))
     for value in 1...3 {
       upstream.send(value)
@@ -98,13 +91,7 @@ import Testing
   @Test func finishedWithSeveralWaitingTasks_endsEach() async {
     let upstream = TestPublisher<Int, Never>()
     let iterator = SharedIterator(upstream.values.makeAsyncIterator())
-    var tasks: [Task<Int?, Never>] = []
-    for waiting in 1...2 {
-      tasks.append(
-        Task { try? await iterator.next() }
-      )
-      #expect(await asyncBridgeEventually { upstream.requests.count == waiting })
-    }
+    let tasks = await iterator.waitingTasks(2) { upstream.requests.count }
     upstream.send(completion: .finished)
     for task in tasks {
       #expect(await task.value == nil)
@@ -264,5 +251,20 @@ final class SharedIterator<Base: AsyncIteratorProtocol>: @unchecked Sendable {
   func next() async throws -> Base.Element? {
     var copy = base
     return try await copy.next()
+  }
+
+  /// Starts `count` tasks awaiting `next()`, each once the one before has asked for its value
+  /// (`requested()` counts the requests), so the order of the calls is known. A task whose
+  /// `next()` throws returns `nil`.
+  func waitingTasks(
+    _ count: Int,
+    requested: @escaping @Sendable () -> Int
+  ) async -> [Task<Base.Element?, Never>] where Base.Element: Sendable, Base: SendableMetatype {
+    var tasks: [Task<Base.Element?, Never>] = []
+    for waiting in 1...count {
+      tasks.append(Task { try? await self.next() })
+      #expect(await asyncBridgeEventually { requested() == waiting })
+    }
+    return tasks
   }
 }
