@@ -43,9 +43,11 @@ extension Subscribers {
     @usableFromInline
     @exclusivity(unchecked) var closures: Closures?
 
-    /// The two closures, held together so that they are let go of together.
+    /// The two closures, held together so that they are let go of together. A class, so that
+    /// taking them out under the lock copies one reference: returning a generic closure out of
+    /// `withLock` would allocate a reabstraction thunk per value.
     @usableFromInline
-    struct Closures {
+    final class Closures {
       @usableFromInline let receiveValue: (Input) -> Void
       @usableFromInline let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
@@ -92,11 +94,11 @@ extension Subscribers {
     /// subscription is delivered, as in Combine.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      let receiveValue = lock.withLock { () -> ((Input) -> Void)? in
+      let closures = lock.withLock { () -> Closures? in
         if case .closed = state { return nil }
-        return closures?.receiveValue
+        return self.closures
       }
-      receiveValue?(value)
+      closures?.receiveValue(value)
       return .none
     }
 
