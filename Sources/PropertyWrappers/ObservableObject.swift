@@ -89,30 +89,96 @@ extension ObservableObject where ObjectWillChangePublisher == ObservableObjectPu
 /// }
 /// ```
 ///
-/// The default `objectWillChange` of an ``ObservableObject``. It sends to the subscribers that
-/// have demand and drops the signal for those that don't, like a
-/// `PassthroughSubject`. It never completes.
+/// The default `objectWillChange` of an ``ObservableObject``. As Combine's, it sends each signal
+/// to every subscriber, whatever it requested (a request is not needed and changes nothing),
+/// and it never completes. Each subscription is described as `"ObservableObjectPublisher"`.
 ///
 /// > Thread safety: ``send()`` may be called from any thread; each subscriber receives one
-/// > signal at a time.
+/// > signal at a time, on the sending thread (a second sender waits, as with a subject).
 public final class ObservableObjectPublisher: Publisher, Sendable {
   public typealias Output = Void
   public typealias Failure = Never
 
-  private let subject = PassthroughSubject<Void, Never>()
+  /// The live subscriptions, in subscription order.
+  private let subscriptions = LockedState<[any WillChangeSignal]>([])
 
   /// Creates an observable object publisher instance.
   public init() {}
 
-  /// Attaches a subscriber.
+  /// Attaches a subscriber, which receives every later ``send()``.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-    subject.receive(subscriber: subscriber)
+    let subscription = WillChangeSubscription(parent: self, downstream: subscriber)
+    subscriptions.withLock { $0.append(subscription) }
+    subscriber.receive(subscription: subscription)
   }
 
   /// Sends the changed value to the downstream subscribers.
   public func send() {
-    subject.send()
+    for subscription in subscriptions.withLock({ $0 }) {
+      subscription.signal()
+    }
   }
+
+  /// Drops a cancelled subscription.
+  fileprivate func remove(_ subscription: AnyObject) {
+    subscriptions.withLock { $0.removeAll { $0 === subscription } }
+  }
+}
+
+/// A subscription of ``ObservableObjectPublisher``, seen without its subscriber's type.
+private protocol WillChangeSignal: AnyObject, Sendable {
+  /// Delivers one signal, unless cancelled.
+  func signal()
+}
+
+/// One subscriber's subscription to an ``ObservableObjectPublisher``: it delivers every signal
+/// through its gate (Combine's per-subscriber recursive lock) and ignores demand.
+// Sendable: `downstream` and `parent` are guarded by `lock`; the subscriber is called outside it,
+// inside `gate`.
+private final class WillChangeSubscription<Downstream: Subscriber>: @unchecked Sendable,
+  WillChangeSignal, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+where Downstream.Input == Void, Downstream.Failure == Never {
+  private let lock = Lock()
+  private let gate = DeliveryGate()
+  /// `nil` once cancelled.
+  private var downstream: Downstream?
+  /// Weak, so that a subscriber that never cancels doesn't keep the publisher alive.
+  private weak var parent: ObservableObjectPublisher?
+
+  init(parent: ObservableObjectPublisher, downstream: Downstream) {
+    self.parent = parent
+    self.downstream = downstream
+  }
+
+  func signal() {
+    guard let downstream = lock.withLock({ downstream }) else { return }
+    gate.pass(as: ThreadID.current) { _ = downstream.receive(()) }
+  }
+
+  /// Ignored: every subscriber receives every signal, as in Combine.
+  func request(_ demand: Subscribers.Demand) {}
+
+  func cancel() {
+    let (parent, released) = lock.withLock { () -> (ObservableObjectPublisher?, Downstream?) in
+      defer {
+        self.parent = nil
+        downstream = nil
+      }
+      return (self.parent, downstream)
+    }
+    guard released != nil else { return }
+    parent?.remove(self)
+  }
+
+  var description: String { "ObservableObjectPublisher" }
+
+  /// The subscriber, as Combine's mirror shows it.
+  var customMirror: Mirror {
+    Mirror(self, children: ["downstream": lock.withLock { downstream } as Any])
+  }
+
+  var playgroundDescription: Any { description }
 }
 
 /// Storage that an object's `objectWillChange` can connect to: a `@Published` property's.

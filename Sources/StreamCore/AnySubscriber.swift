@@ -37,19 +37,13 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
   /// Creates a type-erasing subscriber that forwards everything to a subject.
   ///
-  /// The subject receives the subscription through `send(subscription:)`, which requests what
-  /// it needs; values are sent with `send(_:)` and return no further demand.
+  /// As `subscribe(_:)` with a subject: the subject is sent a subscription described as
+  /// `"Subject"`, which passes its requests to the upstream's; values are sent with `send(_:)`
+  /// and return no further demand, and nothing reaches the subject after the completion.
   ///
   /// - Parameter s: The subject to forward to.
   public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
-    self.init(
-      receiveSubscription: { s.send(subscription: $0) },
-      receiveValue: {
-        s.send($0)
-        return .none
-      },
-      receiveCompletion: { s.send(completion: $0) }
-    )
+    self.init(SubjectSubscriber(s))
   }
 
   /// Creates a type-erasing subscriber that executes the provided closures.
@@ -171,4 +165,7 @@ private final class ClosureSubscriberBox<Input, Failure: Error>: SubscriberBoxBa
   override func receive(completion: Subscribers.Completion<Failure>) {
     receiveCompletion?(completion)
   }
+
+  /// The description's, as Combine's closure-based `AnySubscriber` reflects.
+  override var customMirror: Mirror { Mirror(reflecting: description) }
 }

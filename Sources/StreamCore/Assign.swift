@@ -99,9 +99,19 @@ extension Subscribers {
     /// `"Assign <Root>."`.
     public var description: String { "Assign \(Root.self)." }
 
-    /// The object, key path and subscription.
+    /// The object, the key path and where the subscription is, as Combine's mirror shows them.
     public var customMirror: Mirror {
-      Mirror(self, children: ["object": object as Any, "keyPath": keyPath])
+      let (object, status) = lock.withLock { () -> (Root?, SubscriptionStatus) in
+        switch state {
+        case .awaitingSubscription(let object): (object, .awaitingSubscription)
+        case .subscribed(let object, let upstream): (object, .subscribed(upstream))
+        case .closed: (nil, .terminal)
+        }
+      }
+      return Mirror(
+        self,
+        children: ["object": object as Any, "keyPath": keyPath, "status": status]
+      )
     }
 
     /// The description.

@@ -121,8 +121,26 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
   @usableFromInline
   var description: String { "Subject" }
 
+  /// The subject and the upstream's subscription, under the labels of Combine's mirror (which
+  /// shows the subject twice).
   @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var customMirror: Mirror {
+    let (subject, upstream) = lock.withLock { () -> (Downstream?, (any Subscription)?) in
+      switch state {
+      case .awaitingSubscription(let subject): (subject, nil)
+      case .subscribed(let subject, let upstream): (subject, upstream)
+      case .terminal: (nil, nil)
+      }
+    }
+    return Mirror(
+      self,
+      children: [
+        "downstreamSubject": subject as Any,
+        "upstreamSubscription": upstream as Any,
+        "subject": subject as Any,
+      ]
+    )
+  }
 
   @usableFromInline
   var playgroundDescription: Any { description }

@@ -158,19 +158,6 @@ import Testing
     #expect(recorder.values.count == 1)
   }
 
-  @Test func observableObjectPublisher_sendsToSubscribersWithDemand() {
-    let manual = Manual()
-    let eager = RecordingSubscriber<Void, Never>()
-    let idle = RecordingSubscriber<Void, Never>(initialDemand: nil)
-    manual.objectWillChange.subscribe(eager)
-    manual.objectWillChange.subscribe(idle)
-    manual.value = 1
-    manual.value = 2
-    #expect(eager.values.count == 2)
-    #expect(idle.values.isEmpty)
-    #expect(idle.violations.isEmpty)
-  }
-
   @Test func assignTo_firesObjectWillChangeBeforeEachValue() {
     let upstream = PassthroughSubject<Int, Never>()
     let fed = Fed(from: upstream)

@@ -140,6 +140,17 @@ final class KeepingSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sen
   func cancel() { subscription?.cancel() }
 }
 
+/// The object behind `subscription`: the subscription itself, or, for `autoconnect()`'s, a struct
+/// shaped as Combine's, its `upstreamSubscription` field (the object that leads to its
+/// subscriber).
+func subscriptionObject(_ subscription: (any Subscription)?) -> AnyObject? {
+  guard let subscription else { return nil }
+  if type(of: subscription) is AnyClass { return subscription as AnyObject }
+  return Mirror(reflecting: subscription).children
+    .first { $0.label == "upstreamSubscription" }
+    .map { $0.value as AnyObject }
+}
+
 /// One subscribed chain, seen from the test.
 struct Attached {
   let subscriber: AnyObject
@@ -203,7 +214,7 @@ enum ReleaseTable {
   ) -> Attached {
     Attached(
       subscriber: keeper,
-      subscription: { [weak keeper] in keeper?.subscription as AnyObject? },
+      subscription: { [weak keeper] in subscriptionObject(keeper?.subscription) },
       completed: { [weak keeper] in keeper?.completed ?? false },
       cancel: { [weak keeper] in keeper?.cancel() },
       keepAlive: keepAlive

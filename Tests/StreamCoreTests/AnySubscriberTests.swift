@@ -176,6 +176,40 @@ import Testing
     )
   }
 
+  @Test func fromSubject_isDescribedAsSubject_andTheSubjectGetsASubjectSubscription() {
+    // As Combine (OpenCombine's `AnySubscriberTests.testErasingSubject`, `testDescription`,
+    // `testReflection`): the subject is fed through the subscriber `subscribe(_:)` uses.
+    let relay = PassthroughSubject<Int, Never>()
+    let erased = AnySubscriber(relay)
+    #expect(erased.description == "Subject")
+    #expect(erased.playgroundDescription as? String == "Subject")
+    let mirror = Mirror(reflecting: erased)
+    #expect(
+      String(describing: mirror.subjectType) == "SubjectSubscriber<PassthroughSubject<Int, Never>>"
+    )
+    #expect(
+      mirror.children.map(\.label) == ["downstreamSubject", "upstreamSubscription", "subject"]
+    )
+  }
+
+  @Test func fromSubject_afterTheCompletion_takesNothing() {
+    let relay = PassthroughSubject<Int, Never>()
+    let recorder = Recorder<Int, Never>()
+    relay.subscribe(recorder)
+    let erased = AnySubscriber(relay)
+    erased.receive(subscription: SpySubscription())
+    erased.receive(completion: .finished)
+    #expect(erased.receive(1) == .none)
+    #expect(recorder.values.isEmpty)
+  }
+
+  @Test func closures_mirrorTheirDescription() {
+    // As Combine: a closure-based AnySubscriber reflects as its description, a `String`.
+    let mirror = Mirror(reflecting: AnySubscriber<Int, Never>())
+    #expect(String(describing: mirror.subjectType) == "String")
+    #expect(mirror.children.isEmpty)
+  }
+
   @Test func fromSubject_givesTheSubscriptionToTheSubject() {
     let relay = CurrentValueSubject<Int, Never>(0)
     let subscription = SpySubscription()

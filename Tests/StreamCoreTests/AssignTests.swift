@@ -69,6 +69,20 @@ import Testing
 
   // MARK: Subscribers.Assign
 
+  @Test func mirror_showsObjectKeyPathAndStatus() {
+    // As Combine (OpenCombine's `AssignTests.testReflection`).
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let assign = Subscribers.Assign(object: subject, keyPath: \.value)
+    let children = Array(assign.customMirror.children)
+    #expect(children.map(\.label) == ["object", "keyPath", "status"])
+    #expect(children.first?.value as? CurrentValueSubject<Int, Never> === subject)
+    #expect(String(describing: children[2].value) == "awaitingSubscription")
+    assign.receive(completion: .finished)
+    #expect(
+      Array(assign.customMirror.children).last.map { String(describing: $0.value) } == "terminal"
+    )
+  }
+
   @Test func receiveSubscription_requestsUnlimited() {
     let assign = Subscribers.Assign(object: Model(), keyPath: \.value)
     let subscription = SpySubscription()

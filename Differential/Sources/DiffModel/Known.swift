@@ -43,30 +43,6 @@ public let intendedDifferences: [Expectation] = [
     }
   ),
   .init(
-    "I5",
-    ["removeDuplicates"],
-    "",
-    .descriptionMirror,
-    intended: true,
-    "removeDuplicates hands the downstream the upstream's subscription (Combine wraps it)",
-    test: { d, script in
-      let sig = d.signature
-      if script.isMisbehaving {
-        // The cancel goes straight to the upstream: what a misbehaving upstream sends after it
-        // reaches the downstream.
-        let cancelled = script.steps.contains {
-          if case .cancel = $0 { return true }
-          return false
-        }
-        return sig.hasPrefix("D down0.") || (cancelled && sig.hasPrefix("E down0: down0."))
-      }
-      return sig.hasPrefix("D down0.") || sig.hasPrefix("E up0: up0.request|")
-        || sig.hasPrefix("E up0: up0.cancel|")
-        || sig.hasPrefix("E down0: (none)|down0.request")
-        || sig == "T OpenCombine traps: API Violation: demand must not be zero"
-    }
-  ),
-  .init(
     "I6",
     ["drop(untilOutputFrom:)", "prefix(untilOutputFrom:)"],
     "E ",
@@ -259,15 +235,6 @@ public let intendedDifferences: [Expectation] = [
       guard ends, let oc = d.openCombine else { return false }
       return oc.contains(": request ") || oc.hasSuffix(": receive cancel")
     }
-  ),
-  .init(
-    "I5",
-    ["removeDuplicates"],
-    "L ",
-    .lifecycle,
-    intended: true,
-    "removeDuplicates: the downstream holds the upstream's own subscription, so it stays alive as long as the downstream keeps it",
-    test: { d, _ in d.signature.contains("up0.sub released by OpenCombine only") }
   ),
   .init(
     "I10",

@@ -82,7 +82,8 @@ extension Publishers.AssertNoFailure: Sendable where Upstream: Sendable {}
 extension Publishers.AssertNoFailure {
   /// Passes values and `.finished` on; traps on a failure. The downstream talks to the
   /// upstream's subscription directly.
-  private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  private struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible, CustomReflectable
   where Downstream.Input == Output, Downstream.Failure == Never {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
@@ -94,6 +95,13 @@ extension Publishers.AssertNoFailure {
     let combineIdentifier = CombineIdentifier()
 
     var description: String { "AssertNoFailure" }
+
+    var playgroundDescription: Any { description }
+
+    /// Where the assertion was made and its prefix, as Combine's mirror shows.
+    var customMirror: Mirror {
+      Mirror(self, children: ["file": file, "line": line, "prefix": prefix])
+    }
 
     func receive(subscription: any Subscription) {
       downstream.receive(subscription: subscription)

@@ -108,7 +108,7 @@ extension Transforming {
   /// The subscriber that transforms and drops values; it hands the upstream's subscription on.
   @usableFromInline
   struct CompactMapInner<Input, Output, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    ChildlessReflection
   where Downstream.Input == Output {
     @usableFromInline
     typealias Failure = Downstream.Failure
@@ -146,8 +146,5 @@ extension Transforming {
 
     @usableFromInline
     var description: String { "CompactMap" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
   }
 }

@@ -105,9 +105,7 @@ extension Publishers.Filter {
 extension Transforming {
   /// The subscriber that drops values; it hands the upstream's subscription on as is.
   @usableFromInline
-  struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
-  {
+  struct FilterInner<Downstream: Subscriber>: Subscriber, ChildlessReflection {
     @usableFromInline
     typealias Input = Downstream.Input
 
@@ -146,8 +144,5 @@ extension Transforming {
 
     @usableFromInline
     var description: String { "Filter" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
   }
 }

@@ -55,7 +55,7 @@ extension Publishers {
   ///
   /// See ``StreamCore/Publisher/removeDuplicates(by:)``.
   ///
-  /// > Thread safety: A value type; the subscriber talks to the upstream's subscription directly.
+  /// > Thread safety: `request(_:)` and `cancel()` on its subscription are safe from any thread.
   public struct RemoveDuplicates<Upstream: Publisher>: Publisher {
     public typealias Output = Upstream.Output
     public typealias Failure = Upstream.Failure
@@ -77,90 +77,28 @@ extension Publishers {
       self.predicate = predicate
     }
 
-    /// Subscribes `subscriber` to the upstream through a de-duplicating subscriber.
+    /// Subscribes `subscriber` to the upstream through a `"RemoveDuplicates"` subscription.
     ///
     /// - Parameter subscriber: The subscriber to attach.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      typealias Step = Transforming.RemoveDuplicatesStep<Output, Transforming.RemoveDuplicatesName>
       upstream.receive(
-        subscriber: Transforming.RemoveDuplicatesInner(downstream: subscriber, predicate: predicate)
+        subscriber: ThrowingStepInner<Step, Failure, S>(
+          nonThrowing: Step(predicate: predicate),
+          downstream: subscriber
+        )
       )
     }
   }
 }
 
 extension Transforming {
-  /// The subscriber that remembers the last value; it hands the upstream's subscription on.
-  ///
-  /// `last` is only touched by `receive(_:)`, which the upstream calls one value at a time.
+  /// `removeDuplicates`'s name.
   @usableFromInline
-  final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible, CustomPlaygroundDisplayConvertible
-  {
-    @usableFromInline
-    typealias Input = Downstream.Input
-
-    @usableFromInline
-    typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    let downstream: Downstream
-
-    @usableFromInline
-    let predicate: (Input, Input) -> Bool
-
-    @usableFromInline
-    var last: Input?
-
+  enum RemoveDuplicatesName: OperatorName {
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
-      self.downstream = downstream
-      self.predicate = predicate
-    }
-
-    /// Whether the upstream has sent its subscription (upstream calls are serial, so no lock).
-    @usableFromInline
-    var subscribed = false
-
-    /// Whether the upstream has completed: a value or completion after it (an upstream that
-    /// breaks the contract) is ignored, as the other operators do (INTENDED.md, I11).
-    @usableFromInline
-    var completed = false
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      guard !subscribed else {
-        subscription.cancel()  // a second subscription, as Combine
-        return
-      }
-      subscribed = true
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-      if !subscribed { trapEventBeforeSubscription("RemoveDuplicates", "a value") }
-      guard !completed else { return .none }
-      let previous = last
-      last = input
-      if let previous, predicate(previous, input) { return .max(1) }
-      return downstream.receive(input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-      if !subscribed { trapEventBeforeSubscription("RemoveDuplicates", "a completion") }
-      guard !completed else { return }
-      completed = true
-      last = nil
-      downstream.receive(completion: completion)
-    }
-
-    @usableFromInline
-    var description: String { "RemoveDuplicates" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
+    static var name: String { "RemoveDuplicates" }
   }
 }

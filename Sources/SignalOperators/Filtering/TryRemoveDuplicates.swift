@@ -66,12 +66,13 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      typealias Step = Transforming.RemoveDuplicatesStep<
+        Output, Transforming.TryRemoveDuplicatesName
+      >
       upstream.receive(
-        subscriber: ThrowingStepInner<
-          Transforming.TryRemoveDuplicatesStep<Output>, Upstream.Failure, S
-        >(
+        subscriber: ThrowingStepInner<Step, Upstream.Failure, S>(
           downstream: subscriber,
-          step: Transforming.TryRemoveDuplicatesStep<Output>(predicate: predicate)
+          step: Step(predicate: predicate)
         )
       )
     }
@@ -79,8 +80,11 @@ extension Publishers {
 }
 
 extension Transforming {
+  /// The step of `removeDuplicates` and `tryRemoveDuplicates`: drops a value the predicate
+  /// calls a duplicate of the one before. `Name` is the operator's name (its subscription's
+  /// description); `removeDuplicates`'s predicate, which doesn't throw, is stored as throwing.
   @usableFromInline
-  struct TryRemoveDuplicatesStep<Input>: ThrowingStep {
+  struct RemoveDuplicatesStep<Input, Name: OperatorName>: ThrowingStep {
     @usableFromInline
     let predicate: (Input, Input) throws -> Bool
 
@@ -93,9 +97,9 @@ extension Transforming {
     }
 
     @inlinable
-    static var name: String { "TryRemoveDuplicates" }
+    static var name: String { Name.name }
 
-    /// The downstream and the last value, as Combine's `TryRemoveDuplicates` subscription shows.
+    /// The downstream and the last value, as Combine's subscription for both operators shows.
     @inlinable
     static func mirrorChildren(
       downstream: Any,
@@ -118,5 +122,12 @@ extension Transforming {
       if let previous, try predicate(previous, input) { return nil }
       return input
     }
+  }
+
+  /// `tryRemoveDuplicates`'s name.
+  @usableFromInline
+  enum TryRemoveDuplicatesName: OperatorName {
+    @inlinable
+    static var name: String { "TryRemoveDuplicates" }
   }
 }

@@ -508,7 +508,9 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
 extension SerialUpstreams {
   /// The subscriber attached to one stage; it tags the stage's events with its number.
   @usableFromInline
-  package final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible {
+  package final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible, CustomReflectable
+  {
     @usableFromInline package typealias Input = Output
     @usableFromInline package typealias Failure = StageFailure
 
@@ -532,6 +534,13 @@ extension SerialUpstreams {
 
     @usableFromInline
     package var description: String { serial.description }
+
+    @usableFromInline
+    package var playgroundDescription: Any { description }
+
+    /// The subscription's mirror: in Combine the stage's subscriber is the subscription.
+    @usableFromInline
+    package var customMirror: Mirror { serial.customMirror }
 
     @inlinable
     package func receive(subscription: any Subscription) {

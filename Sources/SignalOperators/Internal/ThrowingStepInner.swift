@@ -53,9 +53,16 @@ extension ThrowingStep {
   { [] }
 }
 
-/// The subscription of the `try` operators: it passes demand upstream, runs the step on each
-/// value, and on the first thrown error cancels the upstream, fails downstream once and ignores
-/// anything later.
+/// An operator's name, as a type: lets one ``ThrowingStep`` serve two operators that differ only
+/// in their subscription's description.
+@usableFromInline
+package protocol OperatorName {
+  static var name: String { get }
+}
+
+/// The subscription of the `try` operators, and of `removeDuplicates` (whose step never throws):
+/// it passes demand upstream, runs the step on each value, and on the first thrown error cancels
+/// the upstream, fails downstream once and ignores anything later.
 ///
 /// ```
 /// awaitingSubscription --receive(subscription:)--> active
@@ -74,7 +81,7 @@ package final class ThrowingStepInner<
   // Sendable: state guarded by `lock`, calls made outside it (the reason above the class).
   @unchecked Sendable, Subscriber, Subscription, CustomStringConvertible,
   CustomPlaygroundDisplayConvertible, CustomReflectable
-where Downstream.Input == Step.Output, Downstream.Failure == any Error {
+where Downstream.Input == Step.Output {
   @usableFromInline
   package typealias Input = Step.Input
 
@@ -123,10 +130,28 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   @usableFromInline
   package var step: Step?
 
+  /// A `try` operator's subscription: the downstream fails with `any Error`.
   @inlinable
-  package init(downstream: Downstream, step: Step) {
+  package init(downstream: Downstream, step: Step) where Downstream.Failure == any Error {
     self.downstream = downstream
     self.step = step
+  }
+
+  /// The subscription of an operator whose step never throws: the downstream fails with the
+  /// upstream's failure.
+  @inlinable
+  package init(nonThrowing step: Step, downstream: Downstream)
+  where Downstream.Failure == UpstreamFailure {
+    self.downstream = downstream
+    self.step = step
+  }
+
+  /// `error` as the downstream's failure. The initialisers admit two downstreams only: one
+  /// failing with `any Error`, which takes any error, and one failing with the upstream's
+  /// failure, which is given nothing else (its step never throws), so the cast cannot fail.
+  @inlinable
+  package static func downstreamFailure(_ error: some Error) -> Downstream.Failure {
+    error as! Downstream.Failure
   }
 
   @inlinable
@@ -198,7 +223,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
     case .finished:
       downstream.receive(completion: .finished)
     case .failure(let error):
-      downstream.receive(completion: .failure(error))
+      downstream.receive(completion: .failure(Self.downstreamFailure(error)))
     }
   }
 
@@ -207,7 +232,7 @@ where Downstream.Input == Step.Output, Downstream.Failure == any Error {
   package func fail(_ error: any Error) {
     guard let released = lock.withLock({ end() }) else { return }
     released.upstream.cancel()
-    released.downstream?.receive(completion: .failure(error))
+    released.downstream?.receive(completion: .failure(Self.downstreamFailure(error)))
   }
 
   /// Ends the subscription while active; call under `lock`.

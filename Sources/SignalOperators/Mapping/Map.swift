@@ -125,8 +125,7 @@ extension Transforming {
   /// The subscriber that transforms each value; it hands the upstream's subscription on as is.
   @usableFromInline
   package struct MapInner<Input, Output, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
+    ChildlessReflection
   where Downstream.Input == Output {
     @usableFromInline
     package typealias Failure = Downstream.Failure
@@ -163,8 +162,5 @@ extension Transforming {
 
     @usableFromInline
     package var description: String { "Map" }
-
-    @usableFromInline
-    package var playgroundDescription: Any { description }
   }
 }

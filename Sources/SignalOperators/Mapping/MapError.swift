@@ -77,8 +77,7 @@ extension Publishers {
 extension Publishers.MapError {
   /// The subscriber that converts the failure; it hands the upstream's subscription on as is.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, ChildlessReflection
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     typealias Input = Output
@@ -126,8 +125,5 @@ extension Publishers.MapError {
 
     @usableFromInline
     var description: String { "MapError" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
   }
 }

@@ -107,7 +107,8 @@ extension Publishers {
       upstream.receive(
         subscriber: Transforming.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
-          name: "ValueForKey"
+          name: "ValueForKey",
+          keyPaths: [keyPath]
         ) { $0[keyPath: keyPath] }
       )
     }
@@ -162,7 +163,8 @@ extension Publishers {
       upstream.receive(
         subscriber: Transforming.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
-          name: "ValueForKeys"
+          name: "ValueForKeys",
+          keyPaths: [keyPath0, keyPath1]
         ) {
           ($0[keyPath: keyPath0], $0[keyPath: keyPath1])
         }
@@ -226,7 +228,8 @@ extension Publishers {
       upstream.receive(
         subscriber: Transforming.KeyPathInner<Upstream.Output, Failure, S>(
           downstream: subscriber,
-          name: "ValueForKeys"
+          name: "ValueForKeys",
+          keyPaths: [keyPath0, keyPath1, keyPath2]
         ) {
           ($0[keyPath: keyPath0], $0[keyPath: keyPath1], $0[keyPath: keyPath2])
         }
@@ -240,7 +243,7 @@ extension Transforming {
   /// upstream's subscription on as is.
   @usableFromInline
   struct KeyPathInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable
   where Downstream.Failure == Failure {
     @usableFromInline
     let downstream: Downstream
@@ -251,13 +254,23 @@ extension Transforming {
     @usableFromInline
     let description: String
 
+    /// The key paths read, for the mirror.
+    @usableFromInline
+    let keyPaths: [AnyKeyPath]
+
     @usableFromInline
     let combineIdentifier = CombineIdentifier()
 
     @inlinable
-    init(downstream: Downstream, name: String, read: @escaping (Input) -> Downstream.Input) {
+    init(
+      downstream: Downstream,
+      name: String,
+      keyPaths: [AnyKeyPath],
+      read: @escaping (Input) -> Downstream.Input
+    ) {
       self.downstream = downstream
       self.description = name
+      self.keyPaths = keyPaths
       self.read = read
     }
 
@@ -278,5 +291,15 @@ extension Transforming {
 
     @usableFromInline
     var playgroundDescription: Any { description }
+
+    /// The key path (`keyPath`), or the key paths (`keyPath0`, …), as Combine's mirror shows.
+    @usableFromInline
+    var customMirror: Mirror {
+      let children: [Mirror.Child] =
+        keyPaths.count == 1
+        ? [("keyPath", keyPaths[0])]
+        : keyPaths.enumerated().map { ("keyPath\($0.offset)", $0.element) }
+      return Mirror(self, children: children)
+    }
   }
 }

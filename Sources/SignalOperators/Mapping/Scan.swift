@@ -94,7 +94,7 @@ extension Transforming {
   /// `result` is only touched by `receive(_:)`, which the upstream calls one value at a time.
   @usableFromInline
   final class ScanInner<Input, Output, Downstream: Subscriber>: Subscriber,
-    CustomStringConvertible, CustomPlaygroundDisplayConvertible
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable
   where Downstream.Input == Output {
     @usableFromInline
     typealias Failure = Downstream.Failure
@@ -140,5 +140,11 @@ extension Transforming {
 
     @usableFromInline
     var playgroundDescription: Any { description }
+
+    /// The downstream and the running result, as Combine's mirror shows.
+    @usableFromInline
+    var customMirror: Mirror {
+      Mirror(self, children: ["downstream": downstream, "result": result])
+    }
   }
 }

@@ -83,8 +83,7 @@ extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}
 extension Publishers.SetFailureType {
   /// The subscriber that retypes the completion; it hands the upstream's subscription on.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, ChildlessReflection
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     typealias Input = Output
@@ -120,8 +119,5 @@ extension Publishers.SetFailureType {
 
     @usableFromInline
     var description: String { "SetFailureType" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
   }
 }

@@ -64,8 +64,7 @@ extension Publishers.IgnoreOutput: Sendable where Upstream: Sendable {}
 extension Publishers.IgnoreOutput {
   /// The subscriber that drops values; it hands the upstream's subscription on as is.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible
+  struct Inner<Downstream: Subscriber>: Subscriber, ChildlessReflection
   where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     typealias Input = Upstream.Output
@@ -102,8 +101,5 @@ extension Publishers.IgnoreOutput {
 
     @usableFromInline
     var description: String { "IgnoreOutput" }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
   }
 }

@@ -216,10 +216,12 @@ enum AutoconnectState {
 extension Publishers.Autoconnect: @unchecked Sendable where Upstream: Sendable {}
 
 extension Publishers.Autoconnect {
-  // Sendable: all mutable state is in `link`, which guards it with a lock; the parent, upstream
-  // and downstream are called outside it.
+  /// The subscriber attached to the upstream. The downstream gets a ``Counted`` subscription
+  /// that looks like the upstream's own (its description and identifier), as in Combine.
+  // Sendable: all mutable state is in `link` and `counted`, which guard it with locks; the
+  // parent, upstream and downstream are called outside them.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
+  final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
@@ -227,33 +229,38 @@ extension Publishers.Autoconnect {
 
     @usableFromInline
     let link: PassThroughLink<Downstream, Void>
-    private let upstreamDescription = LockedState<String?>(nil)
     /// The publisher that counts this subscriber, until the subscriber's first `cancel()`: as in
     /// Combine, a subscriber that completed still counts until it cancels.
     private let counted: LockedState<Publishers.Autoconnect<Upstream>?>
+    /// The publisher, for the downstream's subscription to show (as Combine's does).
+    private let parent: Publishers.Autoconnect<Upstream>
 
     @usableFromInline
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
       link = PassThroughLink(downstream: downstream, extra: ())
       counted = LockedState(parent)
+      self.parent = parent
     }
 
-    /// The upstream subscription's description.
     @usableFromInline
-    var description: String { upstreamDescription.withLock { $0 } ?? "Autoconnect" }
+    var description: String { "Autoconnect" }
 
-    /// As Combine's: the `Autoconnect` publisher (`parent`) and the `upstreamSubscription`, both
-    /// `nil` once the subscription ended and let go of them.
+    /// As Combine's: the `Autoconnect` publisher (`parent`, `nil` once this subscriber has
+    /// cancelled) and the `downstream` (`nil` once the subscription ended and let go of it).
     @usableFromInline
     var customMirror: Mirror {
-      let upstream = link.upstream()
-      let parent = upstream == nil ? nil : counted.withLock { $0 }
+      let downstream = link.lock.withLock { () -> Downstream? in
+        switch link.state {
+        case .awaiting(let delivery), .active(_, let delivery): delivery.downstream
+        case .terminal: nil
+        }
+      }
+      let parent = counted.withLock { $0 }
       return Mirror(
         self,
         children: [
-          "parent": parent.map { $0 as Any } ?? (nil as Publishers.Autoconnect<Upstream>? as Any),
-          "upstreamSubscription": upstream.map { $0.subscription as Any }
-            ?? (nil as (any Subscription)? as Any),
+          "parent": parent as Any,
+          "downstream": downstream.map { $0 as Any } ?? (nil as Downstream? as Any),
         ]
       )
     }
@@ -268,9 +275,9 @@ extension Publishers.Autoconnect {
         subscription.cancel()
         return
       }
-      let text = String(describing: subscription)
-      upstreamDescription.withLock { $0 = text }
-      delivery.downstream.receive(subscription: self)
+      delivery.downstream.receive(
+        subscription: Counted(parent: parent, inner: self, upstream: subscription)
+      )
     }
 
     @inlinable
@@ -300,5 +307,66 @@ extension Publishers.Autoconnect {
       parent?.release()
       ended?.upstream?.cancel()
     }
+  }
+
+  /// The subscription the downstream gets: it passes requests and the cancel to ``Inner``, and
+  /// shows the upstream subscription's description and identifier, as Combine's does. It has no
+  /// mirror of its own, so a mirror shows its two fields, named and described as the fields of
+  /// Combine's: the `parent` publisher and the `upstreamSubscription` (a ``Link``, described as
+  /// the upstream's subscription).
+  @usableFromInline
+  struct Counted<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    CustomPlaygroundDisplayConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
+    let parent: Publishers.Autoconnect<Upstream>
+    @usableFromInline
+    let upstreamSubscription: Link<Downstream>
+
+    @usableFromInline
+    init(
+      parent: Publishers.Autoconnect<Upstream>,
+      inner: Inner<Downstream>,
+      upstream: any Subscription
+    ) {
+      self.parent = parent
+      self.upstreamSubscription = Link(inner: inner, upstream: upstream)
+    }
+
+    @usableFromInline
+    var combineIdentifier: CombineIdentifier { upstreamSubscription.upstream.combineIdentifier }
+
+    @usableFromInline
+    var description: String { upstreamSubscription.description }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) { upstreamSubscription.inner.request(demand) }
+
+    @usableFromInline
+    func cancel() { upstreamSubscription.inner.cancel() }
+  }
+
+  /// ``Counted``'s way to its subscriber, described as the upstream's subscription.
+  @usableFromInline
+  final class Link<Downstream: Subscriber>: CustomStringConvertible, Sendable
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
+    let inner: Inner<Downstream>
+    // Sendable: the subscription is only read, to call it or describe it; a subscription may be
+    // called from any thread.
+    @usableFromInline
+    nonisolated(unsafe) let upstream: any Subscription
+
+    @usableFromInline
+    init(inner: Inner<Downstream>, upstream: any Subscription) {
+      self.inner = inner
+      self.upstream = upstream
+    }
+
+    @usableFromInline
+    var description: String { String(describing: upstream) }
   }
 }

@@ -71,7 +71,9 @@ package final class InnerEntries<Input, Failure: Error>: @unchecked Sendable {
 /// known (``AnyPublisher``'s box keeps such an entry). It keeps its owner (the operator's
 /// subscription) alive, and tags its events with the inner publisher's ``InnerTag``.
 @usableFromInline
-package struct InnerSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+package struct InnerSubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
+  CustomPlaygroundDisplayConvertible, CustomReflectable
+{
   @usableFromInline package let owner: AnyObject
   /// Kept alive by the owner, which holds it for its whole life: not retained here, so that a
   /// copy of this subscriber costs one retain, as a subscriber holding only its owner would.
@@ -93,6 +95,16 @@ package struct InnerSubscriber<Input, Failure: Error>: Subscriber, CustomStringC
 
   @usableFromInline
   package var description: String { "\(entries.takeUnretainedValue().name)" }
+
+  @usableFromInline
+  package var playgroundDescription: Any { description }
+
+  /// The operator's subscription, by its identifier, as Combine's inner subscribers show it.
+  @usableFromInline
+  package var customMirror: Mirror {
+    let parent = (owner as? any CustomCombineIdentifierConvertible)?.combineIdentifier
+    return Mirror(self, children: parent.map { [("parentSubscription", $0)] } ?? [])
+  }
 
   @inlinable
   package func receive(subscription: any Subscription) {

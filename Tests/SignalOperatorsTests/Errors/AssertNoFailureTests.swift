@@ -50,6 +50,15 @@ import Testing
     #expect(recorder.subscriptionDescription == "TestPublisher")
   }
 
+  @Test func inner_describedAndMirroredAsCombines() {
+    // OpenCombine's `testAssertNoFailureReflection`: the file, the line and the prefix.
+    let spy = InnerSpy<Int, Never>()
+    spy.assertNoFailure("PREFIX", file: "SomeFile.swift", line: 1987)
+      .subscribe(RecordingSubscriber<Int, Never>())
+    #expect(spy.descriptions == ["AssertNoFailure"])
+    #expect(spy.mirrors == [["file: SomeFile.swift", "line: 1987", "prefix: PREFIX"]])
+  }
+
   @Test func subscription_releasedAfterCancel() {
     let subscriber = WeakSubscriber<Int, Never>()
     upstream.assertNoFailure().subscribe(subscriber)

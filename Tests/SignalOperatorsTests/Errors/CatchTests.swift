@@ -25,6 +25,17 @@ import Testing
     #expect(Array(mirror.children).last?.value as? Subscribers.Demand == .max(2))
   }
 
+  @Test func subscriber_mirrorsAsTheSubscription() throws {
+    // As Combine's (OpenCombine's `testCatchReflection`), where the subscriber attached to the
+    // upstream is the subscription: the same description and mirror.
+    let spy = InnerSpy<Int, TestError>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(3))
+    spy.catch { _ in Just(0) }.subscribe(recorder)
+    #expect(spy.descriptions == ["Catch"])
+    #expect(spy.mirrors.first??.first?.hasPrefix("downstream: ") == true)
+    #expect(spy.mirrors.first??.last == "demand: max(0)")  // before its subscription
+  }
+
   @Test func cancelInsideReceive_stillReturnsTheSubscribersDemand() {
     // As Combine: the demand the subscriber returns goes back to the upstream that sent the
     // value even though the subscriber cancelled from inside `receive(_:)`.

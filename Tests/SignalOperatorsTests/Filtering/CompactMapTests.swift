@@ -52,6 +52,7 @@ import Testing
     let spy = InnerSpy<Int, Never>()
     spy.compactMap { $0 }.subscribe(RecordingSubscriber<Int, Never>())
     #expect(spy.descriptions == ["CompactMap"])
+    #expect(spy.mirrors == [[]])  // as Combine: no children
   }
 
   @Test func compactMapThenCompactMapAndMap_fuseIntoOneCompactMap() {

@@ -51,6 +51,7 @@ import Testing
     let spy = InnerSpy<Int, Never>()
     spy.filter { $0 > 0 }.subscribe(RecordingSubscriber<Int, Never>())
     #expect(spy.descriptions == ["Filter"])
+    #expect(spy.mirrors == [[]])  // as Combine: no children
   }
 
   @Test func filterOfFilter_fusesIntoOneFilter() {

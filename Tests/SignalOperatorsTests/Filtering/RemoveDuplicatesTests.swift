@@ -4,6 +4,47 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct RemoveDuplicatesTests {
+  @Test func subscription_wrapsTheUpstreams_andMirrorsDownstreamAndLast() throws {
+    // As Combine's `RemoveDuplicates` (OpenCombine's `testRemoveDuplicatesReflection`): the
+    // subscriber is the subscription, described by the operator, showing the last value.
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.removeDuplicates().subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    #expect(String(describing: subscription) == "RemoveDuplicates")
+    upstream.send(4)
+    let mirror = Mirror(reflecting: subscription)
+    #expect(mirror.children.map(\.label) == ["downstream", "last"])
+    #expect(mirror.children.dropFirst().first.map { String(describing: $0.value) } == "Optional(4)")
+  }
+
+  @Test func requestBeforeSubscription_traps_asCombineDoes() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      EarlyRequestPublisher<Int>().removeDuplicates()
+        .subscribe(RecordingSubscriber<Int, Never>())
+    }
+    expectTrap(trap, "RemoveDuplicates: request(_:) before the upstream's subscription arrived")
+  }
+
+  @Test func requestNone_traps_asCombineDoes() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+      TestPublisher<Int, Never>().removeDuplicates().subscribe(recorder)
+      recorder.subscription?.request(.none)
+    }
+    expectTrap(trap, "request(.none): a subscriber must request a demand greater than zero")
+  }
+
+  @Test func cancelAfterTheCompletion_reachesNothing() {
+    let upstream = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.removeDuplicates().subscribe(recorder)
+    upstream.send(completion: .finished)
+    recorder.subscription?.cancel()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(!upstream.requests.contains(.cancel))
+  }
+
   @Test func valueBeforeSubscription_traps() async {
     let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       EarlyEventPublisher<Int>(value: 1).removeDuplicates()
@@ -48,7 +89,7 @@ import Testing
     inputs: [1, 1, 2, 2, 2, 1],
     expected: ["1", "2", "1"],
     error: TestError(code: 1),
-    description: "TestPublisher"
+    description: "RemoveDuplicates"
   )
 
   @Test func consecutiveDuplicates_areRemoved() { scenarios.basic() }

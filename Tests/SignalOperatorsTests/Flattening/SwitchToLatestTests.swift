@@ -42,6 +42,19 @@ import Testing
   // Differential oracle (issue 15), misbehaving upstream: `switchToLatest - v0.1 f0 V0.2`. As
   // Combine: a publisher the upstream sends after its `.finished` is ignored; the current one
   // keeps going.
+  @Test func innerSubscriber_describesAndMirrorsItsParent() throws {
+    // As Combine's (OpenCombine's `testSwitchToLatestReflection`): the subscriber attached to an
+    // inner publisher is described by the operator and shows the subscription's identifier.
+    let upstream = TestPublisher<InnerSpy<Int, Never>, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    let inner = InnerSpy<Int, Never>()
+    upstream.send(inner)
+    #expect(inner.descriptions == ["SwitchToLatest"])
+    #expect(inner.mirrors == [["parentSubscription: \(subscription.combineIdentifier)"]])
+  }
+
   @Test func publisherAfterTheUpstreamFinished_ignored() {
     let outer = LoggedPublisher<TestPublisher<Int, Boom>, Boom>("outer", log: CallLog())
     let recorder = RecordingSubscriber<Int, Boom>()

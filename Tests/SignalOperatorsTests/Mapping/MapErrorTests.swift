@@ -63,6 +63,7 @@ import Testing
     let spy = InnerSpy<Int, TestError>()
     spy.mapError { Wrapped(inner: $0) }.subscribe(RecordingSubscriber<Int, Wrapped>())
     #expect(spy.descriptions == ["MapError"])
+    #expect(spy.mirrors == [[]])  // as Combine: no children
   }
 
   @Test func mapError_conforms() {

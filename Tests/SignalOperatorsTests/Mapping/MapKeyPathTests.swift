@@ -71,6 +71,11 @@ import Testing
     spy.map(\.x, \.y).subscribe(RecordingSubscriber<(Int, Int), Never>())
     spy.map(\.x, \.y, \.z).subscribe(RecordingSubscriber<(Int, Int, Int), Never>())
     #expect(spy.descriptions == ["ValueForKey", "ValueForKeys", "ValueForKeys"])
+    // As Combine: the key path, or the key paths.
+    let labels = spy.mirrors.map { $0?.map { $0.prefix(while: { $0 != ":" }) } }
+    #expect(
+      labels == [["keyPath"], ["keyPath0", "keyPath1"], ["keyPath0", "keyPath1", "keyPath2"]]
+    )
   }
 
   @Test func mapKeyPath_conforms() {

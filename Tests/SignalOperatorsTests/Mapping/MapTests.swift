@@ -37,6 +37,7 @@ import Testing
     let spy = InnerSpy<Int, Never>()
     spy.map { "\($0)" }.subscribe(RecordingSubscriber<String, Never>())
     #expect(spy.descriptions == ["Map"])
+    #expect(spy.mirrors == [[]])  // as Combine: no children
   }
 
   @Test func mapOfMap_fusesIntoOneMap() {

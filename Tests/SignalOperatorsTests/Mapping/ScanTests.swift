@@ -47,6 +47,11 @@ import Testing
     let spy = InnerSpy<Int, Never>()
     spy.scan(0, +).subscribe(RecordingSubscriber<Int, Never>())
     #expect(spy.descriptions == ["Scan"])
+    // As Combine: the downstream and the running result.
+    #expect(
+      spy.mirrors.first??.map { $0.prefix(while: { $0 != ":" }) } == ["downstream", "result"]
+    )
+    #expect(spy.mirrors.first??.last == "result: 0")
   }
 
   @Test func scan_conforms() {

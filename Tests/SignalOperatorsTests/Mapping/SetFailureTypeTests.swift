@@ -56,6 +56,7 @@ import Testing
       RecordingSubscriber<Int, TestError>()
     )
     #expect(spy.descriptions == ["SetFailureType"])
+    #expect(spy.mirrors == [[]])  // as Combine: no children
   }
 
   @Test func setFailureType_conforms() {

@@ -73,6 +73,7 @@ import Testing
     let spy = InnerSpy<Int, Never>()
     spy.ignoreOutput().subscribe(RecordingSubscriber<Never, Never>())
     #expect(spy.descriptions == ["IgnoreOutput"])
+    #expect(spy.mirrors == [[]])  // as Combine: no children
   }
 
   @Test func equatable_comparesUpstreams() {

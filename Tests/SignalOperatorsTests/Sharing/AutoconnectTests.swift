@@ -5,21 +5,45 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct AutoconnectTests {
-  @Test func subscription_mirrorsParentAndUpstreamSubscription() throws {
-    // As Combine's: the `Autoconnect` publisher and the upstream subscription, whose
-    // description is also the playground's.
-    let autoconnect = TestPublisher<Int, Never>().makeConnectable().autoconnect()
+  @Test func subscription_looksLikeTheUpstreams() throws {
+    // As Combine's (OpenCombine's `testAutoconnectReflection`): the downstream's subscription
+    // has the upstream subscription's description and identifier, and no mirror of its own.
+    let connectable = ConnectableSpy()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
-    autoconnect.subscribe(recorder)
+    connectable.autoconnect().subscribe(recorder)
     let subscription = try #require(recorder.subscription)
-    let mirror = Mirror(reflecting: subscription)
-    #expect(mirror.children.map(\.label) == ["parent", "upstreamSubscription"])
-    #expect(mirror.children.first.map { $0.value as AnyObject } === autoconnect)
-    #expect(Array(mirror.children).last.map { String(describing: $0.value) } == "Multicast")
+    let upstreamDescription = String(describing: connectable.subscription)
+    #expect(String(describing: subscription) == upstreamDescription)
+    #expect(subscription.combineIdentifier == connectable.subscription.combineIdentifier)
+    #expect(!(subscription is any CustomReflectable))
+    // So a mirror shows its fields, named and described as Combine's.
+    let fields = Mirror(reflecting: subscription).children.map {
+      "\($0.label ?? "_"): \(String(describing: $0.value))"
+    }
+    #expect(fields.count == 2)
+    #expect(fields.first?.hasPrefix("parent: ") == true)
+    #expect(fields.first?.contains("Publishers.Autoconnect<") == true)
+    #expect(fields.last == "upstreamSubscription: \(upstreamDescription)")
     let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?
       .playgroundDescription
-    #expect(playground as? String == "Multicast")
+    #expect(playground as? String == upstreamDescription)
+    subscription.request(.max(3))
     subscription.cancel()
+    #expect(connectable.subscription.requested == [.max(3)])
+    #expect(connectable.subscription.cancelled)
+  }
+
+  @Test func subscriber_isDescribedAsAutoconnect_andMirrorsParentAndDownstream() throws {
+    let connectable = ConnectableSpy()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    let autoconnect = connectable.autoconnect()
+    autoconnect.subscribe(recorder)
+    let subscriber = try #require(connectable.subscriber)
+    #expect(String(describing: subscriber) == "Autoconnect")
+    let mirror = Mirror(reflecting: subscriber)
+    #expect(mirror.children.map(\.label) == ["parent", "downstream"])
+    #expect(mirror.children.first.map { $0.value as AnyObject } === autoconnect)
+    #expect(Array(mirror.children).last?.value as? RecordingSubscriber<Int, Never> === recorder)
   }
 
   let upstream = TestPublisher<Int, TestError>()
@@ -135,7 +159,9 @@ import Testing
     do {
       let recorder = RecordingSubscriber<Int, TestError>()
       auto.subscribe(recorder)
-      inner = recorder.subscription as AnyObject?
+      // The subscription the recorder holds leads to the subscriber attached to the subject.
+      inner = subscriptionObject(recorder.subscription)
+      #expect(inner != nil)
       recorder.cancel()
     }
     #expect(inner == nil)
@@ -172,4 +198,20 @@ import Testing
     keeper.cancel()
     #expect(source.requests.filter { $0 == .cancel }.count == connects)
   }
+}
+
+/// A connectable publisher that keeps its one subscriber and hands it a ``SubscriptionProbe``.
+private final class ConnectableSpy: ConnectablePublisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let subscription = SubscriptionProbe()
+  private(set) var subscriber: Any?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber = subscriber
+    subscriber.receive(subscription: subscription)
+  }
+
+  func connect() -> any Cancellable { AnyCancellable {} }
 }

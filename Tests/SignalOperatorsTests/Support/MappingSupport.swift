@@ -234,12 +234,23 @@ func expectClosureReleased<Input, Failure: Error, Output, OutputFailure: Error>(
 final class InnerSpy<Output, Failure: Error>: Publisher, @unchecked Sendable {
   private let lock = Lock()
   private var seen: [String] = []
+  private var seenMirrors: [[String]?] = []
 
   var descriptions: [String] { lock.withLock { seen } }
 
+  /// Each subscriber's custom mirror as `label: value` lines, `nil` for a subscriber that isn't
+  /// `CustomReflectable` (Combine's pass-through subscribers all are).
+  var mirrors: [[String]?] { lock.withLock { seenMirrors } }
+
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let description = String(describing: subscriber)
-    lock.withLock { seen.append(description) }
+    let mirror = (subscriber as? any CustomReflectable).map {
+      $0.customMirror.children.map { "\($0.label ?? "_"): \(String(describing: $0.value))" }
+    }
+    lock.withLock {
+      seen.append(description)
+      seenMirrors.append(mirror)
+    }
     subscriber.receive(subscription: Subscriptions.empty)
   }
 }

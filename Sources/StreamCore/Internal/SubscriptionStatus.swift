@@ -1,5 +1,3 @@
-public import StreamCore
-
 /// Where a subscription is, as the `status` child of Combine's mirrors shows it:
 /// `awaitingSubscription`, `subscribed(<the upstream subscription>)` or `terminal`.
 ///
