@@ -136,7 +136,7 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
     case .failure:
       phase = .terminal
     }
-    return takeDownstreamAndFuture()
+    return takeDownstreamForDelivery()
   }
 
   /// Moves the downstream and the future out of the state (no retain, no release); must run
@@ -151,6 +151,26 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
     return (downstream, future)
   }
 
+  /// The downstream, taken for delivery, and the future, which the subscription keeps until the
+  /// delivery is over (`letGoOfFuture()`): while the value is delivered, the subscription's
+  /// mirror still shows its `parent`, as Combine's does (OpenCombine's `FutureTests`).
+  @inlinable
+  func takeDownstreamForDelivery() -> (Downstream, Future<Output, Failure>) {
+    var taken = Slot(holding: nil)
+    swap(&taken, &slot)
+    guard let downstream = taken.downstream, let future else {
+      preconditionFailure("FutureSubscription: no downstream while waiting")
+    }
+    return (downstream, future)
+  }
+
+  /// Lets go of the future once a delivery is over.
+  @inlinable
+  func letGoOfFuture() {
+    let released = lock.withLock { future.take() }
+    _ = released  // released here, outside the lock
+  }
+
   /// Sends the value then `.finished` (unless cancelled from inside `receive(_:)`), or the
   /// failure.
   @inlinable
@@ -158,16 +178,20 @@ final class FutureSubscription<Slot: FutureDownstreamSlot>: @unchecked Sendable,
     switch result {
     case .success(let value):
       _ = downstream.receive(value)
+      var released: Future<Output, Failure>?
       let finishes = lock.withLock { () -> Bool in
+        released = future.take()
         guard phase == .sending else { return false }
         phase = .terminal
         return true
       }
+      _ = released  // released here, outside the lock
       if finishes {
         downstream.receive(completion: .finished)
       }
     case .failure(let error):
       downstream.receive(completion: .failure(error))
+      letGoOfFuture()
     }
   }
 

@@ -197,8 +197,12 @@ where Downstream.Input == Rule.Input, Downstream.Failure == Rule.Failure {
       // The rule stays checked out: a value the upstream sends from inside this delivery is
       // ignored, and a `cancel()` from inside it suppresses the completion.
       guard lock.withLock({ self.downstream != nil }) else { return .none }
-      _ = downstream.receive(input)
+      // The downstream's demand goes back to the upstream as Combine's `output(in:)` returns it
+      // for its range's last value (OpenCombine's `OutputTests.testBasicBehavior`), although
+      // the upstream is cancelled right after.
+      let demand = downstream.receive(input)
       end(.finished)
+      return demand
     case .finish:
       end(.finished)
     case .fail(let error):

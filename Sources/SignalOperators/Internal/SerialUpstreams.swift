@@ -538,6 +538,11 @@ extension SerialUpstreams {
     @usableFromInline
     package var playgroundDescription: Any { description }
 
+    /// The subscription's: in Combine the stages' subscribers share the downstream
+    /// subscription's identifier (OpenCombine's `ConcatenateTests.testCombineIdentifier`).
+    @usableFromInline
+    package var combineIdentifier: CombineIdentifier { serial.combineIdentifier }
+
     /// The subscription's mirror: in Combine the stage's subscriber is the subscription.
     @usableFromInline
     package var customMirror: Mirror { serial.customMirror }

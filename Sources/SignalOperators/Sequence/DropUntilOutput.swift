@@ -171,7 +171,8 @@ extension Publishers.DropUntilOutput {
 
       let inner: Inner
 
-      let combineIdentifier = CombineIdentifier()
+      /// The subscription's, as in Combine, where both subscribers are one object.
+      var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
 
       func receive(subscription: any Subscription) {
         inner.receiveOther(subscription: subscription)

@@ -250,9 +250,10 @@ extension Just {
   public func prepend<Elements: Sequence>(
     _ elements: Elements
   ) -> Publishers.Sequence<[Output], Never> where Elements.Element == Output {
-    var all = Array(elements)
-    all.append(output)
-    return Publishers.Sequence<[Output], Never>(sequence: all)
+    // `elements + [output]`, as Combine's: the calls made on `elements` (two
+    // `underestimatedCount`s, then one iteration) are Combine's
+    // (OpenCombine's `JustTests.testPrependOperatorSpecialization`).
+    Publishers.Sequence<[Output], Never>(sequence: elements + [output])
   }
 
   /// Publishes the value, then `elements`.

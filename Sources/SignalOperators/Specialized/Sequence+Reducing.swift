@@ -175,11 +175,14 @@ extension Publishers.Sequence where Elements: Collection {
     Result<Int, Failure>.Publisher(.success(sequence.count))
   }
 
-  /// Publishes the elements at the indices in `range`; indices past either end are ignored.
+  /// Publishes the elements at the indices in `range`.
   ///
   /// ```swift
   /// [1, 2, 3, 4].publisher.output(in: 1..<3)  // publishes 2, 3
   /// ```
+  ///
+  /// As in Combine, `range` must be within the collection's bounds (it is the collection's
+  /// subscript that reads the elements, and it traps on a range past either end).
   ///
   /// > Thread safety: The result is a value that may be subscribed from any thread.
   ///
@@ -189,8 +192,7 @@ extension Publishers.Sequence where Elements: Collection {
   public func output(
     in range: Range<Elements.Index>
   ) -> Publishers.Sequence<[Elements.Element], Failure> {
-    let inBounds = range.clamped(to: sequence.startIndex..<sequence.endIndex)
-    return Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[inBounds]))
+    Publishers.Sequence<[Elements.Element], Failure>(sequence: Array(sequence[range]))
   }
 }
 
@@ -328,8 +330,11 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
   /// - Returns: A publisher of the element, or one that just finishes.
   @inlinable
   public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
-    let inBounds = index >= sequence.startIndex && index < sequence.endIndex
-    return Optional<Elements.Element>.Publisher(inBounds ? sequence[index] : nil)
+    // `indices`, as Combine's: what the collection is asked is part of the behaviour
+    // (OpenCombine's `SequenceTests.testOutputAtIndexOperatorSpecialization`).
+    Optional<Elements.Element>.Publisher(
+      sequence.indices.contains(index) ? sequence[index] : nil
+    )
   }
 }
 

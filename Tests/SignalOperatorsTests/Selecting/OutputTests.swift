@@ -50,6 +50,18 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
+  @Test func lastValueInRange_returnsTheSubscribersDemand() {
+    // As Combine's (OpenCombine's `OutputTests.testBasicBehavior`: `send(7)` returns `.max(42)`).
+    let log = CallLog()
+    let upstream = LoggedPublisher<Int, Never>("up", log: log)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(42))
+    upstream.output(in: 1..<2).subscribe(recorder)
+    #expect(upstream.send(1) == .max(1))  // dropped: one more
+    #expect(upstream.send(2) == .max(42))  // the range's last value
+    #expect(recorder.events == [.subscription, .value(2), .completion(.finished)])
+    #expect(log.calls == ["up.request 1", "up.cancel"])
+  }
+
   @Test func prefixZero_finishesAtOnce() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(0).subscribe(recorder)

@@ -199,11 +199,30 @@ import Testing
     #expect([10, 20].publisher.output(at: -1).output == nil)
   }
 
-  @Test func outputIn_returnsSequencePublisherClampedToTheCollection() {
+  @Test func outputIn_returnsSequencePublisherOfTheSlice() {
     let p: Publishers.Sequence<[Int], Never> = [1, 2, 3, 4].publisher.output(in: 1..<3)
     #expect(p.sequence == [2, 3])
-    #expect([1, 2].publisher.output(in: 1..<9).sequence == [2])
-    #expect([1, 2].publisher.output(in: 5..<9).sequence.isEmpty)
+    #expect([1, 2].publisher.output(in: 2..<2).sequence.isEmpty)
+  }
+
+  @Test func outputIn_pastTheEnd_trapsAsTheCollectionsSubscript() async {
+    // As Combine's specialisation, which slices the collection with the range as it is.
+    await #expect(processExitsWith: .failure) {
+      _ = [1, 2].publisher.output(in: 1..<9)
+    }
+  }
+
+  @Test func outputAt_andOutputIn_askTheCollectionAsCombinesDo() {
+    // OpenCombine's `SequenceTests.test…OperatorSpecialization`: `indices` then the subscript;
+    // the slice, without reading the bounds first.
+    let calls = CallLog()
+    let collection = LoggingCollection(base: [1, 2, 3, 4, 5], log: calls)
+    #expect(collection.publisher.output(at: 3).output == 4)
+    #expect(calls.calls == ["indices", "subscript(position)"])
+    calls.calls = []
+    #expect(collection.publisher.output(in: 1..<3).sequence == [2, 3])
+    #expect(calls.calls.first == "subscript(bounds)")
+    #expect(!calls.calls.contains("startIndex"))
   }
 
   // MARK: Chains and conformance
@@ -230,5 +249,39 @@ import Testing
       .run().expectAllPassed(skipping: ["SC-1.05", "SC-2.04", "SC-3.02"])
     PublisherConformance(elements: 0, makePublisher: { [Int]().publisher.first() })
       .run().expectAllPassed(skipping: ["SC-1.05", "SC-2.04", "SC-3.01", "SC-3.02"])
+  }
+}
+
+/// A collection that logs the requirements a caller uses, for checking the calls an operator's
+/// specialisation makes.
+private struct LoggingCollection: Collection, @unchecked Sendable {
+  let base: [Int]
+  let log: CallLog
+
+  var startIndex: Int {
+    log.calls.append("startIndex")
+    return base.startIndex
+  }
+
+  var endIndex: Int {
+    log.calls.append("endIndex")
+    return base.endIndex
+  }
+
+  var indices: Range<Int> {
+    log.calls.append("indices")
+    return base.indices
+  }
+
+  func index(after index: Int) -> Int { base.index(after: index) }
+
+  subscript(position: Int) -> Int {
+    log.calls.append("subscript(position)")
+    return base[position]
+  }
+
+  subscript(bounds: Range<Int>) -> Slice<LoggingCollection> {
+    log.calls.append("subscript(bounds)")
+    return Slice(base: self, bounds: bounds)
   }
 }
