@@ -119,9 +119,13 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
     }
   }
 
-  /// Drops a cancelled subscription.
+  /// Drops a cancelled subscription; it is released after the lock.
   fileprivate func remove(_ subscription: AnyObject) {
-    subscriptions.withLock { $0.removeAll { $0 === subscription } }
+    let removed = subscriptions.withLock { list -> (any WillChangeSignal)? in
+      guard let index = list.firstIndex(where: { $0 === subscription }) else { return nil }
+      return list.remove(at: index)
+    }
+    _ = removed
   }
 }
 

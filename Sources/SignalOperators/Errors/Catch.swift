@@ -76,7 +76,7 @@ extension Publishers {
         downstream: subscriber,
         name: "Catch",
         reflectsDemand: true,
-        checksDemand: true
+        checks: [.requestNone, .valueBeyondDemand, .secondCompletion]
       )
       let upstream = self.upstream
       let handler = self.handler

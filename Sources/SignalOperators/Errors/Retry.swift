@@ -28,6 +28,9 @@ extension Publisher {
   ///
   /// > Thread safety: `request(_:)` and `cancel()` are safe from any thread.
   ///
+  /// As in Combine, a negative `retries` retries for ever, and a value the upstream sends beyond
+  /// the subscriber's demand traps (a `Subscriber` contract violation).
+  ///
   /// - Parameter retries: How many times to subscribe again after a failure.
   /// - Returns: A publisher that resubscribes on failure.
   public func retry(_ retries: Int) -> Publishers.Retry<Self> {
@@ -69,13 +72,19 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
-      let serial = SerialUpstreams(downstream: subscriber, name: "Retry", requestsExtraDemand: true)
+      let serial = SerialUpstreams(
+        downstream: subscriber,
+        name: "Retry",
+        requestsExtraDemand: true,
+        checks: .valueBeyondDemand
+      )
       let upstream = self.upstream
       let retries = self.retries
       var attempts = 0
       func attempt() {
         serial.attach(upstream) { completion in
-          guard case .failure = completion, retries.map({ attempts < $0 }) ?? true else {
+          // As Combine: a negative count, like `nil`, retries for ever.
+          guard case .failure = completion, retries.map({ $0 < 0 || attempts < $0 }) ?? true else {
             return .complete(completion)
           }
           attempts += 1

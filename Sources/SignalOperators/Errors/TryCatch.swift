@@ -80,7 +80,7 @@ extension Publishers {
         downstream: subscriber,
         name: "TryCatch",
         reflectsDemand: true,
-        checksDemand: true
+        checks: [.requestNone, .valueBeyondDemand, .secondCompletion]
       )
       let upstream = self.upstream
       let handler = self.handler

@@ -90,6 +90,10 @@ extension Publishers.ReplaceEmpty {
         return
       }
       accepted.receive(subscription: self)
+      // As Combine's: the upstream is asked for everything at once, besides the requests the
+      // subscriber makes, which are passed on (OpenCombine's `ReplaceEmptyTests.testDemand`).
+      // Not once the subscriber cancelled from inside `receive(subscription:)`.
+      if lock.withLock({ state.isSubscribed }) { subscription.request(.unlimited) }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {

@@ -27,3 +27,13 @@ package func trapValueBeyondDemand(_ operatorName: String) -> Never {
     "\(operatorName): the upstream sent a value beyond the subscriber's demand (a Subscriber contract violation)"
   )
 }
+
+/// Traps because an upstream of `operatorName` completed a second time (a failure that `catch`
+/// is already handling, or one from the publisher it replaced), as Combine's `catch` and
+/// `tryCatch` trap.
+@usableFromInline
+package func trapSecondCompletion(_ operatorName: String) -> Never {
+  preconditionFailure(
+    "\(operatorName): the upstream completed a second time (a Subscriber contract violation)"
+  )
+}

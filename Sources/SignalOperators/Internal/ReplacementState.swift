@@ -84,6 +84,11 @@ package enum ReplacementState<Downstream, Output> {
     return downstream
   }
 
+  /// Whether the upstream's subscription is live (subscribed, not ended or cancelled).
+  package var isSubscribed: Bool {
+    if case .active = self { true } else { false }
+  }
+
   /// Whether a value from the upstream now would go beyond the downstream's demand: with
   /// ``Trigger/failure`` the demand is the downstream's own, passed through, so such a value
   /// means the upstream broke the contract (Combine traps there).

@@ -55,6 +55,11 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
       guard case .attached(let subscription) = self else { return nil }
       return subscription
     }
+
+    @inlinable
+    var isBetween: Bool {
+      if case .between = self { true } else { false }
+    }
   }
 
   /// The state while the subscription is live (`live` is `nil` once it ended).
@@ -179,12 +184,28 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
   @usableFromInline
   package let finishes: Bool
 
-  /// Whether the demand is checked as Combine's `catch` and `tryCatch` check it: `request(.none)`
-  /// traps, and so does a value from the live stage beyond the subscriber's demand (also one
-  /// before any demand, or before the subscription); otherwise (`append`/`prepend`, `retry`)
-  /// a zero request is passed to the live stage and a value beyond demand is dropped.
+  /// The contract breaches that trap, as they do in the Combine operator this serves.
   @usableFromInline
-  package let checksDemand: Bool
+  package struct Checks: OptionSet, Sendable {
+    @usableFromInline
+    package let rawValue: UInt8
+
+    @inlinable
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `request(.none)` traps (`catch`, `tryCatch`); otherwise it is passed to the live stage.
+    @inlinable package static var requestNone: Checks { Checks(rawValue: 1) }
+    /// A value from the live stage beyond the subscriber's demand traps, also one before any
+    /// demand or before the subscription (`catch`, `tryCatch`, `retry`); otherwise
+    /// (`append`/`prepend`) it is dropped.
+    @inlinable package static var valueBeyondDemand: Checks { Checks(rawValue: 2) }
+    /// A completion from a stage that already completed traps (`catch`, `tryCatch`: the failing
+    /// upstream fails again, also from inside the handler); otherwise it is ignored.
+    @inlinable package static var secondCompletion: Checks { Checks(rawValue: 4) }
+  }
+
+  @usableFromInline
+  package let checks: Checks
 
   @inlinable
   package init(
@@ -193,14 +214,14 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     requestsExtraDemand: Bool = false,
     reflectsDemand: Bool = false,
     finishes: Bool = false,
-    checksDemand: Bool = false
+    checks: Checks = []
   ) {
     live = Live(downstream: downstream)
     self.description = name
     self.requestsExtraDemand = requestsExtraDemand
     self.reflectsDemand = reflectsDemand
     self.finishes = finishes
-    self.checksDemand = checksDemand
+    self.checks = checks
   }
 
   /// No children, or `downstream` and `demand` (see `reflectsDemand`): what the downstream has
@@ -308,7 +329,7 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
       let target = live?.change { live -> Downstream? in
         guard number == live.stage, live.finishing == nil else { return nil }
         guard live.demand > 0 else {
-          if checksDemand { trapValueBeyondDemand(description) }
+          if checks.contains(.valueBeyondDemand) { trapValueBeyondDemand(description) }
           return nil
         }
         live.demand -= 1
@@ -343,6 +364,11 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
   ) {
     let finished = lock.withLock { () -> (any Subscription)? in
       let finished = live?.change { live -> (any Subscription)? in
+        if checks.contains(.secondCompletion),
+          number < live.stage || (number == live.stage && live.link.isBetween)
+        {
+          trapSecondCompletion(description)  // as Combine's `catch`/`tryCatch`
+        }
         guard number == live.stage else { return nil }
         // As in Combine: a completion from a stage that hasn't sent its subscription yet (a
         // misbehaving upstream) is ignored.
@@ -486,7 +512,7 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
 
   @inlinable
   package func request(_ demand: Subscribers.Demand) {
-    if checksDemand { demand.assertPositive() }
+    if checks.contains(.requestNone) { demand.assertPositive() }
     let subscription = lock.withLock { () -> (any Subscription)? in
       let subscription = live?.change { live -> (any Subscription)? in
         live.demand += demand
@@ -508,8 +534,8 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
 extension SerialUpstreams {
   /// The subscriber attached to one stage; it tags the stage's events with its number.
   @usableFromInline
-  package final class Stage<StageFailure: Error>: Subscriber, CustomStringConvertible,
-    CustomPlaygroundDisplayConvertible, CustomReflectable
+  package final class Stage<StageFailure: Error>: Subscriber, Subscription,
+    CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable
   {
     @usableFromInline package typealias Input = Output
     @usableFromInline package typealias Failure = StageFailure
@@ -546,6 +572,19 @@ extension SerialUpstreams {
     /// The subscription's mirror: in Combine the stage's subscriber is the subscription.
     @usableFromInline
     package var customMirror: Mirror { serial.customMirror }
+
+    /// As the subscription's: in Combine the stage's subscriber is the subscription
+    /// (OpenCombine's `RetryTests.testRetryCancelBeforeSubscription`).
+    @inlinable
+    package func request(_ demand: Subscribers.Demand) {
+      serial.request(demand)
+    }
+
+    /// As the subscription's.
+    @inlinable
+    package func cancel() {
+      serial.cancel()
+    }
 
     @inlinable
     package func receive(subscription: any Subscription) {

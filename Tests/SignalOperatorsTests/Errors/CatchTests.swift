@@ -12,6 +12,32 @@ import Testing
     expectTrap(trap, "Catch: the upstream sent a value beyond the subscriber's demand")
   }
 
+  @Test func upstreamFailingTwice_traps_asCombineDoes() async {
+    // OpenCombine's `CatchTests.testCatchUpstreamFailsTwice`.
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = LoggedPublisher<Int, TestError>("up", log: CallLog())
+      let handler = PassthroughSubject<Int, Never>()
+      upstream.catch { _ in handler }.subscribe(RecordingSubscriber<Int, Never>())
+      upstream.send(completion: .failure(TestError()))
+      upstream.send(completion: .failure(TestError()))
+    }
+    expectTrap(trap, "Catch: the upstream completed a second time")
+  }
+
+  @Test func upstreamFailingAgainFromInsideTheHandler_traps_asCombineDoes() async {
+    // OpenCombine's `CatchTests.testCatchRecursion`.
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = LoggedPublisher<Int, TestError>("up", log: CallLog())
+      upstream.catch { _ in
+        upstream.send(completion: .failure(TestError()))
+        return Just(13)
+      }
+      .subscribe(RecordingSubscriber<Int, Never>())
+      upstream.send(completion: .failure(TestError()))
+    }
+    expectTrap(trap, "Catch: the upstream completed a second time")
+  }
+
   @Test func subscription_mirrorsDownstreamAndDemand() throws {
     // As Combine's `Catch`: the downstream and the demand not yet met by the first publisher.
     let upstream = TestPublisher<Int, TestError>()

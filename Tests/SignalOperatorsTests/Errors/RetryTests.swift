@@ -61,6 +61,40 @@ import Testing
     #expect(attempts.count == 51)
   }
 
+  @Test func negativeRetries_retryForEver_asCombines() {
+    // OpenCombine's `RetryTests.testRetryNegativeAmountOfTimes`.
+    let upstream = LoggedPublisher<Int, TestError>("up", log: CallLog())
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    Publishers.Retry(upstream: upstream, retries: -1).subscribe(recorder)
+    for _ in 0..<100 { upstream.send(completion: .failure(TestError())) }
+    #expect(upstream.log.calls.count == 101)  // a request for each of the 101 subscriptions
+    #expect(recorder.events == [.subscription])
+  }
+
+  @Test func valueBeyondDemand_traps_asCombineDoes() async {
+    // OpenCombine's `RetryTests.testCrashesOnUnwantedValue`.
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = LoggedPublisher<Int, TestError>("up", log: CallLog())
+      upstream.retry(2).subscribe(RecordingSubscriber<Int, TestError>(initialDemand: nil))
+      upstream.send(-1)
+    }
+    expectTrap(trap, "Retry: the upstream sent a value beyond the subscriber's demand")
+  }
+
+  @Test func subscriberAttachedUpstream_isTheSubscription_forCancel() {
+    // As Combine's, where the subscriber attached upstream is the subscription (OpenCombine's
+    // `RetryTests.testRetryCancelBeforeSubscription`): cancelling it before the upstream's
+    // subscription arrives cancels that subscription when it does.
+    let probe = SubscriptionProbe()
+    let upstream = DeferredSubscriptionPublisher()
+    upstream.retry(1).subscribe(RecordingSubscriber<Int, Never>())
+    let subscriber = upstream.subscriber as? any Subscription
+    #expect(subscriber != nil)
+    subscriber?.cancel()
+    upstream.send(subscription: probe)
+    #expect(probe.cancelled)
+  }
+
   @Test func remainingDemand_carriedToNextAttempt() {
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3))
     upstream.retry(1).subscribe(recorder)
@@ -191,4 +225,21 @@ private final class Attempts: @unchecked Sendable {
         .eraseToAnyPublisher()
     }
   }
+}
+
+/// A publisher that keeps its subscriber and hands it a subscription only when told to.
+// Sendable: used on one thread only.
+private final class DeferredSubscriptionPublisher: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  private(set) var subscriber: Any?
+  private var deliver: ((any Subscription) -> Void)?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber = subscriber
+    deliver = { subscriber.receive(subscription: $0) }
+  }
+
+  func send(subscription: any Subscription) { deliver?(subscription) }
 }

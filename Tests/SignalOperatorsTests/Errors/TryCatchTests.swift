@@ -4,6 +4,17 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct TryCatchTests {
+  @Test func upstreamFailingTwice_traps_asCombineDoes() async {
+    // OpenCombine's `CatchTests.testTryCatchUpstreamFailsTwice`.
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = LoggedPublisher<Int, TestError>("up", log: CallLog())
+      let handler = PassthroughSubject<Int, any Error>()
+      upstream.tryCatch { _ in handler }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.send(completion: .failure(TestError()))
+      upstream.send(completion: .failure(TestError()))
+    }
+    expectTrap(trap, "TryCatch: the upstream completed a second time")
+  }
 
   let upstream = TestPublisher<Int, TestError>()
   let replacement = TestPublisher<Int, TestError>()
