@@ -10,10 +10,11 @@ extension Publisher {
   /// ```
   ///
   /// The downstream gets its subscription first; then `publisher` is subscribed, with a demand of
-  /// one, and then the upstream. Values that arrive before `publisher` emits are dropped, and each
-  /// asks the upstream for one more. After its first value `publisher` is cancelled. If
-  /// `publisher` completes before emitting, finished or failed, the upstream is cancelled and
-  /// that completion goes downstream, as in Combine.
+  /// one, and then the upstream. As in Combine, values that arrive before `publisher` emits are
+  /// dropped, and each uses up a unit of the subscriber's demand (a value beyond what the
+  /// subscriber requested traps); after its first value `publisher`'s subscription is let go of.
+  /// If `publisher` completes before emitting, finished or failed, the upstream is cancelled and
+  /// that completion goes downstream.
   ///
   /// <!-- marbles:drop-until-output -->
   /// Marble diagram of `drop(untilOutputFrom: trigger)`, made by running it (a character is a tick
@@ -79,7 +80,8 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
       subscriber.receive(subscription: inner)
-      other.subscribe(Inner.Side(inner: inner))
+      inner.sideLink.attach(inner)
+      other.subscribe(Inner.Side(link: inner.sideLink, combineIdentifier: inner.combineIdentifier))
       upstream.subscribe(inner)
     }
   }
@@ -99,40 +101,59 @@ extension Publishers.DropUntilOutput {
     typealias Input = Output
 
     private let lock = Lock()
+    /// The other publisher's subscriber reaches this subscription through it until it ends.
+    let sideLink = SideLink<Inner>()
     /// See ``DropUntilOutputState`` for the transitions.
     private var state: DropUntilOutputState<Downstream>
+    /// What the subscriber requested, less the values dropped (and those that came after the
+    /// end), as Combine counts it: such a value beyond it traps, as in Combine.
+    private var dropDemand = Subscribers.Demand.none
 
     init(downstream: Downstream) {
       state = .dropping(.init(downstream: downstream))
     }
 
     func receive(subscription: any Subscription) {
-      guard let demand = lock.withLock({ state.subscribeUpstream(subscription) }) else {
-        return subscription.cancel()
+      // What the subscriber asked for so far, less the values dropped: as Combine's, a value
+      // sent before the subscription has used up its unit of demand.
+      let demand = lock.withLock { () -> Subscribers.Demand? in
+        state.subscribeUpstream(subscription) == nil ? nil : dropDemand
       }
+      guard let demand else { return subscription.cancel() }
       if demand > .none { subscription.request(demand) }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      switch lock.withLock({ state.receiveValue() }) {
-      case .ignore: return .none
-      case .drop: return .max(1)
-      case .deliver(let downstream): return downstream.receive(input)
+      let action = lock.withLock { () -> DropUntilOutputState<Downstream>.ValueAction in
+        let action = state.receiveValue()
+        if case .deliver = action { return action }
+        // As Combine's: a dropped value uses up a unit of the subscriber's demand (it is not
+        // asked for again), and one the subscriber never asked for traps.
+        guard dropDemand > .none else { trapValueBeyondDemand("DropUntilOutput") }
+        dropDemand -= 1
+        return action
       }
+      guard case .deliver(let downstream) = action else { return .none }
+      return downstream.receive(input)
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let released = lock.withLock({ state.end() }) else { return }
+      sideLink.cut()
       released.other?.cancel()
       released.downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {
-      lock.withLock { state.request(demand) }?.request(demand)
+      lock.withLock { () -> (any Subscription)? in
+        dropDemand += demand
+        return state.request(demand)
+      }?.request(demand)
     }
 
     func cancel() {
       guard let released = lock.withLock({ state.end() }) else { return }
+      sideLink.cut()
       released.upstream?.cancel()
       released.other?.cancel()
     }
@@ -145,13 +166,17 @@ extension Publishers.DropUntilOutput {
     }
 
     fileprivate func receiveOther() -> Subscribers.Demand {
-      lock.withLock { state.trigger() }?.cancel()
+      // The other publisher was asked for one value: its subscription is let go of, not
+      // cancelled, as Combine's (OpenCombine's `DropUntilOutputTests.testDemand`).
+      let released = lock.withLock { state.trigger() }
+      _ = released  // released after the lock
       return .none
     }
 
     fileprivate func receiveOther(completion: Subscribers.Completion<Failure>) {
       // What the transition releases (the other's subscription, at least) goes after the lock.
       guard let released = lock.withLock({ state.otherCompleted() }) else { return }
+      sideLink.cut()
       released.upstream?.cancel()
       released.downstream.receive(completion: completion)
     }
@@ -169,21 +194,23 @@ extension Publishers.DropUntilOutput {
       typealias Input = Other.Output
       typealias Failure = Other.Failure
 
-      let inner: Inner
+      /// The subscription, until it ends.
+      let link: SideLink<Inner>
 
       /// The subscription's, as in Combine, where both subscribers are one object.
-      var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+      let combineIdentifier: CombineIdentifier
 
       func receive(subscription: any Subscription) {
+        guard let inner = link.owner else { return subscription.cancel() }
         inner.receiveOther(subscription: subscription)
       }
 
       func receive(_ input: Other.Output) -> Subscribers.Demand {
-        inner.receiveOther()
+        link.owner?.receiveOther() ?? .none
       }
 
       func receive(completion: Subscribers.Completion<Other.Failure>) {
-        inner.receiveOther(completion: completion)
+        link.owner?.receiveOther(completion: completion)
       }
 
       var description: String { "DropUntilOutput" }

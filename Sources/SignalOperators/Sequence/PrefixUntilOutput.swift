@@ -10,9 +10,10 @@ extension Publisher {
   /// ```
   ///
   /// `publisher` is subscribed first, with a demand of one, and then the upstream. When
-  /// `publisher` emits, both are cancelled and the publisher finishes. If `publisher` completes
-  /// without emitting, finished or failed, its completion is ignored and the values keep
-  /// flowing, as in Combine.
+  /// `publisher` emits, the upstream is cancelled, `publisher`'s subscription is let go of (it
+  /// was asked for one value), and the publisher finishes. If `publisher` completes without
+  /// emitting, finished or failed, its completion is ignored and the values keep flowing, as in
+  /// Combine; so is a value it sends before its subscription.
   ///
   /// <!-- marbles:prefix-until-output -->
   /// Marble diagram of `prefix(untilOutputFrom: trigger)`, made by running it (a character is a
@@ -76,7 +77,8 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
-      other.subscribe(Inner.Side(inner: inner))
+      inner.sideLink.attach(inner)
+      other.subscribe(Inner.Side(link: inner.sideLink, combineIdentifier: inner.combineIdentifier))
       upstream.subscribe(inner)
     }
   }
@@ -96,11 +98,15 @@ extension Publishers.PrefixUntilOutput {
     typealias Input = Output
 
     private let lock = Lock()
+    /// The other publisher's subscriber reaches this subscription through it until it ends.
+    let sideLink = SideLink<Inner>()
     /// See ``PrefixUntilOutputState`` for the transitions.
     private var state: PrefixUntilOutputState<Downstream>
     /// Whether the other publisher completed; guarded by `lock`. A value it sends afterwards
     /// breaks the protocol and is ignored.
     private var otherEnded = false
+    /// Whether the other publisher has sent its subscription.
+    private var otherSubscribed = false
 
     init(downstream: Downstream) {
       state = .awaitingUpstream(downstream: downstream, other: nil)
@@ -111,6 +117,7 @@ extension Publishers.PrefixUntilOutput {
       case .reject:
         subscription.cancel()
       case .finishAtOnce(let downstream):
+        sideLink.cut()
         subscription.cancel()
         downstream.receive(subscription: self)
         downstream.receive(completion: .finished)
@@ -138,6 +145,7 @@ extension Publishers.PrefixUntilOutput {
     func receive(completion: Subscribers.Completion<Failure>) {
       // The upstream subscription is released after the lock.
       let released = lock.withLock { state.upstreamCompleted() }
+      sideLink.cut()
       released?.other?.cancel()
       released?.downstream?.receive(completion: completion)
     }
@@ -148,27 +156,38 @@ extension Publishers.PrefixUntilOutput {
 
     func cancel() {
       let released = lock.withLock { state.cancel() }
+      sideLink.cut()
       released.upstream?.cancel()
       released.other?.cancel()
     }
 
     fileprivate func receiveOther(subscription: any Subscription) {
-      guard lock.withLock({ state.subscribeOther(subscription) }) else {
-        return subscription.cancel()
+      let accepted = lock.withLock { () -> Bool in
+        guard state.subscribeOther(subscription) else { return false }
+        otherSubscribed = true
+        return true
       }
+      guard accepted else { return subscription.cancel() }
       subscription.request(.max(1))
     }
 
     fileprivate func receiveOther() -> Subscribers.Demand {
-      switch lock.withLock({ state.trigger(otherEnded: otherEnded) }) {
+      // As Combine's: a value the other publisher sends before its subscription is ignored
+      // (OpenCombine's `testPrefixUntilOutputReceiveValueBeforeSubscription`), and the other's
+      // subscription is let go of after its value, not cancelled (it was asked for one value).
+      let action = lock.withLock { () -> PrefixUntilOutputState<Downstream>.TriggerAction in
+        guard otherSubscribed else { return .ignore }
+        return state.trigger(otherEnded: otherEnded)
+      }
+      switch action {
       case .ignore:
         break
       case .cancel(let released):
+        sideLink.cut()
         released.upstream?.cancel()
-        released.other?.cancel()
       case .finish(let downstream, let released):
+        sideLink.cut()
         released.upstream?.cancel()
-        released.other?.cancel()
         downstream.receive(completion: .finished)
       }
       return .none
@@ -195,21 +214,23 @@ extension Publishers.PrefixUntilOutput {
       typealias Input = Other.Output
       typealias Failure = Other.Failure
 
-      let inner: Inner
+      /// The subscription, until it ends.
+      let link: SideLink<Inner>
 
       /// The subscription's, as in Combine, where both subscribers are one object.
-      var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+      let combineIdentifier: CombineIdentifier
 
       func receive(subscription: any Subscription) {
+        guard let inner = link.owner else { return subscription.cancel() }
         inner.receiveOther(subscription: subscription)
       }
 
       func receive(_ input: Other.Output) -> Subscribers.Demand {
-        inner.receiveOther()
+        link.owner?.receiveOther() ?? .none
       }
 
       func receive(completion: Subscribers.Completion<Other.Failure>) {
-        inner.receiveOther(completion: completion)
+        link.owner?.receiveOther(completion: completion)
       }
 
       var description: String { "PrefixUntilOutput" }
@@ -227,7 +248,7 @@ extension Publishers.PrefixUntilOutput {
 /// awaitingUpstream --upstream subscription--> active (a delivery: the downstream's subscription)
 /// awaitingUpstream --trigger--> triggeredEarly --upstream subscription--> terminal
 ///                                     (upstream cancelled; subscription, then .finished)
-/// active --trigger, no delivery under way--> terminal   (both cancelled, .finished)
+/// active --trigger, no delivery under way--> terminal   (upstream cancelled, .finished)
 /// active --trigger during a delivery--> finishing --last delivery returns--> terminal (.finished)
 /// active --upstream completes--> terminal; any --cancel()--> terminal
 /// ```

@@ -132,7 +132,7 @@ private func subscribed(_ left: Probe, _ right: Probe) -> State {
     let released = state.cancel()
     released.cancels.cancel()
     #expect(left.cancelled)
-    #expect(!right.cancelled)  // the failing upstream is released, not cancelled
+    #expect(right.cancelled)  // the failing upstream is cancelled too, as in Combine
     #expect(Array(released.storage.queue0) == [1])
     #expect(released.completion.map(name) == "failure")
     #expect(state.isEnded)

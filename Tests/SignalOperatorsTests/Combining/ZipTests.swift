@@ -250,6 +250,7 @@ import Testing
     #expect(recorder.completion == .failure(Boom()))
     #expect(recorder.values.isEmpty)
     #expect(first.cancelled)
+    #expect(second.cancelled)  // the failed one too, as Combine (`testBCancelledAfterAFailed`)
     recorder.request(.max(1))
     #expect(recorder.events.count == 2)
   }

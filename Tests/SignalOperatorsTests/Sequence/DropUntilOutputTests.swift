@@ -19,12 +19,28 @@ import Testing
     #expect(recorder.events == [.subscription, .value(2), .value(3)])
   }
 
-  @Test func other_isAskedForOneValueThenCancelled() {
+  @Test func other_isAskedForOneValue_andLetGoOfAfterIt_notCancelled() {
+    // As Combine's (OpenCombine's `DropUntilOutputTests.testDemand`).
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     #expect(trigger.requests == [.demand(.max(1))])
     trigger.send("go")
-    #expect(trigger.requests == [.demand(.max(1)), .cancel])
+    #expect(trigger.requests == [.demand(.max(1))])
+  }
+
+  @Test func other_keptByItsPublisher_doesNotKeepTheEndedSubscription() {
+    // The other publisher keeps its subscriber (nothing cancelled it); once the subscription
+    // ended, that subscriber no longer reaches it.
+    let recorder = RecordingSubscriber<Int, TestError>()
+    weak var subscription: AnyObject?
+    do {
+      upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
+      subscription = recorder.subscription as AnyObject?
+      trigger.send("go")
+      recorder.cancel()
+    }
+    #expect(subscription == nil)
+    #expect(trigger.subscriptionCount == 1)
   }
 
   @Test func demandRequestedOnSubscription_reachesTheUpstream() {
@@ -41,8 +57,10 @@ import Testing
     #expect(upstream.requests == [.demand(.max(1))])
   }
 
-  @Test func droppedValues_requestOneMoreEach() {
-    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+  @Test func droppedValues_useUpTheSubscribersDemand() {
+    // As Combine's (OpenCombine's `DropUntilOutputTests.testDemand`): a dropped value returns
+    // no demand, so it is one of those the subscriber asked for.
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(3))
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(1)
     upstream.send(2)
@@ -52,6 +70,18 @@ import Testing
     #expect(recorder.values == [3])
     #expect(upstream.outstandingDemand == .none)
     #expect(upstream.violations.isEmpty)
+  }
+
+  @Test func droppedValueBeyondDemand_traps_asCombineDoes() async {
+    // OpenCombine's `DropUntilOutputTests.testCrashesWhenReceivesInputAfterCancel` and
+    // `testDropUntilOutputReceiveValueBeforeSubscription`.
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = LoggedPublisher<Int, Never>("up", log: CallLog())
+      upstream.drop(untilOutputFrom: PassthroughSubject<Void, Never>())
+        .subscribe(RecordingSubscriber<Int, Never>(initialDemand: nil))
+      upstream.send(1)
+    }
+    expectTrap(trap, "DropUntilOutput: the upstream sent a value beyond the subscriber's demand")
   }
 
   @Test func demandToppedUpFromReceive_deliversEveryValue() {

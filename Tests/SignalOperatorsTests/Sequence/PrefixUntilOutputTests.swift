@@ -44,13 +44,24 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
-  @Test func trigger_cancelsBothUpstreams() {
+  @Test func trigger_cancelsTheUpstream_andLetsGoOfTheTrigger() {
+    // As Combine's (OpenCombine's `PrefixUntilOutputTests.testBasicBehavior`): the trigger was
+    // asked for one value, and is not cancelled after it.
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(recorder)
     #expect(trigger.requests == [.demand(.max(1))])
     trigger.send("stop")
-    #expect(trigger.requests == [.demand(.max(1)), .cancel])
+    #expect(trigger.requests == [.demand(.max(1))])
     #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  }
+
+  @Test func triggerValueBeforeItsSubscription_isIgnored() {
+    // As Combine's (OpenCombine's `testPrefixUntilOutputReceiveValueBeforeSubscription`).
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.prefix(untilOutputFrom: EarlyEventPublisher<String>(value: "stop")).subscribe(recorder)
+    upstream.send(1)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(upstream.requests == [.demand(.unlimited)])
   }
 
   @Test func synchronousTrigger_finishesAtOnceAndCancelsUpstream() {

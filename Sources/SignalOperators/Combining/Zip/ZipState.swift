@@ -150,13 +150,15 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
     let bit: UInt8 = 1 << index
     guard isActive, finished & bit == 0 else { return action }
     finished |= bit
-    action.released = subscriptions[index].take()
     switch completion {
     case .failure:
       // Values already queued were sent before the failure: the tuples they complete go
-      // first, while there is demand (see `nextStep()`).
+      // first, while there is demand (see `nextStep()`). The failed upstream's subscription is
+      // kept, to be cancelled with the others, as Combine cancels it too (OpenCombine's
+      // `ZipTests.testBCancelledAfterAFailed`).
       phase = .ending(completion)
     case .finished:
+      action.released = subscriptions[index].take()
       guard storage.isEmpty(at: index) else { return action }
       phase = .ending(.finished)
     }
