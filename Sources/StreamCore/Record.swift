@@ -233,9 +233,13 @@ extension Record {
 
     private let lock = Lock()
     private var state: State
+    /// The recording's completion, which the mirror shows also after the end, as Combine's
+    /// (OpenCombine's `RecordTests.testRecordNoInitialDemand`).
+    private let completion: Subscribers.Completion<Failure>
 
     init(downstream: Downstream, recording: Recording) {
       state = .active(Active(downstream: downstream, recording: recording))
+      completion = recording.completion
     }
 
     func request(_ demand: Subscribers.Demand) {
@@ -305,15 +309,10 @@ extension Record {
     }
 
     /// As Combine's: the recorded outputs (`sequence`) and the `completion`; once the
-    /// subscription ended, no outputs and a `nil` completion (it let go of the recording).
+    /// subscription ended, no outputs (it let go of the recording) and the completion.
     var customMirror: Mirror {
       guard let recording = activeRecording else {
-        return Mirror(
-          self,
-          children: [
-            "sequence": [Output](), "completion": Subscribers.Completion<Failure>?.none as Any,
-          ]
-        )
+        return Mirror(self, children: ["sequence": [Output](), "completion": completion])
       }
       return Mirror(
         self,

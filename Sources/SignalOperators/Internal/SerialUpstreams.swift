@@ -102,6 +102,11 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     /// Combine's `catch`, which counts demand for the first publisher only).
     @usableFromInline
     var firstStageDemand: Subscribers.Demand?
+    /// Kept until the subscription ends: the publisher of a later stage (`append`'s suffix), as
+    /// Combine's subscription keeps it (OpenCombine's
+    /// `ConcatenateTests.testReleasesSuffixOnCancellation`).
+    @usableFromInline
+    var held: Any?
 
     @inlinable
     init(downstream: Downstream) {
@@ -139,6 +144,9 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     /// Whether the downstream had not received its subscription yet.
     @usableFromInline
     var unsubscribed: Bool
+    /// ``Live/held``: released with the rest, after the lock (its deinit may call back in).
+    @usableFromInline
+    var held: Any?
 
     @inlinable
     init(
@@ -146,13 +154,15 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
       subscription: (any Subscription)?,
       pending: (() -> Void)?,
       companion: (any Cancellable)?,
-      unsubscribed: Bool
+      unsubscribed: Bool,
+      held: Any?
     ) {
       self.downstream = downstream
       self.subscription = subscription
       self.pending = pending
       self.companion = companion
       self.unsubscribed = unsubscribed
+      self.held = held
     }
   }
 
@@ -409,6 +419,12 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     return resumed
   }
 
+  /// Keeps `value` (see ``Live/held``) until the subscription ends; call before ``run(_:)``.
+  @usableFromInline
+  package func hold(_ value: Any) {
+    withLive { $0.held = value }
+  }
+
   /// Keeps `companion`, to cancel when the subscription ends; `false` if it already ended (the
   /// caller cancels it).
   @usableFromInline
@@ -498,7 +514,8 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
         subscription: live.link.subscription,
         pending: live.pending,
         companion: live.companion,
-        unsubscribed: unsubscribed
+        unsubscribed: unsubscribed,
+        held: live.held
       )
     }
   }

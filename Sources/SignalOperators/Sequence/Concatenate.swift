@@ -169,6 +169,7 @@ extension Publishers {
       let serial = SerialUpstreams(downstream: subscriber, name: "Concatenate")
       let suffix = self.suffix
       let prefix = self.prefix
+      serial.hold(suffix)
       serial.run {
         serial.attach(prefix) { completion in
           guard case .finished = completion else { return .complete(completion) }

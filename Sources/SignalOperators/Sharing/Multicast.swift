@@ -148,7 +148,16 @@ extension Publishers.Multicast {
     @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
       guard let delivery = link.delivery() else { return .none }
-      return delivery.downstream.receive(input)
+      // As Combine's: the subscriber's extra demand is requested from the subject's
+      // subscription, not returned (OpenCombine's `MulticastTests.testInnerSubscriber`).
+      let more = delivery.downstream.receive(input)
+      if more > .none { requestFromSubject(more) }
+      return .none
+    }
+
+    @usableFromInline
+    func requestFromSubject(_ more: Subscribers.Demand) {
+      link.upstream()?.subscription.request(more)
     }
 
     @usableFromInline

@@ -4,6 +4,33 @@ import StreamTesting
 import Testing
 
 @Suite(.timeLimit(.minutes(5))) struct ConcatenateTests {
+  @Test func suffix_isKeptByTheSubscription_untilItEnds() {
+    // As Combine's (OpenCombine's `ConcatenateTests.testReleasesSuffixOnCancellation`): the
+    // suffix lives as long as the subscription, even when nothing else keeps the prefix.
+    weak var suffix: AnyObject?
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    do {
+      let kept = KeptPublisher()
+      suffix = kept
+      LoggedPublisher<Int, Never>("prefix", log: CallLog()).append(kept).subscribe(recorder)
+    }
+    #expect(suffix != nil)
+    recorder.cancel()
+    #expect(suffix == nil)
+  }
+
+  @Test func suffixReleasedOnCancel_mayCallBackFromItsDeinit() {
+    // OpenCombine's `ConcatenateTests.testReceiveCompletionWhileCancelling`: the suffix is
+    // released after the lock, so a completion it sends from its deinit doesn't deadlock.
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    do {
+      let prefix = LoggedPublisher<Int, Never>("prefix", log: CallLog())
+      prefix.append(FinishingOnRelease()).subscribe(recorder)
+      prefix.send(completion: .finished)
+    }
+    recorder.cancel()  // the subscription holds the last reference to the suffix
+    #expect(recorder.events == [.subscription])
+  }
 
   // Differential oracle (issue 15): `append(values) - late F0 S0`. As Combine: a completion sent before
   // the subscription is ignored, and the subscription that follows is used as usual.
@@ -238,5 +265,31 @@ import Testing
     )
     .run()
     .expectAllPassed(skipping: ["SC-1.05"])
+  }
+}
+
+/// A publisher that is a class, to see when it is released; it never sends anything.
+private final class KeptPublisher: Publisher, Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {}
+}
+
+/// A publisher that keeps its subscribers and finishes them when it is released.
+// Sendable: used on one thread only.
+private final class FinishingOnRelease: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  private var subscribers: [AnySubscriber<Int, Never>] = []
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subscribers.append(AnySubscriber(subscriber))
+    subscriber.receive(subscription: Subscriptions.empty)
+  }
+
+  deinit {
+    for subscriber in subscribers { subscriber.receive(completion: .finished) }
   }
 }

@@ -13,6 +13,18 @@ import Testing
     #expect(children == 0)
   }
 
+  @Test func subscribersExtraDemand_isRequestedFromTheSubjectsSubscription() {
+    // As Combine's (OpenCombine's `MulticastTests.testInnerSubscriber`): the subscriber attached
+    // to the subject returns no demand; what the downstream returns is requested instead.
+    let subject = DirectSubject()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+    Empty<Int, Never>(completeImmediately: false).multicast(subject: subject).subscribe(recorder)
+    subject.send(1)
+    #expect(recorder.values == [1])
+    #expect(subject.returned == [.none])
+    #expect(subject.probe.requested == [.max(1), .max(2)])
+  }
+
   let upstream = TestPublisher<Int, TestError>()
 
   private func multicast()
@@ -275,5 +287,33 @@ import Testing
     )
     .run()
     .expectAllPassed(skipping: ["SC-1.05", "SC-3.01", "SC-3.02", "SC-5.01"])
+  }
+}
+
+/// A subject that calls its one subscriber directly and records the demand it returns.
+// Sendable: used on one thread only.
+private final class DirectSubject: Subject, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let probe = SubscriptionProbe()
+  private(set) var returned: [Subscribers.Demand] = []
+  private var subscriber: AnySubscriber<Int, Never>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: probe)
+  }
+
+  func send(_ value: Int) {
+    if let subscriber { returned.append(subscriber.receive(value)) }
+  }
+
+  func send(completion: Subscribers.Completion<Never>) {
+    subscriber?.receive(completion: completion)
+  }
+
+  func send(subscription: any Subscription) {
+    subscription.request(.unlimited)
   }
 }
