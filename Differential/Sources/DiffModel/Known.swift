@@ -422,14 +422,8 @@ public let intendedDifferences: [Expectation] = [
     intended: true,
     "the upstream's completion cancels the other publisher (up0); OpenCombine keeps it subscribed",
     test: { d, script in
-      // The upstream (up1) ended before the difference, and StreamKit's side is the cancel.
-      let upstreamEnds = script.steps.contains {
-        switch $0 {
-        case .finish(1), .fail(1, _): true
-        default: false
-        }
-      }
-      return upstreamEnds && d.streamKit == "up0.cancel"
+      // The upstream (up1) ended, and StreamKit's side is the cancel.
+      secondUpstreamEnds(script) && d.streamKit == "up0.cancel"
     }
   ),
   .init(
@@ -441,13 +435,7 @@ public let intendedDifferences: [Expectation] = [
     intended: true,
     "the upstream's completion cancels the other publisher: its later completion reaches nobody (OpenCombine delivers it as a second completion)",
     test: { d, script in
-      let upstreamEnds = script.steps.contains {
-        switch $0 {
-        case .finish(1), .fail(1, _): true
-        default: false
-        }
-      }
-      guard upstreamEnds, let oc = d.openCombine else { return false }
+      guard secondUpstreamEnds(script), let oc = d.openCombine else { return false }
       return oc == "down0.finished" || oc.hasPrefix("down0.failure ")
     }
   ),
@@ -554,3 +542,14 @@ let timeOperatorNames = [
   "debounce", "throttle(latest:true)", "throttle(latest:false)", "delay", "timeout",
   "timeout(customError:)", "measureInterval", "receive(on:virtual)", "subscribe(on:virtual)",
 ]
+
+/// Whether the script finishes or fails the second publisher (`up1`: the upstream of
+/// `drop(untilOutputFrom:)`/`prefix(untilOutputFrom:)`, which subscribe to the other one first).
+private func secondUpstreamEnds(_ script: Script) -> Bool {
+  script.steps.contains {
+    switch $0 {
+    case .finish(1), .fail(1, _): true
+    default: false
+    }
+  }
+}
