@@ -102,11 +102,6 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     /// Combine's `catch`, which counts demand for the first publisher only).
     @usableFromInline
     var firstStageDemand: Subscribers.Demand?
-    /// Kept until the subscription ends: the publisher of a later stage (`append`'s suffix), as
-    /// Combine's subscription keeps it (OpenCombine's
-    /// `ConcatenateTests.testReleasesSuffixOnCancellation`).
-    @usableFromInline
-    var held: Any?
 
     @inlinable
     init(downstream: Downstream) {
@@ -144,7 +139,8 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     /// Whether the downstream had not received its subscription yet.
     @usableFromInline
     var unsubscribed: Bool
-    /// ``Live/held``: released with the rest, after the lock (its deinit may call back in).
+    /// ``SerialUpstreams/held``: released with the rest, after the lock (its deinit may call
+    /// back in).
     @usableFromInline
     var held: Any?
 
@@ -173,6 +169,13 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
   /// nothing out of it.
   @usableFromInline @exclusivity(unchecked)
   package var live: Live?
+
+  /// Kept until the subscription ends: the publisher of a later stage (`append`'s suffix), as
+  /// Combine's subscription keeps it (OpenCombine's
+  /// `ConcatenateTests.testReleasesSuffixOnCancellation`). Guarded by `lock`; outside ``Live``,
+  /// which the value path changes in place, so that it stays small.
+  @usableFromInline
+  package var held: Any?
 
   @usableFromInline
   package let description: String
@@ -419,10 +422,14 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
     return resumed
   }
 
-  /// Keeps `value` (see ``Live/held``) until the subscription ends; call before ``run(_:)``.
+  /// Keeps `value` (see ``held``) until the subscription ends; call before ``run(_:)``.
   @usableFromInline
   package func hold(_ value: Any) {
-    withLive { $0.held = value }
+    let replaced = lock.withLock { () -> Any? in
+      defer { held = value }
+      return held.take()
+    }
+    _ = replaced  // nil: held once, before the first stage
   }
 
   /// Keeps `companion`, to cancel when the subscription ends; `false` if it already ended (the
@@ -515,7 +522,7 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
         pending: live.pending,
         companion: live.companion,
         unsubscribed: unsubscribed,
-        held: live.held
+        held: held.take()
       )
     }
   }

@@ -120,6 +120,12 @@ extension Publishers {
 
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
+      // As Combine's, which traps here (OpenCombine's `testCrashesWithImmediateScheduler`): on
+      // the immediate scheduler the timeout would fire while the subscription is being set up.
+      precondition(
+        Context.self != ImmediateScheduler.self,
+        "Timeout: ImmediateScheduler can't measure a timeout (it runs every action at once)"
+      )
       upstream.subscribe(Inner(downstream: subscriber, publisher: self))
     }
   }

@@ -249,14 +249,14 @@ import Testing
     .expectAllPassed(skipping: ["SC-1.05"])
   }
 
-  /// With `ImmediateScheduler` the timer fires as it starts. It used to start before the
-  /// subscriber had its subscription, so the completion arrived first.
-  @Test func immediateScheduler_subscriptionArrivesBeforeTheCompletion() {
-    let recorder = RecordingSubscriber<Int, TestError>()
-    upstream.timeout(10, scheduler: ImmediateScheduler.shared).subscribe(recorder)
-    #expect(recorder.events == [.subscription, .completion(.finished)])
-    #expect(recorder.violations.isEmpty)
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+  /// As Combine's (OpenCombine's `TimeoutTests.testCrashesWithImmediateScheduler`): on the
+  /// immediate scheduler the timer would fire as it starts.
+  @Test func immediateScheduler_traps_asCombineDoes() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      TestPublisher<Int, TestError>().timeout(10, scheduler: ImmediateScheduler.shared)
+        .subscribe(RecordingSubscriber<Int, TestError>())
+    }
+    expectTrap(trap, "Timeout: ImmediateScheduler can't measure a timeout")
   }
 
   /// No timer exists while the subscriber is in `receive(subscription:)`, even after it requests
