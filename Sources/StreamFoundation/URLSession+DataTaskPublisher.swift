@@ -54,7 +54,8 @@ extension URLSession {
   ///   nothing is loaded before there is demand for the one value.
   /// - A response with an HTTP error status (404, 500) is a value, not a failure: check the
   ///   `HTTPURLResponse`'s `statusCode`. Failures are the transport's: no connection, a timeout,
-  ///   a bad URL. An error that is not a `URLError` arrives as `URLError(.unknown)`.
+  ///   a bad URL. An error that is not a `URLError`, and a task that ends with neither an
+  ///   error nor a response, arrive as `URLError(.unknown)`, as in Combine.
   /// - Cancelling the subscription cancels the task; nothing is sent after it.
   /// - The value and completion arrive on the session's delegate queue.
   ///
@@ -213,7 +214,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
     guard let downstream else { return }
     guard let response, error == nil else {
       let failure =
-        error.map { $0 as? URLError ?? URLError(.unknown) } ?? URLError(.badServerResponse)
+        error.map { $0 as? URLError ?? URLError(.unknown) } ?? URLError(.unknown)
       downstream.receive(completion: .failure(failure))
       return
     }

@@ -48,9 +48,9 @@ fileprivate func tickThreeTimes() {
 }
 #sourceLocation()
 
-// Docs/StreamFoundation.md:88
-func sample_Docs_StreamFoundation_line88() async throws {
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 89)
+// Docs/StreamFoundation.md:90
+func sample_Docs_StreamFoundation_line90() async throws {
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 91)
 let queue = OperationQueue()
 for await value in Just(1).receive(on: queue).values {
   print(value)  // prints 1
@@ -58,9 +58,9 @@ for await value in Just(1).receive(on: queue).values {
 #sourceLocation()
 }
 
-// Docs/StreamFoundation.md:111
-func sample_Docs_StreamFoundation_line111() async throws {
-#sourceLocation(file: "Docs/StreamFoundation.md", line: 112)
+// Docs/StreamFoundation.md:113
+func sample_Docs_StreamFoundation_line113() async throws {
+#sourceLocation(file: "Docs/StreamFoundation.md", line: 114)
 final class Clock: @unchecked Sendable {
   private(set) var ticks = 0
   private var cancellable: AnyCancellable?
@@ -78,28 +78,28 @@ print(clock.ticks)  // prints 3
 #sourceLocation()
 }
 
-// What Docs/StreamFoundation.md:88 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:88 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line88() async {
+// What Docs/StreamFoundation.md:90 prints, as its `// prints` comments say
+@Test("Docs/StreamFoundation.md:90 prints what its comments say")
+func output_sample_Docs_StreamFoundation_line90() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_StreamFoundation_line88()
+    try await sample_Docs_StreamFoundation_line90()
   }
   expectPrinted(
     result, ["1"],
-    sample: "Docs/StreamFoundation.md", line: 88)
+    sample: "Docs/StreamFoundation.md", line: 90)
 }
 
-// What Docs/StreamFoundation.md:111 prints, as its `// prints` comments say
-@Test("Docs/StreamFoundation.md:111 prints what its comments say")
-func output_sample_Docs_StreamFoundation_line111() async {
+// What Docs/StreamFoundation.md:113 prints, as its `// prints` comments say
+@Test("Docs/StreamFoundation.md:113 prints what its comments say")
+func output_sample_Docs_StreamFoundation_line113() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_StreamFoundation_line111()
+    try await sample_Docs_StreamFoundation_line113()
   }
   expectPrinted(
     result, ["3"],
-    sample: "Docs/StreamFoundation.md", line: 111)
+    sample: "Docs/StreamFoundation.md", line: 113)
 }
