@@ -164,12 +164,9 @@ where Downstream.Input == Void, Downstream.Failure == Never {
   func request(_ demand: Subscribers.Demand) {}
 
   func cancel() {
+    // Both taken out, to be released after the lock.
     let (parent, released) = lock.withLock { () -> (ObservableObjectPublisher?, Downstream?) in
-      defer {
-        self.parent = nil
-        downstream = nil
-      }
-      return (self.parent, downstream)
+      (self.parent.take(), downstream.take())
     }
     guard released != nil else { return }
     parent?.remove(self)
