@@ -117,7 +117,7 @@ extension Publishers.DropUntilOutput {
       // What the subscriber asked for so far, less the values dropped: as Combine's, a value
       // sent before the subscription has used up its unit of demand.
       let demand = lock.withLock { () -> Subscribers.Demand? in
-        state.subscribeUpstream(subscription) == nil ? nil : dropDemand
+        state.subscribeUpstream(subscription) ? dropDemand : nil
       }
       guard let demand else { return subscription.cancel() }
       if demand > .none { subscription.request(demand) }
@@ -147,7 +147,7 @@ extension Publishers.DropUntilOutput {
     func request(_ demand: Subscribers.Demand) {
       lock.withLock { () -> (any Subscription)? in
         dropDemand += demand
-        return state.request(demand)
+        return state.upstreamSubscription
       }?.request(demand)
     }
 
@@ -225,16 +225,17 @@ extension Publishers.DropUntilOutput {
 /// The state of a `drop(untilOutputFrom:)` subscription.
 ///
 /// ```
-/// dropping --other's first value--> passing        (other cancelled)
+/// dropping --other's first value--> passing        (other let go of, not cancelled)
 /// dropping --other completes--> terminal           (upstream cancelled, completion sent)
 /// dropping / passing --upstream completes, cancel()--> terminal
 /// ```
 ///
 /// Transitions only change the state and return what the caller calls or drops after the lock.
 enum DropUntilOutputState<Downstream> {
-  /// The upstream's subscription, or the demand requested before it arrived.
+  /// The upstream's subscription, once it arrived. (The demand requested before it is the
+  /// subscription's `dropDemand`, which counts every request.)
   enum UpstreamLink {
-    case awaiting(pending: Subscribers.Demand)
+    case awaiting
     case subscribed(any Subscription)
 
     var subscription: (any Subscription)? {
@@ -246,7 +247,7 @@ enum DropUntilOutputState<Downstream> {
   /// Values are dropped until the other publisher sends one.
   struct Dropping {
     var downstream: Downstream
-    var upstream = UpstreamLink.awaiting(pending: .none)
+    var upstream = UpstreamLink.awaiting
     var other: (any Subscription)?
   }
 
@@ -299,12 +300,11 @@ enum DropUntilOutputState<Downstream> {
     }
   }
 
-  /// Takes the upstream's subscription; returns the demand to request from it, or `nil` when
-  /// the caller must cancel it.
-  mutating func subscribeUpstream(_ subscription: any Subscription) -> Subscribers.Demand? {
-    guard case .awaiting(let pending) = upstreamLink else { return nil }
+  /// Takes the upstream's subscription; `false` when the caller must cancel it.
+  mutating func subscribeUpstream(_ subscription: any Subscription) -> Bool {
+    guard case .awaiting = upstreamLink else { return false }
     upstreamLink = .subscribed(subscription)
-    return pending
+    return true
   }
 
   func receiveValue() -> ValueAction {
@@ -315,18 +315,8 @@ enum DropUntilOutputState<Downstream> {
     }
   }
 
-  /// Records the downstream's demand; returns the subscription to pass it to.
-  mutating func request(_ demand: Subscribers.Demand) -> (any Subscription)? {
-    switch upstreamLink {
-    case .awaiting(let pending):
-      upstreamLink = .awaiting(pending: pending + demand)
-      return nil
-    case .subscribed(let subscription):
-      return subscription
-    case nil:
-      return nil
-    }
-  }
+  /// The subscription to pass the downstream's demand to, once it arrived.
+  var upstreamSubscription: (any Subscription)? { upstreamLink?.subscription }
 
   /// Ends the subscription (upstream completion or `cancel()`); `nil` if it already ended.
   mutating func end() -> Released? {

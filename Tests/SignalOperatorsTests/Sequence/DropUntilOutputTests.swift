@@ -49,6 +49,16 @@ import Testing
     #expect(upstream.requests == [.demand(.max(2))])
   }
 
+  @Test func demandBeforeTheUpstreamsSubscription_isRequestedWhenItArrives() {
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+    let probe = SubscriptionProbe()
+    let held = HeldSubscriptionPublisher()
+    held.drop(untilOutputFrom: PassthroughSubject<Void, Never>()).subscribe(recorder)
+    recorder.request(.max(1))
+    held.send(subscription: probe)
+    #expect(probe.requested == [.max(3)])
+  }
+
   @Test func demandNone_requestsNothingUntilAsked() {
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
@@ -273,4 +283,19 @@ import Testing
     .run()
     .expectAllPassed()
   }
+}
+
+/// A publisher that keeps its subscriber and hands it a subscription only when told to.
+// Sendable: used on one thread only.
+private final class HeldSubscriptionPublisher: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  private var deliver: ((any Subscription) -> Void)?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    deliver = { subscriber.receive(subscription: $0) }
+  }
+
+  func send(subscription: any Subscription) { deliver?(subscription) }
 }

@@ -88,14 +88,14 @@ import Testing
     check(state.otherCompleted() == nil)
   }
 
-  @Test func drop_demandBeforeUpstream_isRequestedWhenItSubscribes() {
+  @Test func drop_upstreamSubscription_isTheRequestsTargetOnceItArrives() {
+    // The demand requested before it is counted by the subscription (`dropDemand`).
     var state = Drop.dropping(.init(downstream: "down"))
-    check(state.request(.max(2)) == nil)
-    check(state.request(.max(1)) == nil)
+    check(state.upstreamSubscription == nil)
     let upstream = Link()
-    check(state.subscribeUpstream(upstream) == .max(3))
-    check((state.request(.max(1)) as? Link) === upstream)
-    check(state.subscribeUpstream(Link()) == nil)
+    check(state.subscribeUpstream(upstream))
+    check((state.upstreamSubscription as? Link) === upstream)
+    check(!state.subscribeUpstream(Link()))
   }
 
   @Test func drop_valuesDroppedUntilTriggered() {
