@@ -157,14 +157,27 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
   func request(_ demand: Subscribers.Demand) {
     precondition(demand > .none, "DataTaskPublisher: request(_:) needs a demand above zero")
-    let start = lock.withLock { () -> (URLRequest, URLSession)? in
+    let start = lock.withLock { () -> Start? in
       if case .done = state { return nil }
       self.demand += demand
+      if case .running(let task, _) = state { return .resume(task) }
       guard case .waiting(let request, let session, let downstream) = state else { return nil }
       state = .starting(downstream)
-      return (request, session)
+      return .make(request, session)
     }
-    guard let (request, session) = start else { return }
+    let request: URLRequest
+    let session: URLSession
+    switch start {
+    case .make(let madeRequest, let madeSession)?:
+      (request, session) = (madeRequest, madeSession)
+    case .resume(let task)?:
+      // As Combine's: each request while the task runs resumes it again (OpenCombine's
+      // `URLSessionTests.testRequesting`); resuming a running task does nothing.
+      task.resume()
+      return
+    case nil:
+      return
+    }
     // The handler keeps the subscription alive until the task ends, as the task keeps the
     // handler; ending the task releases both.
     let task = session.dataTask(with: request) { data, response, error in
@@ -181,6 +194,14 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
       // Cancelled while the task was being made: the session may already track it.
       task.cancel()
     }
+  }
+
+  /// What a request does after the lock.
+  private enum Start {
+    /// Makes the task and resumes it.
+    case make(URLRequest, URLSession)
+    /// Resumes the running task again.
+    case resume(URLSessionDataTask)
   }
 
   func cancel() {

@@ -19,7 +19,10 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct StackDepthTableTests {
   @Test(arguments: StackDepthTable.cases.map(\.name), StackDepthDemand.allCases)
   func oneAtATime_runsInConstantStack(_ name: String, _ demand: StackDepthDemand) async {
-    await #expect(processExitsWith: .success) { [name, demand] in
+    // `subscribe(on:)` on an immediate scheduler traps on a request made from inside the
+    // upstream's `request(_:)`, as Combine's does (`SubscribeOnTests`).
+    let traps = name == "subscribe(on: immediate)" && demand == .requestInsideReceive
+    await #expect(processExitsWith: traps ? .failure : .success) { [name, demand] in
       guard let testCase = StackDepthTable.cases.first(where: { $0.name == name }) else {
         preconditionFailure("no case \(name)")
       }

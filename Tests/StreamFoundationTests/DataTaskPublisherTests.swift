@@ -185,6 +185,23 @@ struct DataTaskPublisherTests {
     cancellable.cancel()
   }
 
+  /// As Combine's (OpenCombine's `URLSessionTests.testRequesting`): each request while the
+  /// task runs resumes it again; a request after the cancel does nothing.
+  @Test func eachRequestWhileTheTaskRuns_resumesItAgain() throws {
+    let session = CountingSession(configuration: .ephemeral)
+    let recorder = RecordingSubscriber<URLSession.DataTaskPublisher.Output, URLError>(
+      initialDemand: nil
+    )
+    session.dataTaskPublisher(for: URL(string: "http://127.0.0.1:1/")!).subscribe(recorder)
+    #expect(session.task.events.withLock { $0 }.isEmpty)
+    recorder.request(.max(2))
+    recorder.request(.max(1))
+    #expect(session.task.events.withLock { $0 } == ["resume", "resume"])
+    try #require(recorder.subscription).cancel()
+    #expect(session.task.events.withLock { $0 } == ["resume", "resume", "cancel"])
+    #expect(recorder.events.count == 1)  // the subscription only
+  }
+
   @Test func eachSubscriber_getsATaskOfItsOwn() async throws {
     let server = try LocalHTTPServer()
     defer { server.stop() }
@@ -243,6 +260,28 @@ private final class ManualSubscriber: Subscriber, @unchecked Sendable {
       events.append("failure")
     }
   }
+}
+
+/// A session whose one data task only records `resume` and `cancel`; it never loads.
+private final class CountingSession: URLSession, @unchecked Sendable {
+  // Unchecked: the test uses it from one thread.
+  let task = CountingTask()
+
+  override func dataTask(
+    with request: URLRequest,
+    completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+  ) -> URLSessionDataTask {
+    task
+  }
+}
+
+private final class CountingTask: URLSessionDataTask, @unchecked Sendable {
+  // Unchecked: `events` is locked.
+  let events = LockedState<[String]>([])
+
+  override func resume() { events.withLock { $0.append("resume") } }
+
+  override func cancel() { events.withLock { $0.append("cancel") } }
 }
 
 #endif

@@ -147,6 +147,8 @@ extension Publishers.Buffer {
 
     private let lock = Lock()
     private var state: BufferState<Downstream>
+    /// The thread calling `.customError`'s closure, while it runs.
+    private var errorMaker: ThreadID?
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
     private let whenFull: Publishers.BufferingStrategy<Failure>
@@ -175,26 +177,43 @@ extension Publishers.Buffer {
       // waits in the buffer.
       subscription.request(prefetch == .keepFull ? .max(size) : .unlimited)
       downstream.receive(subscription: self)
-      drain()?.request()
+      let refill = drain()
+      if refill > .none { lock.withLock { state.upstream }?.request(refill) }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let outcome = lock.withLock { state.receive(input, size: size, whenFull: whenFull) }
+      let outcome = lock.withLock { () -> BufferState<Downstream>.ValueOutcome in
+        // Combine calls `.customError`'s closure holding its lock, so a value the closure sends
+        // to this buffer crashes there (OpenCombine's `testDeadlockWhenErroringOnFullBuffer`).
+        if let maker = errorMaker {
+          precondition(
+            maker != ThreadID.current,
+            "buffer: the .customError closure sent a value to the same buffer"
+          )
+        }
+        return state.receive(input, size: size, whenFull: whenFull)
+      }
       switch outcome {
       case .buffered, .dropped:
         return .none  // a dropped value is released here, after the lock
       case .drain:
         // A value dropped to make room is released after the lock, with `outcome`. As
         // Combine's, the refill for what this drain delivered is the demand returned.
-        return drain()?.count ?? .none
+        return drain()
       case .overflow(let upstream):
         // As Combine: the upstream is cancelled, the buffered values stay, and the error waits
         // for the subscriber's next request.
-        upstream.cancel()
+        // As Combine: the error is made first, then the upstream is cancelled.
         guard case .customError(let makeError) = whenFull else { return .none }
+        let me = ThreadID.current
+        lock.withLock { errorMaker = me }
         let error = makeError()
-        let unused = lock.withLock { state.fail(error) }
+        let unused = lock.withLock { () -> Failure? in
+          errorMaker = nil
+          return state.fail(error)
+        }
         _ = consume unused  // released after the lock
+        upstream.cancel()
         return .none
       }
     }
@@ -210,7 +229,11 @@ extension Publishers.Buffer {
     func request(_ demand: Subscribers.Demand) {
       guard demand > .none else { return }  // Combine ignores request(.none) here
       let requested = lock.withLock { state.request(demand) }
-      if requested.claimed { drain()?.request() }
+      guard requested.claimed else { return }
+      // As Combine's: the refill goes to the upstream the request found, even if the drain ended
+      // the subscription meanwhile.
+      let refill = drain()
+      if refill > .none { requested.upstream?.request(refill) }
     }
 
     func cancel() {
@@ -218,18 +241,9 @@ extension Publishers.Buffer {
       cancelled.upstream?.cancel()
     }  // the buffered values, a pending completion and the subscriber are released here
 
-    /// What a drain delivered with `.keepFull`: the upstream asks for as many again.
-    struct Refill {
-      let upstream: any Subscription
-      let count: Subscribers.Demand
-
-      func request() { upstream.request(count) }
-    }
-
-    /// Runs the claimed drain; returns the refill (`.keepFull`) for the values it delivered, or
-    /// `nil` when there is none or the subscription is no longer active (nothing goes upstream
-    /// after the end).
-    private func drain() -> Refill? {
+    /// Runs the claimed drain; returns the refill (`.keepFull`): as many as the values it
+    /// delivered that count toward it.
+    private func drain() -> Subscribers.Demand {
       var more = Subscribers.Demand.none
       var delivered = 0
       SerialDrain.run(lock) {
@@ -245,8 +259,7 @@ extension Publishers.Buffer {
           return false
         }
       }
-      guard delivered > 0, let upstream = lock.withLock({ state.upstream }) else { return nil }
-      return Refill(upstream: upstream, count: .max(delivered))
+      return .max(delivered)
     }
   }
 }
@@ -272,10 +285,14 @@ enum BufferState<Downstream: Subscriber> {
   /// Subscribed: values are buffered until the subscriber asks for them.
   case active(Active)
   /// The buffer overflowed with `.customError` and the upstream is cancelled; the error (once
-  /// made) waits for the subscriber's next request, or for a drain already under way.
-  case overflowed(Outlet, Failure?)
-  /// The upstream is gone; the buffered values, then the completion, are still to go.
-  case ending(Outlet)
+  /// made) waits for the subscriber's next request, or for a drain already under way. With
+  /// `.keepFull`, values delivered from here on are still refilled from the cancelled upstream
+  /// (`refill`), as Combine's are (OpenCombine's `testRequestingFiniteDemandKeepFullCustomError`):
+  /// a subscription ignores requests after its cancel.
+  case overflowed(Outlet, Failure?, refill: any Subscription)
+  /// The upstream is gone; the buffered values, then the completion, are still to go. `refill`
+  /// after an overflow (see `overflowed`).
+  case ending(Outlet, refill: (any Subscription)?)
   /// Completed or cancelled: everything is released.
   case terminal
 
@@ -351,7 +368,11 @@ enum BufferState<Downstream: Subscriber> {
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = self else { return nil }
     var outlet = Outlet(downstream)
-    outlet.queue = DeliveryQueue(failureOrder: .afterDemandedValues, finishAwaitsDemand: true)
+    outlet.queue = DeliveryQueue(
+      failureOrder: .afterDemandedValues,
+      finishAwaitsDemand: true,
+      batches: true
+    )
     _ = outlet.queue.drain.claim()  // the first claim: it succeeds
     self = .active(Active(upstream: subscription, outlet: outlet))
     return downstream
@@ -374,7 +395,7 @@ enum BufferState<Downstream: Subscriber> {
       case .dropOldest:
         dropped = active.outlet.queue.values.popFirst()
       case .customError:
-        self = .overflowed(active.outlet, nil)
+        self = .overflowed(active.outlet, nil, refill: active.upstream)
         return .overflow(active.upstream)
       }
     }
@@ -387,14 +408,15 @@ enum BufferState<Downstream: Subscriber> {
   /// when a drain is under way it is queued at once, for that drain. Returns the error when
   /// it is not used (cancelled meanwhile), to release after the lock.
   mutating func fail(_ error: Failure) -> Failure? {
-    guard case .overflowed(var outlet, nil) = self else { return error }
+    guard case .overflowed(var outlet, nil, let refill) = self else { return error }
     guard outlet.queue.drain.isClaimed else {
-      self = .overflowed(outlet, error)
+      self = .overflowed(outlet, error, refill: refill)
       return nil
     }
     self = .terminal
-    _ = outlet.queue.finish(.failure(error))  // the drain is claimed: its runner delivers
-    self = .ending(outlet)
+    // The drain is claimed: its runner delivers.
+    _ = outlet.queue.finish(.failure(error), arriving: false)
+    self = .ending(outlet, refill: refill)
     return nil
   }
 
@@ -403,7 +425,7 @@ enum BufferState<Downstream: Subscriber> {
     guard case .active(var active) = self else { return nil }
     self = .terminal
     let claimed = active.outlet.queue.finish(completion)
-    self = .ending(active.outlet)
+    self = .ending(active.outlet, refill: nil)
     return Completed(upstream: active.upstream, claimed: claimed)
   }
 
@@ -414,20 +436,20 @@ enum BufferState<Downstream: Subscriber> {
       self = .terminal
       defer { self = .active(active) }
       return Requested(upstream: active.upstream, claimed: active.outlet.queue.request(demand))
-    case .overflowed(var outlet, let error):
+    case .overflowed(var outlet, let error, let refill):
       self = .terminal
       var claimed = outlet.queue.request(demand)
       guard let error else {
-        self = .overflowed(outlet, nil)
-        return Requested(upstream: nil, claimed: claimed)
+        self = .overflowed(outlet, nil, refill: refill)
+        return Requested(upstream: refill, claimed: claimed)
       }
-      if outlet.queue.finish(.failure(error)) { claimed = true }
-      self = .ending(outlet)
-      return Requested(upstream: nil, claimed: claimed)
-    case .ending(var outlet):
+      if outlet.queue.finish(.failure(error), arriving: false) { claimed = true }
+      self = .ending(outlet, refill: refill)
+      return Requested(upstream: refill, claimed: claimed)
+    case .ending(var outlet, let refill):
       self = .terminal
-      defer { self = .ending(outlet) }
-      return Requested(upstream: nil, claimed: outlet.queue.request(demand))
+      defer { self = .ending(outlet, refill: refill) }
+      return Requested(upstream: refill, claimed: outlet.queue.request(demand))
     case .awaitingSubscription, .terminal:
       return Requested(upstream: nil, claimed: false)
     }
@@ -446,30 +468,30 @@ enum BufferState<Downstream: Subscriber> {
       case .completion?, nil:
         return nil  // an active queue has no completion
       }
-    case .overflowed(var outlet, let error):
+    case .overflowed(var outlet, let error, let refill):
       self = .terminal
       if let error {  // this drain is the next one: the error goes after what demand covers
-        _ = outlet.queue.finish(.failure(error))
-        self = .ending(outlet)
+        _ = outlet.queue.finish(.failure(error), arriving: false)
+        self = .ending(outlet, refill: refill)
         return nextStep(adding: more, refills: refills)
       }
-      defer { self = .overflowed(outlet, nil) }
+      defer { self = .overflowed(outlet, nil, refill: refill) }
       switch outlet.queue.nextStep(adding: more) {
       case .value(let value)?:
-        return .value(outlet.downstream, value, refills: false)
+        return .value(outlet.downstream, value, refills: refills)
       case .completion?, nil:
         return nil  // the queue has no completion until the error is made
       }
-    case .ending(var outlet):
+    case .ending(var outlet, let refill):
       self = .terminal
       switch outlet.queue.nextStep(adding: more) {
       case .value(let value)?:
-        self = .ending(outlet)
-        return .value(outlet.downstream, value, refills: false)
+        self = .ending(outlet, refill: refill)
+        return .value(outlet.downstream, value, refills: refills && refill != nil)
       case .completion(let completion, _)?:
         return .completion(outlet.downstream, completion)
       case nil:
-        self = .ending(outlet)
+        self = .ending(outlet, refill: refill)
         return nil
       }
     case .awaitingSubscription, .terminal:
@@ -488,7 +510,7 @@ enum BufferState<Downstream: Subscriber> {
         remains: active.outlet.queue.cancel(),
         overflowError: nil
       )
-    case .overflowed(var outlet, let error):
+    case .overflowed(var outlet, let error, _):
       self = .terminal
       return Cancelled(
         upstream: nil,
@@ -496,7 +518,7 @@ enum BufferState<Downstream: Subscriber> {
         remains: outlet.queue.cancel(),
         overflowError: error
       )
-    case .ending(var outlet):
+    case .ending(var outlet, _):
       self = .terminal
       return Cancelled(
         upstream: nil,
@@ -537,10 +559,10 @@ extension Publishers.Buffer.Inner: CustomStringConvertible, CustomReflectable,
       case .active(let active):
         let queue = active.outlet.queue
         return (Array(queue.values), .subscribed(active.upstream), queue.demand, queue.completion)
-      case .overflowed(let outlet, let error):
+      case .overflowed(let outlet, let error, _):
         let queue = outlet.queue
         return (Array(queue.values), .terminal, queue.demand, error.map { .failure($0) })
-      case .ending(let outlet):
+      case .ending(let outlet, _):
         let queue = outlet.queue
         return (Array(queue.values), .terminal, queue.demand, queue.completion)
       case .terminal:

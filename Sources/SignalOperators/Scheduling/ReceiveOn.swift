@@ -18,8 +18,10 @@ extension Publisher {
   ///
   /// > Thread safety: Upstream may send from any thread. Values and the completion are delivered
   /// > on `scheduler`, one at a time (actions that a concurrent scheduler runs at once wait for
-  /// > each other). `request(_:)` and `cancel()` are safe from any thread; nothing is delivered
-  /// > after `cancel()` returns on the delivering thread.
+  /// > each other). `request(_:)` and `cancel()` are safe from any thread; no value is delivered
+  /// > after `cancel()` returns on the delivering thread. Once the upstream's completion has
+  /// > arrived, `cancel()` does nothing, as in Combine: what was queued before the completion, and
+  /// > the completion, are still delivered.
   ///
   /// - Parameters:
   ///   - scheduler: The scheduler to deliver on.
@@ -93,7 +95,8 @@ extension Publishers.ReceiveOn {
   // `gate`.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber, Subscription,
-    CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
+    ScheduledDelivery, CustomStringConvertible, ChildlessReflection,
+    CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline typealias Input = Output
     @usableFromInline typealias State = ReceiveOnState<Downstream>
@@ -103,6 +106,11 @@ extension Publishers.ReceiveOn {
     @usableFromInline @exclusivity(unchecked) var state: State
     @usableFromInline let scheduler: Context
     @usableFromInline let options: Context.SchedulerOptions?
+    /// `delay`'s interval and tolerance: `delay` is this operator with each action scheduled
+    /// an interval later, as Combine's (the same calls, checks and order; OpenCombine's
+    /// `DelayTests`); `nil` for `receive(on:)`.
+    @usableFromInline let delay:
+      (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
     /// ``specialisedReceive(_:)``, made where the types are known (in the `@inlinable`
     /// subscribe path): an upstream that calls `receive(_:)` from unspecialised code (a
     /// sequence's drain) then lands in specialised code after one hop, and so do the scheduled
@@ -110,10 +118,18 @@ extension Publishers.ReceiveOn {
     @usableFromInline let receiveEntry: (Inner, Output) -> Void
 
     @inlinable
-    init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+    init(
+      downstream: Downstream,
+      scheduler: Context,
+      options: Context.SchedulerOptions?,
+      delay: (
+        interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride
+      )? = nil
+    ) {
       state = ReceiveOnState(downstream: downstream)
       self.scheduler = scheduler
       self.options = options
+      self.delay = delay
       self.receiveEntry = { inner, input in inner.specialisedReceive(input) }
     }
 
@@ -137,13 +153,13 @@ extension Publishers.ReceiveOn {
     @inlinable
     func specialisedReceive(_ input: Output) {
       guard lock.withLock({ state.receive(input) }) else { return }
-      scheduler.schedule(options: options) { self.scheduledAction() }
+      scheduleAction()
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       guard lock.withLock({ state.receive(completion: completion) }) else { return }
-      scheduler.schedule(options: options) { self.scheduledAction() }
+      scheduleAction()
     }
 
     @inlinable
@@ -159,54 +175,23 @@ extension Publishers.ReceiveOn {
       _ = released  // the subscriber and queued events, let go after the lock
     }
 
-    /// An action, on the scheduler: delivers the oldest queued event holding the gate, then
-    /// the actions owed to it; or, on the thread already inside the subscriber, leaves its
-    /// delivery to that call.
+    /// Schedules the action for one event: at once for `receive(on:)`, `delay`'s interval
+    /// later for `delay`.
     @inlinable
-    func scheduledAction() {
-      let me = ThreadID.current
-      if gate.isHeld(by: me) {
-        var event: State.Event?
-        var released: State.Phase?
-        let downstream = lock.withLock {
-          state.take(holdsGate: true, event: &event, released: &released)
-        }
-        _ = released
-        // Inside `receive(subscription:)`: delivered at once, as in Combine.
-        if let downstream, let event { deliver(event, to: downstream) }
-        return
-      }
-      gate.pass(as: me) {
-        var event: State.Event?
-        var released: State.Phase?
-        var downstream = lock.withLock {
-          state.take(holdsGate: false, event: &event, released: &released)
-        }
-        while let target = downstream, let next = event {
-          deliver(next, to: target)
-          event = nil
-          downstream = lock.withLock { state.takeOwed(event: &event, released: &released) }
-        }
-        _ = released
-      }
-    }
-
-    /// Delivers one event.
-    @inlinable
-    func deliver(_ event: State.Event, to downstream: Downstream) {
-      switch event {
-      case .value(let value):
-        let more = downstream.receive(value)
-        if more > .none {
-          lock.withLock { state.returnedDemandTarget }?.request(more)
-        }
-      case .completion(let completion):
-        downstream.receive(completion: completion)
+    func scheduleAction() {
+      if let delay {
+        scheduler.schedule(
+          after: scheduler.now.advanced(by: delay.interval),
+          tolerance: delay.tolerance,
+          options: options
+        ) { self.scheduledAction() }
+      } else {
+        scheduler.schedule(options: options) { self.scheduledAction() }
       }
     }
 
     @usableFromInline
-    var description: String { "ReceiveOn" }
+    var description: String { delay == nil ? "ReceiveOn" : "Delay" }
 
     @usableFromInline
     var playgroundDescription: Any { description }

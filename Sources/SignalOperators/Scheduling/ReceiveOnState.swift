@@ -7,7 +7,9 @@ public import StreamCore
 /// awaitingSubscription --receive(subscription:)--> subscribed
 /// subscribed --receive(completion:)--> completing (the completion is queued after the values)
 /// completing --an action takes the completion--> terminal
-/// subscribed / completing --cancel()--> terminal (the queue is dropped)
+/// subscribed --cancel()--> terminal (the queue is dropped)
+/// completing --cancel()--> completing (receive(on:), as Combine's); terminal (timeout)
+/// subscribed --timeOut()--> completing (timeout: the values are dropped, its completion queued)
 /// ```
 ///
 /// As Combine's: each value, and the completion, is scheduled as an action of its own, and
@@ -143,12 +145,22 @@ struct ReceiveOnState<Downstream: Subscriber> {
 
   /// Cancels: the upstream to cancel, if subscribed. What the state held (the subscriber, the
   /// queued events) is handed out in `released`, to be let go after the lock.
+  ///
+  /// Once the upstream's completion is queued, `receive(on:)`'s cancel does nothing, as
+  /// Combine's: the queued values and the completion are still delivered (OpenCombine's
+  /// `ReceiveOnTests.testStrongCaptureWhenSchedulingCompletion`). `timeout`'s cancel
+  /// (`endsCompleting`) still ends it there and cancels the upstream, as Combine's.
   @inlinable
-  mutating func cancel(released: inout (Phase, RingBuffer<Event>)?) -> (any Subscription)? {
+  mutating func cancel(
+    endsCompleting: Bool = false,
+    released: inout (Phase, RingBuffer<Event>)?
+  ) -> (any Subscription)? {
     let upstream: (any Subscription)?
     switch phase {
     case .subscribed(_, let subscription): upstream = subscription
-    case .completing: upstream = nil
+    case .completing(_, let subscription):
+      guard endsCompleting else { return nil }
+      upstream = subscription
     case .awaitingSubscription, .terminal: return nil
     }
     released = (phase, queue)
@@ -156,5 +168,85 @@ struct ReceiveOnState<Downstream: Subscriber> {
     queue = RingBuffer()
     owed = 0
     return upstream
+  }
+
+  /// `timeout`'s timer ran out while subscribed: the values not yet delivered are dropped
+  /// (handed out, to be let go after the lock) and nothing more is taken from the upstream,
+  /// which the caller cancels; ``queueTimeout(_:)`` then queues the completion.
+  mutating func timeOut() -> (upstream: any Subscription, dropped: RingBuffer<Event>)? {
+    guard case .subscribed(let downstream, let upstream) = phase else { return nil }
+    phase = .completing(downstream, upstream: upstream)
+    defer { queue = RingBuffer() }
+    return (upstream, queue)
+  }
+
+  /// Queues the completion of a timeout; `false` if the subscriber cancelled meanwhile.
+  mutating func queueTimeout(_ completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .completing = phase, queue.isEmpty else { return false }
+    queue.append(.completion(completion))
+    return true
+  }
+}
+
+/// An inner subscriber that delivers each event by a scheduled action of its own, through a
+/// ``ReceiveOnState`` and a gate: `receive(on:)` (and `delay`, the same subscriber with its
+/// actions scheduled later) and `timeout`. The action and the delivery are shared here.
+@usableFromInline
+protocol ScheduledDelivery: AnyObject {
+  associatedtype Downstream: Subscriber
+  /// Guards `state`.
+  var lock: Lock { get }
+  /// Held while the subscriber is called (Combine's per-subscriber lock).
+  var gate: DeliveryGate { get }
+  /// The queue and the phase.
+  var state: ReceiveOnState<Downstream> { get set }
+}
+
+extension ScheduledDelivery {
+  /// An action, on the scheduler: delivers the oldest queued event holding the gate, then
+  /// the actions owed to it; or, on the thread already inside the subscriber, leaves its
+  /// delivery to that call.
+  @inlinable
+  func scheduledAction() {
+    typealias State = ReceiveOnState<Downstream>
+    let me = ThreadID.current
+    if gate.isHeld(by: me) {
+      var event: State.Event?
+      var released: State.Phase?
+      let downstream = lock.withLock {
+        state.take(holdsGate: true, event: &event, released: &released)
+      }
+      _ = released
+      // Inside `receive(subscription:)`: delivered at once, as in Combine.
+      if let downstream, let event { deliver(event, to: downstream) }
+      return
+    }
+    gate.pass(as: me) {
+      var event: State.Event?
+      var released: State.Phase?
+      var downstream = lock.withLock {
+        state.take(holdsGate: false, event: &event, released: &released)
+      }
+      while let target = downstream, let next = event {
+        deliver(next, to: target)
+        event = nil
+        downstream = lock.withLock { state.takeOwed(event: &event, released: &released) }
+      }
+      _ = released
+    }
+  }
+
+  /// Delivers one event; demand the subscriber returns goes to the upstream.
+  @inlinable
+  func deliver(_ event: ReceiveOnState<Downstream>.Event, to downstream: Downstream) {
+    switch event {
+    case .value(let value):
+      let more = downstream.receive(value)
+      if more > .none {
+        lock.withLock { state.returnedDemandTarget }?.request(more)
+      }
+    case .completion(let completion):
+      downstream.receive(completion: completion)
+    }
   }
 }

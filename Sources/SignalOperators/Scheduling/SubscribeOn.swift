@@ -91,6 +91,9 @@ extension Publishers.SubscribeOn {
 
     private let lock = Lock()
     private var state: SubscribeOnState<Upstream, Downstream>
+    /// Held while the upstream's subscription is asked for values or cancelled, so those calls
+    /// never overlap (Combine's upstream lock).
+    private let upstreamGate = DeliveryGate()
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
@@ -133,14 +136,40 @@ extension Publishers.SubscribeOn {
       guard let upstream = lock.withLock({ state.upstream }).map(SendableByContract.init) else {
         return
       }
-      scheduler.schedule(options: options) { upstream.wrapped.request(demand) }
+      scheduler.schedule(options: options) { self.requestUpstream(upstream.wrapped, demand) }
     }
 
     func cancel() {
       guard let upstream = lock.withLock({ state.cancel() })?.upstream.map(SendableByContract.init)
       else { return }
-      scheduler.schedule(options: options) { upstream.wrapped.cancel() }
+      scheduler.schedule(options: options) { self.cancelUpstream(upstream.wrapped) }
     }  // the subscriber and an unsubscribed upstream publisher are released after the lock
+
+    /// Asks the upstream's subscription holding `upstreamGate`. A request back from inside one
+    /// (the upstream's `request(_:)` delivering a value whose subscriber requests, on an
+    /// immediate scheduler) traps, as Combine's does (OpenCombine's
+    /// `SubscribeOnTests.testCrashWhenRequestingRecursively`, verified against Combine).
+    private func requestUpstream(_ upstream: any Subscription, _ demand: Subscribers.Demand) {
+      let me = ThreadID.current
+      precondition(
+        !upstreamGate.isHeld(by: me),
+        "subscribe(on:): request(_:) reached the upstream again from inside its own request(_:), "
+          + "on the same thread (an immediate scheduler)"
+      )
+      upstreamGate.pass(as: me) { upstream.request(demand) }
+    }
+
+    /// Cancels the upstream's subscription holding `upstreamGate`; from inside its own
+    /// `request(_:)` (a subscriber that cancels from `receive(_:)` on an immediate scheduler),
+    /// at once: Combine's suite doesn't show it trapping there, so it doesn't trap here.
+    private func cancelUpstream(_ upstream: any Subscription) {
+      let me = ThreadID.current
+      if upstreamGate.isHeld(by: me) {
+        upstream.cancel()
+      } else {
+        upstreamGate.pass(as: me) { upstream.cancel() }
+      }
+    }
 
     var description: String { "SubscribeOn" }
 

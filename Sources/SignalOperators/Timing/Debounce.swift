@@ -107,8 +107,8 @@ where
 
 extension Publishers.Debounce {
   /// Decides under `lock`, in ``DebounceState``, and acts after it: starts and cancels timers,
-  /// hands values to the drain. Timers capture the inner weakly; the scheduled completion
-  /// captures it strongly so that it is delivered.
+  /// hands values to the drain. Timers and the scheduled completion capture the inner strongly,
+  /// as Combine's do; a timer is cancelled when it is replaced, fires, or the subscription ends.
   // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
   // the thread that claimed the outlet's drain.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
@@ -142,8 +142,9 @@ extension Publishers.Debounce {
       guard let restart = lock.withLock({ state.receive(input) }) else { return .none }
       restart.superseded?.cancel()
       let generation = restart.generation
-      let timer = scheduler.startTimer(every: dueTime, options: options) { [weak self] in
-        self?.timerFired(generation)
+      // Captured strongly, as in Combine: a subscriber that holds nothing still gets the value.
+      let timer = scheduler.startTimer(every: dueTime, options: options) {
+        self.timerFired(generation)
       }
       if !lock.withLock({ state.install(timer, for: generation) }) { timer.cancel() }
       return .none
@@ -154,7 +155,8 @@ extension Publishers.Debounce {
         return
       }
       released.timer?.cancel()
-      scheduler.schedule(options: options) { self.finish() }
+      // Without the options, as Combine schedules it (OpenCombine's `DebounceTests`).
+      scheduler.schedule { self.finish() }
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -140,6 +140,10 @@ extension Publishers.Throttle {
       interval = publisher.interval
       scheduler = publisher.scheduler
       latest = publisher.latest
+      // Combine reads the clock when the subscription is made, when the upstream's subscription
+      // arrives, and at each event while subscribed (OpenCombine's `ThrottleTests` record every
+      // call made of the scheduler); the reads here and below keep that pattern.
+      _ = scheduler.now
     }
 
     func receive(subscription: any Subscription) {
@@ -147,6 +151,7 @@ extension Publishers.Throttle {
         subscription.cancel()
         return
       }
+      _ = scheduler.now
       // The subscriber has its subscription before the upstream is asked for anything (Combine
       // asks first): a synchronous upstream on an immediate scheduler could otherwise deliver
       // its values and completion before the subscription (intended difference I30).
@@ -155,9 +160,14 @@ extension Publishers.Throttle {
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      let now = scheduler.now
-      switch lock.withLock({ state.receive(input, latest: latest) }) {
+      // The clock is read for every value while subscribed, with demand or not, as in Combine.
+      let (received, now) = lock.withLock { () -> (ThrottleLive<Output, Time>.Received, Time?) in
+        guard case .active = state else { return (.drop(input), nil) }
+        return (state.receive(input, latest: latest), scheduler.now)
+      }
+      switch received {
       case .schedule(let lastEmission):
+        guard let now else { return .none }  // a schedule comes only from an active state
         let emitAt = lastEmission.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
         if emitAt <= now {
           scheduler.schedule { self.emit() }
@@ -174,6 +184,7 @@ extension Publishers.Throttle {
       guard let completed = lock.withLock({ state.receive(completion: completion) }) else {
         return
       }
+      _ = scheduler.now
       _ = completed.upstream  // released after the lock
       if completed.scheduleEmission { scheduler.schedule { self.emit() } }
     }
@@ -198,8 +209,8 @@ extension Publishers.Throttle {
 
     /// Runs when a scheduled emission is due.
     private func emit() {
-      let now = scheduler.now
-      let emitted = lock.withLock { state.emit(at: now) }
+      // Only an emission of a value reads the clock (to time the next one), as in Combine.
+      let emitted = lock.withLock { state.emit(at: scheduler.now) }
       _ = emitted.superseded  // released after the lock
       if emitted.claimed { drain() }
     }
@@ -303,14 +314,14 @@ extension TimedState {
   }
 
   /// A scheduled emission is due: the held value, and then any completion, go to the outlet.
-  mutating func emit<Time>(at now: Time) -> ThrottleLive<Value, Time>.Emitted
+  mutating func emit<Time>(at now: @autoclosure () -> Time) -> ThrottleLive<Value, Time>.Emitted
   where Live == ThrottleLive<Value, Time> {
     var emitted = ThrottleLive<Value, Time>.Emitted()
     switch self {
     case .active:
       updateActive(otherwise: ()) { active in
         guard active.live.held != nil else { return }
-        active.live.lastEmission = now
+        active.live.lastEmission = now()
         Self.emit(&active.live, to: &active.outlet, into: &emitted)
       }
     case .completing:

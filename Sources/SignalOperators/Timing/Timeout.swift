@@ -9,11 +9,12 @@ extension Publisher {
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { show($0) })
   /// ```
   ///
-  /// The timer starts at subscription, once the subscriber's `receive(subscription:)` has
-  /// returned (so nothing times out before the subscriber has its subscription), starts again at
-  /// the first request (as in Combine), and again after each value. When it runs out, the upstream is cancelled and the stream fails
-  /// with `customError()`, or finishes if `customError` is `nil`; values still waiting for the
-  /// scheduler are dropped. Values and the completion are delivered on `scheduler`, in order;
+  /// As Combine's: the timer starts when the upstream's subscription arrives, again at the first
+  /// request, and again after each value. When it runs out, the upstream is cancelled and the
+  /// stream fails with `customError()`, or finishes if `customError` is `nil`; values still
+  /// waiting for the scheduler are dropped. Each value, and the completion, is delivered on
+  /// `scheduler` by an action of its own, in order (nothing times out while the subscriber is
+  /// still receiving its subscription: the timeout waits for it);
   /// requests pass straight to the upstream.
   ///
   /// <!-- marbles:timeout -->
@@ -132,25 +133,39 @@ extension Publishers {
 }
 
 extension Publishers.Timeout {
-  /// Decides under `lock`, in ``TimeoutState``, and acts after it: starts and cancels timers,
-  /// and schedules the drain, which delivers what is queued on the scheduler. Timers capture the
-  /// inner weakly and carry the generation they were started for; the scheduled drain captures
-  /// it strongly.
-  // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, only by
-  // the thread that claimed the outlet's drain; `customError` is called once, outside the lock.
+  /// As Combine's `timeout`: a `receive(on:)` with a timer. Each value and the completion is
+  /// scheduled as an action of its own, which delivers the oldest queued event through `gate`
+  /// (``ReceiveOnState`` keeps the queue and the phase). The timer starts when the upstream's
+  /// subscription arrives, again at the first request and after each value; it and the actions
+  /// capture the inner strongly, as Combine's do, so a subscriber that holds nothing still
+  /// hears the timeout. A timeout that fires while the subscriber is in `receive(subscription:)`
+  /// waits for the gate, so nothing reaches the subscriber before its subscription.
+  // Sendable: mutable state is guarded by `lock`; the downstream is called outside it, holding
+  // `gate`; `customError` is called once, outside the lock.
   private final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
-    Subscription, CustomStringConvertible, ChildlessReflection, CustomPlaygroundDisplayConvertible
+    Subscription, ScheduledDelivery, CustomStringConvertible, ChildlessReflection,
+    CustomPlaygroundDisplayConvertible
   where Downstream.Input == Output, Downstream.Failure == Failure {
     typealias Input = Output
+    typealias State = ReceiveOnState<Downstream>
 
-    private let lock = Lock()
-    private var state: TimeoutState<Downstream>
+    let lock = Lock()
+    let gate = DeliveryGate()
+    var state: State
+    /// The timeout timer, restarted by generation.
+    private var timer = TimerSlot()
+    /// Whether the subscriber has requested (the first request restarts the timer).
+    private var requested = false
+    /// Whether the timer ran out (the subscription then ends by itself).
+    private var didTimeOut = false
+    private var customError: (() -> Failure)?
     private let interval: Context.SchedulerTimeType.Stride
     private let scheduler: Context
     private let options: Context.SchedulerOptions?
 
     init(downstream: Downstream, publisher: Publishers.Timeout<Upstream, Context>) {
-      state = .awaitingSubscription(downstream, TimeoutLive(customError: publisher.customError))
+      state = ReceiveOnState(downstream: downstream)
+      customError = publisher.customError
       interval = publisher.interval
       scheduler = publisher.scheduler
       options = publisher.options
@@ -161,203 +176,91 @@ extension Publishers.Timeout {
         subscription.cancel()
         return
       }
-      downstream.receive(subscription: self)
-      // The timer starts only now: started earlier, it could time out (at once on an immediate
-      // scheduler, on another thread on a concurrent one) before the downstream had this
-      // subscription. Requests and values during `receive(subscription:)` don't start one.
-      if let generation = lock.withLock({ state.handOver() }) { startTimer(generation) }
+      restartTimer()
+      gate.pass(as: .current) { downstream.receive(subscription: self) }
+      lock.withLock { state.subscribing = false }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
-      guard let received = lock.withLock({ state.receive(input) }) else { return .none }
-      received.superseded?.cancel()
-      if let generation = received.generation { startTimer(generation) }
-      if received.claimed { scheduleDrain() }
+      guard lock.withLock({ state.receive(input) }) else { return .none }
+      restartTimer()
+      scheduler.schedule(options: options) { self.scheduledAction() }
       return .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
-      // Queued after the values; the upstream's subscription, the timer and the custom error
-      // are released after the lock.
-      let finished = lock.withLock { state.finish(completion) }
-      finished.live?.timer.timer?.cancel()
-      if finished.claimed { scheduleDrain() }
+      let stopped = lock.withLock { () -> (any Cancellable)?? in
+        guard state.receive(completion: completion) else { return nil }
+        return .some(timer.take())
+      }
+      guard let stopped else { return }
+      stopped?.cancel()
+      scheduler.schedule(options: options) { self.scheduledAction() }
     }
 
     func request(_ demand: Subscribers.Demand) {
-      let requested = lock.withLock { state.request() }
-      requested.superseded?.cancel()
-      if let generation = requested.generation { startTimer(generation) }
-      requested.upstream?.request(demand)
+      let (upstream, first) = lock.withLock { () -> ((any Subscription)?, Bool) in
+        guard let upstream = state.returnedDemandTarget, !didTimeOut else { return (nil, false) }
+        defer { requested = true }
+        return (upstream, !requested)
+      }
+      if first { restartTimer() }
+      upstream?.request(demand)
     }
 
     func cancel() {
-      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
-      cancelled.live?.timer.timer?.cancel()
-      cancelled.upstream?.cancel()
+      var released: (State.Phase, RingBuffer<State.Event>)?
+      let (upstream, stopped) = lock.withLock {
+        () -> ((any Subscription)?, (any Cancellable)?) in
+        guard !didTimeOut else { return (nil, nil) }
+        return (state.cancel(endsCompleting: true, released: &released), timer.take())
+      }
+      stopped?.cancel()
+      upstream?.cancel()
+      _ = released  // the subscriber and queued events, let go after the lock
     }
 
-    private func startTimer(_ generation: UInt64) {
-      let timer = scheduler.startTimer(every: interval, options: options) { [weak self] in
-        self?.timedOut(generation)
+    /// Starts a new timer, cancelling the one it replaces; none once the upstream's completion
+    /// arrived (a first request after it starts nothing that would hold the subscription).
+    private func restartTimer() {
+      let restart = lock.withLock { () -> (UInt64, (any Cancellable)?)? in
+        guard case .subscribed = state.phase else { return nil }
+        return timer.restart()
       }
-      if !lock.withLock({ state.install(timer, for: generation) }) { timer.cancel() }
+      guard let (generation, superseded) = restart else { return }
+      superseded?.cancel()
+      let started = scheduler.startTimer(every: interval, options: options) {
+        self.timedOut(generation)
+      }
+      let installed = lock.withLock {
+        guard case .subscribed = state.phase else { return false }
+        return timer.install(started, for: generation)
+      }
+      if !installed { started.cancel() }
     }
 
     private func timedOut(_ generation: UInt64) {
-      guard let timedOut = lock.withLock({ state.timedOut(generation) }) else { return }
+      let timedOut = lock.withLock {
+        () -> (
+          upstream: any Subscription, dropped: RingBuffer<State.Event>, timer: (any Cancellable)?
+        )? in
+        guard timer.isCurrent(generation), let ended = state.timeOut() else { return nil }
+        didTimeOut = true
+        return (ended.upstream, ended.dropped, timer.take())
+      }
+      guard let timedOut else { return }
       timedOut.timer?.cancel()
       timedOut.upstream.cancel()
-      _ = timedOut.dropped  // released after the lock
+      let makeError = lock.withLock { customError.take() }
       let completion: Subscribers.Completion<Failure> =
-        timedOut.customError.map { .failure($0()) } ?? .finished
-      // On the scheduler already: the drain runs here.
-      if lock.withLock({ state.finishTimedOut(completion) }) { drain() }
-    }
-
-    private func scheduleDrain() {
-      scheduler.schedule(options: options) { self.drain() }
-    }
-
-    /// Delivers the queued values, then the completion; runs on the scheduler.
-    private func drain() {
-      DeliveryOutlet.drain(lock) { _ in
-        state.nextStep(adding: .none)
-      } forward: { more in
-        lock.withLock { state.upstream }?.request(more)
-      }
+        makeError.map { .failure($0()) } ?? .finished
+      // Delivered here, on the scheduler, as in Combine; an action still scheduled for a dropped
+      // value finds nothing to deliver.
+      if lock.withLock({ state.queueTimeout(completion) }) { scheduledAction() }
     }
 
     var description: String { "Timeout" }
 
     var playgroundDescription: Any { description }
-  }
-}
-
-/// What `timeout` keeps while subscribed, in a ``TimedState``.
-///
-/// ```
-/// awaitingSubscription --receive(subscription:)--> active (the timer starts at handOver())
-/// active --receive(_:)--> active (queued for the drain, timer restarted)
-/// active --receive(completion:)--> finishing (queued after the values)
-/// active --timedOut(current)--> finishing (queued values dropped; finishTimedOut(_:) queues
-///                                          the completion made outside the lock)
-/// ```
-///
-/// The outlet's demand is unlimited (requests go to the upstream); its drain, once claimed, runs
-/// on the scheduler.
-struct TimeoutLive<Failure: Error> {
-  /// Makes the error to fail with on a timeout; `nil` finishes instead.
-  var customError: (() -> Failure)?
-  /// The timeout timer.
-  var timer = TimerSlot()
-  /// Whether the subscriber has requested (the first request restarts the timer).
-  var requested = false
-  /// Whether the subscriber's `receive(subscription:)` returned; no timer runs before.
-  var handedOver = false
-
-  init(customError: (() -> Failure)?) {
-    self.customError = customError
-  }
-
-  /// What a value or a request hands out.
-  struct Restart {
-    /// The generation to start a timer for, if one starts.
-    var generation: UInt64?
-    /// The timer to cancel.
-    var superseded: (any Cancellable)?
-    /// Whether the caller claimed the drain and must schedule it.
-    var claimed = false
-    /// The upstream's subscription to pass a request to.
-    var upstream: (any Subscription)?
-  }
-
-  /// What a timeout hands out.
-  struct TimedOut<Value> {
-    /// The timer to cancel.
-    let timer: (any Cancellable)?
-    /// The upstream's subscription to cancel.
-    let upstream: any Subscription
-    /// Values not yet delivered, dropped.
-    let dropped: RingBuffer<Value>
-    /// Makes the error to fail with, called after the lock; `nil` finishes.
-    let customError: (() -> Failure)?
-  }
-}
-
-/// The state of a `timeout` subscription.
-typealias TimeoutState<Downstream: Subscriber> = TimedState<
-  Downstream, TimeoutLive<Downstream.Failure>
->
-
-extension TimedState where Live == TimeoutLive<Downstream.Failure> {
-  /// Stores the upstream's subscription with an unlimited outlet; see
-  /// ``TimedState/receive(subscription:outletDemand:)``.
-  mutating func receive(subscription: any Subscription) -> Downstream? {
-    receive(subscription: subscription, outletDemand: .unlimited)
-  }
-
-  /// The subscriber has the subscription: returns the generation of the first timer to start.
-  mutating func handOver() -> UInt64? {
-    updateActive(otherwise: nil) { active in
-      active.live.handedOver = true
-      return active.live.timer.restart().generation
-    }
-  }
-
-  /// Queues `value` and restarts the timer; `nil` when not active.
-  mutating func receive(_ value: Value) -> Live.Restart? {
-    updateActive(otherwise: nil) { active in
-      let (generation, superseded) = active.live.timer.restart()
-      return Live.Restart(
-        generation: active.live.handedOver ? generation : nil,
-        superseded: superseded,
-        claimed: active.outlet.queue.enqueue(value)
-      )
-    }
-  }
-
-  /// The subscriber requests: the first request restarts the timer (once handed over).
-  mutating func request() -> Live.Restart {
-    updateActive(otherwise: Live.Restart()) { active in
-      var restart = Live.Restart(upstream: active.upstream)
-      guard !active.live.requested else { return restart }
-      active.live.requested = true
-      guard active.live.handedOver else { return restart }  // the timer starts at the handover
-      let (generation, superseded) = active.live.timer.restart()
-      restart.generation = generation
-      restart.superseded = superseded
-      return restart
-    }
-  }
-
-  /// Keeps the timer started for `generation`; `false`: it is stale, cancel it.
-  mutating func install(_ timer: any Cancellable, for generation: UInt64) -> Bool {
-    updateActive(otherwise: false) { active in active.live.timer.install(timer, for: generation) }
-  }
-
-  /// The timer started for `generation` ran out: queued values are dropped; the caller makes the
-  /// completion and passes it to ``finishTimedOut(_:)``. `nil` when stale or not active.
-  mutating func timedOut(_ generation: UInt64) -> Live.TimedOut<Value>? {
-    guard case .active(var active) = self, active.live.timer.isCurrent(generation) else {
-      return nil
-    }
-    self = .terminal
-    let dropped = active.outlet.queue.values.takeAll()
-    self = .finishing(active.outlet)
-    return Live.TimedOut(
-      timer: active.live.timer.take(),
-      upstream: active.upstream,
-      dropped: dropped,
-      customError: active.live.customError
-    )
-  }
-
-  /// Queues the timeout's completion; `true`: the caller claimed the drain.
-  mutating func finishTimedOut(_ completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .finishing(var outlet) = self else { return false }
-    self = .terminal
-    defer { self = .finishing(outlet) }
-    return outlet.queue.finish(completion)
   }
 }

@@ -56,12 +56,32 @@ package struct DeliveryQueue<Value, Failure: Error> {
   /// The completion waiting for the queued values.
   @usableFromInline
   package private(set) var completion: Subscribers.Completion<Failure>?
+  /// Whether values go out in batches, as Combine's `buffer` pops them (see
+  /// ``nextBatchedStep(adding:)``).
+  @usableFromInline
+  let batches: Bool
+  /// The values of the current batch still to deliver, after the one being delivered; their
+  /// demand is already taken.
+  @usableFromInline
+  var batch = 0
+  /// The demand the current batch's deliveries returned, added once the batch is out.
+  @usableFromInline
+  var returnedInBatch = Subscribers.Demand.none
+  /// Whether a failure that arrived during the batch goes before the rest of it.
+  @usableFromInline
+  var failureCutsBatch = false
 
   @inlinable
-  package init(failureOrder: FailureOrder, finishAwaitsDemand: Bool = false, gated: Bool = false) {
+  package init(
+    failureOrder: FailureOrder,
+    finishAwaitsDemand: Bool = false,
+    gated: Bool = false,
+    batches: Bool = false
+  ) {
     self.failureOrder = failureOrder
     self.finishAwaitsDemand = finishAwaitsDemand
     self.gated = gated
+    self.batches = batches
   }
 
   /// Claims the drain for work just made deliverable; a gated queue has no claim to take.
@@ -107,10 +127,18 @@ package struct DeliveryQueue<Value, Failure: Error> {
   }
 
   /// Accepts the completion (the first one wins); `true`: the caller claimed the drain.
+  /// `arriving`: the upstream sends it now (with `batches`, a failure that arrives during a
+  /// batch may go before the rest of it); `false` for one the operator made.
   @inlinable
-  package mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+  package mutating func finish(
+    _ completion: Subscribers.Completion<Failure>,
+    arriving: Bool = true
+  ) -> Bool {
     guard !isCompleting else { return false }
     self.completion = completion
+    if batches, arriving, batch > 0, case .failure = completion {
+      failureCutsBatch = values.count == batch || demand == .none
+    }
     return hasDeliverableWork && claimDrain()
   }
 
@@ -121,9 +149,50 @@ package struct DeliveryQueue<Value, Failure: Error> {
   package mutating func nextStep(
     adding more: Subscribers.Demand = .none
   ) -> DeliveryStep<Value, Failure>? {
+    if batches { return nextBatchedStep(adding: more) }
     demand += more
     if demand > .none, let value = values.popFirst() {
       demand -= 1
+      return .value(value)
+    }
+    if let completion, hasDeliverableWork {
+      self.completion = nil
+      ended = true
+      return .completion(completion, dropped: values.takeAll())
+    }
+    if !gated { drain.release() }
+    return nil
+  }
+
+  /// ``nextStep(adding:)`` in batches, as Combine's `buffer` drains: it pops as many values as
+  /// the demand covers at once, takes their demand then, and adds the demand they return once
+  /// the last is out. A failure from the upstream that arrives meanwhile, when no demand or no
+  /// value is left beyond the batch (``finish(_:arriving:)``), goes before the rest of the batch (Combine delivers it there, then the
+  /// rest of the batch after it, breaking the contract; here the rest is dropped, so a
+  /// subscriber sees what a Combine subscriber that keeps the contract sees: OpenCombine's
+  /// `BufferTests.testFailWhileSendingValues`).
+  @inlinable
+  mutating func nextBatchedStep(
+    adding more: Subscribers.Demand
+  ) -> DeliveryStep<Value, Failure>? {
+    if batch > 0 {
+      returnedInBatch += more
+      if failureCutsBatch, let completion {
+        batch = 0  // the failure goes now
+        self.completion = nil
+        ended = true
+        return .completion(completion, dropped: values.takeAll())
+      }
+      batch -= 1
+      if let value = values.popFirst() { return .value(value) }
+    } else {
+      demand += returnedInBatch + more
+    }
+    returnedInBatch = .none
+    if demand > .none, let value = values.popFirst() {
+      let size = demand.max.map { Swift.min($0, values.count + 1) } ?? values.count + 1
+      demand -= size
+      batch = size - 1
       return .value(value)
     }
     if let completion, hasDeliverableWork {

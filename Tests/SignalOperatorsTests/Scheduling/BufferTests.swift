@@ -258,6 +258,83 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
   }
 
+  /// As Combine's, which takes out as many values as the demand covers at once: a failure that
+  /// arrives while they are delivered, with no demand left beyond them, goes next; Combine then
+  /// sends the rest after the failure, StreamKit drops them (OpenCombine's
+  /// `BufferTests.testFailWhileSendingValues`).
+  @Test func failureDuringADelivery_withNoDemandLeft_goesNext_andTheRestIsDropped() {
+    let holder = LockedState<TestPublisher<Int, Boom>?>(nil)
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
+      holder.withLock { $0 }?.send(completion: .failure(Boom()))
+      return .none
+    }
+    holder.withLock { $0 = upstream }
+    upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    for value in 1...5 { upstream.send(value) }
+    recorder.request(.max(3))
+    #expect(recorder.events == [.subscription, .value(1), .completion(.failure(Boom()))])
+  }
+
+  /// With demand left beyond the values being delivered, the failure waits for the values that
+  /// demand covers, as in Combine.
+  @Test func failureDuringADelivery_withDemandLeft_goesAfterTheCoveredValues() {
+    let holder = LockedState<TestPublisher<Int, Boom>?>(nil)
+    let subscription = SubscriptionHolder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { value in
+      if value == 1 {
+        subscription.subscription?.request(.max(1))  // demand beyond the values taken out
+        holder.withLock { $0 }?.send(completion: .failure(Boom()))
+      }
+      return .none
+    }
+    holder.withLock { $0 = upstream }
+    upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(recorder)
+    subscription.subscription = recorder.subscription
+    for value in 1...4 { upstream.send(value) }
+    recorder.request(.max(2))
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == .failure(Boom()))
+  }
+
+  /// As Combine's: after an overflow with `.keepFull`, the values delivered are still refilled,
+  /// from the upstream the overflow cancelled (a subscription ignores requests after its
+  /// cancel; OpenCombine's `testRequestingFiniteDemandKeepFullCustomError`).
+  @Test func overflow_customError_keepFull_refillsFromTheCancelledUpstream() {
+    let source = PushingUpstream<Overflow>()
+    let recorder = RecordingSubscriber<Int, Overflow>(initialDemand: nil)
+    source.buffer(size: 5, prefetch: .keepFull, whenFull: .customError { Overflow() })
+      .subscribe(recorder)
+    for value in 0..<10 { source.send(value) }
+    #expect(source.probe.cancelled)
+    recorder.request(.max(3))
+    recorder.request(.max(1))
+    #expect(
+      recorder.events == [
+        .subscription, .value(0), .value(1), .value(2), .completion(.failure(Overflow())),
+      ]
+    )
+    #expect(source.probe.requested == [.max(5), .max(3)])
+  }
+
+  /// As Combine's, which makes the error holding its lock: a value the `.customError` closure
+  /// sends to the same buffer traps (OpenCombine's `testDeadlockWhenErroringOnFullBuffer`).
+  @Test func overflow_customErrorClosureSendingToTheBuffer_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let source = PushingUpstream<Overflow>()
+      source.buffer(
+        size: 0,
+        prefetch: .keepFull,
+        whenFull: .customError {
+          source.send(1000)
+          return Overflow()
+        }
+      )
+      .subscribe(RecordingSubscriber<Int, Overflow>(initialDemand: .max(2)))
+      source.send(0)
+    }
+    expectTrap(trap, "buffer: the .customError closure sent a value to the same buffer")
+  }
+
   @Test func cancelAfterTheUpstreamFinished_doesNotReachIt() {
     // Oracle: `buffer.byRequest.dropOldest - v0.2 f0 k0 r0.3 v0.0` (I8: OpenCombine cancels
     // the upstream that already finished).
@@ -408,4 +485,20 @@ private struct Overfill<Failure: Error>: Publisher {
 private final class OverfillSubscription: Subscription {
   func request(_ demand: Subscribers.Demand) {}
   func cancel() {}
+}
+
+/// An upstream that sends whatever the test tells it, whatever the demand, and records what it
+/// is asked in `probe`.
+// Sendable: used on one thread only.
+private final class PushingUpstream<Failure: Error>: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  let probe = SubscriptionProbe()
+  private var subscriber: AnySubscriber<Int, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: probe)
+  }
+
+  func send(_ value: Int) { _ = subscriber?.receive(value) }
 }

@@ -112,12 +112,44 @@ private func takeOwed(_ state: inout State) -> Int? {
     #expect(state.cancel(released: &again) == nil)
   }
 
-  @Test func cancelWhileCompleting_endsWithoutAnUpstreamToCancel() {
+  /// `receive(on:)`, as Combine's: once the completion is queued, a cancel changes nothing.
+  @Test func cancelWhileCompleting_doesNothing() {
     var state = subscribed()
+    _ = state.receive(1)
     _ = state.receive(completion: .finished)
     var released: (State.Phase, RingBuffer<State.Event>)?
     #expect(state.cancel(released: &released) == nil)
+    #expect(released == nil)
+    #expect(take(&state) == 1)
+    #expect(take(&state) == -1)  // the completion
+  }
+
+  /// `timeout`, as Combine's: a cancel while the completion is queued ends the subscription
+  /// and cancels the upstream.
+  @Test func cancelWhileCompleting_endingIt_cancelsTheUpstream() {
+    var state = subscribed()
+    _ = state.receive(completion: .finished)
+    var released: (State.Phase, RingBuffer<State.Event>)?
+    #expect(state.cancel(endsCompleting: true, released: &released) != nil)
     #expect(released != nil)
     #expect(take(&state) == nil)  // nothing after the cancel
+  }
+
+  /// `timeout`: the values not yet delivered are dropped, and only its completion is queued.
+  @Test func timeOut_dropsTheQueue_thenQueuesTheCompletion() {
+    var state = subscribed()
+    _ = state.receive(1)
+    _ = state.receive(2)
+    let timedOut = state.timeOut()
+    #expect(timedOut?.dropped.count == 2)
+    #expect(state.timeOut() == nil)
+    let late = state.receive(3)
+    #expect(!late)
+    let queued = state.queueTimeout(.finished)
+    let again = state.queueTimeout(.finished)
+    #expect(queued)
+    #expect(!again)
+    #expect(take(&state) == -1)
+    #expect(take(&state) == nil)
   }
 }

@@ -173,6 +173,28 @@ import Testing
     #expect(recorder.completion == .finished)
   }
 
+  /// As Combine's, which crashes here (OpenCombine's
+  /// `SubscribeOnTests.testCrashWhenRequestingRecursively`): a request made from inside the
+  /// upstream's `request(_:)` reaches the upstream again on the same thread.
+  @Test func requestFromInsideTheUpstreamsRequest_onAnImmediateScheduler_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      final class Eager: Subscriber {
+        var subscription: (any Subscription)?
+        func receive(subscription: any Subscription) {
+          self.subscription = subscription
+          subscription.request(.max(1))
+        }
+        func receive(_ input: Int) -> Subscribers.Demand {
+          subscription?.request(.max(1))  // inside the sequence's request(_:)
+          return .none
+        }
+        func receive(completion: Subscribers.Completion<Never>) {}
+      }
+      [1, 2, 3].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(Eager())
+    }
+    expectTrap(trap, "subscribe(on:): request(_:) reached the upstream again")
+  }
+
   @Test func requestNone_isPassedUpstream_asCombineDoes() {
     let upstream = TestPublisher<Int, Never>()
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)

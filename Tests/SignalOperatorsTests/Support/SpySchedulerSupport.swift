@@ -35,7 +35,16 @@ final class SpyScheduler: Scheduler, Sendable {
     recorded.withLock { $0 }
   }
 
-  var now: VirtualTime { base.now }
+  /// How many times `now` was read.
+  var clockReads: Int {
+    reads.withLock { $0 }
+  }
+  private let reads = LockedState(0)
+
+  var now: VirtualTime {
+    reads.withLock { $0 += 1 }
+    return base.now
+  }
 
   /// Not zero, so a forwarded minimum tolerance is told apart from a default.
   var minimumTolerance: VirtualTime.Stride { 2 }

@@ -251,7 +251,7 @@ import Testing
   @Test(arguments: [false, true])
   func endPoint_conforms(onAQueue: Bool) {
     let queue = DispatchQueue(label: "SignalTests.conformance")
-    PublisherConformance(
+    let conformance = PublisherConformance(
       elements: 3,
       makePublisher: {
         EndPoint(
@@ -260,7 +260,13 @@ import Testing
         )
       }
     )
-    .run()
-    .expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])  // no long or failing publisher
+    // On a queue, SC-3.01 fails by design, as `receive(on:)`'s: once the upstream's completion
+    // has arrived, a cancel does nothing (as in Combine).
+    let rules = ConformanceRule.all.filter { !onAQueue || $0.id != "SC-3.01" }
+    // No long or failing publisher.
+    conformance.run(rules).expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
+    if onAQueue {
+      #expect(conformance.run().failures.map(\.rule.id) == ["SC-3.01"])
+    }
   }
 }

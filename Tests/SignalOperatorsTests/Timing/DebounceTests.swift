@@ -274,7 +274,8 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
-  /// `options` goes with every call to the scheduler, and timers get its minimum tolerance.
+  /// `options` goes with the timers, which get its minimum tolerance; the completion is
+  /// scheduled without them, as Combine's (OpenCombine's `DebounceTests.testFinishBeforeDue`).
   @Test func options_forwardedToTheScheduler() {
     let source = TestPublisher<Int, TestError>()
     let spy = SpyScheduler()
@@ -286,8 +287,18 @@ import Testing
     spy.base.advance()
     #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     #expect(spy.calls.map(\.kind) == [.repeating, .now])
-    #expect(spy.calls.allSatisfy { $0.options == SpyOptions(tag: 1) })
+    #expect(spy.calls.map(\.options) == [SpyOptions(tag: 1), nil])
     #expect(spy.calls[0].tolerance == spy.minimumTolerance)
+  }
+
+  /// The timer holds the subscription, as Combine's does: the value reaches a subscriber that
+  /// nobody else holds.
+  @Test func timer_keepsTheSubscriptionAlive() {
+    let listener = ForgetfulListener<Int, TestError>()
+    ForgetfulPublisher<Int, TestError>(values: [7]).debounce(for: 5, scheduler: scheduler)
+      .subscribe(listener)
+    scheduler.advance(by: 5)
+    #expect(listener.values == [7])
   }
 
   // The differential oracle (issue 15): `debounce -`. As Combine's, the mirror shows the

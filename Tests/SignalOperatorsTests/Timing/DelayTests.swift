@@ -94,15 +94,43 @@ import Testing
     #expect(upstream.violations.isEmpty)
   }
 
-  @Test func cancelBeforeDue_dropsPendingEvents() {
+  /// As Combine's (OpenCombine's `DelayTests.testStrongCaptureWhenSchedulingCompletion`): once
+  /// the upstream's completion arrived, a cancel does nothing; the completion is delivered.
+  @Test func cancel_whileCompletionIsScheduled_doesNothing() throws {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.delay(for: 5, scheduler: scheduler).subscribe(recorder)
+    upstream.send(completion: .finished)
+    try #require(recorder.subscription).cancel()
+    scheduler.advance(by: 5)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(upstream.requests == [.demand(.unlimited)])
+  }
+
+  /// As Combine's (`testReceiveCompletionImmediatelyAfterValue`): demand returned for a value
+  /// delivered after the upstream's completion arrived is still requested from the upstream.
+  @Test func valueDeliveredAfterTheUpstreamCompleted_requestsItsDemandUpstream() {
+    let recorder = RecordingSubscriber<Int, TestError>(
+      initialDemand: .max(1),
+      demandPerValue: .max(3)
+    )
+    upstream.delay(for: 5, scheduler: scheduler).subscribe(recorder)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    scheduler.advance(by: 5)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(3))])
+  }
+
+  @Test func cancelBeforeDue_dropsPendingValues() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.delay(for: 10, scheduler: scheduler).subscribe(recorder)
     upstream.send(1)
-    upstream.send(completion: .finished)
+    upstream.send(2)
     recorder.cancel()
+    upstream.send(completion: .finished)
     scheduler.advance(by: 10)
     #expect(recorder.events == [.subscription])
-    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 
   @Test func cancelWhileActive_cancelsUpstream() {
@@ -126,7 +154,6 @@ import Testing
     holder.subscription = recorder.subscription
     upstream.send(1)
     upstream.send(2)
-    upstream.send(completion: .finished)
     scheduler.advance(by: 10)
     #expect(recorder.events == [.subscription, .value(1)])
   }

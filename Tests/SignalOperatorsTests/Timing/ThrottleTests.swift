@@ -353,6 +353,28 @@ import Testing
     #expect(spy.calls.allSatisfy { $0.options == nil })
   }
 
+  /// As Combine's (OpenCombine's `ThrottleTests` record each call): the clock is read when the
+  /// subscription is made, when the upstream's subscription arrives, at each event while
+  /// subscribed and when a value is emitted; an emission after a cancel doesn't read it.
+  @Test func clockReads_asCombines() {
+    let source = TestPublisher<Int, TestError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TestError>()
+    source.throttle(for: 10, scheduler: spy, latest: true).subscribe(recorder)
+    #expect(spy.clockReads == 2)
+    source.send(1)
+    #expect(spy.clockReads == 3)
+    spy.base.advance()
+    #expect(spy.clockReads == 4)
+    source.send(2)
+    #expect(spy.clockReads == 5)
+    recorder.cancel()
+    spy.base.advance(by: 10)
+    source.send(completion: .finished)
+    #expect(spy.clockReads == 5)
+    #expect(recorder.values == [1])
+  }
+
   // The differential oracle (issue 15): `throttle(latest:true) -` (intended I30). Combine asks
   // the upstream for `.unlimited` before the subscriber receives its subscription; StreamKit
   // asks after, so a synchronous upstream on an immediate scheduler (`immediateScheduler_conforms`)

@@ -259,19 +259,39 @@ import Testing
     expectTrap(trap, "Timeout: ImmediateScheduler can't measure a timeout")
   }
 
-  /// No timer exists while the subscriber is in `receive(subscription:)`, even after it requests
-  /// there, so a concurrent scheduler cannot time out on another thread meanwhile. The timer
-  /// used to be scheduled before `receive(subscription:)` was sent.
-  @Test func duringReceiveSubscription_noTimerIsScheduled() {
-    let scheduler = scheduler
-    let subscriber = TimingOrderProbe<Int, TestError> {
-      scheduler.pendingActionCount
+  /// As Combine's, the timer starts before the subscriber's `receive(subscription:)`; a timeout
+  /// that fires on another thread meanwhile waits for it to return before the completion is
+  /// delivered (Combine's per-subscriber lock makes it wait the same way).
+  @Test func timeoutOnAnotherThread_duringReceiveSubscription_waitsForIt() {
+    final class Probe: Subscriber, Sendable {
+      let log = ThreadLog()
+      let waits = TimedWaits()
+      let upstreamCancelled: DispatchSemaphore
+      let fireTimer: @Sendable () -> Void
+      let timerThread = LockedState<DispatchSemaphore?>(nil)
+
+      init(upstreamCancelled: DispatchSemaphore, fireTimer: @escaping @Sendable () -> Void) {
+        self.upstreamCancelled = upstreamCancelled
+        self.fireTimer = fireTimer
+      }
+
+      func receive(subscription: any Subscription) {
+        let done = runOnThread("timer", fireTimer)
+        timerThread.withLock { $0 = done }
+        waits.wait(upstreamCancelled)  // the timeout fired and cancelled the upstream
+        log.append("receive(subscription:) returns")
+      }
+      func receive(_ input: Int) -> Subscribers.Demand { .none }
+      func receive(completion: Subscribers.Completion<TestError>) { log.append("completion") }
     }
-    upstream.timeout(10, scheduler: scheduler).subscribe(subscriber)
-    #expect(subscriber.observed.withLock { $0 } == [0])
-    #expect(scheduler.pendingActionCount == 1)
-    scheduler.advance(by: 10)
-    #expect(subscriber.completions.withLock { $0 } == 1)
+    let cancelled = DispatchSemaphore(value: 0)
+    let scheduler = scheduler
+    let probe = Probe(upstreamCancelled: cancelled) { scheduler.advance(by: 10) }
+    SignallingUpstream<Int, TestError>(cancelled: cancelled).timeout(10, scheduler: scheduler)
+      .subscribe(probe)
+    if let done = probe.timerThread.withLock({ $0 }) { probe.waits.wait(done) }
+    #expect(probe.log.lines == ["receive(subscription:) returns", "completion"])
+    #expect(probe.waits.timedOut == 0)
   }
 
   /// `options` goes with the timers and the deliveries; timers get the minimum tolerance.
@@ -289,5 +309,43 @@ import Testing
     #expect(
       spy.calls.filter { $0.kind == .repeating }.allSatisfy { $0.tolerance == spy.minimumTolerance }
     )
+  }
+
+  /// As Combine's (OpenCombine's `TimeoutTests.testBasicBehavior`): a timer starts when the
+  /// upstream's subscription arrives, another at the first request, another after each value;
+  /// each value is scheduled as an action of its own.
+  @Test func schedulerCalls_asCombines() {
+    let source = TestPublisher<Int, TestError>()
+    let spy = SpyScheduler()
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
+    source.timeout(10, scheduler: spy).subscribe(recorder)
+    #expect(spy.calls.map(\.kind) == [.repeating, .repeating])
+    source.send(1)
+    source.send(2)
+    #expect(spy.calls.map(\.kind) == [.repeating, .repeating, .repeating, .now, .repeating, .now])
+    spy.base.advance()
+    #expect(recorder.values == [1, 2])
+  }
+
+  /// The timer holds the subscription, as Combine's does: a subscriber that nobody else holds
+  /// still hears the timeout.
+  @Test func timer_keepsTheSubscriptionAlive() {
+    let listener = ForgetfulListener<Int, TestError>()
+    ForgetfulPublisher<Int, TestError>(values: []).timeout(10, scheduler: scheduler)
+      .subscribe(listener)
+    scheduler.advance(by: 10)
+    #expect(listener.completion == .finished)
+  }
+
+  /// A cancel after the upstream's completion arrived, before it was delivered, still cancels
+  /// the upstream and drops the completion, as Combine's (`testCancelWhileFinishingIsInFlight`).
+  @Test func cancel_whileCompletionIsScheduled_cancelsUpstream() throws {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.timeout(10, scheduler: scheduler).subscribe(recorder)
+    upstream.send(completion: .finished)
+    try #require(recorder.subscription).cancel()
+    scheduler.advance(by: 20)
+    #expect(recorder.events == [.subscription])
+    #expect(upstream.requests == [.demand(.unlimited), .cancel])
   }
 }
