@@ -15,12 +15,15 @@ public import StreamCore
 /// let cancellable = values.receive(on: queue).sink { print($0) }
 /// ```
 ///
+/// As Combine's (OpenCombine's `OperationQueueSchedulerTests` record each call on the queue):
 /// - `schedule(options:_:)` adds a `BlockOperation` at once.
-/// - `schedule(after:tolerance:options:_:)` adds it at `date`, on the wall clock (a `Date`), so
-///   the operation counts towards the queue's operations only once it is due.
-/// - `schedule(after:interval:tolerance:options:_:)` adds one operation at `date` and then every
-///   `interval` (a zero or negative interval counts as one nanosecond), until the returned
-///   cancellable is cancelled or released. `tolerance` is the timer's leeway.
+/// - `schedule(after:tolerance:options:_:)` adds an operation at once that becomes ready at
+///   `date`, on the wall clock (a `Date`), so `waitUntilAllOperationsAreFinished()` waits for it.
+///   The operation runs its action once, and is a `Cancellable`.
+/// - `schedule(after:interval:tolerance:options:_:)` does the same for the first run; each run
+///   adds the next operation, ready `interval` later (a zero or negative interval counts as one
+///   nanosecond), until the returned cancellable is cancelled or released. `tolerance` is not
+///   used.
 /// - A queue with `maxConcurrentOperationCount == 1` runs the actions in the order they are
 ///   added; a concurrent queue may run them at the same time, as with Foundation.
 ///
@@ -55,7 +58,7 @@ extension OperationQueue: Scheduler {
   ///   - options: Ignored.
   ///   - action: The closure to run.
   public func schedule(options: SchedulerOptions?, _ action: @escaping @Sendable () -> Void) {
-    addOperation(action)
+    addOperation(BlockOperation(block: action))
   }
 
   /// Adds `action` to the queue as an operation at `date`.
@@ -79,10 +82,9 @@ extension OperationQueue: Scheduler {
     options: SchedulerOptions?,
     _ action: @escaping @Sendable () -> Void
   ) {
-    OperationQueueTimers.queue.asyncAfter(wallDeadline: DispatchWallTime(date.date)) {
-      [self] in
-      addOperation(action)
-    }
+    let operation = DelayedOperation(action: action, next: nil)
+    addOperation(operation)
+    operation.becomeReady(at: DispatchWallTime(date.date))
   }
 
   /// Adds `action` to the queue as an operation at `date` and then every `interval`, until the
@@ -111,23 +113,106 @@ extension OperationQueue: Scheduler {
     options: SchedulerOptions?,
     _ action: @escaping @Sendable () -> Void
   ) -> any Cancellable {
-    let timer = DispatchSource.makeTimerSource(queue: OperationQueueTimers.queue)
-    timer.schedule(
-      wallDeadline: DispatchWallTime(date.date),
-      repeating: .nanoseconds(max(1, interval.timeInterval.clampedNanoseconds)),
-      leeway: .nanoseconds(tolerance.timeInterval.clampedNanoseconds)
+    let series = DelayedOperation.Series(
+      queue: self,
+      interval: .nanoseconds(max(1, interval.timeInterval.clampedNanoseconds))
     )
-    timer.setEventHandler { [self] in addOperation(action) }
-    timer.resume()
-    let box = DispatchTimerBox(timer: timer)
-    return AnyCancellable { box.timer.cancel() }
+    let operation = DelayedOperation(action: action, next: series)
+    _ = series.start(operation)
+    addOperation(operation)
+    operation.becomeReady(at: DispatchWallTime(date.date))
+    return AnyCancellable { series.cancel() }
   }
 }
 
-// Sendable: a dispatch source may be cancelled from any thread, but corelibs Dispatch does not
-// mark `DispatchSourceTimer` `Sendable`. The box is only used to call `cancel()`.
-private struct DispatchTimerBox: @unchecked Sendable {
-  let timer: any DispatchSourceTimer
+/// An operation added at once that becomes ready when its time comes: Combine's delayed action
+/// on an operation queue. It runs its action once; one of a repeating series adds the next
+/// operation of the series when it runs.
+// Sendable: `state` is locked; `Operation` is thread-safe.
+final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
+  /// The operations of one `schedule(after:interval:…)`, for its cancellable.
+  // Sendable: its fields are locked or constant.
+  final class Series: Cancellable, @unchecked Sendable {
+    let queue: OperationQueue
+    let interval: DispatchTimeInterval
+    /// The operation waiting for its time, and whether the series is cancelled.
+    private typealias Waiting = (current: DelayedOperation?, cancelled: Bool)
+    private let state = LockedState<Waiting>((nil, false))
+
+    init(queue: OperationQueue, interval: DispatchTimeInterval) {
+      self.queue = queue
+      self.interval = interval
+    }
+
+    /// Makes `operation` the one waiting; `false` once the series is cancelled.
+    func start(_ operation: DelayedOperation) -> Bool {
+      let (started, previous) = state.withLock {
+        (series: inout Waiting) -> (Bool, DelayedOperation?) in
+        guard !series.cancelled else { return (false, nil) }
+        defer { series.current = operation }
+        return (true, series.current)
+      }
+      _ = previous  // released after the lock
+      return started
+    }
+
+    func cancel() {
+      let waiting = state.withLock { (series: inout Waiting) -> DelayedOperation? in
+        series.cancelled = true
+        return series.current.take()
+      }
+      waiting?.cancel()
+    }
+  }
+
+  private struct State {
+    var action: (@Sendable () -> Void)?
+    var ready = false
+  }
+
+  private let state: LockedState<State>
+  private let next: Series?
+
+  init(action: @escaping @Sendable () -> Void, next: Series?) {
+    state = LockedState(State(action: action))
+    self.next = next
+    super.init()
+  }
+
+  override var isReady: Bool {
+    super.isReady && state.withLock { $0.ready }
+  }
+
+  /// Makes the operation ready at `deadline`, so the queue runs it.
+  func becomeReady(at deadline: DispatchWallTime) {
+    OperationQueueTimers.queue.asyncAfter(wallDeadline: deadline) { [weak self] in
+      self?.markReady()
+    }
+  }
+
+  private func markReady() {
+    willChangeValue(for: \.isReady)
+    state.withLock { $0.ready = true }
+    didChangeValue(for: \.isReady)
+  }
+
+  override func main() {
+    guard let action = state.withLock({ $0.action.take() }) else { return }
+    action()
+    guard let series = next else { return }
+    let following = DelayedOperation(action: action, next: series)
+    guard series.start(following) else { return }
+    series.queue.addOperation(following)
+    following.becomeReady(at: .now() + series.interval)
+  }
+
+  /// Cancels the operation; it leaves the queue at once, without running its action.
+  override func cancel() {
+    let action = state.withLock { $0.action.take() }
+    _ = action  // released after the lock
+    super.cancel()
+    markReady()
+  }
 }
 
 /// The serial queue the operation queues' timers fire on, so operations due at the same time are

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SignalOperators
 import StreamCombineSchedulers
@@ -61,6 +62,46 @@ struct OperationQueueSchedulerTests {
     #expect(ticks.items.count == drained.items[0])
   }
 
+  /// As Combine's (OpenCombine's `OperationQueueSchedulerTests.…WithTestQueue`): an action is
+  /// added as a `BlockOperation`, a delayed one at once as an operation that becomes ready at
+  /// its date and runs its action once.
+  @Test func delayedAction_isAddedAtOnce_andWaitedFor() {
+    let queue = RecordingQueue()
+    let runs = LockedState(0)
+    queue.schedule { runs.withLock { $0 += 1 } }
+    queue.schedule(after: queue.now.advanced(by: .milliseconds(50))) {
+      runs.withLock { $0 += 1 }
+    }
+    let added = queue.added.withLock { $0 }
+    #expect(added.count == 2)
+    #expect(added.first is BlockOperation)
+    let delayed = added.last
+    #expect(!(delayed is BlockOperation))
+    #expect(delayed is any Cancellable)
+    #expect(delayed?.isReady == false)
+    queue.waitUntilAllOperationsAreFinished()
+    #expect(runs.withLock { $0 } == 2)
+    delayed?.main()
+    #expect(runs.withLock { $0 } == 2)
+  }
+
+  /// A repeating action adds the next operation each time it runs, until cancelled.
+  @Test func repeatingAction_addsTheNextOperationEachRun() async {
+    let queue = RecordingQueue()
+    let ticks = Collected<Void>()
+    let token = queue.schedule(after: queue.now, interval: .milliseconds(5)) { ticks.append(()) }
+    #expect(await ticks.wait(for: 3))
+    token.cancel()
+    await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
+      DispatchQueue.global().async {
+        queue.waitUntilAllOperationsAreFinished()  // the cancelled one leaves at once
+        finished.resume()
+      }
+    }
+    let count = ticks.items.count
+    #expect(queue.added.withLock { $0.count } == count + 1)
+  }
+
   @Test func receiveOnAnOperationQueue_deliversThereInOrder() async {
     let queue = Self.serialQueue()
     let subject = PassthroughSubject<Int, Never>()
@@ -88,6 +129,17 @@ struct OperationQueueSchedulerTests {
     #expect(ran.items == ["immediate", "typed"])
     #expect(abs(main.now.date.timeIntervalSinceNow) < 60)
     #expect(OperationQueue.main.minimumTolerance == 0)
+  }
+}
+
+/// An operation queue that records the operations added to it.
+private final class RecordingQueue: OperationQueue, @unchecked Sendable {
+  // Unchecked: `added` is locked.
+  let added = LockedState<[Operation]>([])
+
+  override func addOperation(_ operation: Operation) {
+    added.withLock { $0.append(operation) }
+    super.addOperation(operation)
   }
 }
 

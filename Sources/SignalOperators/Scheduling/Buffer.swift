@@ -149,6 +149,8 @@ extension Publishers.Buffer {
     private var state: BufferState<Downstream>
     /// The thread calling `.customError`'s closure, while it runs.
     private var errorMaker: ThreadID?
+    /// Whether the subscriber cancelled: no refill goes upstream after that.
+    private var cancelled = false
     private let size: Int
     private let prefetch: Publishers.PrefetchStrategy
     private let whenFull: Publishers.BufferingStrategy<Failure>
@@ -231,14 +233,20 @@ extension Publishers.Buffer {
       let requested = lock.withLock { state.request(demand) }
       guard requested.claimed else { return }
       // As Combine's: the refill goes to the upstream the request found, even if the drain ended
-      // the subscription meanwhile.
+      // the subscription meanwhile (an overflow cancelled the upstream, or the completion was
+      // delivered); not after the subscriber cancelled (nothing goes upstream after its end).
       let refill = drain()
-      if refill > .none { requested.upstream?.request(refill) }
+      guard refill > .none, !lock.withLock({ cancelled }) else { return }
+      requested.upstream?.request(refill)
     }
 
     func cancel() {
-      guard let cancelled = lock.withLock({ state.cancel() }) else { return }
-      cancelled.upstream?.cancel()
+      let ended = lock.withLock { () -> BufferState<Downstream>.Cancelled? in
+        cancelled = true
+        return state.cancel()
+      }
+      guard let ended else { return }
+      ended.upstream?.cancel()
     }  // the buffered values, a pending completion and the subscriber are released here
 
     /// Runs the claimed drain; returns the refill (`.keepFull`): as many as the values it

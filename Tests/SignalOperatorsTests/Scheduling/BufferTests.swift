@@ -99,6 +99,23 @@ import Testing
     #expect(upstream.requests == [.demand(.max(2)), .cancel])
   }
 
+  @Test func keepFull_noRefillAfterACancelInsideReceive_whenARequestDrains() {
+    // Oracle: `buffer.keepFull.dropNewest - k0 v0.3 v0.4 r0.u`: the drain a request runs sends
+    // no refill once the subscriber cancelled in it.
+    let box = Holder()
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil) { _ in
+      box.subscription?.cancel()
+      return .none
+    }
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(recorder)
+    box.subscription = recorder.subscription
+    upstream.send(3)
+    upstream.send(4)
+    recorder.request(.unlimited)
+    #expect(recorder.values == [3])
+    #expect(upstream.requests == [.demand(.max(2)), .cancel])
+  }
+
   @Test func byRequest_requestsUnlimitedBeforeTheSubscriberIsSubscribed() {
     // As Combine: `.byRequest` asks for everything at once, before the subscriber has its
     // subscription; the subscriber's requests stay with the buffer.
