@@ -14,9 +14,10 @@ extension AnyPublisher {
   /// }
   /// ```
   ///
-  /// See ``StreamCore/Publishers/Create``: values beyond the subscriber's demand are buffered,
-  /// the completion follows them, and the cancellable `factory` returns is cancelled when the
-  /// subscription is cancelled or has delivered its completion.
+  /// See ``StreamCore/Publishers/Create``: values beyond the subscriber's demand are buffered;
+  /// once the subscriber has requested something, the completion needs no demand (buffered
+  /// values it overtakes are dropped); and the cancellable `factory` returns is cancelled when
+  /// the subscription is cancelled or has delivered its completion.
   ///
   /// > Thread safety: As ``StreamCore/Publishers/Create``.
   ///
@@ -62,12 +63,16 @@ extension Publishers {
   /// ```
   ///
   /// Each subscriber first receives its subscription; then, unless it cancelled meanwhile,
-  /// `factory` runs with a ``Subscriber`` handle. What it sends beyond the subscriber's demand is buffered, without a
-  /// limit, and delivered as demand arrives; a completion is delivered after the buffered
-  /// values, and what is sent after it is ignored. The `Cancellable` that `factory` returns is
-  /// cancelled when the subscriber cancels, and after the completion was delivered (at once if
-  /// that happened before `factory` returned). After `cancel()`, nothing more is delivered and
-  /// the buffer is dropped. The subscription's description is `"Create"`.
+  /// `factory` runs with a ``Subscriber`` handle. What it sends beyond the subscriber's demand
+  /// is buffered, without a limit, and delivered as demand arrives. Once the subscriber has
+  /// requested something, a completion needs no demand, as in CombineExt: the buffered values
+  /// its demand covers go first, the rest are dropped, then the completion is delivered (before
+  /// any request, it waits for the first, behind the values that request covers; with no value
+  /// buffered, it goes at once). What is sent after it is ignored. The
+  /// `Cancellable` that `factory` returns is cancelled when the subscriber cancels, and after
+  /// the completion was delivered (at once if that happened before `factory` returned). After
+  /// `cancel()`, nothing more is delivered and the buffer is dropped. The subscription is
+  /// described as CombineExt's is, `"Create.Subscription<Output, Failure>"` with the type names.
   ///
   /// > Thread safety: The handle's `send(_:)` and `send(completion:)` may be called from any
   /// > thread, also concurrently: values are delivered one at a time, in the order they were
@@ -138,7 +143,8 @@ extension Publishers.Create {
       sink?.send(input)
     }
 
-    /// Ends the publisher, after the values already sent; later events are ignored.
+    /// Ends the publisher, after the values already sent that the subscriber's demand covers
+    /// (the others are dropped; see ``Publishers/Create``); later events are ignored.
     ///
     /// > Thread safety: Safe from any thread.
     ///
@@ -175,6 +181,8 @@ struct CreateState<Downstream: Subscriber> {
   var phase: Phase
   /// What the factory returned; `nil` until it returns, and after it was handed out.
   var cleanup: (any Cancellable)?
+  /// Whether the subscriber has requested anything: from then on a completion needs no demand.
+  var hasRequested = false
 
   init(downstream: Downstream) {
     phase = .active(DeliveryOutlet(downstream))
@@ -202,12 +210,48 @@ struct CreateState<Downstream: Subscriber> {
     return nil
   }
 
+  /// The subscriber asked for `demand`; `true`: the caller claimed the drain.
+  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+    hasRequested = true
+    return withOutlet { $0.queue.request(demand) } ?? false
+  }
+
+  /// Accepts the completion (the first one wins); `true`: the caller claimed the drain.
+  ///
+  /// Once the subscriber has requested something, a completion needs no demand, as CombineExt's
+  /// demand buffer: when values wait with none for them, the caller claims the drain, whose
+  /// next step drops them and hands out the completion (when the drain is already claimed, the
+  /// thread delivering does the same once the demand runs out). Before any request, the
+  /// completion waits behind the values for the first one.
+  mutating func finish(_ completion: Subscribers.Completion<Downstream.Failure>) -> Bool {
+    let overtakes = hasRequested
+    return withOutlet { outlet in
+      guard !outlet.queue.isCompleting else { return false }
+      if outlet.queue.finish(completion) { return true }
+      return overtakes && outlet.queue.demand == .none && !outlet.queue.values.isEmpty
+        && outlet.queue.drain.claim()
+    } ?? false
+  }
+
   /// The drain's next step; on the completion, the state ends and hands out the cleanup.
+  /// Once completing, the values the subscriber has no demand for go to `dropped`, to release
+  /// after the lock.
   mutating func nextStep(
     adding more: Subscribers.Demand,
-    ending: inout (any Cancellable)?
+    ending: inout (any Cancellable)?,
+    dropped: inout RingBuffer<Downstream.Input>
   ) -> OutletStep<Downstream>? {
-    guard let step = withOutlet({ $0.nextStep(adding: more) }) ?? nil else { return nil }
+    let overtakes = hasRequested
+    let next = withOutlet { outlet -> OutletStep<Downstream>? in
+      outlet.queue.demand += more
+      if overtakes, outlet.queue.completion != nil, outlet.queue.demand == .none,
+        !outlet.queue.values.isEmpty
+      {
+        swap(&dropped, &outlet.queue.values)
+      }
+      return outlet.nextStep(adding: .none)
+    }
+    guard let step = next ?? nil else { return nil }
     if step.isCompletion {
       phase = .terminal
       ending = cleanup.take()
@@ -237,7 +281,9 @@ final class CreateInner<Downstream: Subscriber>: CreateSink<Downstream.Input, Do
     state = CreateState(downstream: downstream)
   }
 
-  var description: String { "Create" }
+  var description: String {
+    "Create.Subscription<\(Downstream.Input.self), \(Downstream.Failure.self)>"
+  }
 
   /// The `downstream` (`nil` once released), its `demand` not yet met, and the values
   /// `buffered` for want of demand.
@@ -268,12 +314,12 @@ final class CreateInner<Downstream: Subscriber>: CreateSink<Downstream.Input, Do
   }
 
   override func send(completion: Subscribers.Completion<Downstream.Failure>) {
-    if lock.withLock({ state.withOutlet { $0.queue.finish(completion) } ?? false }) { drain() }
+    if lock.withLock({ state.finish(completion) }) { drain() }
   }
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    if lock.withLock({ state.withOutlet { $0.queue.request(demand) } ?? false }) { drain() }
+    if lock.withLock({ state.request(demand) }) { drain() }
   }
 
   func cancel() {
@@ -284,9 +330,11 @@ final class CreateInner<Downstream: Subscriber>: CreateSink<Downstream.Input, Do
 
   private func drain() {
     var ending: (any Cancellable)?
+    var dropped = RingBuffer<Downstream.Input>()
     DeliveryOutlet<Downstream>.drain(lock) { more in
-      state.nextStep(adding: more, ending: &ending)
+      state.nextStep(adding: more, ending: &ending, dropped: &dropped)
     }
     ending?.cancel()
+    _ = consume dropped  // released after the lock, once the completion was delivered
   }
 }

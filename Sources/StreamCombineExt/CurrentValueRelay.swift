@@ -64,8 +64,11 @@ public final class CurrentValueRelay<Output>: Relay, Sendable {
   /// let cancellable = relay.subscribe([1, 2].publisher)  // value becomes 1, then 2
   /// ```
   ///
-  /// The relay is held weakly: if it goes away first, the subscription to `publisher` is
-  /// cancelled at its next value.
+  /// `publisher` is asked for `.unlimited` values once one of the relay's subscribers has
+  /// demand (at once if one already had), as a subject asks the publishers it is subscribed to:
+  /// a value `publisher` sends at once, such as a current value, reaches subscribers that come
+  /// after this call. The relay is held weakly: when it goes away, the subscription to
+  /// `publisher` is cancelled.
   ///
   /// > Thread safety: Safe from any thread; values are relayed on `publisher`'s thread.
   ///
@@ -73,11 +76,7 @@ public final class CurrentValueRelay<Output>: Relay, Sendable {
   /// - Returns: A token that cancels the subscription to `publisher`.
   public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
   where P.Output == Output, P.Failure == Never {
-    let inlet = RelayInlet<Output> { [weak self] value in
-      guard let self else { return false }
-      self.accept(value)
-      return true
-    }
+    let inlet = RelayInlet(storage)
     publisher.subscribe(inlet)
     return AnyCancellable(inlet)
   }
@@ -88,9 +87,13 @@ public final class CurrentValueRelay<Output>: Relay, Sendable {
   /// ```swift
   /// let input = CurrentValueRelay(0)
   /// let output = PassthroughRelay<Int>()
-  /// let cancellable = input.subscribe(output)  // output relays 0
-  /// input.accept(1)                            // output relays 1
+  /// let cancellable = input.subscribe(output)
+  /// let printer = output.sink { print($0) }  // 0
+  /// input.accept(1)                          // 1
   /// ```
+  ///
+  /// The current value goes to `relay` once one of `relay`'s subscribers has demand (at once if
+  /// one already had), so a subscriber that comes after this call still receives it.
   ///
   /// > Thread safety: Safe from any thread.
   ///

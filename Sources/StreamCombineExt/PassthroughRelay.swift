@@ -54,8 +54,11 @@ public final class PassthroughRelay<Output>: Relay, Sendable {
   /// let cancellable = relay.subscribe([1, 2].publisher)  // relays 1, then 2
   /// ```
   ///
-  /// The relay is held weakly: if it goes away first, the subscription to `publisher` is
-  /// cancelled at its next value.
+  /// `publisher` is asked for `.unlimited` values once one of the relay's subscribers has
+  /// demand (at once if one already had), as a subject asks the publishers it is subscribed to:
+  /// a value `publisher` sends at once, such as a current value, reaches subscribers that come
+  /// after this call. The relay is held weakly: when it goes away, the subscription to
+  /// `publisher` is cancelled.
   ///
   /// > Thread safety: Safe from any thread; values are relayed on `publisher`'s thread.
   ///
@@ -63,11 +66,7 @@ public final class PassthroughRelay<Output>: Relay, Sendable {
   /// - Returns: A token that cancels the subscription to `publisher`.
   public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
   where P.Output == Output, P.Failure == Never {
-    let inlet = RelayInlet<Output> { [weak self] value in
-      guard let self else { return false }
-      self.accept(value)
-      return true
-    }
+    let inlet = RelayInlet(storage)
     publisher.subscribe(inlet)
     return AnyCancellable(inlet)
   }

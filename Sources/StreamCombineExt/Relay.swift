@@ -27,6 +27,9 @@ public protocol Relay: Publisher where Failure == Never {
   /// Feeds the values of `publisher` into this relay, until the returned token is cancelled or
   /// `publisher` completes. The completion does not end the relay.
   ///
+  /// `publisher` is asked for values once one of the relay's subscribers has demand, as a
+  /// subject asks the publishers it is subscribed to.
+  ///
   /// > Thread safety: Safe from any thread; values are relayed on the publisher's thread.
   ///
   /// - Parameter publisher: A publisher that never fails, of the relay's output.
@@ -70,13 +73,20 @@ extension Relay where Output == Void {
 
 /// The subscriber through which a relay takes in another publisher's values.
 ///
-/// It requests `.unlimited`, hands each value to `accept` (which reaches the relay weakly, so the
-/// relay is not kept alive by what it is subscribed to), drops the completion, and lets go of the
-/// upstream subscription when the upstream completes, the token is cancelled, or the relay is gone.
-// Sendable: `upstream` is guarded by `lock`; `accept` is only read, and called outside the lock.
-final class RelayInlet<Input>: Subscriber, Cancellable, CustomStringConvertible,
-  @unchecked Sendable
-{
+/// It hands itself to the relay's subject as an upstream subscription, so the publisher is asked
+/// for `.unlimited` once one of the relay's subscribers has demand (at once if one already
+/// had), as a Combine subject asks the publishers it is subscribed to: what the publisher sends
+/// first (a current value) reaches the relay's subscribers instead of being lost before they
+/// come, as in CombineExt, whose relays are subjects inside. Each value goes to the subject,
+/// reached weakly (the relay is not kept alive by what it is subscribed to); the completion is
+/// dropped. The upstream subscription is let go of when the upstream completes, the token is
+/// cancelled, or the relay goes away (its subject cancels its upstreams then).
+// Sendable: `state` is guarded by `lock`; `target` is a weak reference written only in `init`;
+// the upstream and the subject are called outside the lock.
+final class RelayInlet<Target: Subject & UpstreamReleasingSubject>: Subscriber, Subscription,
+  CustomStringConvertible, @unchecked Sendable
+where Target.Failure == Never {
+  typealias Input = Target.Output
   typealias Failure = Never
 
   private enum State {
@@ -87,11 +97,11 @@ final class RelayInlet<Input>: Subscriber, Cancellable, CustomStringConvertible,
 
   private let lock = Lock()
   private var state = State.awaitingSubscription
-  /// Relays a value; `false` once the relay is gone.
-  private let accept: (Input) -> Bool
+  /// The relay's subject; `nil` once the relay is gone.
+  private weak var target: Target?
 
-  init(accept: @escaping (Input) -> Bool) {
-    self.accept = accept
+  init(_ target: Target) {
+    self.target = target
   }
 
   var description: String { "Relay" }
@@ -106,7 +116,11 @@ final class RelayInlet<Input>: Subscriber, Cancellable, CustomStringConvertible,
       subscription.cancel()
       return
     }
-    subscription.request(.unlimited)
+    guard let target else {
+      cancel()
+      return
+    }
+    target.send(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
@@ -114,17 +128,33 @@ final class RelayInlet<Input>: Subscriber, Cancellable, CustomStringConvertible,
       if case .subscribed = state { return true }
       return false
     }
-    if live, !accept(input) { cancel() }
+    guard live else { return .none }
+    if let target {
+      target.send(input)
+    } else {
+      cancel()
+    }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<Never>) {
     let released = end()
+    target?.releaseUpstream(self)
     _ = released  // released after the lock; not cancelled, it has completed
+  }
+
+  /// Called by the relay's subject, with `.unlimited`, once one of its subscribers has demand.
+  func request(_ demand: Subscribers.Demand) {
+    let upstream = lock.withLock { () -> (any Subscription)? in
+      guard case .subscribed(let upstream) = state else { return nil }
+      return upstream
+    }
+    upstream?.request(demand)
   }
 
   func cancel() {
     end()?.cancel()
+    target?.releaseUpstream(self)
   }
 
   /// Becomes terminal; returns the upstream subscription, if there was one.

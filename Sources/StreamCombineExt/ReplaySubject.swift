@@ -72,6 +72,24 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     core.send(subscription: subscription)
   }
 
+  /// The subscriptions of the current subscribers, in the order they subscribed: each one
+  /// until it is cancelled or the subject has ended.
+  ///
+  /// ```swift
+  /// let subject = ReplaySubject<Int, Never>(bufferSize: 1)
+  /// let cancellable = subject.sink { print($0) }
+  /// print(subject.subscriptions.count)  // 1
+  /// ```
+  ///
+  /// CombineExt keeps this list too (its tests read it); each element is the subscription its
+  /// subscriber received, so their `combineIdentifier`s match.
+  ///
+  /// > Thread safety: Safe from any thread; the list is a snapshot.
+  public var subscriptions: [any Subscription] {
+    let conduits = core.lock.withLock { core.conduits }
+    return conduits.compactMap { $0 as? any Subscription }
+  }
+
   /// Attaches a subscriber and replays the kept values to it.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {

@@ -304,7 +304,25 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
       return live.stage
     }
     guard let number else { return }
-    publisher.receive(subscriber: Stage(serial: self, number: number, onCompletion: onCompletion))
+    // The first stage's subscriber and the later ones' are of different types, as in Combine
+    // (OpenCombine's `ConcatenateTests.testCombineIdentifier`: `append`'s prefix and suffix).
+    if number == 1 {
+      publisher.receive(
+        subscriber: Stage<P.Failure, FirstStage>(
+          serial: self,
+          number: number,
+          onCompletion: onCompletion
+        )
+      )
+    } else {
+      publisher.receive(
+        subscriber: Stage<P.Failure, LaterStage>(
+          serial: self,
+          number: number,
+          onCompletion: onCompletion
+        )
+      )
+    }
   }
 
   @inlinable
@@ -557,8 +575,9 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
 
 extension SerialUpstreams {
   /// The subscriber attached to one stage; it tags the stage's events with its number.
+  /// `Position` (``FirstStage`` or ``LaterStage``) only makes the types differ.
   @usableFromInline
-  package final class Stage<StageFailure: Error>: Subscriber, Subscription,
+  package final class Stage<StageFailure: Error, Position>: Subscriber, Subscription,
     CustomStringConvertible, CustomPlaygroundDisplayConvertible, CustomReflectable
   {
     @usableFromInline package typealias Input = Output
@@ -626,3 +645,11 @@ extension SerialUpstreams {
     }
   }
 }
+
+/// Marks the subscriber of a ``SerialUpstreams``' first stage.
+@usableFromInline
+package enum FirstStage {}
+
+/// Marks the subscriber of a ``SerialUpstreams``' later stages.
+@usableFromInline
+package enum LaterStage {}

@@ -13,11 +13,15 @@ extension Publisher {
   /// cache.send(stale)     // ignored
   /// ```
   ///
-  /// Until one of them has sent something, each request of the subscriber is passed to both, so
-  /// neither waits for demand the other got; the first value or completion decides, the other is
+  /// Both publishers are subscribed before the subscriber gets its subscription, so what it
+  /// requests, or sends to them, from inside `receive(subscription:)` already counts. Until one
+  /// of them has sent something, each request of the subscriber is passed to both, so neither
+  /// waits for demand the other got; the first value or completion decides, the other is
   /// cancelled at once, and a value it sends meanwhile is dropped. From then on requests go to
   /// the winner only. Since no value is ever held back, the subscriber never gets more than it
-  /// asked for, and a race that needs values starts only when the subscriber asks for some.
+  /// asked for, and a race that needs values starts only when the subscriber asks for some. A
+  /// completion that decides the race before the subscriber has its subscription is delivered
+  /// right after it.
   ///
   /// <!-- marbles:amb -->
   /// Marble diagram of `amb(other)`, made by running it (a character is a tick of virtual time; `|`
@@ -151,8 +155,9 @@ extension Publishers {
   /// ```
   ///
   /// Made by ``StreamCore/Publisher/amb(_:)``, which describes the race and its demand. `first`
-  /// is subscribed first; `second` is not subscribed at all when `first` has already won by then.
-  /// The subscription is described as `"Amb"`.
+  /// is subscribed first, then `second` (not at all when `first` completed while being
+  /// subscribed), then the subscriber gets its subscription. The subscription is described as
+  /// `"Amb"`.
   ///
   /// > Thread safety: The two publishers may send from any threads at once; exactly one wins.
   public struct Amb<First: Publisher, Second: Publisher>: Publisher
@@ -180,11 +185,13 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Output, S.Failure == Failure {
       let inner = AmbInner(downstream: subscriber)
-      subscriber.receive(subscription: inner)
+      // Both before the subscriber gets its subscription, as in CombineExt: what it sends from
+      // inside `receive(subscription:)` reaches them.
       first.subscribe(AmbSide(inner: inner, side: .first))
       if inner.isRacing {
         second.subscribe(AmbSide(inner: inner, side: .second))
       }
+      inner.start()
     }
   }
 }
@@ -239,6 +246,7 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
       switch state {
       case .racing(let racing): (racing.downstream, nil, racing.requested)
       case .won(let won): (won.downstream, won.side, .none)
+      case .ended(let ended): (ended.downstream, nil, .none)
       case .terminal: (nil, nil, .none)
       }
     }
@@ -260,6 +268,15 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     }
   }
 
+  /// Hands the subscriber its subscription, once both sides are subscribed; then delivers a
+  /// completion that ended the race before.
+  func start() {
+    guard let downstream = lock.withLock({ state.start() }) else { return }
+    downstream.receive(subscription: self)
+    guard let ended = lock.withLock({ state.takeEnding() }) else { return }
+    ended.downstream.receive(completion: ended.completion)
+  }
+
   func receive(subscription: any Subscription, from side: AmbRacer) {
     guard let demand = lock.withLock({ state.subscribed(subscription, side: side) }) else {
       subscription.cancel()
@@ -271,20 +288,24 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
   func receive(_ input: Downstream.Input, from side: AmbRacer) -> Subscribers.Demand {
     guard let delivery = lock.withLock({ state.receiveValue(from: side) }) else { return .none }
     delivery.loser?.cancel()
-    return delivery.downstream.receive(input)
+    return delivery.downstream?.receive(input) ?? .none
   }
 
   func receive(completion: Subscribers.Completion<Downstream.Failure>, from side: AmbRacer) {
-    guard let ending = lock.withLock({ state.receiveCompletion(from: side) }) else { return }
+    let ending = lock.withLock { state.receiveCompletion(completion, from: side) }
+    guard let ending else { return }
     ending.loser?.cancel()
-    ending.downstream.receive(completion: completion)
+    ending.downstream?.receive(completion: completion)  // `nil`: delivered by `start()`
   }
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let targets = lock.withLock { state.request(demand) }
     targets.first?.request(demand)
-    targets.second?.request(demand)
+    // A synchronous `first` may have won (and cancelled `second`) inside that request.
+    if let second = targets.second, lock.withLock({ state.admits(.second) }) {
+      second.request(demand)
+    }
   }
 
   func cancel() {

@@ -10,15 +10,21 @@ enum AmbRacer: Sendable {
 /// The state of an `amb` subscription.
 ///
 /// ```
-/// racing --a value or completion from one side--> won(side)   (the other side cancelled)
+/// racing --start()--> racing (started)              (the subscriber gets its subscription)
+/// racing (started) --a value from one side--> won(side)   (the other side cancelled)
 /// won(side) --its completion--> terminal
-/// racing --a completion from one side--> terminal             (the other side cancelled)
+/// racing (started) --a completion from one side--> terminal  (the other side cancelled)
+/// racing (not started) --a completion from one side--> ended  (the other side cancelled)
+/// ended --takeEnding(), once the subscriber has its subscription--> terminal
 /// any --cancel()--> terminal
 /// ```
 ///
-/// While racing, every request is passed to both sides; a side subscribed later is asked for all
-/// that was requested so far. Nothing is delivered while racing, so the winner's outstanding
-/// demand is the subscriber's.
+/// Both sides are subscribed before the subscriber gets its subscription, as in CombineExt, so
+/// that what the subscriber sends from inside `receive(subscription:)` reaches them. A completion
+/// that arrives before then waits in `ended`; a value can't, having no demand (one sent anyway
+/// is dropped). While racing, every request is passed to both sides; a side subscribed later is
+/// asked for all that was requested so far. Nothing is delivered while racing, so the winner's
+/// outstanding demand is the subscriber's.
 enum AmbState<Downstream: Subscriber> {
   struct Racing {
     let downstream: Downstream
@@ -26,10 +32,18 @@ enum AmbState<Downstream: Subscriber> {
     var second: (any Subscription)?
     /// Everything requested so far.
     var requested = Subscribers.Demand.none
+    /// Whether the subscriber is getting, or has, its subscription: events may go down.
+    var started = false
 
     init(downstream: Downstream) {
       self.downstream = downstream
     }
+  }
+
+  /// A completion that ended the race before the subscriber had its subscription.
+  struct Ended {
+    let downstream: Downstream
+    let completion: Subscribers.Completion<Downstream.Failure>
   }
 
   struct Won {
@@ -40,7 +54,8 @@ enum AmbState<Downstream: Subscriber> {
 
   /// Where a value or completion goes, after the lock.
   struct Delivery {
-    let downstream: Downstream
+    /// The subscriber, or `nil` when the completion waits for ``takeEnding()``.
+    let downstream: Downstream?
     /// The losing side, to cancel before delivering.
     let loser: (any Subscription)?
     /// The winner's subscription, when the delivery ends it; released after the lock.
@@ -57,7 +72,30 @@ enum AmbState<Downstream: Subscriber> {
 
   case racing(Racing)
   case won(Won)
+  case ended(Ended)
   case terminal
+
+  /// The subscriber is about to get its subscription: from now on, events go down. Returns the
+  /// subscriber, or `nil` if the subscription already ended (cancelled).
+  mutating func start() -> Downstream? {
+    switch self {
+    case .racing(var racing):
+      racing.started = true
+      self = .racing(racing)
+      return racing.downstream
+    case .won(let won): return won.downstream
+    case .ended(let ended): return ended.downstream
+    case .terminal: return nil
+    }
+  }
+
+  /// The completion that ended the race before the subscriber had its subscription, to deliver
+  /// now that it has; `nil` if there is none (or the subscriber cancelled meanwhile).
+  mutating func takeEnding() -> Ended? {
+    guard case .ended(let ended) = self else { return nil }
+    self = .terminal
+    return ended
+  }
 
   /// A side's subscription arrived; returns the demand to ask of it, or `nil`: cancel it.
   mutating func subscribed(_ subscription: any Subscription, side: AmbRacer) -> Subscribers.Demand?
@@ -75,33 +113,43 @@ enum AmbState<Downstream: Subscriber> {
     return racing.requested
   }
 
-  /// A side sent a value; returns where it goes, or `nil`: drop it (a loser's).
+  /// A side sent a value; returns where it goes, or `nil`: drop it (a loser's, or one sent
+  /// before the subscriber had its subscription, without demand).
   mutating func receiveValue(from side: AmbRacer) -> Delivery? {
     switch self {
     case .racing(let racing):
-      guard let split = racing.split(side) else { return nil }
+      guard racing.started, let split = racing.split(side) else { return nil }
       self = .won(Won(downstream: racing.downstream, side: side, subscription: split.winner))
       return Delivery(downstream: racing.downstream, loser: split.loser, ended: nil)
     case .won(let won):
       guard won.side == side else { return nil }
       return Delivery(downstream: won.downstream, loser: nil, ended: nil)
-    case .terminal:
+    case .ended, .terminal:
       return nil
     }
   }
 
   /// A side completed; returns where the completion goes, or `nil`: ignore it (a loser's).
-  mutating func receiveCompletion(from side: AmbRacer) -> Delivery? {
+  /// Before the subscriber has its subscription, the completion is kept for ``takeEnding()``
+  /// and the delivery has no subscriber.
+  mutating func receiveCompletion(
+    _ completion: Subscribers.Completion<Downstream.Failure>,
+    from side: AmbRacer
+  ) -> Delivery? {
     switch self {
     case .racing(let racing):
       guard let split = racing.split(side) else { return nil }
+      guard racing.started else {
+        self = .ended(Ended(downstream: racing.downstream, completion: completion))
+        return Delivery(downstream: nil, loser: split.loser, ended: split.winner)
+      }
       self = .terminal
       return Delivery(downstream: racing.downstream, loser: split.loser, ended: split.winner)
     case .won(let won):
       guard won.side == side else { return nil }
       self = .terminal
       return Delivery(downstream: won.downstream, loser: nil, ended: won.subscription)
-    case .terminal:
+    case .ended, .terminal:
       return nil
     }
   }
@@ -115,8 +163,17 @@ enum AmbState<Downstream: Subscriber> {
       return Targets(first: racing.first, second: racing.second)
     case .won(let won):
       return Targets(first: won.subscription)
-    case .terminal:
+    case .ended, .terminal:
       return Targets()
+    }
+  }
+
+  /// Whether `side` may still be asked for values: no winner yet, or it won.
+  func admits(_ side: AmbRacer) -> Bool {
+    switch self {
+    case .racing: true
+    case .won(let won): won.side == side
+    case .ended, .terminal: false
     }
   }
 
@@ -129,6 +186,8 @@ enum AmbState<Downstream: Subscriber> {
       return Targets(first: racing.first, second: racing.second, downstream: racing.downstream)
     case .won(let won):
       return Targets(first: won.subscription, downstream: won.downstream)
+    case .ended(let ended):
+      return Targets(downstream: ended.downstream)
     case .terminal:
       return Targets()
     }

@@ -14,11 +14,12 @@ extension Publisher {
   /// taps.send(())       // prints 5
   /// ```
   ///
-  /// A value of this publisher that arrives before `other` has sent one is dropped (and one more
-  /// value is asked of this publisher in its place). The subscriber's requests go to this
-  /// publisher; `other` is asked for `.unlimited` and only its latest value is kept. The
-  /// publisher finishes when this publisher completes; it fails when either fails, cancelling
-  /// the other. `other` finishing ends nothing: its last value goes on being used.
+  /// As in CombineExt, `other` is subscribed first, and this publisher only once `other` has
+  /// sent a value, so each of its values finds one; the subscriber's requests wait until then,
+  /// and go to this publisher after. `other` is asked for `.unlimited` and only its latest value
+  /// is kept. The publisher finishes when this publisher completes; it fails when either fails,
+  /// cancelling the other. `other` finishing ends nothing, its last value goes on being used;
+  /// but if it finishes without having sent one, the publisher finishes.
   ///
   /// <!-- marbles:with-latest-from -->
   /// Marble diagram of `withLatestFrom(other) { $0 + $1 }`, made by running it (a character is a
@@ -319,13 +320,13 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       let inner = WithLatestFromInner<Upstream.Output, Other.Output, S>(
         downstream: subscriber,
+        upstream: upstream,
         resultSelector: resultSelector
       )
       subscriber.receive(subscription: inner)
-      // `second` first, so that a value it sends at once (a current-value subject, `Just`) is
-      // there for the upstream's first value.
+      // The upstream is subscribed at `second`'s first value, as in CombineExt, so that every
+      // upstream value finds a latest one.
       second.subscribe(WithLatestFromSide(inner: inner))
-      upstream.subscribe(inner)
     }
   }
 }
@@ -374,12 +375,18 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
   @usableFromInline @exclusivity(unchecked) var state: State
   @usableFromInline let resultSelector: (Input, Latest) -> Downstream.Input
 
-  @inlinable init(
+  @inlinable init<Upstream: Publisher>(
     downstream: Downstream,
+    upstream: Upstream,
     resultSelector: @escaping (Input, Latest) -> Downstream.Input
-  ) {
+  ) where Upstream.Output == Input, Upstream.Failure == Failure {
     state = .active(State.Active(downstream: downstream))
     self.resultSelector = resultSelector
+    // Not shared yet: no lock needed. Weak, since the state that holds the closure is ours.
+    state.install { [weak self] in
+      guard let self else { return }
+      upstream.subscribe(self)
+    }
   }
 
   @inlinable var description: String { "WithLatestFrom" }
@@ -445,15 +452,17 @@ final class WithLatestFromInner<Input, Latest, Downstream: Subscriber>: Subscrib
   }
 
   @inlinable func otherReceive(_ input: Latest) {
-    let replaced = lock.withLock { state.otherValue(input) }
-    _ = consume replaced  // released after the lock
+    let received = lock.withLock { state.otherValue(input) }
+    received.connect?()  // after the lock; the replaced value is released with `received`
   }
 
   @inlinable func otherReceive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
-      let released = lock.withLock { state.otherFinished() }
-      _ = consume released
+      switch lock.withLock({ state.otherFinished() }) {
+      case .goesOn(let released): _ = consume released
+      case .ends: finish(.finished, fromUpstream: false)
+      }
     case .failure:
       finish(completion, fromUpstream: false)
     }

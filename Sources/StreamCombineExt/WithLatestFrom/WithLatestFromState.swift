@@ -4,12 +4,19 @@ public import StreamCore
 /// The state of a `withLatestFrom` subscription.
 ///
 /// ```
+/// active --second's first value--> active            (`connect` handed out: the upstream is
+///                                                      subscribed after the lock)
 /// active --upstream value, no latest--> active      (dropped; one more asked of the upstream)
 /// active --upstream value--> active                 (queued with the latest, drained)
 /// active --upstream completion / second's failure--> completing (the other upstream cancelled)
+/// active --second finishes without a value--> completing (.finished)
 /// completing --the drain hands out the completion--> terminal
 /// any --cancel()--> terminal
 /// ```
+///
+/// As in CombineExt, the upstream is subscribed only once `second` has sent a value, so an
+/// upstream value never waits for one; the subscriber's demand is kept until then. (An upstream
+/// value without a latest one, dropped, can't happen then; it is kept as a guard.)
 @usableFromInline
 enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
   @usableFromInline typealias Failure = Downstream.Failure
@@ -26,11 +33,35 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     @usableFromInline var latest: Latest?
     /// Requested before the upstream's subscription arrived.
     @usableFromInline var pendingDemand = Subscribers.Demand.none
+    /// Subscribes the subscription to the upstream; run, once, after `second`'s first value.
+    @usableFromInline var connect: (() -> Void)?
 
-    @inlinable init(downstream: Downstream) {
+    @inlinable init(downstream: Downstream, connect: (() -> Void)? = nil) {
       self.downstream = downstream
+      self.connect = connect
       queue.demand = .unlimited
     }
+  }
+
+  /// What a value of `second` leads to, after the lock.
+  @usableFromInline struct OtherValue {
+    /// The latest value it replaces, released after the lock.
+    @usableFromInline let replaced: Latest?
+    /// Subscribes to the upstream: the first value of `second` has arrived.
+    @usableFromInline let connect: (() -> Void)?
+
+    @inlinable init(replaced: Latest?, connect: (() -> Void)?) {
+      self.replaced = replaced
+      self.connect = connect
+    }
+  }
+
+  /// What `second` finishing leads to.
+  @usableFromInline enum OtherFinished {
+    /// Nothing ends; its subscription is released after the lock.
+    case goesOn((any Subscription)?)
+    /// It never sent a value, so no upstream value will ever be paired: finish.
+    case ends
   }
 
   /// What an upstream value leads to.
@@ -57,17 +88,21 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     @usableFromInline let claimed: Bool
     /// `second`'s latest value, released after the lock.
     @usableFromInline let latest: Latest?
+    /// The upstream never subscribed to, released after the lock.
+    @usableFromInline let connect: (() -> Void)?
 
     @inlinable init(
       cancel: (any Subscription)?,
       ended: (any Subscription)?,
       claimed: Bool,
-      latest: Latest?
+      latest: Latest?,
+      connect: (() -> Void)? = nil
     ) {
       self.cancel = cancel
       self.ended = ended
       self.claimed = claimed
       self.latest = latest
+      self.connect = connect
     }
   }
 
@@ -84,19 +119,22 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     @usableFromInline let downstream: Downstream?
     @usableFromInline let latest: Latest?
     @usableFromInline let remains: DeliveryQueueRemains<Pair, Failure>?
+    @usableFromInline let connect: (() -> Void)?
 
     @inlinable init(
       upstream: (any Subscription)?,
       other: (any Subscription)?,
       downstream: Downstream?,
       latest: Latest?,
-      remains: DeliveryQueueRemains<Pair, Failure>?
+      remains: DeliveryQueueRemains<Pair, Failure>?,
+      connect: (() -> Void)? = nil
     ) {
       self.upstream = upstream
       self.other = other
       self.downstream = downstream
       self.latest = latest
       self.remains = remains
+      self.connect = connect
     }
   }
 
@@ -126,23 +164,33 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
     return true
   }
 
-  /// `second` sent a value; returns the one it replaces, to release after the lock.
-  @inlinable mutating func otherValue(_ value: Latest) -> Latest? {
-    guard case .active(var active) = self else { return nil }
+  /// Keeps what subscribes to the upstream, for `second`'s first value.
+  @inlinable mutating func install(_ connect: @escaping () -> Void) {
+    guard case .active(var active) = self else { return }
+    self = .terminal
+    defer { self = .active(active) }
+    active.connect = connect
+  }
+
+  /// `second` sent a value; returns the one it replaces, to release after the lock, and, at
+  /// the first value, what subscribes to the upstream, to run after it.
+  @inlinable mutating func otherValue(_ value: Latest) -> OtherValue {
+    guard case .active(var active) = self else { return OtherValue(replaced: nil, connect: nil) }
     self = .terminal
     defer { self = .active(active) }
     let replaced = active.latest.take()
     active.latest = value
-    return replaced
+    return OtherValue(replaced: replaced, connect: active.connect.take())
   }
 
-  /// `second` finished: its last value stays; returns its subscription, to release after the
-  /// lock.
-  @inlinable mutating func otherFinished() -> (any Subscription)? {
-    guard case .active(var active) = self else { return nil }
+  /// `second` finished: its last value stays, and its subscription is handed out to release
+  /// after the lock; if it never sent one, the subscription is to finish.
+  @inlinable mutating func otherFinished() -> OtherFinished {
+    guard case .active(var active) = self else { return .goesOn(nil) }
+    guard active.latest != nil else { return .ends }
     self = .terminal
     defer { self = .active(active) }
-    return active.other.take()
+    return .goesOn(active.other.take())
   }
 
   @inlinable mutating func receive(_ input: Input) -> ReceiveAction {
@@ -184,7 +232,8 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
       cancel: fromUpstream ? active.other : active.upstream,
       ended: fromUpstream ? active.upstream : active.other,
       claimed: claimed,
-      latest: active.latest.take()
+      latest: active.latest.take(),
+      connect: active.connect.take()
     )
   }
 
@@ -243,7 +292,8 @@ enum WithLatestFromState<Downstream: Subscriber, Input, Latest> {
         other: active.other,
         downstream: active.downstream,
         latest: active.latest,
-        remains: active.queue.cancel()
+        remains: active.queue.cancel(),
+        connect: active.connect
       )
     case .completing(let downstream, var queue):
       return Cancelled(

@@ -11,6 +11,7 @@ private func racing(_ first: SubscriptionProbe, _ second: SubscriptionProbe) -> 
   var state = State.racing(State.Racing(downstream: RecordingSubscriber()))
   #expect(state.subscribed(first, side: .first) == Subscribers.Demand.none)
   #expect(state.subscribed(second, side: .second) == Subscribers.Demand.none)
+  #expect(state.start() != nil)
   return state
 }
 
@@ -35,7 +36,7 @@ private func racing(_ first: SubscriptionProbe, _ second: SubscriptionProbe) -> 
     let delivery = state.receiveValue(from: .second)
     #expect(first.isSame(as: delivery?.loser))
     #expect(state.receiveValue(from: .first) == nil)
-    #expect(state.receiveCompletion(from: .first) == nil)
+    #expect(state.receiveCompletion(.finished, from: .first) == nil)
     #expect(state.receiveValue(from: .second)?.loser == nil)
     let targets = state.request(.max(1))
     #expect(second.isSame(as: targets.first))
@@ -47,12 +48,40 @@ private func racing(_ first: SubscriptionProbe, _ second: SubscriptionProbe) -> 
     let first = SubscriptionProbe()
     let second = SubscriptionProbe()
     var state = racing(first, second)
-    let ending = state.receiveCompletion(from: .first)
+    let ending = state.receiveCompletion(.finished, from: .first)
     #expect(second.isSame(as: ending?.loser))
     #expect(first.isSame(as: ending?.ended))
+    #expect(ending?.downstream != nil)
     #expect(state.receiveValue(from: .second) == nil)
     let cancelled = state.cancel()
     #expect(cancelled.first == nil && cancelled.second == nil && cancelled.downstream == nil)
+  }
+
+  @Test func beforeStart_aValueIsDropped_aCompletionDecidesAndWaitsForTheSubscription() {
+    let first = SubscriptionProbe()
+    let second = SubscriptionProbe()
+    var state = State.racing(State.Racing(downstream: RecordingSubscriber()))
+    _ = state.subscribed(first, side: .first)
+    _ = state.subscribed(second, side: .second)
+    #expect(state.receiveValue(from: .first) == nil)
+    let ending = state.receiveCompletion(.failure(TestError()), from: .second)
+    #expect(ending?.downstream == nil)
+    #expect(first.isSame(as: ending?.loser))
+    #expect(second.isSame(as: ending?.ended))
+    #expect(state.receiveCompletion(.finished, from: .first) == nil)
+    #expect(state.request(.max(1)).first == nil)
+    #expect(state.start() != nil)
+    #expect(state.takeEnding()?.completion == .failure(TestError()))
+    #expect(state.takeEnding() == nil)
+    #expect(state.cancel().downstream == nil)
+  }
+
+  @Test func cancelBeforeTheHeldCompletionIsTaken_releasesIt() {
+    var state = State.racing(State.Racing(downstream: RecordingSubscriber()))
+    _ = state.subscribed(SubscriptionProbe(), side: .first)
+    #expect(state.receiveCompletion(.finished, from: .first) != nil)
+    #expect(state.cancel().downstream != nil)
+    #expect(state.takeEnding() == nil)
   }
 
   @Test func cancel_handsOutBothSidesAndTheSubscriber() {

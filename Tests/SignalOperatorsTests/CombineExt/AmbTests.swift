@@ -78,11 +78,56 @@ import Testing
     #expect(first.requests == [.demand(.max(3)), .cancel])
   }
 
-  @Test func aFirstThatWinsWhileSubscribing_meansTheSecondIsNeverSubscribed() {
+  @Test func aFirstThatCompletesWhileSubscribing_meansTheSecondIsNeverSubscribed() {
+    let recorder = RecordingSubscriber<Int, TestError>()
+    Empty<Int, TestError>().amb(second).subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(second.subscriptionCount == 0)
+  }
+
+  @Test func aSynchronousFirst_winsAtTheFirstRequest_theSecondIsCancelled() {
     let recorder = RecordingSubscriber<Int, TestError>()
     Just(5).setFailureType(to: TestError.self).amb(second).subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(5), .completion(.finished)])
-    #expect(second.subscriptionCount == 0)
+    #expect(second.requests == [.cancel])
+  }
+
+  // CombineExt's `testAmbLimitedPreDemand`: the subscriber requests, and the publishers send,
+  // from inside `receive(subscription:)`, before a winner is known; the winner's values within
+  // that demand arrive.
+  @Test func demandRequestedBeforeTheRace_theWinnersValuesArrive() {
+    let left = PassthroughSubject<Int, Never>()
+    let right = PassthroughSubject<Int, Never>()
+    let received = LockedState<[Int]>([])
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        subscription.request(.max(2))
+        right.send(3)
+        left.send(1)
+        left.send(0)
+        right.send(0)
+        right.send(7)
+        left.send(12)
+      },
+      receiveValue: { value in
+        received.withLock { $0.append(value) }
+        return .none
+      },
+      receiveCompletion: nil
+    )
+    left.amb(right).subscribe(subscriber)
+    #expect(received.withLock { $0 } == [3, 0])
+  }
+
+  /// Two publishers that complete while being subscribed: the first decides, and its
+  /// completion reaches the subscriber once it has its subscription (CombineExt's
+  /// `testAmbEmptyAndEmpty`).
+  @Test func bothEmpty_theFirstCompletionArrivesAfterTheSubscription() {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    Publishers.Amb(first: Empty<Int, TestError>(), second: Fail(error: TestError(code: 2)))
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
   }
 
   @Test func ambWith_variadicAndCollection_mirrorTheFirstOfAll() {

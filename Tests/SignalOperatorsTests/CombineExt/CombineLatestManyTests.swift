@@ -94,6 +94,68 @@ import Testing
     #expect(subscription == nil)
   }
 
+  // Item 2 of issue 39 (CombineExt's `testCombineLatestAtScale`): one subscription for the
+  // whole collection, no chain of nested combineLatests to overflow the stack.
+  @Test func atScale_aHundredThousandAndOneJusts_combineIntoOneArray() {
+    let count = 100_001
+    let recorder = RecordingSubscriber<[Int], Never>()
+    Array(repeating: Just(2), count: count).combineLatest().subscribe(recorder)
+    #expect(recorder.values.count == 1)
+    #expect(recorder.values.first == Array(repeating: 2, count: count))
+    #expect(recorder.completion == .finished)
+    let erased = RecordingSubscriber<[Int], Never>()
+    Just(1).combineLatest(with: (1..<count).map { Just($0 + 1) }).subscribe(erased)
+    #expect(erased.values == [Array(1...count)])
+    #expect(erased.completion == .finished)
+  }
+
+  @Test func aPublisherFinishingWithoutAValue_endsNothingWhileTheOthersGoOn() {
+    let recorder = RecordingSubscriber<[Int], TestError>()
+    [a, b].combineLatest().subscribe(recorder)
+    a.send(completion: .finished)
+    b.send(1)
+    #expect(recorder.events == [.subscription])
+    #expect(!b.requests.contains(.cancel))
+    b.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func aValueWithoutDemand_isHeld_theNextRequestSendsTheLatestValues() {
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
+    [a, b].combineLatest().subscribe(recorder)
+    recorder.request(.max(2))
+    for publisher in [a, b] { #expect(publisher.requests == [.demand(.max(2))]) }
+    a.send(1)
+    b.send(2)
+    a.send(3)
+    #expect(recorder.values == [[1, 2], [3, 2]])
+    b.send(4)  // no demand left: held
+    #expect(recorder.values == [[1, 2], [3, 2]])
+    recorder.request(.max(1))
+    #expect(recorder.values == [[1, 2], [3, 2], [3, 4]])
+    for publisher in [a, b] {
+      #expect(publisher.requests == [.demand(.max(2)), .demand(.max(1))])
+    }
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func aFailure_cancelsTheOthers_afterTheArraysAlreadyMade() {
+    let recorder = RecordingSubscriber<[Int], TestError>()
+    [a, b, c].combineLatest().subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    c.send(3)
+    b.send(completion: .failure(TestError(code: 5)))
+    c.send(4)
+    #expect(
+      recorder.events == [
+        .subscription, .value([1, 2, 3]), .completion(.failure(TestError(code: 5))),
+      ]
+    )
+    #expect(a.requests.last == .cancel)
+    #expect(c.requests.last == .cancel)
+  }
+
   @Test func combineLatestMany_conforms() {
     PublisherConformance(
       elements: 3,

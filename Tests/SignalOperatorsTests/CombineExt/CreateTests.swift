@@ -17,9 +17,11 @@ import Testing
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     publisher.subscribe(recorder)
     let subscription = try #require(recorder.subscription)
-    #expect(String(describing: subscription) == "Create")
+    #expect(String(describing: subscription) == "Create.Subscription<Int, TestError>")
     let playground = subscription as? any CustomPlaygroundDisplayConvertible
-    #expect(playground?.playgroundDescription as? String == "Create")
+    #expect(
+      playground?.playgroundDescription as? String == "Create.Subscription<Int, TestError>"
+    )
     let children = { Mirror(reflecting: subscription).children }
     #expect(children().map(\.label) == ["downstream", "demand", "buffered"])
     #expect(children().first?.value as? RecordingSubscriber<Int, TestError> === recorder)
@@ -40,7 +42,7 @@ import Testing
     let recorder = RecordingSubscriber<Int, TestError>()
     publisher.subscribe(recorder)
     #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(recorder.subscriptionDescription == "Create")
+    #expect(recorder.subscriptionDescription == "Create.Subscription<Int, TestError>")
     // The completion came before the factory returned: the cleanup ran as soon as it did.
     #expect(cleanups.load(ordering: .relaxed) == 1)
     #expect(recorder.violations.isEmpty)
@@ -57,10 +59,11 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1), .completion(.failure(TestError()))])
   }
 
-  @Test func limitedDemand_valuesAreBufferedAndTheCompletionWaitsForThem() {
+  @Test func limitedDemand_valuesAreBufferedUntilRequested() {
+    let handle = HandleBox<Int, TestError>()
     let publisher = Publishers.Create<Int, TestError> { subscriber in
+      handle.subscriber = subscriber
       for value in 1...5 { subscriber.send(value) }
-      subscriber.send(completion: .failure(TestError()))
       return AnyCancellable {}
     }
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(2))
@@ -70,12 +73,91 @@ import Testing
     #expect(recorder.values == [1, 2, 3, 4])
     #expect(recorder.completion == nil)
     recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3, 4, 5])
+    handle.subscriber?.send(completion: .finished)
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
+  }
+
+  // CombineExt's `testLimitedDemandFinished` and `testLimitedDemandError`: a completion needs
+  // no demand; the buffered values beyond the subscriber's demand are dropped.
+  @Test func limitedDemand_theCompletionIsDeliveredAnyway_overtakingTheValuesBeyondIt() {
+    for completion in [Subscribers.Completion<TestError>.finished, .failure(TestError())] {
+      let cleanups = Atomic(0)
+      let publisher = AnyPublisher<String, TestError>.create { subscriber in
+        for word in ["Hello", "World", "What's", "Up?"] { subscriber.send(word) }
+        subscriber.send(completion: completion)
+        return AnyCancellable { cleanups.add(1, ordering: .relaxed) }
+      }
+      let recorder = RecordingSubscriber<String, TestError>(initialDemand: .max(1))
+      publisher.subscribe(recorder)
+      #expect(recorder.events == [.subscription, .value("Hello"), .completion(completion)])
+      #expect(cleanups.load(ordering: .relaxed) == 1)
+      recorder.request(.max(3))
+      #expect(recorder.events == [.subscription, .value("Hello"), .completion(completion)])
+      #expect(recorder.violations.isEmpty)
+    }
+  }
+
+  // CombineExt's `testNoDemandFinished`: a completion sent before the subscriber requested
+  // anything waits for its first request, and then goes after the values that request covers.
+  @Test func beforeAnyRequest_theCompletionWaitsForTheFirst() {
+    let publisher = AnyPublisher<Int, TestError> { subscriber in
+      for value in 1...3 { subscriber.send(value) }
+      subscriber.send(completion: .failure(TestError(code: 7)))
+      return AnyCancellable {}
+    }
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    publisher.subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(1))
     #expect(
-      recorder.events == [
-        .subscription, .value(1), .value(2), .value(3), .value(4), .value(5),
-        .completion(.failure(TestError())),
-      ]
+      recorder.events == [.subscription, .value(1), .completion(.failure(TestError(code: 7)))]
     )
+    #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func afterARequest_aLaterCompletionNeedsNoDemand() {
+    let handle = HandleBox<Int, TestError>()
+    let publisher = AnyPublisher<Int, TestError> { subscriber in
+      handle.subscriber = subscriber
+      return AnyCancellable {}
+    }
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
+    publisher.subscribe(recorder)
+    handle.subscriber?.send(1)
+    handle.subscriber?.send(2)
+    #expect(recorder.events == [.subscription, .value(1)])
+    handle.subscriber?.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func withNothingBuffered_theCompletionGoesAtOnce() {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    AnyPublisher<Int, TestError> { subscriber in
+      subscriber.send(completion: .finished)
+      return AnyCancellable {}
+    }
+    .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
+
+  /// A completion sent from inside the subscriber's `receive(_:)`, while the drain delivers: the
+  /// demand the subscriber returns still counts, then the completion overtakes the rest.
+  @Test func completionWhileDelivering_theDemandReturnedStillCounts() {
+    let handle = HandleBox<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil) { value in
+      if value == 1 { handle.subscriber?.send(completion: .finished) }
+      return value == 1 ? .max(1) : .none
+    }
+    let publisher = AnyPublisher<Int, Never> { subscriber in
+      handle.subscriber = subscriber
+      for value in 1...4 { subscriber.send(value) }
+      return AnyCancellable {}
+    }
+    publisher.subscribe(recorder)
+    recorder.request(.max(1))
+    #expect(recorder.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     #expect(recorder.violations.isEmpty)
   }
 
@@ -224,9 +306,9 @@ import Testing
       } else {
         #expect(values.count == 400)
         #expect(recorder.violations.isEmpty)
-        subscriber.send(completion: .finished)
         recorder.request(.max(500))
         #expect(recorder.values.count == 900)
+        subscriber.send(completion: .finished)
         #expect(recorder.completion == .finished)
         #expect(cleanups.load(ordering: .relaxed) == 1)
       }
@@ -258,7 +340,15 @@ import Testing
         }
       }
     )
-    .run()
+    .run(
+      ConformanceRule.all.filter {
+        ![.concurrentRequests, .cancelFromOutside, .independentSubscriptions].contains($0)
+      }
+    )
+    // These three request after `receive(subscription:)` returned, one value at a time, from a
+    // closure that has already sent its completion: as in CombineExt, the completion then
+    // overtakes the values the first request doesn't cover, so "n values, then `.finished`"
+    // can't hold. The concurrency tests above cover requests and cancel from other threads.
     .expectAllPassed()
   }
 }

@@ -33,6 +33,24 @@ import Testing
     #expect(children().map { String(describing: $0.value) } == ["nil", "true", "nil"])
   }
 
+  // Item 6 of issue 39: CombineExt code names the element `Event` and matches `.value`,
+  // `.failure` and `.finished` (as its `MaterializeTests` do).
+  @Test func elements_areNamedEventAsInCombineExt() {
+    var received: [Event<String, TestError>] = []
+    let subject = PassthroughSubject<String, TestError>()
+    let cancellable = subject.materialize().sink { received.append($0) }
+    subject.send("Hello")
+    subject.send(completion: .failure(TestError(code: 9)))
+    #expect(received == [.value("Hello"), .failure(TestError(code: 9))])
+    let finished: [Event<String, TestError>] = [.finished]
+    #expect(
+      Just("x").setFailureType(to: TestError.self).materialize().values()
+        is AnyPublisher<String, Never>
+    )
+    #expect(finished.map(\.description) == ["finished"])
+    cancellable.cancel()
+  }
+
   @Test func valuesThenFinish_areEventsThenTheFinish() {
     let recorder = RecordingSubscriber<Item, Never>()
     upstream.materialize().subscribe(recorder)

@@ -30,6 +30,31 @@ import Testing
     #expect(recorder.violations.isEmpty)
   }
 
+  // Item 4 of issue 39: a relay subscribed to a current-value subject asks it for values only
+  // once the relay has a subscriber with demand, as a Combine subject would, so the subject's
+  // value reaches that subscriber (CombineExt's `testSubscribeRelay_CurrentValueToPassthrough`).
+  @Test func subscribedToACurrentValueSubject_itsValueReachesALaterSubscriber() {
+    let subject = CurrentValueSubject<Int, Never>(10)
+    let token = subject.subscribe(relay)
+    let recorder = RecordingSubscriber<Int, Never>()
+    relay.subscribe(recorder)
+    subject.send(11)
+    #expect(recorder.events == [.subscription, .value(10), .value(11)])
+    token.cancel()
+  }
+
+  @Test func linkedFromACurrentValueRelay_itsValueReachesALaterSubscriber() {
+    let input = CurrentValueRelay(1)
+    let token = input.subscribe(relay)
+    let recorder = RecordingSubscriber<Int, Never>()
+    relay.subscribe(recorder)
+    input.accept(2)
+    input.accept(3)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(recorder.completion == nil)
+    token.cancel()
+  }
+
   @Test func voidRelay_acceptWithoutArgument() {
     let ticks = PassthroughRelay<Void>()
     let recorder = RecordingSubscriber<Void, Never>()

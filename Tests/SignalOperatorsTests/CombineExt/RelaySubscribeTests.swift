@@ -52,12 +52,38 @@ import Testing
     let input = PassthroughRelay<Int>()
     let output = CurrentValueRelay(0)
     let token = input.subscribe(output)
+    let recorder = RecordingSubscriber<Int, Never>()
+    output.subscribe(recorder)
     input.accept(5)
     #expect(output.value == 5)
+    #expect(recorder.values == [0, 5])
     let other = PassthroughRelay<Int>()
+    let watcher = RecordingSubscriber<Int, Never>()
+    other.subscribe(watcher)
     let second = Just(9).subscribe(other as PassthroughRelay<Int>)
+    #expect(watcher.values == [9])
     _ = second
     withExtendedLifetime(token) {}
+  }
+
+  /// As a `PassthroughSubject` does with the publishers it is subscribed to (and so CombineExt's
+  /// `PassthroughRelay`, a subject inside): it asks for values only once one of its subscribers
+  /// has demand; until then a value accepted upstream doesn't reach it. (A `CurrentValueRelay`
+  /// asks at once, as its subject does: `passthroughToCurrentValue_…` above.)
+  @Test func aPassthroughRelayWithoutDemand_asksItsUpstreamForNothing() {
+    let input = CurrentValueRelay(0)
+    let output = PassthroughRelay<Int>()
+    let token = input.subscribe(output)
+    input.accept(5)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: nil)
+    output.subscribe(recorder)
+    input.accept(6)
+    #expect(recorder.events == [.subscription])
+    recorder.request(.max(2))
+    #expect(recorder.values == [6])
+    input.accept(7)
+    #expect(recorder.values == [6, 7])
+    token.cancel()
   }
 
   @Test func cancelToken_cancelsUpstreamAndStopsValues() {
@@ -76,6 +102,7 @@ import Testing
   @Test func droppedToken_cancelsUpstream() {
     let relay = PassthroughRelay<Int>()
     let upstream = TestPublisher<Int, Never>()
+    relay.subscribe(RecordingSubscriber<Int, Never>())
     do {
       _ = upstream.subscribe(relay)
     }
@@ -91,9 +118,11 @@ import Testing
       weakRelay = relay
       token = upstream.subscribe(relay)
     }
+    // The relay had no subscriber, so nothing was asked for; its going away cancels at once.
     #expect(weakRelay == nil)
+    #expect(upstream.requests == [.cancel])
     upstream.send(1)
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.requests == [.cancel])
     token?.cancel()
   }
 

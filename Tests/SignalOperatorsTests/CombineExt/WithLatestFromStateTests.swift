@@ -47,11 +47,11 @@ private func receive(_ input: Int, into state: inout State) -> String {
     let accepted = state.otherSubscribed(SubscriptionProbe())
     #expect(accepted)
     #expect(receive(1, into: &state) == "dropped")
-    #expect(state.otherValue("a") == nil)
+    #expect(state.otherValue("a").replaced == nil)
     // Nothing queued: the caller claims the drain and delivers the pair itself.
     #expect(receive(2, into: &state) == "direct 2a")
     #expect(receive(3, into: &state) == "queued")  // the drain is claimed
-    #expect(state.otherValue("b") == "a")
+    #expect(state.otherValue("b").replaced == "a")
     #expect(drainAll(&state) == ["3a"])
     #expect(receive(4, into: &state) == "direct 4b")
     #expect(drainAll(&state) == [])  // lets go of the drain
@@ -80,11 +80,49 @@ private func receive(_ input: Int, into state: inout State) -> String {
     let other = SubscriptionProbe()
     _ = state.otherSubscribed(other)
     _ = state.otherValue("a")
-    let finished = state.otherFinished()
+    guard case .goesOn(let finished) = state.otherFinished() else {
+      Issue.record("second's finishing ended the subscription")
+      return
+    }
     #expect(other.isSame(as: finished))
     #expect(receive(1, into: &state) == "direct 1a")
     #expect(receive(2, into: &state) == "queued")
     #expect(drainAll(&state) == ["2a"])
+  }
+
+  @Test func theUpstreamIsConnected_atSecondsFirstValue_once() {
+    let connections = LockedState(0)
+    var state = State.active(
+      State.Active(downstream: RecordingSubscriber()) { connections.withLock { $0 += 1 } }
+    )
+    _ = state.otherSubscribed(SubscriptionProbe())
+    let first = state.otherValue("a")
+    first.connect?()
+    #expect(state.otherValue("b").connect == nil)
+    #expect(connections.withLock { $0 } == 1)
+  }
+
+  @Test func secondFinishingWithoutAValue_ends_andHandsOutTheConnection() {
+    var state = State.active(State.Active(downstream: RecordingSubscriber()) {})
+    let other = SubscriptionProbe()
+    _ = state.otherSubscribed(other)
+    guard case .ends = state.otherFinished() else {
+      Issue.record("second finished without a value, yet the subscription goes on")
+      return
+    }
+    let finishing = state.finish(.finished, fromUpstream: false)
+    #expect(finishing.cancel == nil)
+    #expect(other.isSame(as: finishing.ended))
+    #expect(finishing.connect != nil)
+    #expect(finishing.claimed)
+    #expect(drainAll(&state) == ["finished"])
+  }
+
+  @Test func cancelBeforeSecondsFirstValue_handsOutTheConnection() {
+    var state = State.active(State.Active(downstream: RecordingSubscriber()) {})
+    let cancelled = state.cancel()
+    #expect(cancelled.connect != nil)
+    #expect(cancelled.upstream == nil)
   }
 
   @Test func cancel_handsOutEverything() {

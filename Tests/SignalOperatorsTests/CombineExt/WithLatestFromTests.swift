@@ -33,11 +33,13 @@ import Testing
     #expect(children().map { String(describing: $0.value) } == ["nil", "nil", "nil", "nil"])
   }
 
-  @Test func values_beforeOtherHasAValueAreDropped_thenCombinedWithItsLatest() {
+  @Test func upstream_isSubscribedAtTheOthersFirstValue_thenCombinedWithItsLatest() {
     let recorder = RecordingSubscriber<String, TestError>()
     upstream.withLatestFrom(other) { "\($0)\($1)" }.subscribe(recorder)
-    upstream.send(1)
+    #expect(upstream.subscriptionCount == 0)
+    upstream.send(1)  // no subscriber yet: goes nowhere
     other.send("a")
+    #expect(upstream.requests == [.demand(.unlimited)])
     upstream.send(2)
     upstream.send(3)
     other.send("b")
@@ -113,6 +115,7 @@ import Testing
   @Test func upstreamFailing_failsAndCancelsOther() {
     let recorder = RecordingSubscriber<String, TestError>()
     upstream.withLatestFrom(other).subscribe(recorder)
+    other.send("a")
     upstream.send(completion: .failure(TestError(code: 1)))
     #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 1)))])
     #expect(other.requests == [.demand(.unlimited), .cancel])
@@ -145,11 +148,10 @@ import Testing
   @Test func demand_goesToUpstream_otherIsAskedForUnlimited() {
     let recorder = RecordingSubscriber<String, TestError>(initialDemand: .max(2))
     upstream.withLatestFrom(other).subscribe(recorder)
-    #expect(upstream.requests == [.demand(.max(2))])
+    #expect(upstream.requests.isEmpty)  // kept until `other` has a value
     #expect(other.requests == [.demand(.unlimited)])
-    upstream.send(1)  // dropped: one more is asked in its place
-    #expect(upstream.outstandingDemand == .max(2))
     other.send("a")
+    #expect(upstream.requests == [.demand(.max(2))])
     upstream.send(2)
     upstream.send(3)
     #expect(upstream.outstandingDemand == .none)
@@ -172,6 +174,45 @@ import Testing
     #expect(recorder.values.count == 5)
     #expect(upstream.outstandingDemand == .max(1))
     #expect(upstream.violations.isEmpty)
+  }
+
+  // Item 5 of issue 39 (CombineExt's
+  // `testWithResultSelectorDoesNotRetainClassBasedPublisherWithoutSendCompletion`): an upstream
+  // that sends at once (`Just`) and an other that is a subject kept alive, which sends later.
+  // The upstream's value waits for the other's first one instead of being dropped.
+  @Test func synchronousUpstream_othersFirstValueComesLater_nothingIsDropped() {
+    let subject = PassthroughSubject<String, Never>()
+    let recorder = RecordingSubscriber<String, Never>()
+    Just(1).withLatestFrom(subject) { "\($0)\($1)" }.subscribe(recorder)
+    #expect(recorder.events == [.subscription])
+    subject.send("foo")
+    #expect(recorder.events == [.subscription, .value("1foo"), .completion(.finished)])
+    subject.send("bar")
+    #expect(recorder.values == ["1foo"])
+  }
+
+  @Test func upstreamAndOtherAreClasses_releasedAfterCancel() {
+    var source: PassthroughSubject<Int, Never>? = PassthroughSubject()
+    var latest: CurrentValueSubject<String, Never>? = CurrentValueSubject("x")
+    weak let weakSource = source
+    weak let weakLatest = latest
+    let recorder = RecordingSubscriber<String, Never>()
+    source?.withLatestFrom(latest!) { "\($0)\($1)" }.subscribe(recorder)
+    source?.send(1)
+    #expect(recorder.values == ["1x"])
+    recorder.cancel()
+    source = nil
+    latest = nil
+    #expect(weakSource == nil)
+    #expect(weakLatest == nil)
+  }
+
+  @Test func otherFinishingWithoutAValue_finishes_theUpstreamIsNeverSubscribed() {
+    let recorder = RecordingSubscriber<String, TestError>()
+    upstream.withLatestFrom(other).subscribe(recorder)
+    other.send(completion: .finished)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(upstream.subscriptionCount == 0)
   }
 
   @Test func requestBeforeTheUpstreamSubscribes_isHeldForIt() {

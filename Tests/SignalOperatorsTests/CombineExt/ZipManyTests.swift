@@ -1,3 +1,4 @@
+import Dispatch
 import SignalOperators
 import StreamCombineExt
 import StreamCore
@@ -84,6 +85,94 @@ import Testing
     recorder.cancel()
     for publisher in [a, b, c] { #expect(publisher.requests.last == .cancel) }
     #expect(subscription == nil)
+  }
+
+  // Item 2 of issue 39 (CombineExt's `testZipAtScale`): one subscription for the whole
+  // collection, no chain of nested zips to overflow the stack.
+  @Test func atScale_aHundredThousandAndOneJusts_zipIntoOneArray() {
+    let count = 100_001
+    let recorder = RecordingSubscriber<[Int], Never>()
+    Array(repeating: Just(2), count: count).zip().subscribe(recorder)
+    #expect(recorder.values.count == 1)
+    #expect(recorder.values.first == Array(repeating: 2, count: count))
+    #expect(recorder.completion == .finished)
+    let erased = RecordingSubscriber<[Int], Never>()
+    Just(1).zip(with: (1..<count).map { Just($0 + 1) }).subscribe(erased)
+    #expect(erased.values == [Array(1...count)])
+    #expect(erased.completion == .finished)
+  }
+
+  @Test func requests_andTheDemandReturnedForAnArray_goToEveryPublisher() {
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil) { _ in .max(1) }
+    [a, b, c].zip().subscribe(recorder)
+    #expect(a.requests.isEmpty)
+    recorder.request(.max(2))
+    for publisher in [a, b, c] { #expect(publisher.requests == [.demand(.max(2))]) }
+    a.send(1)
+    b.send(2)
+    c.send(3)
+    #expect(recorder.values == [[1, 2, 3]])
+    for publisher in [a, b, c] {
+      #expect(publisher.requests == [.demand(.max(2)), .demand(.max(1))])
+    }
+    #expect(recorder.violations.isEmpty)
+  }
+
+  // CombineExt's `testZippingEndingWithAFinishedCompletion` and
+  // `testZippingWithAnInnerCompletionButNotAnOuter`.
+  @Test func aFinishedPublisher_endsItOnlyOnceItsQueueIsEmpty() {
+    let drained = RecordingSubscriber<[Int], TestError>()
+    a.zip(with: b, c).subscribe(drained)
+    a.send(1)
+    b.send(2)
+    b.send(2)
+    c.send(3)
+    a.send(completion: .finished)
+    #expect(drained.events == [.subscription, .value([1, 2, 3]), .completion(.finished)])
+    #expect(b.requests.last == .cancel)
+
+    let x = TestPublisher<Int, TestError>()
+    let y = TestPublisher<Int, TestError>()
+    let z = TestPublisher<Int, TestError>()
+    let waiting = RecordingSubscriber<[Int], TestError>()
+    x.zip(with: y, z).subscribe(waiting)
+    x.send(1)
+    x.send(1)
+    y.send(2)
+    y.send(2)
+    z.send(3)
+    x.send(completion: .finished)  // x still has a value to pair
+    #expect(waiting.events == [.subscription, .value([1, 2, 3])])
+    z.send(4)
+    #expect(
+      waiting.events == [
+        .subscription, .value([1, 2, 3]), .value([1, 2, 4]), .completion(.finished),
+      ]
+    )
+  }
+
+  @Test func aFailure_afterTheArraysTheDemandCovers() {
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
+    [a, b].zip().subscribe(recorder)
+    recorder.request(.max(5))
+    a.send(1)
+    a.send(2)
+    b.send(completion: .failure(TestError(code: 3)))
+    #expect(recorder.events == [.subscription, .completion(.failure(TestError(code: 3)))])
+    #expect(a.requests.last == .cancel)
+  }
+
+  @Test func sendsFromSeveralThreads_everyArrayOnce_callsNeverOverlap() {
+    let subjects = (0..<4).map { _ in PassthroughSubject<Int, TestError>() }
+    let recorder = ConcurrentRecorder<[Int], TestError>()
+    subjects.zip().subscribe(recorder)
+    DispatchQueue.concurrentPerform(iterations: subjects.count) { index in
+      for value in 0..<2_000 { subjects[index].send(value) }
+    }
+    subjects[0].send(completion: .finished)
+    #expect(recorder.values == (0..<2_000).map { Array(repeating: $0, count: 4) })
+    #expect(recorder.completion == .finished)
+    #expect(recorder.violations.isEmpty)
   }
 
   @Test func zipMany_conforms() {

@@ -390,11 +390,9 @@ import Testing
           .eraseToAnyPublisher()
       }
     )
-    let report = conformance.run()
-    // SC-3.01 fails by design: once the upstream's completion has arrived, a cancel does
-    // nothing, as in Combine (`cancel_whileCompletionIsScheduled_doesNothing`), and this
-    // synchronous upstream has completed before the first value is delivered.
-    #expect(report.failures.map(\.rule.id) == ["SC-3.01"])
+    // Not SC-3.01: once the upstream's completion has arrived, a cancel does nothing, as in
+    // Combine (`cancel_whileCompletionIsScheduled_doesNothing`), and whether this synchronous
+    // upstream has completed when the cancel comes depends on the queue's timing.
     conformance.run(ConformanceRule.all.filter { $0.id != "SC-3.01" })
       .expectAllPassed(skipping: ["SC-1.05"])
   }

@@ -229,6 +229,19 @@ import Testing
     #expect(subscriber.subscription == nil)
   }
 
+  /// As Combine's (OpenCombine's `ConcatenateTests.testCombineIdentifier`): the prefix's and the
+  /// suffix's subscribers are of different types.
+  @Test func prefixAndSuffix_subscribersAreOfDifferentTypes() {
+    let prefix = TypeRecordingPublisher()
+    let suffix = TypeRecordingPublisher()
+    let recorder = RecordingSubscriber<Int, Never>()
+    prefix.append(suffix).subscribe(recorder)
+    let types = [prefix.subscriberType, suffix.subscriberType].compactMap { $0 }
+    #expect(types.count == 2)
+    #expect(Set(types.map(ObjectIdentifier.init)).count == 2)
+    #expect(recorder.completion == .finished)
+  }
+
   @Test func description_isConcatenate() {
     let recorder = RecordingSubscriber<Int, TestError>()
     first.append(second).subscribe(recorder)
@@ -291,5 +304,19 @@ private final class FinishingOnRelease: Publisher, @unchecked Sendable {
 
   deinit {
     for subscriber in subscribers { subscriber.receive(completion: .finished) }
+  }
+}
+
+/// A publisher that notes its subscriber's type and finishes at once.
+// Sendable: used on one thread only.
+private final class TypeRecordingPublisher: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+  private(set) var subscriberType: Any.Type?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subscriberType = S.self
+    subscriber.receive(subscription: Subscriptions.empty)
+    subscriber.receive(completion: .finished)
   }
 }

@@ -260,13 +260,11 @@ import Testing
         )
       }
     )
-    // On a queue, SC-3.01 fails by design, as `receive(on:)`'s: once the upstream's completion
-    // has arrived, a cancel does nothing (as in Combine).
+    // On a queue, not SC-3.01, as `receive(on:)`'s: once the upstream's completion has arrived,
+    // a cancel does nothing (as in Combine), and whether it has arrived when the cancel comes
+    // depends on the queue's timing.
     let rules = ConformanceRule.all.filter { !onAQueue || $0.id != "SC-3.01" }
     // No long or failing publisher.
     conformance.run(rules).expectAllPassed(skipping: ["SC-1.05", "SC-2.04"])
-    if onAQueue {
-      #expect(conformance.run().failures.map(\.rule.id) == ["SC-3.01"])
-    }
   }
 }
