@@ -10,7 +10,8 @@ extension Publisher {
   /// values and completion.
   ///
   /// - Parameter subject: The subject to attach to this publisher.
-  /// - Returns: A cancellable that cancels the upstream subscription and releases the subject.
+  /// - Returns: A cancellable that cancels the upstream subscription. As in Combine, the subject
+  ///   is held weakly: keep it, or the subscription ends when it goes away.
   @inlinable
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
   where Output == S.Output, Failure == S.Failure {
@@ -43,10 +44,22 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
   @usableFromInline
   typealias Failure = Downstream.Failure
 
+  /// The subject, held weakly, as Combine's subscriber holds it: a subject nobody else keeps
+  /// goes away while connected (OpenCombine's
+  /// `MulticastTests.testDeallocateConnectedMulticastBeforeCancelling`), and its deinit cancels
+  /// its upstreams, this one too.
+  @usableFromInline
+  struct WeakSubject {
+    @usableFromInline weak var subject: Downstream?
+
+    @inlinable
+    init(_ subject: Downstream) { self.subject = subject }
+  }
+
   @usableFromInline
   enum State {
-    case awaitingSubscription(Downstream)
-    case subscribed(Downstream, any Subscription)
+    case awaitingSubscription(WeakSubject)
+    case subscribed(WeakSubject, any Subscription)
     case terminal
   }
 
@@ -57,14 +70,16 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
 
   @inlinable
   init(_ subject: Downstream) {
-    state = .awaitingSubscription(subject)
+    state = .awaitingSubscription(WeakSubject(subject))
   }
 
   @usableFromInline
   func receive(subscription: any Subscription) {
     let subject = lock.withLock { () -> Downstream? in
-      guard case .awaitingSubscription(let subject) = state else { return nil }
-      state = .subscribed(subject, subscription)
+      guard case .awaitingSubscription(let weak) = state, let subject = weak.subject else {
+        return nil
+      }
+      state = .subscribed(weak, subscription)
       return subject
     }
     guard let subject else {
@@ -77,8 +92,8 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let subject = lock.withLock { () -> Downstream? in
-      guard case .subscribed(let subject, _) = state else { return nil }
-      return subject
+      guard case .subscribed(let weak, _) = state else { return nil }
+      return weak.subject
     }
     subject?.send(input)
     return .none
@@ -90,7 +105,7 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
       defer { state = .terminal }
       return state
     }
-    if case .subscribed(let subject, _) = released {
+    if case .subscribed(let weak, _) = released, let subject = weak.subject {
       (subject as? any UpstreamReleasingSubject)?.releaseUpstream(self)
       subject.send(completion: completion)
     }
@@ -107,14 +122,13 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
 
   @usableFromInline
   func cancel() {
-    // The subject is released after the lock: its deinit cancels its upstreams, this one too.
     let released = lock.withLock { () -> State in
       defer { state = .terminal }
       return state
     }
-    if case .subscribed(let subject, let upstream) = released {
+    if case .subscribed(let weak, let upstream) = released {
       upstream.cancel()
-      (subject as? any UpstreamReleasingSubject)?.releaseUpstream(self)
+      (weak.subject as? any UpstreamReleasingSubject)?.releaseUpstream(self)
     }
   }
 
@@ -127,8 +141,8 @@ final class SubjectSubscriber<Downstream: Subject>: @unchecked Sendable, Subscri
   var customMirror: Mirror {
     let (subject, upstream) = lock.withLock { () -> (Downstream?, (any Subscription)?) in
       switch state {
-      case .awaitingSubscription(let subject): (subject, nil)
-      case .subscribed(let subject, let upstream): (subject, upstream)
+      case .awaitingSubscription(let weak): (weak.subject, nil)
+      case .subscribed(let weak, let upstream): (weak.subject, upstream)
       case .terminal: (nil, nil)
       }
     }

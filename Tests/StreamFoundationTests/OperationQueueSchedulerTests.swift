@@ -98,8 +98,11 @@ struct OperationQueueSchedulerTests {
         finished.resume()
       }
     }
+    // Every run added the next operation, and only the last, cancelled before or while it ran,
+    // may not have run.
     let count = ticks.items.count
-    #expect(queue.added.withLock { $0.count } == count + 1)
+    let added = queue.added.withLock { $0.count }
+    #expect(added == count || added == count + 1)
   }
 
   @Test func receiveOnAnOperationQueue_deliversThereInOrder() async {
