@@ -400,21 +400,6 @@ public let intendedDifferences: [Expectation] = [
   ),
   .init(
     "I20",
-    ["flatMap(max:1)", "flatMap(max:2)", "flatMap(unlimited)"],
-    "E up0: up0.cancel|",
-    misbehaving: false,
-    .demandPattern,
-    intended: true,
-    "a child's failure cancels flatMap's upstream too; Combine lets go of it without cancelling it",
-    test: { _, script in
-      script.steps.contains {
-        if case .fail(let u, _) = $0 { return u > 0 }
-        return false
-      }
-    }
-  ),
-  .init(
-    "I20",
     ["drop(untilOutputFrom:)", "prefix(untilOutputFrom:)"],
     "E up0: up0.cancel|",
     misbehaving: false,

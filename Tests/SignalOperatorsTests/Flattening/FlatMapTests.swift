@@ -131,6 +131,18 @@ import Testing
     #expect(recorder.values == [1, 2])
   }
 
+  /// As Combine's (OpenCombine's `FlatMapTests.testChildSubscribeDeadlock`): the publisher that
+  /// replaces a finished `Just` child is requested from the upstream, not returned from
+  /// `receive(_:)`.
+  @Test func justChildren_replacementIsRequested_notReturned() {
+    let source = TestPublisher<Int, Never>()
+    let recorder = RecordingSubscriber<Int, Never>()
+    source.flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
+    source.send(666)
+    #expect(recorder.values == [666])
+    #expect(source.requests == [.demand(.max(2)), .demand(.max(1))])
+  }
+
   @Test func justChildren_cancelFromReceive_stopsDelivery() {
     let holder = SubscriptionHolder()
     let source = TestPublisher<Int, Never>()
@@ -196,7 +208,7 @@ import Testing
     children[1].send(completion: .failure(Boom(code: 7)))
     #expect(recorder.values == [1, 2, 3])
     #expect(recorder.completion == .failure(Boom(code: 7)))
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.requests == [.demand(.unlimited)])  // let go of, not cancelled
   }
 
   @Test func erasedJustChildren_followTheDownstreamsDemand() {
@@ -354,15 +366,16 @@ import Testing
     #expect(recorder.events == [.subscription, .value(3), .completion(.failure(Boom(code: 1)))])
   }
 
-  // Intended I20 (Differential/INTENDED.md): the upstream is cancelled too; Combine lets go of it
-  // without cancelling it.
-  @Test func childFails_cancelsUpstreamAndSiblings() {
+  /// As Combine's (OpenCombine's `FlatMapTests.testAllSubscriptionsReleasedOnChildFailure`): a
+  /// child's failure cancels the other children and lets go of the upstream without
+  /// cancelling it.
+  @Test func childFails_cancelsSiblings_andLetsGoOfTheUpstream() {
     let recorder = RecordingSubscriber<Int, Boom>()
     flattened().subscribe(recorder)
     upstream.send(0)
     upstream.send(1)
     children[1].send(completion: .failure(Boom(code: 2)))
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.requests == [.demand(.unlimited)])
     #expect(children[0].requests == [.demand(.unlimited), .cancel])
     #expect(children[1].requests == [.demand(.unlimited)])
     children[0].send(1)
@@ -533,11 +546,14 @@ import Testing
     [1, 2].publisher.flatMap { Just($0) }.subscribe(finished)
     #expect(finished.isCompleted)
     #expect(finished.subscription == nil)
+    // After a child's failure the upstream, not cancelled (as in Combine), still holds the
+    // subscription until it ends.
     let failed = WeakSubscriber<Int, Boom>()
     flattened().subscribe(failed)
     upstream.send(0)
     children[0].send(completion: .failure(Boom()))
     #expect(failed.isCompleted)
+    upstream.send(completion: .finished)
     #expect(failed.subscription == nil)
   }
 

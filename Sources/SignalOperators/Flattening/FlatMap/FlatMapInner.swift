@@ -126,9 +126,13 @@ extension Publishers.FlatMap {
       // `NewPublisher` is `Just<Output>` (checked by the caller).
       let value = unsafeBitCast(transform(input), to: Just<Output>.self).output
       _ = offer(value, from: .just)
-      // The child finished: one more publisher may come, unless the stream ended meanwhile.
-      guard maxPublishers != .unlimited, lock.withLock({ state.isActive }) else { return .none }
-      return .max(1)
+      // The child finished: one more publisher may come, unless the stream ended meanwhile. As
+      // Combine's, it is requested rather than returned (OpenCombine's
+      // `FlatMapTests.testChildSubscribeDeadlock` checks the returned demand is none).
+      guard maxPublishers != .unlimited, let upstream = lock.withLock({ state.upstreamToAsk })
+      else { return .none }
+      upstream.request(.max(1))
+      return .none
     }
 
     @inlinable

@@ -10,8 +10,9 @@ public import StreamCore
 ///   is demand, else queued)
 /// active --upstream finished + no live child / last child finished after the upstream-->
 ///   completing (.finished goes after every queued value)
-/// active --any failure--> completing (the upstream and the other children cancelled; queued
-///   values go first while there is demand, then the failure; the rest are dropped)
+/// active --any failure--> completing (the other children cancelled; after a child's failure
+///   the upstream is let go of, not cancelled, as in Combine; queued values go first while
+///   there is demand, then the failure; the rest are dropped)
 /// completing --the drain hands out the completion--> terminal
 /// any --cancel()--> terminal (everything handed out, nothing more delivered)
 /// ```
@@ -150,11 +151,13 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// What a failure hands out, to act on after the lock.
   @usableFromInline
   struct Failed {
-    /// Subscriptions to cancel: the upstream's unless it failed, every child's but the failing
-    /// one's.
+    /// Subscriptions to cancel: every child's but the failing one's.
     @usableFromInline var cancel: [any Subscription] = []
     /// The failing side's subscription, released after the lock.
     @usableFromInline var released: (any Subscription)?
+    /// The upstream's subscription when a child failed, let go of without a cancel, as in
+    /// Combine (OpenCombine's `FlatMapTests.testAllSubscriptionsReleasedOnChildFailure`).
+    @usableFromInline var upstreamLetGo: (any Subscription)?
     /// The transform, released after the lock.
     @usableFromInline var transform: Transform?
     /// Whether the failure is deliverable: the caller passes the gate and drains.
@@ -211,6 +214,13 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   var isActive: Bool {
     if case .active = phase { return true }
     return false
+  }
+
+  /// The upstream's subscription while active and subscribed, to ask for one more publisher.
+  @inlinable
+  var upstreamToAsk: (any Subscription)? {
+    guard upstream == .subscribed, case .active(let active) = phase else { return nil }
+    return active.upstreamSubscription
   }
 
   /// The transform while active.
@@ -270,7 +280,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
       if child == nil {
         failed.released = subscription
       } else {
-        failed.cancel.append(subscription)
+        failed.upstreamLetGo = subscription
       }
     }
     let taken = children.takeAll()
