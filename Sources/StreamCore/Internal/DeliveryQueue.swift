@@ -155,22 +155,16 @@ package struct DeliveryQueue<Value, Failure: Error> {
       demand -= 1
       return .value(value)
     }
-    if let completion, hasDeliverableWork {
-      self.completion = nil
-      ended = true
-      return .completion(completion, dropped: values.takeAll())
-    }
-    if !gated { drain.release() }
-    return nil
+    return completionStep()
   }
 
   /// ``nextStep(adding:)`` in batches, as Combine's `buffer` drains: it pops as many values as
   /// the demand covers at once, takes their demand then, and adds the demand they return once
   /// the last is out. A failure from the upstream that arrives meanwhile, when no demand or no
-  /// value is left beyond the batch (``finish(_:arriving:)``), goes before the rest of the batch (Combine delivers it there, then the
-  /// rest of the batch after it, breaking the contract; here the rest is dropped, so a
-  /// subscriber sees what a Combine subscriber that keeps the contract sees: OpenCombine's
-  /// `BufferTests.testFailWhileSendingValues`).
+  /// value is left beyond the batch (``finish(_:arriving:)``), goes before the rest of the
+  /// batch (Combine delivers it there, then the rest of the batch after it, breaking the
+  /// contract; here the rest is dropped, so a subscriber sees what a Combine subscriber that
+  /// keeps the contract sees: OpenCombine's `BufferTests.testFailWhileSendingValues`).
   @inlinable
   mutating func nextBatchedStep(
     adding more: Subscribers.Demand
@@ -179,9 +173,7 @@ package struct DeliveryQueue<Value, Failure: Error> {
       returnedInBatch += more
       if failureCutsBatch, let completion {
         batch = 0  // the failure goes now
-        self.completion = nil
-        ended = true
-        return .completion(completion, dropped: values.takeAll())
+        return end(with: completion)
       }
       batch -= 1
       if let value = values.popFirst() { return .value(value) }
@@ -195,13 +187,26 @@ package struct DeliveryQueue<Value, Failure: Error> {
       batch = size - 1
       return .value(value)
     }
-    if let completion, hasDeliverableWork {
-      self.completion = nil
-      ended = true
-      return .completion(completion, dropped: values.takeAll())
-    }
+    return completionStep()
+  }
+
+  /// The last part of a step: the completion if it is deliverable, else the drain is released
+  /// (`nil`).
+  @inlinable
+  mutating func completionStep() -> DeliveryStep<Value, Failure>? {
+    if let completion, hasDeliverableWork { return end(with: completion) }
     if !gated { drain.release() }
     return nil
+  }
+
+  @usableFromInline typealias Completion = Subscribers.Completion<Failure>
+
+  /// Hands out `completion`, with the values it overtook, and ends the queue.
+  @inlinable
+  mutating func end(with completion: Completion) -> DeliveryStep<Value, Failure> {
+    self.completion = nil
+    ended = true
+    return .completion(completion, dropped: values.takeAll())
   }
 
   /// Ends the queue without delivering anything (cancel); returns the values and the completion
