@@ -234,6 +234,11 @@ extension Publishers.Autoconnect {
     private let counted: LockedState<Publishers.Autoconnect<Upstream>?>
     /// The publisher, for the downstream's subscription to show (as Combine's does).
     private let parent: Publishers.Autoconnect<Upstream>
+    /// The upstream's subscription, kept after the end: as Combine's, every `cancel()` reaches
+    /// it, also after the completion and when repeated (OpenCombine's
+    /// `AutoconnectTests.testBasicRefcountBehavior`); a subscription ignores a cancel it no
+    /// longer needs.
+    private let cancelTarget = LockedState<(any Subscription)?>(nil)
 
     @usableFromInline
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
@@ -275,6 +280,11 @@ extension Publishers.Autoconnect {
         subscription.cancel()
         return
       }
+      let previous = cancelTarget.withLock { target in
+        defer { target = subscription }
+        return target
+      }
+      _ = previous  // none: the link takes one subscription
       delivery.downstream.receive(
         subscription: Counted(parent: parent, inner: self, upstream: subscription)
       )
@@ -305,7 +315,8 @@ extension Publishers.Autoconnect {
       }
       let ended = link.cancel()
       parent?.release()
-      ended?.upstream?.cancel()
+      _ = ended  // the downstream, released after the calls
+      cancelTarget.withLock { $0 }?.cancel()
     }
   }
 

@@ -120,6 +120,23 @@ import Testing
     #expect(upstream.requests == [.demand(.unlimited), .cancel, .demand(.unlimited)])
   }
 
+  /// As Combine's (OpenCombine's `AutoconnectTests.testBasicRefcountBehavior`): every cancel
+  /// reaches the upstream's subscription, also after the completion and when repeated; the
+  /// subscriber is counted once.
+  @Test func everyCancel_reachesTheUpstreamsSubscription() {
+    let upstream = CancelCountingConnectable()
+    let auto = upstream.autoconnect()
+    let recorder = RecordingSubscriber<Int, Never>()
+    auto.subscribe(recorder)
+    let subscription = recorder.subscription
+    upstream.finish()
+    #expect(recorder.completion == .finished)
+    subscription?.cancel()
+    subscription?.cancel()
+    #expect(upstream.cancels.withLock { $0 } == 2)
+    #expect(upstream.connections.withLock { $0 } == ["connected", "disconnected"])
+  }
+
   @Test func cancelTwice_countsOnce() {
     let auto = upstream.multicast { PassthroughSubject<Int, TestError>() }.autoconnect()
     let first = RecordingSubscriber<Int, TestError>()
@@ -214,4 +231,34 @@ private final class ConnectableSpy: ConnectablePublisher, @unchecked Sendable {
   }
 
   func connect() -> any Cancellable { AnyCancellable {} }
+}
+
+/// A connectable publisher that counts the cancels its subscription gets.
+private final class CancelCountingConnectable: ConnectablePublisher, @unchecked Sendable {
+  // Unchecked: its state is locked or used on one thread.
+  typealias Output = Int
+  typealias Failure = Never
+
+  let cancels = LockedState(0)
+  let connections = LockedState<[String]>([])
+  private var subscriber: AnySubscriber<Int, Never>?
+
+  private final class Counting: Subscription {
+    let cancels: LockedState<Int>
+    init(cancels: LockedState<Int>) { self.cancels = cancels }
+    func request(_ demand: Subscribers.Demand) {}
+    func cancel() { cancels.withLock { $0 += 1 } }
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: Counting(cancels: cancels))
+  }
+
+  func connect() -> any Cancellable {
+    connections.withLock { $0.append("connected") }
+    return AnyCancellable { [connections] in connections.withLock { $0.append("disconnected") } }
+  }
+
+  func finish() { subscriber?.receive(completion: .finished) }
 }
