@@ -240,18 +240,19 @@ extension Publishers.Timeout {
     }
 
     private func timedOut(_ generation: UInt64) {
-      let timedOut = lock.withLock {
-        () -> (
-          upstream: any Subscription, dropped: RingBuffer<State.Event>, timer: (any Cancellable)?
-        )? in
+      typealias TimedOut = (
+        upstream: any Subscription, dropped: RingBuffer<State.Event>, timer: (any Cancellable)?,
+        makeError: (() -> Failure)?
+      )
+      let timedOut = lock.withLock { () -> TimedOut? in
         guard timer.isCurrent(generation), let ended = state.timeOut() else { return nil }
         didTimeOut = true
-        return (ended.upstream, ended.dropped, timer.take())
+        return (ended.upstream, ended.dropped, timer.take(), customError.take())
       }
       guard let timedOut else { return }
       timedOut.timer?.cancel()
       timedOut.upstream.cancel()
-      let makeError = lock.withLock { customError.take() }
+      let makeError = timedOut.makeError
       let completion: Subscribers.Completion<Failure> =
         makeError.map { .failure($0()) } ?? .finished
       // Delivered here, on the scheduler, as in Combine; an action still scheduled for a dropped
