@@ -37,3 +37,13 @@ package func trapSecondCompletion(_ operatorName: String) -> Never {
     "\(operatorName): the upstream completed a second time (a Subscriber contract violation)"
   )
 }
+
+/// Traps because an upstream of `operatorName` sent an event after its failure, from inside the
+/// cancel of another input that the failure is cancelling, as Combine's `flatMap`, which cancels
+/// its children under its lock, crashes there.
+@usableFromInline
+package func trapEventDuringFailureCancellation(_ operatorName: String) -> Never {
+  preconditionFailure(
+    "\(operatorName): the upstream sent an event after its failure, while its children were being cancelled (a Subscriber contract violation)"
+  )
+}

@@ -14,7 +14,8 @@ extension Publisher {
   /// dropped, and each uses up a unit of the subscriber's demand (a value beyond what the
   /// subscriber requested traps); after its first value `publisher`'s subscription is let go of.
   /// If `publisher` completes before emitting, finished or failed, the upstream is cancelled and
-  /// that completion goes downstream.
+  /// that completion goes downstream. When the upstream completes first, `publisher`'s
+  /// subscription is let go of without a cancel, as in Combine.
   ///
   /// <!-- marbles:drop-until-output -->
   /// Marble diagram of `drop(untilOutputFrom: trigger)`, made by running it (a character is a tick
@@ -140,7 +141,9 @@ extension Publishers.DropUntilOutput {
     func receive(completion: Subscribers.Completion<Failure>) {
       guard let released = lock.withLock({ state.end() }) else { return }
       sideLink.cut()
-      released.other?.cancel()
+      // As Combine's: the other publisher is let go of, not cancelled (OpenCombine's
+      // `DropUntilOutput`, whose suite runs against Combine too, keeps it); what it sends later
+      // no longer reaches this subscription, so a completion it sends isn't a second one here.
       released.downstream.receive(completion: completion)
     }
 
@@ -227,7 +230,8 @@ extension Publishers.DropUntilOutput {
 /// ```
 /// dropping --other's first value--> passing        (other let go of, not cancelled)
 /// dropping --other completes--> terminal           (upstream cancelled, completion sent)
-/// dropping / passing --upstream completes, cancel()--> terminal
+/// dropping / passing --upstream completes--> terminal    (other let go of, not cancelled)
+/// dropping / passing --cancel()--> terminal               (both cancelled)
 /// ```
 ///
 /// Transitions only change the state and return what the caller calls or drops after the lock.

@@ -14,8 +14,11 @@ extension ConnectablePublisher {
   /// completion, as in Combine). A subscriber that arrives after the last one cancelled connects
   /// again, also after the upstream ended.
   ///
+  /// A subscriber that arrives before `connect()` has returned, such as one subscribed from
+  /// inside the first subscriber's `receive(subscription:)`, connects again, as in Combine.
+  ///
   /// > Thread safety: Subscribing and cancelling are safe from any thread, also at the same time;
-  /// > the upstream is connected at most once at a time.
+  /// > first subscribers from two threads at once may each connect, as in Combine.
   ///
   /// - Returns: A publisher that connects and disconnects the upstream by itself.
   public func autoconnect() -> Publishers.Autoconnect<Self> {
@@ -58,156 +61,73 @@ extension Publishers {
     where S.Input == Output, S.Failure == Failure {
       // Inlinable, with `Inner.receive(_:)`: the upstream is subscribed with a subscription
       // specialised in the client (see `multicast`).
-      let step = lock.withLock { state.subscribe() }
+      let connects = lock.withLock { state.subscribe() }
       upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
-      if let step { settle(from: step) }
+      guard connects else { return }
+      let connection = upstream.connect()
+      let replaced = lock.withLock { state.connected(connection) }
+      _ = replaced  // released after the lock: dropping a connection may cancel it
     }
 
     /// One subscriber cancelled; disconnects if it was the last.
     @usableFromInline
     func release() {
-      let step = lock.withLock { state.release() }
-      if let step { settle(from: step) }
-    }
-
-    /// Connects or disconnects, then repeats while the subscriber count asks for the opposite.
-    ///
-    /// The thread that moved the state to connecting or disconnecting runs this; the phase is
-    /// its claim, so `SerialDrain.run` drives the loop without a `SerialDrain` of its own.
-    @inlinable
-    func settle(from first: AutoconnectState.Step) {
-      var settled = perform(first)
-      SerialDrain.run(lock) {
-        state.settle(settled)
-      } perform: { step in
-        settled = perform(step)
-        return true
-      }
-    }
-
-    /// Calls the upstream for `step`, outside the lock.
-    @inlinable
-    func perform(_ step: AutoconnectState.Step) -> AutoconnectState.Settled {
-      switch step {
-      case .connect:
-        return .connected(upstream.connect())
-      case .disconnect(let connection):
-        connection.cancel()
-        return .disconnected
-      }
+      lock.withLock { state.release() }?.cancel()
     }
   }
 }
 
-/// The state of an `autoconnect()` publisher, as data: each transition runs under its lock and
-/// returns what to do after it.
+/// The state of an `autoconnect()` publisher, as Combine's: the connection and the number of
+/// subscribers counted since it was made.
 ///
 /// ```
-/// disconnected --first subscriber--> connecting
-/// connecting --connect() returned--> connected, or disconnecting if no subscriber is left
-/// connected --last subscriber cancelled--> disconnecting
-/// disconnecting --cancel() returned--> disconnected, or connecting if a subscriber came
+/// disconnected --a subscriber--> disconnected; the subscriber's thread subscribes it upstream,
+///   calls connect(), then records connected(connection, 1)
+/// connected --a subscriber--> connected(count + 1)
+/// connected(1) --its subscriber cancelled--> disconnected; the connection is cancelled
+/// connected(n > 1) --a subscriber cancelled--> connected(n - 1)
 /// ```
 ///
-/// The thread that moves to `connecting` or `disconnecting` calls the upstream and then
-/// settles the state; subscribers arriving or leaving meanwhile only change the count, so
-/// connecting and disconnecting never overlap.
+/// The state becomes `connected` only once `connect()` has returned, as in Combine, so a
+/// subscriber that arrives before that, also one subscribed from inside the first one's
+/// `receive(subscription:)`, connects again, and the connection recorded last replaces the other
+/// with a count of one (OpenCombine's `AutoconnectTests.testReentranceWhenConnecting`, run
+/// against Combine). Subscribers from two threads at once connect once or twice, depending on
+/// the interleaving, as in Combine.
 @usableFromInline
 enum AutoconnectState {
-  /// No connection and no subscriber.
+  /// No connection recorded.
   case disconnected
-  /// A thread is calling `connect()`.
-  case connecting(subscribers: Int)
   /// Connected through `connection`.
   case connected(any Cancellable, subscribers: Int)
-  /// A thread is cancelling the connection.
-  case disconnecting(subscribers: Int)
 
-  /// What the thread that moved the state must do, after the lock.
+  /// A subscriber arrived; returns whether its thread must connect.
+  @inlinable
+  mutating func subscribe() -> Bool {
+    guard case .connected(let connection, let count) = self else { return true }
+    self = .connected(connection, subscribers: count + 1)
+    return false
+  }
+
+  /// `connect()` returned `connection`: recorded with one subscriber; returns the connection it
+  /// replaces, to release after the lock.
+  @inlinable
+  mutating func connected(_ connection: any Cancellable) -> (any Cancellable)? {
+    defer { self = .connected(connection, subscribers: 1) }
+    guard case .connected(let replaced, _) = self else { return nil }
+    return replaced
+  }
+
+  /// A subscriber cancelled; returns the connection to cancel when it was the last.
   @usableFromInline
-  enum Step {
-    /// Call the upstream's `connect()`.
-    case connect
-    /// Cancel the connection.
-    case disconnect(any Cancellable)
-  }
-
-  /// What a step did, for ``AutoconnectState/settle(_:)``.
-  @usableFromInline
-  enum Settled {
-    /// `connect()` returned this connection.
-    case connected(any Cancellable)
-    /// The connection was cancelled.
-    case disconnected
-  }
-
-  /// The subscribers counted.
-  @inlinable
-  var subscribers: Int {
-    switch self {
-    case .disconnected: 0
-    case .connecting(let count), .connected(_, let count), .disconnecting(let count): count
-    }
-  }
-
-  /// A subscriber arrived; the first one while disconnected connects.
-  @inlinable
-  mutating func subscribe() -> Step? {
-    switch self {
-    case .disconnected:
-      self = .connecting(subscribers: 1)
-      return .connect
-    case .connecting(let count):
-      self = .connecting(subscribers: count + 1)
-    case .connected(let connection, let count):
-      self = .connected(connection, subscribers: count + 1)
-    case .disconnecting(let count):
-      self = .disconnecting(subscribers: count + 1)
-    }
-    return nil
-  }
-
-  /// A subscriber cancelled; the last one while connected disconnects.
-  mutating func release() -> Step? {
-    switch self {
-    case .disconnected:
+  mutating func release() -> (any Cancellable)? {
+    guard case .connected(let connection, let count) = self else { return nil }
+    guard count <= 1 else {
+      self = .connected(connection, subscribers: count - 1)
       return nil
-    case .connecting(let count):
-      self = .connecting(subscribers: count - 1)
-    case .connected(let connection, let count):
-      guard count == 1 else {
-        self = .connected(connection, subscribers: count - 1)
-        return nil
-      }
-      self = .disconnecting(subscribers: 0)
-      return .disconnect(connection)
-    case .disconnecting(let count):
-      self = .disconnecting(subscribers: count - 1)
     }
-    return nil
-  }
-
-  /// Records what the settling thread's step did; returns the opposite step if the subscribers
-  /// changed their minds meanwhile, or `nil` once the state is settled.
-  @inlinable
-  mutating func settle(_ settled: Settled) -> Step? {
-    let count = subscribers
-    switch settled {
-    case .connected(let connection):
-      guard count > 0 else {
-        self = .disconnecting(subscribers: 0)
-        return .disconnect(connection)
-      }
-      self = .connected(connection, subscribers: count)
-      return nil
-    case .disconnected:
-      guard count > 0 else {
-        self = .disconnected
-        return nil
-      }
-      self = .connecting(subscribers: count)
-      return .connect
-    }
+    self = .disconnected
+    return connection
   }
 }
 

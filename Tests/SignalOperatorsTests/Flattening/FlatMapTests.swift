@@ -743,6 +743,75 @@ import Testing
     #expect(recorder.values == [0, 1])  // 1 re-entrantly
     holder.subscription = nil
   }
+
+  // As Combine, which cancels the children under its lock (OpenCombine's
+  // `FlatMapTests.testCrashesWhenUpstreamFailsDuringChildCancellation`): an upstream that fails
+  // again from inside a child's cancel, which its first failure caused, traps.
+  @Test func upstreamFailingAgainFromAChildsCancel_traps() async {
+    let trap = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RepeatingUpstream()
+      let child = CancelHookPublisher { upstream.fail() }
+      let recorder = RecordingSubscriber<Int, TestError>()
+      upstream.flatMap { _ in child }.subscribe(recorder)
+      upstream.send(0)
+      upstream.fail()
+    }
+    expectTrap(
+      trap,
+      "flatMap: the upstream sent an event after its failure, while its children were being cancelled"
+    )
+  }
+
+  // The same upstream failing again once the children are cancelled is ignored, as in Combine.
+  @Test func upstreamFailingAgainAfterTheCancels_isIgnored() {
+    let upstream = RepeatingUpstream()
+    let child = CancelHookPublisher {}
+    let recorder = RecordingSubscriber<Int, TestError>()
+    upstream.flatMap { _ in child }.subscribe(recorder)
+    upstream.send(0)
+    upstream.fail()
+    upstream.fail()
+    #expect(recorder.completion == .failure(TestError()))
+    #expect(recorder.events.count == 2)  // the subscription and one failure
+  }
+}
+
+/// An upstream that sends whatever it is told, also after its completion.
+private final class RepeatingUpstream: Publisher, @unchecked Sendable {
+  // Unchecked: used on one thread.
+  typealias Output = Int
+  typealias Failure = TestError
+
+  private var subscriber: AnySubscriber<Int, TestError>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: IgnoredSubscription())
+  }
+
+  func send(_ value: Int) { _ = subscriber?.receive(value) }
+
+  func fail() { subscriber?.receive(completion: .failure(TestError())) }
+}
+
+/// A publisher whose subscription runs `onCancel` when cancelled.
+private struct CancelHookPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = TestError
+
+  private final class Hook: Subscription, @unchecked Sendable {
+    // Unchecked: `onCancel` is immutable.
+    let onCancel: () -> Void
+    init(onCancel: @escaping () -> Void) { self.onCancel = onCancel }
+    func request(_ demand: Subscribers.Demand) {}
+    func cancel() { onCancel() }
+  }
+
+  let onCancel: () -> Void
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == TestError {
+    subscriber.receive(subscription: Hook(onCancel: onCancel))
+  }
 }
 
 extension Just {

@@ -149,14 +149,16 @@ import Testing
     #expect(recorder.events == [.subscription, .value(1)])
   }
 
-  // Intended I20 (Differential/INTENDED.md): the other publisher is cancelled; Combine lets go of
-  // it without cancelling it.
-  @Test func upstreamFinishes_finishesAndCancelsOther() {
+  // As Combine's (OpenCombine's `DropUntilOutput`): the other publisher is let go of without a
+  // cancel, and its later completion is not a second one.
+  @Test func upstreamFinishes_finishesAndLetsGoOfOther() {
     let recorder = RecordingSubscriber<Int, TestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(recorder.events == [.subscription, .completion(.finished)])
-    #expect(trigger.requests == [.demand(.max(1)), .cancel])
+    #expect(trigger.requests == [.demand(.max(1))])
+    trigger.send(completion: .failure(TestError()))
+    #expect(recorder.events == [.subscription, .completion(.finished)])
   }
 
   @Test func upstreamFailsAfterValues_fails() {

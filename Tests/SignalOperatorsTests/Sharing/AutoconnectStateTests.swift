@@ -3,73 +3,70 @@ import Testing
 
 @testable import SignalOperators
 
-/// Whether `step` is `.connect`.
-private func connects(_ step: AutoconnectState.Step?) -> Bool {
-  if case .connect? = step { return true }
-  return false
+/// The number of subscribers `state` counts.
+private func subscribers(_ state: AutoconnectState) -> Int {
+  guard case .connected(_, let count) = state else { return 0 }
+  return count
 }
 
-/// The connection `step` disconnects, if it is `.disconnect`.
-private func disconnected(_ step: AutoconnectState.Step?) -> AnyCancellable? {
-  guard case .disconnect(let connection)? = step else { return nil }
+/// The connection `state` records, as an `AnyCancellable`.
+private func connection(_ state: AutoconnectState) -> AnyCancellable? {
+  guard case .connected(let connection, _) = state else { return nil }
   return connection as? AnyCancellable
 }
 
-/// Autoconnect's state machine, driven without threads.
+/// Autoconnect's state machine, driven without threads; it is Combine's (see `AutoconnectState`).
 @Suite(.timeLimit(.minutes(5))) struct AutoconnectStateTests {
   @Test func firstSubscriber_connects_laterOnesOnlyCount() {
     var state = AutoconnectState.disconnected
-    let first = state.subscribe()
-    #expect(connects(first))
-    let second = state.subscribe()
-    #expect(second == nil)
-    #expect(state.subscribers == 2)
-    let connection = AnyCancellable {}
-    let settled = state.settle(.connected(connection))
-    #expect(settled == nil)
-    let third = state.subscribe()
-    #expect(third == nil)
-    #expect(state.subscribers == 3)
+    let connects1 = state.subscribe()
+    #expect(connects1)
+    let made = AnyCancellable {}
+    let replaced = state.connected(made)
+    #expect(replaced == nil)
+    let connects2 = state.subscribe()
+    #expect(!connects2)
+    let connects3 = state.subscribe()
+    #expect(!connects3)
+    #expect(subscribers(state) == 3)
+    #expect(connection(state) === made)
   }
 
-  @Test func lastSubscriberLeaving_disconnects() {
+  @Test func subscriberBeforeConnectReturned_connectsToo_andTheLastRecordedCountsOne() {
+    var state = AutoconnectState.disconnected
+    let connects4 = state.subscribe()
+    #expect(connects4)
+    let connects5 = state.subscribe()
+    #expect(connects5)  // `connect()` has not returned yet
+    let second = AnyCancellable {}
+    _ = state.connected(second)
+    let first = AnyCancellable {}
+    let replaced = state.connected(first)
+    #expect((replaced as? AnyCancellable) === second)
+    #expect(subscribers(state) == 1)
+    #expect(connection(state) === first)
+  }
+
+  @Test func lastSubscriberLeaving_disconnects_andTheNextConnectsAgain() {
     var state = AutoconnectState.disconnected
     _ = state.subscribe()
+    let made = AnyCancellable {}
+    _ = state.connected(made)
     _ = state.subscribe()
-    let connection = AnyCancellable {}
-    _ = state.settle(.connected(connection))
     let first = state.release()
     #expect(first == nil)
     let last = state.release()
-    #expect(disconnected(last) === connection)
-    let settled = state.settle(.disconnected)
-    #expect(settled == nil)
-    #expect(state.subscribers == 0)
-    let again = state.subscribe()
-    #expect(connects(again))
+    #expect((last as? AnyCancellable) === made)
+    #expect(subscribers(state) == 0)
+    let connects6 = state.subscribe()
+    #expect(connects6)
   }
 
-  @Test func everyoneLeftWhileConnecting_disconnectsTheNewConnection() {
+  @Test func releaseWhileDisconnected_doesNothing() {
     var state = AutoconnectState.disconnected
     _ = state.subscribe()
-    let left = state.release()
-    #expect(left == nil)  // the connecting thread settles it
-    let connection = AnyCancellable {}
-    let settled = state.settle(.connected(connection))
-    #expect(disconnected(settled) === connection)
-    let done = state.settle(.disconnected)
-    #expect(done == nil)
-  }
-
-  @Test func subscriberArrivingWhileDisconnecting_connectsAgain() {
-    var state = AutoconnectState.disconnected
-    _ = state.subscribe()
-    _ = state.settle(.connected(AnyCancellable {}))
-    _ = state.release()
-    let arrived = state.subscribe()
-    #expect(arrived == nil)  // the disconnecting thread settles it
-    let settled = state.settle(.disconnected)
-    #expect(connects(settled))
-    #expect(state.subscribers == 1)
+    let released = state.release()  // before `connect()` returned
+    #expect(released == nil)
+    #expect(subscribers(state) == 0)
   }
 }

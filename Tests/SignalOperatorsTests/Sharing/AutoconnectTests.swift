@@ -193,27 +193,87 @@ import Testing
     expectTrap(trap1, "request(.none): a subscriber must request a demand greater than zero")
   }
 
-  @Test func concurrentSubscribeAndCancel_connectsAndDisconnectsInPairs() {
-    let source = TestPublisher<Int, Never>()
-    let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
-    let keeper = RecordingSubscriber<Int, Never>()
-    DispatchQueue.concurrentPerform(iterations: 4) { worker in
+  /// As Combine's (OpenCombine's `AutoconnectTests.testReentranceWhenConnecting`): a subscriber
+  /// subscribed from inside the first one's `receive(subscription:)` arrives before `connect()`
+  /// has returned, so it connects too; the connection recorded last, the first subscriber's,
+  /// counts one subscriber, and the other connection is dropped without a cancel.
+  @Test func subscriberFromInsideTheFirstsSubscription_connectsAgain() {
+    let upstream = RecordingConnectable()
+    let auto = upstream.autoconnect()
+    let inner = RecordingSubscriber<Int, Never>()
+    let outerSubscription = LockedState<(any Subscription)?>(nil)
+    let outer = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        outerSubscription.withLock { $0 = subscription }
+        auto.subscribe(inner)
+      },
+      receiveValue: { _ in .none },
+      receiveCompletion: { _ in }
+    )
+    auto.subscribe(outer)
+    #expect(upstream.log.withLock { $0 } == ["connect 1", "connect 2"])
+    outerSubscription.withLock { $0 }?.cancel()
+    #expect(upstream.log.withLock { $0 } == ["connect 1", "connect 2", "cancel 2"])
+    inner.cancel()
+    #expect(upstream.log.withLock { $0 } == ["connect 1", "connect 2", "cancel 2"])
+  }
+
+  /// First subscribers from several threads at once may each connect, as in Combine; the count
+  /// never exceeds the subscribers still there, so once every one has cancelled, the next
+  /// subscriber connects and its cancel disconnects.
+  @Test func concurrentSubscribeAndCancel_endsDisconnected() {
+    let upstream = RecordingConnectable()
+    let auto = upstream.autoconnect()
+    let subscribed = LockedState(0)
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
       for _ in 0..<200 {
         let recorder = RecordingSubscriber<Int, Never>()
         auto.subscribe(recorder)
+        if recorder.subscription != nil { subscribed.withLock { $0 += 1 } }
         recorder.cancel()
       }
-      if worker == 0 { auto.subscribe(keeper) }
     }
-    let requests = source.requests
-    let connects = requests.filter { $0 == .demand(.unlimited) }.count
-    let cancels = requests.filter { $0 == .cancel }.count
-    #expect(connects == cancels + 1)
-    #expect(connects >= 1)
-    source.send(1)
-    #expect(keeper.values == [1])
+    #expect(subscribed.withLock { $0 } == 800)
+    let connects = upstream.connects
+    let keeper = RecordingSubscriber<Int, Never>()
+    auto.subscribe(keeper)
+    #expect(upstream.connects == connects + 1)
     keeper.cancel()
-    #expect(source.requests.filter { $0 == .cancel }.count == connects)
+    #expect(upstream.log.withLock { $0.last } == "cancel \(connects + 1)")
+  }
+}
+
+/// A connectable publisher that logs each `connect()` and each cancel of a connection, numbered;
+/// its connections are not `AnyCancellable`s, so dropping one doesn't cancel it.
+private final class RecordingConnectable: ConnectablePublisher, Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let log = LockedState<[String]>([])
+
+  private final class Connection: Cancellable, Sendable {
+    let log: LockedState<[String]>
+    let number: Int
+    init(log: LockedState<[String]>, number: Int) {
+      self.log = log
+      self.number = number
+    }
+    func cancel() { log.withLock { $0.append("cancel \(number)") } }
+  }
+
+  var connects: Int { log.withLock { $0.count { $0.hasPrefix("connect") } } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subscriber.receive(subscription: SubscriptionProbe())
+  }
+
+  func connect() -> any Cancellable {
+    let number = log.withLock { log in
+      let number = log.count { $0.hasPrefix("connect") } + 1
+      log.append("connect \(number)")
+      return number
+    }
+    return Connection(log: log, number: number)
   }
 }
 

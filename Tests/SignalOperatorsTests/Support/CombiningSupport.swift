@@ -104,10 +104,17 @@ final class CombiningProbe<Input>: Subscriber, @unchecked Sendable {
   private var done = false
   private let initialDemand: Subscribers.Demand
   private let demandPerValue: Subscribers.Demand
+  /// Whether `demandPerValue` is requested from inside `receive(_:)` rather than returned.
+  private let requestsFromReceive: Bool
 
-  init(initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+  init(
+    initialDemand: Subscribers.Demand = .unlimited,
+    demandPerValue: Subscribers.Demand = .none,
+    requestsFromReceive: Bool = false
+  ) {
     self.initialDemand = initialDemand
     self.demandPerValue = demandPerValue
+    self.requestsFromReceive = requestsFromReceive
   }
 
   var values: [Input] { lock.withLock { recorded } }
@@ -133,14 +140,17 @@ final class CombiningProbe<Input>: Subscriber, @unchecked Sendable {
 
   func receive(_ input: Input) -> Subscribers.Demand {
     enter()
-    lock.withLock {
+    let subscription = lock.withLock { () -> (any Subscription)? in
       if demand == .none { problems.append("value beyond demand") }
       demand -= 1
       demand += demandPerValue
       recorded.append(input)
+      return self.subscription
     }
     leave()
-    return demandPerValue
+    guard requestsFromReceive else { return demandPerValue }
+    if demandPerValue > .none { subscription?.request(demandPerValue) }
+    return .none
   }
 
   func receive(completion: Subscribers.Completion<Never>) {

@@ -89,10 +89,12 @@ struct CombineLatestValues4<Value0, Value1, Value2, Value3>: CombineLatestValues
 /// Demand, as Combine documents it: every request of the subscriber goes to every upstream
 /// that has not completed (nothing once the demand is unlimited), and only requested tuples go
 /// down. A value that finds no demand replaces the stored one and the tuple is held: the next
-/// request sends the latest values. The demand the subscriber returns for a tuple goes back to
-/// the upstream whose value made it, as `receive(_:)`'s return value, and as a request to the
-/// others (Combine leaves them without it; Differential/INTENDED.md, I36). The demand returned
-/// for a queued tuple is requested from every upstream.
+/// request sends the latest values. The demand the subscriber returns for a tuple is added to its
+/// demand and goes back to the upstream whose value made it, as `receive(_:)`'s return value;
+/// the others are not asked for it, nor is any upstream for the demand returned for a queued
+/// tuple. That is Combine's behaviour (the Apple developer forums thread 709494, FB10446601: a
+/// subscriber that requests `.max(1)` and returns `.max(1)` per tuple never gets the first
+/// upstream's next value), kept so a port behaves the same.
 ///
 /// Delivery: through `gate` (``DeliveryGate``), as Combine's downstream lock: a value's tuple
 /// goes down on the thread that sent it, after a delivery under way on another thread, and
@@ -176,7 +178,6 @@ where Downstream.Input == Storage.Output {
         let more = downstream.receive(output)
         if !unlimited, more > .none {
           let returned = lock.withLock { state.returned(more, from: Slot.index) }
-          askUpstreams(returned.calls, for: more)
           if returned.drain { nestedWork = true }  // the held tuple, released by this demand
           if returned.returning { giveBack = more }
         }
@@ -246,7 +247,7 @@ where Downstream.Input == Storage.Output {
       switch consume step {
       case .value(let output, let downstream):
         let more = downstream.receive(output)
-        askUpstreams(lock.withLock { state.delivered(more: more) }, for: more)
+        lock.withLock { state.delivered(more: more) }
       case .completion(let completion, let downstream, let released):
         _ = consume released
         downstream.receive(completion: completion)

@@ -69,8 +69,6 @@ where Downstream.Input == Storage.Output {
   /// What the demand the subscriber returned for a tuple leads to, performed after the lock.
   @usableFromInline
   struct Returned {
-    /// The other upstreams, to ask for the demand.
-    @usableFromInline var calls = CombiningCalls()
     /// Whether the upstream whose value made the tuple gets the demand as `receive(_:)`'s
     /// return value.
     @usableFromInline var returning = false
@@ -228,26 +226,25 @@ where Downstream.Input == Storage.Output {
   }
 
   /// The subscriber returned `more` for the tuple upstream `index`'s value made, delivered at
-  /// once: the demand goes back to that upstream and, as a request, to the others.
+  /// once: the demand is added to the subscriber's and goes back to that upstream only, as
+  /// Combine's (the others are not asked: see `CombineLatestInner`).
   @inlinable
   mutating func returned(_ more: Subscribers.Demand, from index: Int) -> Returned {
     var result = Returned()
     guard more > .none, isActive, demand != .unlimited else { return result }
     demand += more
     result.drain = releaseHeld()
-    result.calls = upstreamCalls(except: index)
     result.returning = subscriptions[index] != nil
     return result
   }
 
-  /// The drain delivered a queued tuple and the subscriber returned `more`: returns the
-  /// upstreams to ask for it (none if it changes nothing).
+  /// The drain delivered a queued tuple and the subscriber returned `more`: added to the
+  /// subscriber's demand; no upstream is asked, as in Combine.
   @inlinable
-  mutating func delivered(more: Subscribers.Demand) -> CombiningCalls {
-    guard more > .none, isActive, demand != .unlimited else { return CombiningCalls() }
+  mutating func delivered(more: Subscribers.Demand) {
+    guard more > .none, isActive, demand != .unlimited else { return }
     demand += more
     _ = releaseHeld()  // queued: the drain loop delivers it next
-    return upstreamCalls()
   }
 
   /// Upstream `index` completed.

@@ -4,10 +4,12 @@ public import StreamCore
 /// states and transitions are ``ZipState``'s; this class takes the lock, performs what the
 /// transitions decide after it, and delivers.
 ///
-/// Demand: downstream demand, from `request(_:)` or returned by `receive(_:)`, is forwarded to
-/// every upstream, as Combine does; the upstream whose value completed the tuple gets it as the
-/// return value of its `receive(_:)` (also once the demand is unlimited). Values wait in their upstream's queue until every queue
-/// has one and there is demand.
+/// Demand, as Combine's: a `request(_:)` is forwarded to every upstream; the demand the
+/// subscriber returns from `receive(_:)` is added to its demand and goes back only to the
+/// upstream whose value completed the tuple, as the return value of its `receive(_:)` (also
+/// once the demand is unlimited), and to no upstream for a tuple the drain delivered
+/// (OpenCombine's `Zip`, whose suite runs against Combine too). Values wait in their upstream's
+/// queue until every queue has one and there is demand.
 ///
 /// Delivery: through `gate` (``DeliveryGate``), as Combine's downstream lock: a value that
 /// completes a tuple takes it in the critical section that stores it, inside the gate, and the
@@ -131,9 +133,7 @@ where Downstream.Input == Storage.Output {
         let more = downstream.receive(output)
         let requestedMeanwhile = lock.withLock { state.endProcessing() }
         if !unlimited, more > .none {
-          if let calls = lock.withLock({ state.add(more, except: Slot.index) }) {
-            askUpstreams(calls, for: more)
-          }
+          lock.withLock { state.addReturned(more) }
           nestedWork = true
         } else if ending {
           nestedWork = true
@@ -239,10 +239,7 @@ where Downstream.Input == Storage.Output {
       case .value(let output, let downstream):
         let more = downstream.receive(output)
         guard more > .none else { continue }
-        let calls = lock.withLock { () -> CombiningCalls? in
-          state.demand == .unlimited ? nil : state.add(more, except: nil)
-        }
-        if let calls { askUpstreams(calls, for: more) }
+        lock.withLock { if state.demand != .unlimited { state.addReturned(more) } }
       case .completion(let completion, let downstream, let cancels, let released):
         _ = released
         downstream.receive(completion: completion)

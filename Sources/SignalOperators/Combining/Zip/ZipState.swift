@@ -168,8 +168,17 @@ struct ZipState<Storage: ZipQueues, Failure: Error> {
     return action
   }
 
-  /// The downstream asked for `more` (or returned it from a delivery): returns the upstreams to
-  /// forward it to, except `index`, or `nil` once ended.
+  /// The downstream returned `more` from a delivery: added to its demand; no upstream is asked,
+  /// as in Combine (the upstream whose value completed the tuple gets it back as its
+  /// `receive(_:)`'s return value).
+  @inlinable
+  mutating func addReturned(_ more: Subscribers.Demand) {
+    guard !isEnded else { return }
+    demand += more
+  }
+
+  /// The downstream asked for `more`: returns the upstreams to forward it to, except `index`,
+  /// or `nil` once ended.
   @inlinable
   mutating func add(_ more: Subscribers.Demand, except index: Int?) -> CombiningCalls? {
     guard !isEnded else { return nil }

@@ -122,7 +122,7 @@ extension Publishers.FlatMap {
     /// as if the child had been asked for one value and had finished right after sending it.
     @inlinable
     func receiveJust(_ input: Input) -> Subscribers.Demand {
-      guard let transform = lock.withLock({ state.transform }) else { return .none }
+      guard let transform = lock.withLock({ state.transformForValue }) else { return .none }
       // `NewPublisher` is `Just<Output>` (checked by the caller).
       let value = unsafeBitCast(transform(input), to: Just<Output>.self).output
       _ = offer(value, from: .just)
@@ -141,7 +141,7 @@ extension Publishers.FlatMap {
       case .finished:
         finished(lock.withLock { state.upstreamFinished() })
       case .failure(let error):
-        failed(lock.withLock { state.fail(error, from: nil) })
+        failed(lock.withLock { state.fail(error, from: nil) }, upstreamFailed: true)
       }
     }
 
@@ -237,9 +237,10 @@ extension Publishers.FlatMap {
     /// Acts on what a failure handed out: cancels the rest, and delivers the failure (after the
     /// queued values the demand covers) if it is deliverable.
     @usableFromInline
-    func failed(_ failed: State.Failed?) {
+    func failed(_ failed: State.Failed?, upstreamFailed: Bool = false) {
       guard let failed else { return }
       for subscription in failed.cancel { subscription.cancel() }
+      if upstreamFailed { lock.withLock { state.childrenCancelled() } }
       if failed.claimed { deliverPending() }
     }  // the failing side's subscription and the transform are released here
 

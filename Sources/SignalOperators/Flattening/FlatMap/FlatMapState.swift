@@ -72,6 +72,11 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     case awaitingSubscription
     case subscribed
     case finished
+    /// The upstream failed and its thread is cancelling the children, after the lock. An
+    /// upstream event now comes from inside one of those cancels, after the failure: Combine's
+    /// `flatMap`, which cancels the children under its lock, crashes there, and this traps
+    /// (OpenCombine's `FlatMapTests.testCrashesWhenUpstreamFailsDuringChildCancellation`).
+    case failing
   }
 
   /// A value waiting for demand or for the thread delivering, with the child that sent it.
@@ -223,11 +228,24 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
     return active.upstreamSubscription
   }
 
-  /// The transform while active.
+  /// The transform for an upstream value while active; `nil` after the end.
   @inlinable
-  var transform: Transform? {
+  var transformForValue: Transform? {
     if case .active(let active) = phase { return active.transform }
+    checkUpstreamNotFailing()
     return nil
+  }
+
+  /// Traps when the upstream sends an event while its failure is cancelling the children.
+  @inlinable
+  func checkUpstreamNotFailing() {
+    if upstream == .failing { trapEventDuringFailureCancellation("flatMap") }
+  }
+
+  /// The children were cancelled after the upstream's failure.
+  @inlinable
+  mutating func childrenCancelled() {
+    if upstream == .failing { upstream = .finished }
   }
 
   // MARK: Upstream
@@ -247,7 +265,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// The upstream sent a value: claims a child slot, or `nil` after the end.
   @inlinable
   mutating func claimChild() -> Claim? {
-    guard case .active(let active) = phase else { return nil }
+    guard case .active(let active) = phase else {
+      checkUpstreamNotFailing()
+      return nil
+    }
     return Claim(tag: children.claim(), active: active)
   }
 
@@ -255,7 +276,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   @inlinable
   mutating func upstreamFinished() -> Finished {
     var finished = Finished()
-    guard case .active(let active) = phase else { return finished }
+    guard case .active(let active) = phase else {
+      checkUpstreamNotFailing()
+      return finished
+    }
     if upstream == .subscribed { swap(&finished.released, &active.upstreamSubscription) }
     upstream = .finished
     finishIfIdle(&finished)
@@ -267,7 +291,10 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
   /// upstream's after its `.finished`, is ignored (`nil`).
   @inlinable
   mutating func fail(_ error: Failure, from child: InnerTag?) -> Failed? {
-    guard case .active(let active) = phase else { return nil }
+    guard case .active(let active) = phase else {
+      if child == nil { checkUpstreamNotFailing() }
+      return nil
+    }
     if let child, !children.isCurrent(child) { return nil }
     // A failure from an upstream that already finished breaks the protocol; the children it
     // started still run to the end.
@@ -283,6 +310,7 @@ struct FlatMapState<Input, Value, Failure: Error, Child> {
         failed.upstreamLetGo = subscription
       }
     }
+    if child == nil { upstream = .failing }
     let taken = children.takeAll()
     for slot in 0..<taken.count where taken.isSubscribed(slot) {
       if slot == child?.slot {

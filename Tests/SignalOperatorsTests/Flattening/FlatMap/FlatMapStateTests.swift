@@ -331,7 +331,7 @@ private func child(_ state: inout State, _ subscription: SubscriptionProbe) -> I
     #expect(claim == nil)
     let accepted = state.receive(subscription: SubscriptionProbe())
     #expect(!accepted)
-    #expect(state.transform == nil)
+    #expect(state.transformForValue == nil)
   }
 
   @Test func cancelWhileFailing_handsOutThePendingFailure_andTheDrainEnds() {
