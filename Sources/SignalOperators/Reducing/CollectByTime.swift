@@ -13,8 +13,10 @@ extension Publisher {
   /// group into a new group, if there are any and the subscriber has demand for it (otherwise
   /// they keep collecting). With ``StreamCore/Publishers/TimeGroupingStrategy/byTimeOrCount(_:_:_:)`` a
   /// group is also cut as soon as it holds `count` values, and each downstream request of `n`
-  /// groups requests `n * count` values upstream; with
-  /// ``StreamCore/Publishers/TimeGroupingStrategy/byTime(_:_:)`` the operator requests `.unlimited`. When the
+  /// groups requests `n * count` values upstream (so does the demand returned for a full group;
+  /// for a group an interval cut it only adds to the subscriber's demand); with
+  /// ``StreamCore/Publishers/TimeGroupingStrategy/byTime(_:_:)`` the operator asks for one value
+  /// at each downstream request and one more after each value, as Combine's. When the
   /// upstream finishes, the values collected so far go out as a last group, then `.finished`; a
   /// failure drops them and is sent on.
   ///
@@ -192,12 +194,13 @@ extension Publishers.CollectByTime {
         timer.cancel()
         return
       }
-      if count == nil { subscription.request(.unlimited) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
       if lock.withLock({ state.receive(input, count: count) }) { scheduleDrain() }
-      return .none
+      // `.byTime` asks for one value at a time, as Combine's (CombineX's compatibility spec
+      // "should always request 1 when strategy is by time", run against Combine).
+      return count == nil ? .max(1) : .none
     }
 
     func receive(completion: Subscribers.Completion<Failure>) {
@@ -210,7 +213,8 @@ extension Publishers.CollectByTime {
 
     func request(_ demand: Subscribers.Demand) {
       let (upstream, claimed) = lock.withLock { (state.upstream, state.request(demand)) }
-      if let count, let upstream { upstream.request(demand * count) }
+      // As Combine's: `count` values per array requested, or one value per request by time.
+      if let upstream { upstream.request(count.map { demand * $0 } ?? .max(1)) }
       if claimed { scheduleDrain() }
     }
 
@@ -230,11 +234,19 @@ extension Publishers.CollectByTime {
     }
 
     /// Delivers ready groups within demand, then the completion; runs on the scheduler.
+    ///
+    /// As Combine's (CombineX's compatibility spec "should ignore sync backpressure from
+    /// scheduling sending when strategy is byTimeOrCount", run against Combine): the demand the
+    /// subscriber returns for a full array is requested upstream, `count` values per array; for
+    /// an array an interval or the completion cut it is only added to the subscriber's demand.
     private func drain() {
+      var full = false
       DeliveryOutlet.drain(lock) { more in
-        state.nextStep(adding: more)
+        let step = state.nextStep(adding: more)
+        if case .value(_, let group)? = step { full = group.count == count }
+        return step
       } forward: { more in
-        guard let count else { return }
+        guard let count, full else { return }
         lock.withLock { state.upstream }?.request(more * count)
       }
     }

@@ -12,9 +12,9 @@ extension Publisher {
   /// Requests `.unlimited` from the upstream. The first value goes downstream at once (in an
   /// action scheduled now). A value that arrives less than `interval` after the last emission is
   /// held and sent when the interval is over; while one is held, later values replace it if
-  /// `latest` is `true` (the held value already has its unit of demand, so this works when the
-  /// subscriber asks for one value at a time) and are dropped if it is `false`. Other values that
-  /// arrive while the subscriber has no demand are dropped. When the upstream completes, a held
+  /// `latest` is `true` and the subscriber has demand beyond the held value, and are dropped
+  /// otherwise (as in Combine: with one value requested at a time, the interval's first value is
+  /// sent). Other values that arrive while the subscriber has no demand are dropped. When the upstream completes, a held
   /// value is sent first and the completion right after it; otherwise the completion is scheduled
   /// at once.
   ///
@@ -131,6 +131,10 @@ extension Publishers.Throttle {
 
     private let lock = Lock()
     private var state: ThrottleState<Downstream, Time>
+    /// Whether the subscriber is being handed its subscription (after the upstream was asked).
+    private var handingOver = false
+    /// Whether an emission claimed the drain during the handover: the handing thread drains.
+    private var drainAfterHandover = false
     private let interval: Time.Stride
     private let scheduler: Context
     private let latest: Bool
@@ -147,16 +151,28 @@ extension Publishers.Throttle {
     }
 
     func receive(subscription: any Subscription) {
-      guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
+      let downstream = lock.withLock { () -> Downstream? in
+        let downstream = state.receive(subscription: subscription)
+        handingOver = downstream != nil
+        return downstream
+      }
+      guard let downstream else {
         subscription.cancel()
         return
       }
       _ = scheduler.now
-      // The subscriber has its subscription before the upstream is asked for anything (Combine
-      // asks first): a synchronous upstream on an immediate scheduler could otherwise deliver
-      // its values and completion before the subscription (intended difference I30).
-      downstream.receive(subscription: self)
+      // As Combine's, the upstream is asked before the subscriber gets its subscription. What a
+      // synchronous upstream sends from inside that request on an immediate scheduler (its
+      // completion: values find no demand yet) waits until the subscriber has it, where
+      // Combine would deliver it first.
       subscription.request(.unlimited)
+      downstream.receive(subscription: self)
+      let drains = lock.withLock { () -> Bool in
+        handingOver = false
+        defer { drainAfterHandover = false }
+        return drainAfterHandover
+      }
+      if drains { drain() }
     }
 
     func receive(_ input: Output) -> Subscribers.Demand {
@@ -212,7 +228,13 @@ extension Publishers.Throttle {
       // Only an emission of a value reads the clock (to time the next one), as in Combine.
       let emitted = lock.withLock { state.emit(at: scheduler.now) }
       _ = emitted.superseded  // released after the lock
-      if emitted.claimed { drain() }
+      guard emitted.claimed else { return }
+      let now = lock.withLock { () -> Bool in
+        guard handingOver else { return true }
+        drainAfterHandover = true  // the claim passes to the thread handing over
+        return false
+      }
+      if now { drain() }
     }
 
     private func drain() {
@@ -289,9 +311,10 @@ extension TimedState {
   ) -> ThrottleLive<Value, Time>.Received where Live == ThrottleLive<Value, Time> {
     updateActive(otherwise: .drop(value)) { active in
       if active.live.held != nil {
-        // The held value already has its unit of demand; with `latest` this one takes its
-        // place, so the interval ends with its latest value even when demand is now spent.
-        guard latest else { return .drop(value) }
+        // As Combine's: with `latest`, a newer value takes the held one's place only while the
+        // subscriber has demand beyond the held value; otherwise it is dropped.
+        let queue = active.outlet.queue
+        guard latest, queue.demand > .max(queue.values.count + 1) else { return .drop(value) }
         let replaced = active.live.held
         active.live.held = value
         return .drop(replaced)

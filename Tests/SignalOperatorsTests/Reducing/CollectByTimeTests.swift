@@ -30,10 +30,20 @@ import Testing
     #expect(recorder.events == [.subscription])
   }
 
-  @Test func byTime_requestsUnlimited() {
-    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
+  // As Combine's (CombineX's compatibility spec "should always request 1 when strategy is by
+  // time", run against Combine): one value per downstream request, and one more returned from
+  // each value.
+  @Test func byTime_asksForOneValueAtATime() {
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(2))
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
-    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(upstream.requests == [.demand(.max(1))])
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.outstandingDemand == .max(1))
+    recorder.request(.max(3))
+    #expect(upstream.requests == [.demand(.max(1)), .demand(.max(1))])
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [[1, 2]])
   }
 
   @Test func byTimeOrCount_emitsWhenFull() {
@@ -74,11 +84,11 @@ import Testing
     #expect(upstream.violations.isEmpty)
   }
 
-  // The differential oracle (issue 15), I40: `collect(.byTimeOrCount) 1 R0.1 v0.1 t2 v0.2 t2
-  // v0.3 t2`. The demand an interval's array returns goes upstream times `count`, so a
-  // subscriber taking one array at a time never stalls (Combine only adds it to the
-  // subscriber's demand, and the third value could not come).
-  @Test func byTimeOrCount_demandReturnedAtATickRequestsMore() {
+  // `collect(.byTimeOrCount) 1 R0.1 v0.1 t2 v0.2 t2 v0.3 t2`, as Combine's (CombineX's
+  // compatibility spec "should ignore sync backpressure from scheduling sending when strategy
+  // is byTimeOrCount"): the demand an interval's array returns only adds to the subscriber's
+  // demand; nothing more is asked upstream, so with `count` 2 the third value can't come.
+  @Test func byTimeOrCount_demandReturnedAtATick_isNotRequestedUpstream() {
     let recorder = RecordingSubscriber<[Int], TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
@@ -88,25 +98,31 @@ import Testing
     scheduler.advance(by: 2)
     upstream.send(2)
     scheduler.advance(by: 2)
-    upstream.send(3)
-    scheduler.advance(by: 2)
-    #expect(recorder.values == [[1], [2], [3]])
-    #expect(upstream.requests == Array(repeating: .demand(.max(2)), count: 4))
+    #expect(recorder.values == [[1], [2]])
+    #expect(upstream.requests == [.demand(.max(2))])
+    #expect(upstream.outstandingDemand == .none)
     #expect(upstream.violations.isEmpty)
   }
 
   @Test func demandNone_keepsCollectingUntilRequested() {
     let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
+    scheduler.advance(by: 10)
+    #expect(upstream.requests.isEmpty)  // as Combine's: nothing asked before a request
+    recorder.request(.max(1))
     upstream.send(1)
     scheduler.advance(by: 10)
+    #expect(recorder.values == [[1]])
+    // No demand left: the intervals pass and the values keep collecting.
     upstream.send(2)
     scheduler.advance(by: 10)
-    #expect(recorder.events == [.subscription])
-    recorder.request(.max(1))
     upstream.send(3)
     scheduler.advance(by: 10)
-    #expect(recorder.values == [[1, 2, 3]])
+    #expect(recorder.values == [[1]])
+    recorder.request(.max(1))
+    scheduler.advance(by: 10)
+    #expect(recorder.values == [[1], [2, 3]])
+    #expect(upstream.violations.isEmpty)
   }
 
   @Test func demandMaxOne_oneGroup() {
@@ -139,15 +155,17 @@ import Testing
   }
 
   @Test func finishWithoutDemand_lastGroupWaitsForIt() {
-    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: nil)
+    let recorder = RecordingSubscriber<[Int], TestError>(initialDemand: .max(1))
     upstream.collect(.byTime(scheduler, 10)).subscribe(recorder)
     upstream.send(1)
+    scheduler.advance(by: 10)
+    upstream.send(2)
     upstream.send(completion: .finished)
     scheduler.advance()
-    #expect(recorder.events == [.subscription])
+    #expect(recorder.events == [.subscription, .value([1])])
     recorder.request(.max(1))
     scheduler.advance()
-    #expect(recorder.events == [.subscription, .value([1]), .completion(.finished)])
+    #expect(recorder.events == [.subscription, .value([1]), .value([2]), .completion(.finished)])
   }
 
   @Test func failure_dropsCollectedValues() {
@@ -167,7 +185,7 @@ import Testing
     #expect(scheduler.pendingActionCount == 0)
     scheduler.advance(by: 10)
     #expect(recorder.events == [.subscription])
-    #expect(upstream.requests == [.demand(.unlimited), .cancel])
+    #expect(upstream.requests == [.demand(.max(1)), .cancel])
   }
 
   @Test func cancelAfterCompletion_doesNothing() {
@@ -177,7 +195,7 @@ import Testing
     upstream.send(completion: .finished)
     scheduler.advance()
     subscription?.cancel()
-    #expect(upstream.requests == [.demand(.unlimited)])
+    #expect(upstream.requests == [.demand(.max(1))])
   }
 
   @Test func cancelFromReceive_dropsTheRest() {

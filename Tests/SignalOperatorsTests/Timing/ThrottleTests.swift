@@ -271,10 +271,10 @@ import Testing
     .expectAllPassed(skipping: ["SC-3.01", "SC-3.02"])
   }
 
-  /// One value at a time with `latest: true` (what `.values` asks for): the value sent at the end
-  /// of an interval is the latest of that interval. The held value used to take the only unit of
-  /// demand, so later values were dropped instead of replacing it.
-  @Test func latestTrueOneAtATime_emitsLatestValueOfEachInterval() {
+  /// One value at a time with `latest: true` (what `.values` asks for): as Combine's, the held
+  /// value takes the only unit of demand, so later values of the interval are dropped rather
+  /// than replace it.
+  @Test func latestTrueOneAtATime_sendsTheIntervalsFirstValue() {
     let recorder = RecordingSubscriber<Int, TestError>(
       initialDemand: .max(1),
       demandPerValue: .max(1)
@@ -286,16 +286,16 @@ import Testing
     upstream.send(2)
     upstream.send(3)
     scheduler.advance(by: 8)
-    #expect(recorder.values == [1, 3])
+    #expect(recorder.values == [1, 2])
     upstream.send(4)
     upstream.send(5)
     scheduler.advance(by: 10)
-    #expect(recorder.values == [1, 3, 5])
+    #expect(recorder.values == [1, 2, 4])
     #expect(recorder.violations.isEmpty)
   }
 
-  /// Requested one at a time from outside `receive`, as `for await … in .values` does.
-  @Test func latestTrueRequestAfterEachValue_emitsLatestValueOfEachInterval() {
+  /// Requested one at a time from outside `receive`, as `for await … in .values` does: the same.
+  @Test func latestTrueRequestAfterEachValue_sendsTheIntervalsFirstValue() {
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.throttle(for: 10, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(1)
@@ -304,7 +304,7 @@ import Testing
     upstream.send(2)
     upstream.send(3)
     scheduler.advance(by: 10)
-    #expect(recorder.values == [1, 3])
+    #expect(recorder.values == [1, 2])
   }
 
   /// A value made ready while the subscriber is still receiving the previous one, then replaced
@@ -375,11 +375,9 @@ import Testing
     #expect(recorder.values == [1])
   }
 
-  // The differential oracle (issue 15): `throttle(latest:true) -` (intended I30). Combine asks
-  // the upstream for `.unlimited` before the subscriber receives its subscription; StreamKit
-  // asks after, so a synchronous upstream on an immediate scheduler (`immediateScheduler_conforms`)
-  // can't deliver before the subscription.
-  @Test func subscriberSubscribed_beforeTheUpstreamIsRequested() {
+  // The differential oracle (issue 15): `throttle(latest:true) -`. As Combine's, the upstream
+  // is asked for `.unlimited` before the subscriber receives its subscription.
+  @Test func upstreamRequested_beforeTheSubscriberIsSubscribed() {
     let seen = RequestsSeen()
     let upstream = self.upstream
     let subscriber = AnySubscriber<Int, TestError>(
@@ -388,19 +386,30 @@ import Testing
       receiveCompletion: { _ in }
     )
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(subscriber)
-    #expect(seen.requests.isEmpty)
+    #expect(seen.requests == [.demand(.unlimited)])
     #expect(upstream.requests == [.demand(.unlimited)])
   }
 
-  // The oracle: `throttle(latest:true) 1 v0.4 v0.0 t3` (intended I29). With demand for one
-  // value, the interval's latest value is published; Combine drops it and publishes the first.
-  @Test func latestTrue_demandSpent_latestValueStillTakesTheIntervalsDemand() {
+  /// A synchronous upstream's completion, on an immediate scheduler, comes during that request:
+  /// it waits until the subscriber has its subscription (Combine would deliver it first).
+  @Test func completionDuringTheFirstRequest_waitsForTheSubscription() {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    Publishers.Sequence<[Int], TestError>(sequence: [1])
+      .throttle(for: 2, scheduler: ImmediateScheduler.shared, latest: true)
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+    #expect(recorder.violations.isEmpty)
+  }
+
+  // The oracle: `throttle(latest:true) 1 v0.4 v0.0 t3`. As Combine's: with demand for one
+  // value, the interval's first value is published and the later one dropped.
+  @Test func latestTrue_demandSpent_laterValueIsDropped() {
     let recorder = RecordingSubscriber<Int, TestError>(initialDemand: .max(1))
     upstream.throttle(for: 2, scheduler: scheduler, latest: true).subscribe(recorder)
     upstream.send(4)
     upstream.send(0)
     scheduler.advance(by: 3)
-    #expect(recorder.values == [0])
+    #expect(recorder.values == [4])
   }
 }
 
