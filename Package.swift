@@ -24,6 +24,7 @@ let package = Package(
     .library(name: "StreamCombineSchedulers", targets: ["StreamCombineSchedulers"]),
     .library(name: "StreamConbini", targets: ["StreamConbini"]),
     .library(name: "StreamConcurrency", targets: ["StreamConcurrency"]),
+    .library(name: "StreamObservation", targets: ["StreamObservation"]),
     .library(name: "StreamPropagate", targets: ["StreamPropagate"]),
     .library(name: "StreamShuttle", targets: ["StreamShuttle"]),
     .library(name: "StreamSnail", targets: ["StreamSnail"]),
@@ -80,6 +81,12 @@ let package = Package(
       dependencies: ["StreamCore", "SignalOperators", "FutureKit"],
       swiftSettings: strictSettings
     ),
+    // StreamKit's own bridge to Swift's Observation: `@Observable` models as publishers.
+    .target(
+      name: "StreamObservation",
+      dependencies: ["StreamCore", "SignalOperators"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "StreamConbini",
       dependencies: ["StreamCore", "SignalOperators", "FutureKit"],
@@ -112,8 +119,8 @@ let package = Package(
       name: "Examples",
       dependencies: [
         "FutureKit", "PropertyWrappers", "SignalOperators", "StreamConbini", "StreamConcurrency",
-        "StreamCore", "StreamFoundation", "StreamPropagate", "StreamShuttle", "StreamSnail",
-        "StreamSwiftySignals", "StreamTesting",
+        "StreamCore", "StreamFoundation", "StreamObservation", "StreamPropagate", "StreamShuttle",
+        "StreamSnail", "StreamSwiftySignals", "StreamTesting",
       ],
       swiftSettings: strictSettings
     ),
@@ -162,6 +169,14 @@ let package = Package(
       dependencies: [
         "SignalOperators", "StreamCombineSchedulers", "StreamConbini", "StreamCore",
         "StreamFoundation", "StreamSnail", "StreamSwiftySignals", "StreamTesting",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "StreamObservationTests",
+      dependencies: [
+        "PropertyWrappers", "SignalOperators", "StreamConbini", "StreamCore", "StreamObservation",
+        "StreamTesting",
       ],
       swiftSettings: strictSettings
     ),
@@ -253,7 +268,7 @@ let package = Package(
       dependencies: [
         "FutureKit", "PropertyWrappers", "SignalOperators", "StreamCombineExt",
         "StreamCombineSchedulers", "StreamConbini", "StreamConcurrency", "StreamCore",
-        "StreamFoundation", "StreamPropagate", "StreamShuttle", "StreamSnail",
+        "StreamFoundation", "StreamObservation", "StreamPropagate", "StreamShuttle", "StreamSnail",
         "StreamSwiftySignals", "StreamTesting",
       ],
       swiftSettings: strictSettings + [.treatAllWarnings(as: .error)]
