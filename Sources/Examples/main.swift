@@ -10,5 +10,6 @@ tourStreamTesting()
 #if !canImport(Darwin)
 tourStreamFoundation()
 #endif
+tourStreamObservation()
 // Last: it ends in `dispatchMain()` and never returns; the program exits from the main queue.
 tourPropertyWrappers()

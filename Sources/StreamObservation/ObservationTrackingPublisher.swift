@@ -1,6 +1,5 @@
-public import StreamCore
-
 import Observation
+public import StreamCore
 
 /// A publisher of what a closure reads from `@Observable` models: the value now, then the value
 /// after each change to anything the closure read.
