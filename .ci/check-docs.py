@@ -41,6 +41,7 @@ MODULES = [
     "StreamCombineSchedulers",
     "StreamConbini",
     "StreamConcurrency",
+    "StreamObservation",
     "StreamPropagate",
     "StreamShuttle",
     "StreamSnail",

@@ -36,6 +36,10 @@ final class ChangeToken: Sendable {
 
 /// The subscription of an ``ObservationTrackingPublisher``: one read per scheduler turn, a turn
 /// scheduled when something changed and the subscriber has demand.
+///
+/// Not a `SerialDrain`: nothing is queued (a change is a flag, read when there is demand), and a
+/// turn must never loop to read again, since a change reported on another thread may not be
+/// stored yet; the next read is always a new turn. `turnPending` is the one-deliverer claim.
 // Sendable: the mutable state is guarded by `lock`. `read` and the downstream are called only
 // from a turn, after the lock, and turns run one at a time (`turnPending` is set from the
 // scheduling of a turn until its end), each on the thread `scheduler` runs it on.
