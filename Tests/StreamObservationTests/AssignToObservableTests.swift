@@ -7,7 +7,7 @@ import Testing
 
 /// The other direction: a pipeline driving an `@Observable` model. StreamObservation adds
 /// nothing for it; these tests pin down which assign to use.
-@Suite(.timeLimit(.minutes(1))) struct AssignToObservableTests {
+@Suite(.timeLimit(.minutes(5))) struct AssignToObservableTests {
   @Test func assignOnWeak_drivesTheModelAndObserversSeeIt() {
     let scheduler = TestScheduler()
     let upstream = PassthroughSubject<Int, Never>()

@@ -6,7 +6,7 @@ import StreamTesting
 import Testing
 
 /// `model.publisher(for:scheduler:)`: one property of one `@Observable` model.
-@Suite(.timeLimit(.minutes(1))) struct ObservablePublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct ObservablePublisherTests {
   let scheduler = TestScheduler()
 
   @Test func subscription_readsTheCurrentValueOnTheSchedulerOnceDemandArrives() {

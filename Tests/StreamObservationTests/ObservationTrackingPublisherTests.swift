@@ -6,7 +6,7 @@ import StreamTesting
 import Testing
 
 /// `ObservationTrackingPublisher`: whatever a closure reads.
-@Suite(.timeLimit(.minutes(1))) struct ObservationTrackingPublisherTests {
+@Suite(.timeLimit(.minutes(5))) struct ObservationTrackingPublisherTests {
   let scheduler = TestScheduler()
 
   @Test func closure_isTrackedOnEveryPropertyItReads() {

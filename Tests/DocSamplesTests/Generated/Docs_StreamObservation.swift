@@ -125,7 +125,7 @@ fileprivate final class SearchViewModel: ObservableObject {
 
 // Docs/StreamObservation.md:183 (file scope)
 #sourceLocation(file: "Docs/StreamObservation.md", line: 184)
-@Suite(.timeLimit(.minutes(1))) struct SearchMigrationTests {
+@Suite(.timeLimit(.minutes(5))) struct SearchMigrationTests {
   @Test func observableObject_searchesOnceForTheLastQuery() {
     let scheduler = TestScheduler()
     var searches: [String] = []
