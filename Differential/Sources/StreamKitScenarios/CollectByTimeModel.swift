@@ -19,7 +19,9 @@
 //     scheduled on the scheduler (not from inside the upstream's call); the demand a full group's
 //     `receive(_:)` returns is requested upstream (times `count`), while the demand a group sent
 //     at a tick returns counts for the subscriber only (nothing goes upstream for it); a
-//     failure drops what was collected.
+//     failure drops what was collected; `byTime` asks the upstream for one value at each
+//     downstream request and returns `.max(1)` from each value ("should always request 1 when
+//     strategy is by time").
 
 import DiffModel
 
@@ -102,8 +104,6 @@ final class ModelCollectByTimeSubscription<Value, Failure: Error>: Subscriber, S
       tolerance: 0,
       options: nil
     ) { [weak self] in self?.tick() }
-    // `byTime`: the documentation says nothing; the model takes every value (README.md).
-    if count == nil { subscription.request(.unlimited) }
   }
 
   func receive(_ input: Value) -> Subscribers.Demand {
@@ -114,7 +114,9 @@ final class ModelCollectByTimeSubscription<Value, Failure: Error>: Subscriber, S
       group = []
       scheduleDrain()
     }
-    return .none
+    // `byTime` asks for one value at a time (CombineX's "should always request 1 when strategy
+    // is by time", run against Combine).
+    return count == nil ? .max(1) : .none
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
@@ -138,7 +140,7 @@ final class ModelCollectByTimeSubscription<Value, Failure: Error>: Subscriber, S
   func request(_ d: Subscribers.Demand) {
     guard downstream != nil else { return }
     demand += d
-    if let count { upstream?.request(d * count) }
+    upstream?.request(count.map { d * $0 } ?? .max(1))
     if !ready.isEmpty || completion != nil { scheduleDrain() }
   }
 

@@ -187,11 +187,12 @@ final class ModelMergeSubscription<Output, Failure: Error>: Subscription, ModelP
 /// failure of any upstream fails it; "All upstream publishers need to finish for this publisher
 /// to finish". Where the documentation is silent (README.md, "Reference models"): the held tuple
 /// goes down when demand arrives (if an upstream sent since the last one); `receive(_:)` returns
-/// `.none` for a value that makes no tuple; the demand the downstream returns for a tuple goes
-/// back to the upstream whose value made it (as Combine does, Apple developer forums thread
-/// 709494) and, as a request, to the other upstreams (the documented pass-through; Combine
-/// itself leaves them without it, I36); a request made once the demand is unlimited goes
-/// nowhere; the failure cancels the other upstreams.
+/// `.none` for a value that makes no tuple; the demand the downstream returns for a tuple is
+/// added to its demand and goes back only to the upstream whose value made it, as that
+/// upstream's `receive(_:)` return value (what real Combine does, Apple developer forums thread
+/// 709494: the other upstreams are not asked), and to no upstream for the held tuple a request
+/// sends; a request made once the demand is unlimited goes nowhere; the failure cancels the other
+/// upstreams.
 final class ModelCombineLatest<Upstream: Publisher>: Publisher {
   typealias Output = [Upstream.Output]
   typealias Failure = Upstream.Failure
@@ -247,7 +248,7 @@ final class ModelCombineLatestSubscription<Value, Failure: Error>: Subscription,
     demand += d
     if pending, demand > 0 {
       let more = deliver()
-      if more > 0 { request(more) }
+      if more > 0, demand != .unlimited { demand += more }
     }
     guard downstream != nil else { return }
     for (i, upstream) in upstreams.enumerated() where !finished[i] { upstream?.request(d) }
@@ -277,9 +278,6 @@ final class ModelCombineLatestSubscription<Value, Failure: Error>: Subscription,
     // After a cancel nothing goes upstream; once the demand is unlimited more changes nothing.
     guard downstream != nil, more > 0, demand != .unlimited else { return .none }
     demand += more
-    for (i, upstream) in upstreams.enumerated() where i != index && !finished[i] {
-      upstream?.request(more)
-    }
     return more
   }
 

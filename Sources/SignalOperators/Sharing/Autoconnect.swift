@@ -10,8 +10,8 @@ extension ConnectablePublisher {
   /// cancellable.cancel()  // disconnects
   /// ```
   ///
-  /// Subscribers that complete still count; only cancelling releases one (also after its
-  /// completion, as in Combine). A subscriber that arrives after the last one cancelled connects
+  /// Subscribers that complete still count; each `cancel()` releases one (also after the
+  /// subscriber's completion, and again when repeated, as in Combine). A subscriber that arrives after the last one cancelled connects
   /// again, also after the upstream ended.
   ///
   /// A subscriber that arrives before `connect()` has returned, such as one subscribed from
@@ -138,7 +138,7 @@ extension Publishers.Autoconnect: @unchecked Sendable where Upstream: Sendable {
 extension Publishers.Autoconnect {
   /// The subscriber attached to the upstream. The downstream gets a ``Counted`` subscription
   /// that looks like the upstream's own (its description and identifier), as in Combine.
-  // Sendable: all mutable state is in `link` and `counted`, which guard it with locks; the
+  // Sendable: all mutable state is in `link` and `shownParent`, which guard it with locks; the
   // parent, upstream and downstream are called outside them.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: @unchecked Sendable, Subscriber,
@@ -149,10 +149,11 @@ extension Publishers.Autoconnect {
 
     @usableFromInline
     let link: PassThroughLink<Downstream, Void>
-    /// The publisher that counts this subscriber, until the subscriber's first `cancel()`: as in
-    /// Combine, a subscriber that completed still counts until it cancels.
-    private let counted: LockedState<Publishers.Autoconnect<Upstream>?>
-    /// The publisher, for the downstream's subscription to show (as Combine's does).
+    /// The publisher, for the mirror until the subscriber's first `cancel()` (an ended
+    /// subscription shows what it let go of as `nil`).
+    private let shownParent: LockedState<Publishers.Autoconnect<Upstream>?>
+    /// The publisher, for the downstream's subscription to show (as Combine's does), and to count
+    /// each `cancel()` with.
     private let parent: Publishers.Autoconnect<Upstream>
     /// The upstream's subscription, kept after the end: as Combine's, every `cancel()` reaches
     /// it, also after the completion and when repeated (OpenCombine's
@@ -163,7 +164,7 @@ extension Publishers.Autoconnect {
     @usableFromInline
     init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
       link = PassThroughLink(downstream: downstream, extra: ())
-      counted = LockedState(parent)
+      shownParent = LockedState(parent)
       self.parent = parent
     }
 
@@ -180,7 +181,7 @@ extension Publishers.Autoconnect {
         case .terminal: nil
         }
       }
-      let parent = counted.withLock { $0 }
+      let parent = shownParent.withLock { $0 }
       return Mirror(
         self,
         children: [
@@ -227,14 +228,15 @@ extension Publishers.Autoconnect {
       link.upstream()?.subscription.request(demand)
     }
 
+    /// As Combine's: every `cancel()` counts one subscriber leaving, also a repeated one
+    /// (OpenCombine's `Autoconnect`, whose suite runs against Combine too, counts each; a
+    /// subscriber that completed still counts until it cancels), and reaches the upstream's
+    /// subscription.
     @usableFromInline
     func cancel() {
-      let parent = counted.withLock { parent in
-        defer { parent = nil }
-        return parent
-      }
+      shownParent.withLock { $0 = nil }
       let ended = link.cancel()
-      parent?.release()
+      parent.release()
       _ = ended  // the downstream, released after the calls
       cancelTarget.withLock { $0 }?.cancel()
     }
