@@ -145,16 +145,19 @@ struct RunLoopSchedulerTests {
     let cancellables = [
       Just(1).subscribe(on: loop).sink { seen.append("subscribe(on:) \($0)") },
       Just(2).delay(for: .milliseconds(1), scheduler: loop).sink { seen.append("delay \($0)") },
-      Just(3).throttle(for: 1, scheduler: loop, latest: true).sink {
-        seen.append("throttle \($0)")
-      },
+      // As Combine's, `throttle` asks the upstream before its subscriber has asked for
+      // anything, so `Just`'s value finds no demand and only the completion comes through.
+      Just(3).throttle(for: 1, scheduler: loop, latest: true).sink(
+        receiveCompletion: { _ in seen.append("throttle finished") },
+        receiveValue: { seen.append("throttle \($0)") }
+      ),
       Just(4).timeout(5, scheduler: loop).sink { seen.append("timeout \($0)") },
       Just(5).measureInterval(using: loop).sink { seen.append("measured \($0.timeInterval >= 0)") },
     ]
     #expect(await seen.wait(for: 5))
     #expect(
       Set(seen.items) == [
-        "subscribe(on:) 1", "delay 2", "throttle 3", "timeout 4", "measured true",
+        "subscribe(on:) 1", "delay 2", "throttle finished", "timeout 4", "measured true",
       ]
     )
     _ = cancellables

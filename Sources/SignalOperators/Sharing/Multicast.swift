@@ -15,8 +15,8 @@ extension Publisher {
   ///
   /// > Thread safety: Subscribing, connecting and cancelling are safe from any thread.
   ///
-  /// - Parameter createSubject: Makes the one subject the publisher uses; called once, when the
-  ///   publisher is created.
+  /// - Parameter createSubject: Makes the one subject the publisher uses; called once, on first
+  ///   use (the first subscriber or the first `connect()`), as in Combine.
   /// - Returns: A connectable publisher that multicasts the upstream through the subject.
   public func multicast<S: Subject>(
     _ createSubject: @escaping () -> S
@@ -69,19 +69,38 @@ extension Publishers {
     public let createSubject: () -> SubjectType
 
     @usableFromInline
-    let subject: SubjectType
+    let lock = Lock()
+    /// The subject once made; guarded by `lock`.
+    @usableFromInline
+    var madeSubject: SubjectType?
 
-    /// Creates a multicast publisher and its subject.
-    ///
-    /// The subject is made here, once, rather than on first use.
+    /// Creates a multicast publisher; its subject is made on first use.
     ///
     /// - Parameters:
     ///   - upstream: The publisher that the subject subscribes to on ``connect()``.
-    ///   - createSubject: Makes the subject that republishes the upstream.
+    ///   - createSubject: Makes the subject that republishes the upstream, once, when the first
+    ///     subscriber arrives or at the first ``connect()``, as Combine's.
     public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
       self.upstream = upstream
       self.createSubject = createSubject
-      self.subject = createSubject()
+    }
+
+    /// The subject, made by `createSubject` on first use, as Combine's (OpenCombine's
+    /// `Multicast`, whose suite runs against Combine too, makes it lazily).
+    @usableFromInline
+    var subject: SubjectType {
+      if let made = lock.withLock({ madeSubject }) { return made }
+      // Made outside the lock: `createSubject` is the caller's code. Two threads using the
+      // publisher for the first time at once may each make one; the first installed is kept,
+      // and the other is released after the lock.
+      let fresh = createSubject()
+      let (kept, spare) = lock.withLock { () -> (SubjectType, SubjectType?) in
+        if let made = madeSubject { return (made, fresh) }
+        madeSubject = fresh
+        return (fresh, nil)
+      }
+      _ = spare
+      return kept
     }
 
     @inlinable
@@ -111,7 +130,8 @@ extension Publishers {
   }
 }
 
-// Sendable: no mutable state; `createSubject` runs once, in `init`.
+// Sendable: the one mutable field, the subject once made, is guarded by `lock`; `createSubject`
+// runs outside it.
 extension Publishers.Multicast: @unchecked Sendable
 where Upstream: Sendable, SubjectType: Sendable {}
 

@@ -33,6 +33,25 @@ import Testing
     upstream.multicast { PassthroughSubject<Int, TestError>() }
   }
 
+  /// As Combine's (OpenCombine's `Multicast` makes it lazily): the subject is made on first
+  /// use, once, and the first subscriber and `connect()` share it.
+  @Test func subject_isMadeOnFirstUse_once() {
+    let made = LockedState(0)
+    let connectable = upstream.multicast { () -> PassthroughSubject<Int, TestError> in
+      made.withLock { $0 += 1 }
+      return PassthroughSubject()
+    }
+    #expect(made.withLock { $0 } == 0)
+    let recorder = RecordingSubscriber<Int, TestError>()
+    connectable.subscribe(recorder)
+    #expect(made.withLock { $0 } == 1)
+    let connection = connectable.connect()
+    upstream.send(1)
+    #expect(recorder.values == [1])
+    #expect(made.withLock { $0 } == 1)
+    connection.cancel()
+  }
+
   @Test func nothingFlows_untilConnected() {
     let connectable = multicast()
     let recorder = RecordingSubscriber<Int, TestError>()
