@@ -234,7 +234,11 @@ extension Publishers.Autoconnect {
     /// subscription.
     @usableFromInline
     func cancel() {
-      shownParent.withLock { $0 = nil }
+      let shown = shownParent.withLock { shown in
+        defer { shown = nil }
+        return shown
+      }
+      _ = shown  // released after the lock
       let ended = link.cancel()
       parent.release()
       _ = ended  // the downstream, released after the calls

@@ -41,9 +41,9 @@ subject.send("swift")  // prints nothing yet: "swift" comes 300 ms later, on "wo
 #sourceLocation()
 }
 
-// Docs/Migration/FromOpenCombine.md:210
-func sample_Docs_Migration_FromOpenCombine_line210() async throws {
-#sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 211)
+// Docs/Migration/FromOpenCombine.md:219
+func sample_Docs_Migration_FromOpenCombine_line219() async throws {
+#sourceLocation(file: "Docs/Migration/FromOpenCombine.md", line: 220)
 final class SearchModel {
   let query = PassthroughSubject<String, Never>()
   private var cancellables = Set<AnyCancellable>()
@@ -83,15 +83,15 @@ func output_sample_Docs_Migration_FromOpenCombine_line63() async {
     sample: "Docs/Migration/FromOpenCombine.md", line: 63)
 }
 
-// What Docs/Migration/FromOpenCombine.md:210 prints, as its `// prints` comments say
-@Test("Docs/Migration/FromOpenCombine.md:210 prints what its comments say")
-func output_sample_Docs_Migration_FromOpenCombine_line210() async {
+// What Docs/Migration/FromOpenCombine.md:219 prints, as its `// prints` comments say
+@Test("Docs/Migration/FromOpenCombine.md:219 prints what its comments say")
+func output_sample_Docs_Migration_FromOpenCombine_line219() async {
   let result = await #expect(
     processExitsWith: .success, observing: [\.standardOutputContent]
   ) {
-    try await sample_Docs_Migration_FromOpenCombine_line210()
+    try await sample_Docs_Migration_FromOpenCombine_line219()
   }
   expectPrinted(
     result, [],
-    sample: "Docs/Migration/FromOpenCombine.md", line: 210)
+    sample: "Docs/Migration/FromOpenCombine.md", line: 219)
 }
