@@ -29,12 +29,14 @@ import StreamCore
 /// Combine's `Publishers.Merge`/`Merge3`/`MergeMany` as documented: "delivering an interleaved
 /// sequence of elements", "emits an event when any upstream publisher emits an event". Where the
 /// documentation is silent (README.md, "Reference models"): every request goes to every upstream
-/// that has not finished; the demand a value's `receive(_:)` returns goes back to the upstream
-/// that sent it and as a request to the others; a value beyond the downstream's demand waits in
-/// a queue (first in, first out) and goes down when demand arrives; a request made once the
-/// demand is unlimited goes nowhere (it changes nothing); the merge finishes once every
-/// upstream has finished and the queue is empty; the first failure cancels the others and fails
-/// at once, dropping the queue; after a cancel nothing goes anywhere.
+/// that has not finished; the demand a value's `receive(_:)` returns is added to the downstream's
+/// demand and goes back only to the upstream that sent it, as its `receive(_:)` returns
+/// (Combine's pattern for its multi-input operators); for a queued value delivered later, it is
+/// added to the downstream's demand only; a value beyond the downstream's demand waits in a queue
+/// (first in, first out) and goes down when demand arrives; a request made once the demand is
+/// unlimited goes nowhere (it changes nothing); the merge finishes once every upstream has
+/// finished and the queue is empty; the first failure cancels the others and fails at once,
+/// dropping the queue; after a cancel nothing goes anywhere.
 final class ModelMerge<Upstream: Publisher>: Publisher {
   typealias Output = Upstream.Output
   typealias Failure = Upstream.Failure
@@ -104,8 +106,9 @@ final class ModelMergeSubscription<Output, Failure: Error>: Subscription, ModelP
   }
 
   func request(_ d: Subscribers.Demand) {
-    // Once the demand is unlimited a request changes nothing, and none goes upstream.
-    guard downstream != nil, demand != .unlimited else { return }
+    // Once the demand is unlimited a request changes nothing, and none goes upstream; nor does
+    // `request(.none)`, which Combine's `merge` ignores (Docs/StreamCore.md).
+    guard downstream != nil, demand != .unlimited, d > .none else { return }
     demand += d
     drain()
     guard downstream != nil else { return }
@@ -120,7 +123,8 @@ final class ModelMergeSubscription<Output, Failure: Error>: Subscription, ModelP
     while let downstream, demand > 0, !queue.isEmpty {
       demand -= 1
       let more = downstream.receive(queue.removeFirst())
-      if more > 0 { request(more) }
+      // Not from inside an upstream's `receive(_:)`: no upstream to give it back to.
+      if more > 0 { demand += more }
     }
     if let downstream, queue.isEmpty, finished.allSatisfy({ $0 }) {
       self.downstream = nil
@@ -144,11 +148,8 @@ final class ModelMergeSubscription<Output, Failure: Error>: Subscription, ModelP
       return .none
     }
     demand += more
-    for (i, upstream) in upstreams.enumerated() where i != index && !finished[i] {
-      upstream?.request(more)
-    }
     drain()
-    return more
+    return more  // to this upstream only; the others are not asked for it
   }
 
   func completed(_ completion: Subscribers.Completion<Failure>, index: Int) {

@@ -63,7 +63,7 @@ import Testing
     )
   }
 
-  @Test func limitedDemand_oneValuePerUpstreamAtATime() {
+  @Test func limitedDemand_eachRequestForwardedWholeToEveryUpstream() {
     let ups = (0..<3).map { _ in TestPublisher<Int, Boom>() }
     let recorder = RecordingSubscriber<Int, Boom>(initialDemand: nil)
     Publishers.MergeMany(ups).subscribe(recorder)
@@ -75,9 +75,11 @@ import Testing
     #expect(recorder.values == [3])
     recorder.request(.max(5))
     #expect(recorder.values == [3, 1])
+    #expect(ups.allSatisfy { $0.requests == [.demand(.max(1)), .demand(.max(5))] })
     ups[1].send(2)
     ups[2].send(4)
-    #expect(recorder.values == [3, 1, 2, 4])
+    ups[2].send(5)
+    #expect(recorder.values == [3, 1, 2, 4, 5])
     #expect(ups.allSatisfy { $0.violations.isEmpty })
     #expect(recorder.violations.isEmpty)
   }

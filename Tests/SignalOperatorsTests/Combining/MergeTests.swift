@@ -110,12 +110,27 @@ import Testing
     #expect(a.requests.isEmpty)
     #expect(b.requests.isEmpty)
     recorder.request(.max(2))
-    #expect(a.requests == [.demand(.max(1))])
-    #expect(b.requests == [.demand(.max(1))])
+    #expect(a.requests == [.demand(.max(2))])
+    #expect(b.requests == [.demand(.max(2))])
     a.send(1)
     b.send(2)
     #expect(recorder.values == [1, 2])
     #expect(recorder.violations.isEmpty)
+  }
+
+  @Test func eachRequest_forwardedWholeToEveryUpstreamNotFinished() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
+    a.merge(with: b, c).subscribe(recorder)
+    #expect([a, b, c].allSatisfy { $0.requests == [.demand(.max(3))] })
+    b.send(completion: .finished)
+    recorder.request(.max(2))
+    #expect(a.requests == [.demand(.max(3)), .demand(.max(2))])
+    #expect(b.requests == [.demand(.max(3))])
+    #expect(c.requests == [.demand(.max(3)), .demand(.max(2))])
+    recorder.request(.unlimited)
+    recorder.request(.max(4))  // changes nothing once the demand is unlimited
+    #expect(a.requests == [.demand(.max(3)), .demand(.max(2)), .demand(.unlimited)])
+    #expect(c.requests == [.demand(.max(3)), .demand(.max(2)), .demand(.unlimited)])
   }
 
   @Test func maxOne_secondUpstreamsValueWaitsForDemand() {
@@ -124,43 +139,74 @@ import Testing
     a.send(1)
     b.send(2)
     #expect(recorder.values == [1])
-    #expect(a.requests == [.demand(.max(1))])  // no demand left: not asked again
     recorder.request(.max(1))
     #expect(recorder.values == [1, 2])  // the waiting value took the new demand
-    #expect(a.requests == [.demand(.max(1))])
-    #expect(b.requests == [.demand(.max(1))])
-    recorder.request(.max(1))
     #expect(a.requests == [.demand(.max(1)), .demand(.max(1))])
     #expect(b.requests == [.demand(.max(1)), .demand(.max(1))])
     #expect(a.violations.isEmpty && b.violations.isEmpty && recorder.violations.isEmpty)
   }
 
-  @Test func demandFromReceive_keepsEveryUpstreamFlowing() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(1))
-    a.merge(with: b, c).subscribe(recorder)
-    for value in 0..<30 { [a, b, c][value % 3].send(value) }
-    #expect(recorder.values == Array(0..<30))
-    #expect(a.violations.isEmpty && b.violations.isEmpty && c.violations.isEmpty)
+  @Test func valuesBeyondDemand_queuedInOrder_deliveredAsDemandArrives() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2))
+    a.merge(with: b).subscribe(recorder)
+    a.send(1)
+    b.send(2)
+    a.send(3)  // each upstream was asked for two: these two wait
+    b.send(4)
+    #expect(recorder.values == [1, 2])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3])  // never more than requested
+    recorder.request(.max(5))
+    #expect(recorder.values == [1, 2, 3, 4])
+    #expect(a.violations.isEmpty && b.violations.isEmpty && recorder.violations.isEmpty)
+  }
+
+  @Test func demandReturnedFromReceive_goesBackToTheSendingUpstreamOnly() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(1), demandPerValue: .max(3))
+    a.merge(with: b).subscribe(recorder)
+    a.send(1)
+    #expect(a.outstandingDemand == .max(3))  // returned from its `receive(_:)`
+    #expect(b.outstandingDemand == .max(1))
+    #expect(a.requests == [.demand(.max(1))])
+    #expect(b.requests == [.demand(.max(1))])  // not requested from the others
+    b.send(2)
+    a.send(3)
+    #expect(recorder.values == [1, 2, 3])
+    #expect(b.outstandingDemand == .max(3))
     #expect(recorder.violations.isEmpty)
   }
 
-  @Test func limitedDemand_neverExceededWhenAllUpstreamsAnswer() {
-    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(3))
-    let ups = (0..<8).map { _ in TestPublisher<Int, Boom>() }
-    Publishers.MergeMany(ups).subscribe(recorder)
-    for _ in 0..<3 {
-      for (index, upstream) in ups.enumerated() where upstream.outstandingDemand > .none {
-        upstream.send(index)
-      }
+  @Test func demandReturnedForAQueuedValue_addedToTheSubscribersDemandOnly() {
+    let recorder = RecordingSubscriber<Int, Boom>(initialDemand: .max(2)) { value in
+      value == 3 ? .max(1) : .none
     }
-    #expect(recorder.values.count == 3)
-    #expect(recorder.violations.isEmpty)
-    #expect(ups.allSatisfy { $0.violations.isEmpty })
-    // Each upstream was asked for one value and answered; five values wait for demand.
-    #expect(ups.allSatisfy { $0.requests == [.demand(.max(1))] && $0.outstandingDemand == .none })
-    recorder.request(.max(5))
-    #expect(recorder.values.count == 8)
-    #expect(Set(recorder.values) == Set(0..<8))
+    a.merge(with: b).subscribe(recorder)
+    a.send(1)
+    a.send(2)
+    b.send(3)  // beyond the demand: both wait
+    b.send(4)
+    #expect(recorder.values == [1, 2])
+    recorder.request(.max(1))
+    #expect(recorder.values == [1, 2, 3, 4])  // 3's returned demand took 4
+    #expect(a.requests == [.demand(.max(2)), .demand(.max(1))])
+    #expect(b.requests == [.demand(.max(2)), .demand(.max(1))])
+    #expect(b.outstandingDemand == .max(1))
+  }
+
+  @Test func requestFromReceive_forwardedAtOnce_whatItBringsGoesDownAfterTheCall() {
+    let echo = SendsFromRequest(100)
+    let probe = MergeProbe<Int, Boom>(initialDemand: .max(1))
+    probe.onValue = { [unowned probe] value in
+      if value == 1 { probe.subscription?.request(.max(2)) }
+      return .none
+    }
+    a.merge(with: echo).subscribe(probe)
+    echo.armed = true
+    a.send(1)
+    #expect(a.requests == [.demand(.max(1)), .demand(.max(2))])
+    #expect(echo.requested == [.max(1), .max(2)])
+    #expect(probe.values == [1, 100])
+    #expect(probe.overlaps == 0)  // 100, sent from inside the request, went down after the call
   }
 
   @Test func demandBecomesUnlimited_everyUpstreamAskedForUnlimited() {
@@ -451,6 +497,29 @@ import Testing
     }
   }
 
+  @Test func concurrentSendsWithDemandOfOne_neverExceedDemandAndLoseNothing() {
+    let producers = (0..<3).map { _ in CombiningProducer<Int>() }
+    // One more requested from inside each `receive(_:)`: returned demand would go back to the
+    // sending upstream only, as in Combine.
+    let probe = CombiningProbe<Int>(
+      initialDemand: .max(1),
+      demandPerValue: .max(1),
+      requestsFromReceive: true
+    )
+    producers[0].merge(with: producers[1], producers[2]).subscribe(probe)
+    let count = 2_000
+    DispatchQueue.concurrentPerform(iterations: 3) { thread in
+      for value in 0..<count { producers[thread].send(thread * count + value) }
+    }
+    let values = probe.values
+    #expect(values.count == 3 * count)
+    for thread in 0..<3 {  // each upstream's values stay in order
+      let own = values.filter { $0 / count == thread }
+      #expect(own == Array(thread * count..<(thread + 1) * count))
+    }
+    #expect(probe.violations.isEmpty)
+  }
+
   @Test func concurrentSendsWithLimitedDemand_demandNeverExceeded() {
     let subjects = (0..<4).map { _ in PassthroughSubject<Int, Never>() }
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
@@ -598,5 +667,36 @@ private final class CancelOnSubscription<Input: Sendable, Failure: Error>: Subsc
 
   func receive(completion: Subscribers.Completion<Failure>) {
     probe.receive(completion: completion)
+  }
+}
+
+/// Sends `value` from inside the first `request(_:)` made once `armed`; records the requests.
+private final class SendsFromRequest: Publisher, Subscription, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = MergeTests.Boom
+
+  let value: Int
+  var armed = false
+  private(set) var requested: [Subscribers.Demand] = []
+  private var subscriber: AnySubscriber<Int, MergeTests.Boom>?
+
+  init(_ value: Int) {
+    self.value = value
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == MergeTests.Boom {
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    requested.append(demand)
+    guard armed else { return }
+    armed = false
+    _ = subscriber?.receive(value)
+  }
+
+  func cancel() {
+    subscriber = nil
   }
 }

@@ -49,17 +49,20 @@ extension Publishers {
   /// ```
   ///
   /// Each publisher gets its own subscription, subscribed in order after the subscriber has
-  /// received the merge's (described as `"Merge"`). Once the subscriber's demand is unlimited,
-  /// each publisher is asked for `.unlimited`; before that, each is asked for one value at a time
-  /// while there is demand, so at most one value per publisher waits and the subscriber never
-  /// gets more than it asked for. The merge finishes when all have finished (after any value
-  /// still waiting for demand) and fails with the first failure (dropping waiting values and
-  /// cancelling the others); cancelling it cancels them all.
+  /// received the merge's (described as `"Merge"`). Demand is passed on as Combine does: each
+  /// request of the subscriber goes, unchanged, to every publisher that has not finished (one
+  /// subscribed later is asked for the demand left then), until the demand is unlimited; values
+  /// beyond the subscriber's demand wait, first in, first out, until it asks for more, so it never
+  /// gets more than it asked for. The demand its `receive(_:)` returns goes back only to the
+  /// publisher whose value it was (for a value that had waited, it only adds to the demand). The
+  /// merge finishes when all have finished (after any value still waiting for demand) and fails
+  /// with the first failure (dropping waiting values and cancelling the others); cancelling it
+  /// cancels them all.
   ///
   /// > Thread safety: The publishers may send from any threads. Values go downstream one at a
-  /// > time: a value that arrives during another delivery is queued and delivered by the thread
-  /// > already delivering, so no sender waits for another. `request(_:)` and `cancel()` are
-  /// > safe from any thread.
+  /// > time, each on the thread that sent it: a value sent while another thread delivers waits
+  /// > for that delivery, as Combine's does. `request(_:)` and `cancel()` are safe from any
+  /// > thread.
   public struct Merge<A: Publisher, B: Publisher>: Publisher
   where
     A.Failure == B.Failure,

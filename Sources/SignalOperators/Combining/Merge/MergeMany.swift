@@ -8,9 +8,10 @@ extension Publishers {
   /// let cancellable = feeds.sink { show($0) }
   /// ```
   ///
-  /// It behaves like ``Merge``: one subscription per publisher, subscribed in order; `.unlimited`
-  /// asked of each once the subscriber's demand is unlimited, one value at a time before; it
-  /// finishes when all have finished and fails with the first failure, cancelling the others.
+  /// It behaves like ``Merge``: one subscription per publisher, subscribed in order; each request
+  /// of the subscriber passed on whole to every publisher not finished, values beyond its demand
+  /// queued; it finishes when all have finished and fails with the first failure, cancelling the
+  /// others.
   /// With no publishers it finishes as soon as the subscriber has its subscription. The
   /// subscription is described as `"Merge"`.
   ///

@@ -15,21 +15,25 @@ public import StreamCore
 /// Each upstream has a ``Slot``:
 ///
 /// ```
-/// awaitingSubscription --subscribed, demand unlimited or > 0--> asked(.unlimited / .max(1))
-/// awaitingSubscription --subscribed, no demand--> idle
-/// asked(.max(1)) --its value arrives--> waiting --the value went down, demand > 0--> asked(.max(1))
-/// waiting --the value went down, no demand--> idle --demand arrives--> asked(.max(1))
-/// asked / waiting / idle --demand becomes unlimited--> asked(.unlimited)
+/// awaitingSubscription --subscribed--> subscribed(after: requests so far) (asked for the demand
+///   the subscriber has then, if any)
 /// any --it completes, another fails, or cancel()--> done
 /// ```
+///
+/// Demand, as Combine's: each request of the subscriber is forwarded, unchanged, to every
+/// upstream subscribed before it and not done (until the demand is unlimited, after which a
+/// request changes nothing); values beyond the subscriber's demand wait in the queue, first in,
+/// first out. The demand a value's `receive(_:)` returns is added to the subscriber's and goes
+/// back to the upstream that sent it only, as the return value of its `receive(_:)`; for a
+/// queued value the drain delivers, it is added to the subscriber's demand only.
 ///
 /// Neither ``Slot`` nor anything the per-value transition (``receive(_:from:)``) switches
 /// over carries a reference: matching a case that carries an existential copies it, a retain and
 /// a release per value (`Docs/Internals.md`, "Inlining and exclusivity"). So the upstreams'
 /// subscriptions sit beside the slots in ``subscriptions`` (one exists exactly while its slot is
-/// `asked`, `waiting` or `idle`), and the per-value transition looks at the slot, not at
-/// ``phase``: every slot is `done` in every phase but `active`. Off the per-value path, the
-/// pending failure is carried by ``Phase/failing(_:)``.
+/// `subscribed`), and the per-value transition looks at the slot, not at ``phase``: every slot
+/// is `done` in every phase but `active`. Off the per-value path, the pending failure is carried
+/// by ``Phase/failing(_:)``.
 ///
 /// What is not here: the subscriber and the delivery gate, which sit in ``MergeStorage``. Every
 /// transition that can make something deliverable is called by a thread inside the gate, or
@@ -55,14 +59,9 @@ struct MergeState<Output, Failure: Error> {
   enum Slot: Equatable {
     /// Not subscribed yet.
     case awaitingSubscription
-    /// Asked for this many values not yet received (`.max(1)` while the subscriber's demand is
-    /// limited, `.unlimited` once it is unlimited).
-    case asked(Subscribers.Demand)
-    /// Its value (the one it was asked for) waits in the queue or is being delivered; it is
-    /// asked again once that value has gone down.
-    case waiting
-    /// Its value went down and there was no demand to ask for another: listed in `idle`.
-    case idle
+    /// Subscribed once the subscriber had made this many requests: it was asked for the demand
+    /// those left, and is forwarded every later one.
+    case subscribed(after: Int)
     /// Completed, cancelled, or cancelled because another failed; its subscription is gone.
     case done
   }
@@ -82,6 +81,16 @@ struct MergeState<Output, Failure: Error> {
     }
   }
 
+  /// A request of the subscriber, to forward to every upstream subscribed before it.
+  struct Forward: Equatable {
+    /// The demand requested.
+    var demand: Subscribers.Demand
+    /// Its place among the subscriber's requests, from 1.
+    var number: Int
+    /// The next upstream to look at.
+    var next = 0
+  }
+
   /// What an upstream's subscription leads to.
   enum Subscribed: Equatable {
     /// Cancel it: a second one for its slot, or one after the end.
@@ -92,16 +101,25 @@ struct MergeState<Output, Failure: Error> {
     case request(Subscribers.Demand)
   }
 
+  /// What a request of the subscriber leads to.
+  enum Requested: Equatable {
+    /// Nothing: the subscription ended, or the demand was unlimited already.
+    case ignored
+    /// Deliver what is queued first if `drains` (the demand lets it go down), then forward
+    /// `forward` with ``nextUpstream(for:)``.
+    case forward(Forward, drains: Bool)
+  }
+
   /// What a value arriving inside the gate leads to.
   @usableFromInline
   enum ValueAction: Equatable {
-    /// Ignored: its upstream is done, or sent more than it was asked for.
+    /// Ignored: its upstream is done.
     case dropped
     /// Queued behind earlier values, or until there is demand.
     case queued
     /// One demand is taken: the caller delivers the value itself, then (unless the demand is
     /// `unlimited`, where nothing changes) books the subscriber's answer with
-    /// ``delivered(from:more:canGiveBack:)``.
+    /// ``delivered(more:)``.
     case deliver(unlimited: Bool)
   }
 
@@ -128,13 +146,11 @@ struct MergeState<Output, Failure: Error> {
   /// One step of the drain, for the thread inside the gate, performed after the lock.
   enum Step {
     /// Deliver a queued value (its demand is taken), then book the answer with
-    /// ``delivered(from:more:canGiveBack:)``.
-    case value(Output, from: Int)
+    /// ``drained(more:)``.
+    case value(Output)
     /// Deliver the completion and let go of the subscriber; release `dropped`, the values
     /// the demand didn't cover. The state is terminal.
     case completion(Subscribers.Completion<Failure>, dropped: RingBuffer<Queued>)
-    /// Ask an upstream for values.
-    case request(any Subscription, Subscribers.Demand)
     /// Nothing to do, or terminal.
     case stop
   }
@@ -145,26 +161,20 @@ struct MergeState<Output, Failure: Error> {
   /// Each upstream's progress, by index.
   @usableFromInline
   var slots: [Slot]
-  /// Each upstream's subscription, by index: set exactly while its slot is `asked`, `waiting`
-  /// or `idle`.
+  /// Each upstream's subscription, by index: set exactly while its slot is `subscribed`.
   var subscriptions: [(any Subscription)?]
   /// Requested by the subscriber and not yet delivered.
   @usableFromInline
   var demand = Subscribers.Demand.none
-  /// Values waiting for demand or behind an earlier value; while demand is limited, at most
-  /// one per upstream.
+  /// Values waiting for demand or behind an earlier value, first in, first out.
   @usableFromInline
   var queue = RingBuffer<Queued>()
-  /// Upstreams to ask for a value once there is demand (their slots are `idle`; an index whose
-  /// slot has moved on since is skipped).
-  @usableFromInline
-  var idle: [Int] = []
+  /// How many requests the subscriber made (before its demand became unlimited), so that a
+  /// request goes only to the upstreams subscribed before it.
+  var requests = 0
   /// How many upstreams have finished. A count rather than a scan of `slots`, so the last
   /// finish is seen in O(1) (`MergeMany` may merge many).
   var finishedCount = 0
-  /// The next slot to ask for `.unlimited` once demand is unlimited: each is asked once, in
-  /// order, one drain step each.
-  var unlimitedCursor = 0
 
   /// A state for `count` upstreams, none subscribed yet; with none, it is finishing at once.
   init(count: Int) {
@@ -174,6 +184,7 @@ struct MergeState<Output, Failure: Error> {
   }
 
   /// Whether upstreams are still taken in (neither completed, failing, nor cancelled).
+  @usableFromInline
   var isActive: Bool {
     if case .active = phase { return true }
     return false
@@ -188,6 +199,7 @@ struct MergeState<Output, Failure: Error> {
 
   /// Whether the drain has something to deliver: a queued value and demand for it, or a
   /// completion.
+  @usableFromInline
   var hasDelivery: Bool {
     switch phase {
     case .active: return demand > .none && !queue.isEmpty
@@ -199,46 +211,44 @@ struct MergeState<Output, Failure: Error> {
 
   // MARK: Transitions
 
-  /// Upstream `index` sent its subscription.
+  /// Upstream `index` sent its subscription: it is asked for the demand the subscriber has
+  /// now, and forwarded every request from here on.
   mutating func subscribed(_ subscription: any Subscription, at index: Int) -> Subscribed {
     // Only `active` has slots awaiting a subscription.
     guard case .awaitingSubscription = slots[index] else { return .cancel }
     subscriptions[index] = subscription
-    if demand == .unlimited {
-      slots[index] = .asked(.unlimited)
-      return .request(.unlimited)
-    }
-    if demand > .none {
-      slots[index] = .asked(.max(1))
-      return .request(.max(1))
-    }
-    slots[index] = .idle
-    idle.append(index)
-    return .keep
+    slots[index] = .subscribed(after: requests)
+    return demand > .none ? .request(demand) : .keep
   }
 
-  /// The subscriber asked for `more`: returns whether the drain must run (to deliver queued
-  /// values, ask upstreams, or deliver a completion); `false` once terminal.
-  mutating func request(_ more: Subscribers.Demand) -> Bool {
-    if isTerminal { return false }
+  /// The subscriber asked for `more`: it is forwarded to the upstreams subscribed now. Once
+  /// the demand is unlimited, a request changes nothing.
+  mutating func request(_ more: Subscribers.Demand) -> Requested {
+    if isTerminal || demand == .unlimited { return .ignored }
     demand += more
-    return true
+    requests += 1
+    return .forward(Forward(demand: more, number: requests), drains: hasDelivery)
+  }
+
+  /// The next upstream to forward `forward` to (subscribed before it and not done, in order),
+  /// or `nil` when there is none left.
+  mutating func nextUpstream(for forward: inout Forward) -> (any Subscription)? {
+    while forward.next < slots.count {
+      let index = forward.next
+      forward.next += 1
+      guard case .subscribed(let after) = slots[index], after < forward.number else { continue }
+      if let subscription = subscriptions[index] { return subscription }
+    }
+    return nil
   }
 
   /// Upstream `index` sent `value`, and its thread is inside the gate. It is delivered by the
   /// caller if nothing is queued and there is demand; otherwise queued. Values from a done
-  /// upstream, or beyond what the upstream was asked for, are dropped.
+  /// upstream are dropped.
   @inlinable
   mutating func receive(_ value: Output, from index: Int) -> ValueAction {
-    // Per value: switches only over the reference-free slot (see the type's comment).
-    switch slots[index] {
-    case .asked(let asked):
-      if asked != .unlimited {
-        slots[index] = asked == .max(1) ? .waiting : .asked(asked - 1)
-      }
-    case .awaitingSubscription, .waiting, .idle, .done:
-      return .dropped
-    }
+    // Per value: looks only at the reference-free slot (see the type's comment).
+    if slots[index] == .done { return .dropped }
     if demand > .none, queue.isEmpty {
       if demand == .unlimited { return .deliver(unlimited: true) }
       demand -= 1
@@ -248,24 +258,31 @@ struct MergeState<Output, Failure: Error> {
     return .queued
   }
 
-  /// A value from upstream `index` went down and the subscriber returned `more`. Books the
-  /// demand and decides whether that upstream is asked for another: through the return value
-  /// of its `receive` when `canGiveBack` (returns `true`), else later by the drain.
+  /// Upstream `index` sent `value` from inside a request the thread in the gate forwarded: it
+  /// waits in the queue, whatever the demand, so that it doesn't go down from inside that
+  /// request. Values from a done upstream are dropped.
   @inlinable
-  mutating func delivered(
-    from index: Int,
-    more: Subscribers.Demand,
-    canGiveBack: Bool
-  ) -> Bool {
+  mutating func queue(_ value: Output, from index: Int) -> ValueAction {
+    if slots[index] == .done { return .dropped }
+    queue.append(Queued(value: value, index: index))
+    return .queued
+  }
+
+  /// A value an upstream sent went down from inside its `receive(_:)` and the subscriber
+  /// returned `more`: it is added to the subscriber's demand, and returned (for that upstream
+  /// only) unless the demand is unlimited or the subscription ended meanwhile.
+  @inlinable
+  mutating func delivered(more: Subscribers.Demand) -> Subscribers.Demand {
+    guard more > .none, demand != .unlimited, !isTerminal else { return .none }
+    demand += more
+    return isActive ? more : .none
+  }
+
+  /// A queued value went down from the drain and the subscriber returned `more`: it is added to
+  /// the subscriber's demand only.
+  @inlinable
+  mutating func drained(more: Subscribers.Demand) {
     if more > .none, !isTerminal { demand += more }
-    guard case .waiting = slots[index], demand != .unlimited else { return false }
-    if canGiveBack, demand > .none {
-      slots[index] = .asked(.max(1))
-      return true
-    }
-    slots[index] = .idle
-    idle.append(index)
-    return false
   }
 
   /// Upstream `index` completed. The last `.finished` starts finishing; a failure starts
@@ -311,16 +328,16 @@ struct MergeState<Output, Failure: Error> {
   }
 
   /// The drain's next step: queued values while there is demand, then a completion (a failure
-  /// without waiting for demand), then requests to upstreams; `.stop` when nothing is left.
+  /// without waiting for demand); `.stop` when nothing is left.
   mutating func nextStep() -> Step {
     // The queue is empty once terminal, so the common case needs no look at the phase.
     if demand > .none, let queued = queue.popFirst() {
       demand -= 1
-      return .value(queued.value, from: queued.index)
+      return .value(queued.value)
     }
     switch phase {
     case .active:
-      if let (upstream, demand) = nextRequest() { return .request(upstream, demand) }
+      break
     case .finishing:
       if queue.isEmpty {
         phase = .terminal
@@ -338,32 +355,6 @@ struct MergeState<Output, Failure: Error> {
 
   // MARK: Helpers
 
-  /// The next upstream request: `.unlimited` to each upstream once demand is unlimited, else
-  /// `.max(1)` to an idle upstream while there is demand.
-  mutating func nextRequest() -> (any Subscription, Subscribers.Demand)? {
-    if demand == .unlimited {
-      while unlimitedCursor < slots.count {
-        let index = unlimitedCursor
-        unlimitedCursor += 1
-        switch slots[index] {
-        case .asked(.unlimited), .awaitingSubscription, .done:
-          continue
-        case .asked, .waiting, .idle:
-          guard let subscription = subscriptions[index] else { continue }
-          slots[index] = .asked(.unlimited)
-          return (subscription, .unlimited)
-        }
-      }
-      return nil
-    }
-    while demand > .none, let index = idle.popLast() {
-      guard case .idle = slots[index], let subscription = subscriptions[index] else { continue }
-      slots[index] = .asked(.max(1))
-      return (subscription, .max(1))
-    }
-    return nil
-  }
-
   /// Marks every upstream not yet done as done and takes their subscriptions, to cancel after
   /// the lock.
   mutating func takeSubscriptions() -> [any Subscription] {
@@ -372,7 +363,6 @@ struct MergeState<Output, Failure: Error> {
       slots[index] = .done
       if let subscription = subscriptions[index].take() { taken.append(subscription) }
     }
-    idle = []  // indices only
     return taken
   }
 }

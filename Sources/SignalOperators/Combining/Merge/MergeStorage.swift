@@ -16,14 +16,16 @@ public import StreamCore
 /// inside a delivery, the outermost pass of the delivering thread after its own call returns
 /// (`nestedWork`). So a request from inside `receive(_:)` never delivers from inside the call.
 ///
-/// Demand: once the downstream's demand is unlimited, every upstream is asked for `.unlimited`.
-/// Before that, each upstream has at most one value requested or queued at a time (`.max(1)`,
-/// asked again when its value has gone downstream and demand remains), so the queue holds at
-/// most one value per upstream however the upstreams race, and the downstream never gets more
-/// than it asked for.
+/// Demand, as Combine's: each request of the subscriber is forwarded, unchanged, to every
+/// upstream that is subscribed and not done (one subscribed later is asked for the demand left
+/// then); once the demand is unlimited, nothing more is forwarded. A value beyond the
+/// subscriber's demand waits in the queue and goes down when demand arrives, so the subscriber
+/// never gets more than it asked for. The demand a value's `receive(_:)` returns goes back only
+/// to the upstream that sent it, as that upstream's `receive(_:)` returns; for a queued value the
+/// drain delivers, it is only added to the subscriber's demand.
 @usableFromInline
-// Sendable: `state` and `downstream` are guarded by `lock`; `nestedWork` by `gate`; the
-// subscriber and the upstreams are called after the lock.
+// Sendable: `state` and `downstream` are guarded by `lock`; `nestedWork` and
+// `requestingUpstreams` by `gate`; the subscriber and the upstreams are called after the lock.
 final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscription {
   @usableFromInline
   typealias Output = Downstream.Input
@@ -56,6 +58,12 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   @usableFromInline
   @exclusivity(unchecked) var nestedWork = false
 
+  /// Set while the thread in the gate forwards a request made from inside the subscriber: a
+  /// value an upstream sends from inside that request waits in the queue rather than going
+  /// down from inside it. Guarded by `gate`.
+  @usableFromInline
+  @exclusivity(unchecked) var requestingUpstreams = false
+
   @usableFromInline
   init(downstream: Downstream, count: Int) {
     self.downstream = downstream
@@ -83,16 +91,24 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     guard demand > .none else { return }  // Combine ignores request(.none) here
-    let delivers = lock.withLock { state.request(demand) ? state.hasDelivery : nil }
-    guard let delivers else { return }
+    let requested = lock.withLock { state.request(demand) }
+    guard case .forward(var forward, let drains) = requested else { return }
     if gate.isHeld(by: ThreadID.current) {
-      // From inside the subscriber: the outermost pass delivers and asks upstreams once the
-      // subscriber returns, so that an upstream that sends from `request` doesn't nest.
-      nestedWork = true
-    } else if delivers {
-      deliverPending()
-    } else {
-      askUpstreams()
+      // From inside the subscriber: forwarded at once, as Combine does. What an upstream sends
+      // from inside the request, and what the demand lets go down, waits for the outermost
+      // pass, once the subscriber returns: nothing nests.
+      let outer = requestingUpstreams
+      requestingUpstreams = true
+      while let upstream = lock.withLock({ state.nextUpstream(for: &forward) }) {
+        upstream.request(demand)
+      }
+      requestingUpstreams = outer
+      if drains { nestedWork = true }
+      return
+    }
+    if drains { deliverPending() }  // the queued values go down first, as Combine's
+    while let upstream = lock.withLock({ state.nextUpstream(for: &forward) }) {
+      upstream.request(demand)
     }
   }
 
@@ -127,7 +143,10 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
     let me = ThreadID.current
     return gate.enter(as: me) { outermost in
       let taken = lock.withLock { () -> (Downstream, unlimited: Bool)? in
-        switch state.receive(input, from: index) {
+        let action =
+          !outermost && requestingUpstreams
+          ? state.queue(input, from: index) : state.receive(input, from: index)
+        switch action {
         case .dropped:
           return nil
         case .queued:
@@ -142,16 +161,13 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
       if let (downstream, unlimited) = taken {
         let more = downstream.receive(input)
         if !unlimited {
-          let again = lock.withLock {
-            state.delivered(from: index, more: more, canGiveBack: true)
-          }
-          if again { giveBack = .max(1) }
-          // The demand returned may let other upstreams be asked (the drain's requests).
-          nestedWork = true
+          let delivers: Bool
+          (giveBack, delivers) = lock.withLock { (state.delivered(more: more), state.hasDelivery) }
+          if delivers { nestedWork = true }  // queued values the returned demand lets go down
         }
       }
       if outermost, nestedWork { drain() }
-      return giveBack
+      return giveBack  // to this upstream only, as Combine
     }
   }
 
@@ -170,16 +186,8 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
     gate.drain(as: ThreadID.current, drain) { nestedWork = true }
   }
 
-  /// Asks upstreams for values, without the gate: a request from a thread that isn't delivering
-  /// and found nothing to deliver.
-  func askUpstreams() {
-    while let (upstream, demand) = lock.withLock({ state.nextRequest() }) {
-      upstream.request(demand)
-    }
-  }
-
-  /// Delivers what is queued while there is demand, asks upstreams for values, and delivers the
-  /// completion, until nothing is left. Run only by the outermost pass through the gate.
+  /// Delivers what is queued while there is demand, then the completion, until nothing is left.
+  /// Run only by the outermost pass through the gate.
   @usableFromInline
   func drain() {
     nestedWork = false
@@ -189,19 +197,17 @@ final class MergeStorage<Downstream: Subscriber>: @unchecked Sendable, Subscript
         switch step {
         case .value: return (step, downstream)
         case .completion: return (step, downstream.take())
-        case .request, .stop: return (step, nil)
+        case .stop: return (step, nil)
         }
       }
       switch step {
-      case (.value(let input, let index), let downstream?):
+      case (.value(let input), let downstream?):
         let more = downstream.receive(input)
-        _ = lock.withLock { state.delivered(from: index, more: more, canGiveBack: false) }
+        lock.withLock { state.drained(more: more) }
       case (.completion(let completion, let dropped), let downstream):
         _ = dropped
         downstream?.receive(completion: completion)
         return
-      case (.request(let upstream, let demand), _):
-        upstream.request(demand)
       case (.value, nil), (.stop, _):
         nestedWork = false
         return
