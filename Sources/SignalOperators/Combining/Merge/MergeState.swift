@@ -248,7 +248,7 @@ struct MergeState<Output, Failure: Error> {
   @inlinable
   mutating func receive(_ value: Output, from index: Int) -> ValueAction {
     // Per value: looks only at the reference-free slot (see the type's comment).
-    if slots[index] == .done { return .dropped }
+    if case .done = slots[index] { return .dropped }
     if demand > .none, queue.isEmpty {
       if demand == .unlimited { return .deliver(unlimited: true) }
       demand -= 1
@@ -263,7 +263,7 @@ struct MergeState<Output, Failure: Error> {
   /// request. Values from a done upstream are dropped.
   @inlinable
   mutating func queue(_ value: Output, from index: Int) -> ValueAction {
-    if slots[index] == .done { return .dropped }
+    if case .done = slots[index] { return .dropped }
     queue.append(Queued(value: value, index: index))
     return .queued
   }
