@@ -394,34 +394,6 @@ public let intendedDifferences: [Expectation] = [
       return childCall(sk) && childCall(oc)
     }
   ),
-  .init(
-    "I35",
-    ["merge", "merge3", "MergeMany"],
-    "E ",
-    misbehaving: false,
-    .demandPattern,
-    intended: true,
-    "merge with limited demand asks each upstream for one value at a time until the demand is unlimited; the model forwards each request to every upstream and queues what comes beyond demand",
-    test: { d, script in
-      guard script.initial != .unlimited else { return false }
-      func demandLine(_ line: String?) -> Bool {
-        guard let line, line.hasPrefix("up") else { return false }
-        return line.contains(".request ") || line.contains(".returned ")
-      }
-      let sig = d.signature
-      // An upstream's log (or the order of calls) parts where one side asks for another
-      // amount, or asks where the other side goes on.
-      if sig.hasPrefix("E up") || sig.hasPrefix("E order: ") {
-        return demandLine(d.streamKit) || demandLine(d.openCombine)
-      }
-      // Other upstreams sent, so other values go down; the model also delivers the values it
-      // queued beyond the demand (or values StreamKit's upstream skipped, out of demand) where
-      // StreamKit goes on with the next event. StreamKit never delivers a value the model
-      // doesn't.
-      guard sig.hasPrefix("E down0: "), let oc = d.openCombine else { return false }
-      return oc.hasPrefix("down0.value ")
-    }
-  ),
 ]
 
 /// Known, not yet fixed differences (issue 15). Delete an entry when its difference is fixed.
