@@ -146,8 +146,11 @@ import Testing
     let source = TestPublisher<Int, Never>()
     let shared = source.share()
     let recorders = (0..<4).map { _ in RecordingSubscriber<Int, Never>() }
-    DispatchQueue.concurrentPerform(iterations: 4) { index in
-      shared.subscribe(recorders[index])
+    // The first subscriber connects alone: first subscribers racing may each connect, as in
+    // Combine (`AutoconnectTests.concurrentSubscribeAndCancel_endsDisconnected`).
+    shared.subscribe(recorders[0])
+    DispatchQueue.concurrentPerform(iterations: 3) { index in
+      shared.subscribe(recorders[index + 1])
     }
     #expect(source.subscriptionCount == 1)
     DispatchQueue.concurrentPerform(iterations: 2) { side in
