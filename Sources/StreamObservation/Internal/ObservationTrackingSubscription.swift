@@ -44,6 +44,7 @@ final class ChangeToken: Sendable {
 // from a turn, after the lock, and turns run one at a time (`turnPending` is set from the
 // scheduling of a turn until its end), each on the thread `scheduler` runs it on.
 final class ObservationTrackingSubscription<Downstream: Subscriber, Context: Scheduler>:
+  // Sendable: state guarded by `lock`, calls made after it, one turn at a time (above).
   Subscription, TrackingOwner, @unchecked Sendable, CustomStringConvertible
 where Downstream.Failure == Never {
   typealias Output = Downstream.Input
