@@ -23,12 +23,20 @@ public let intendedDifferences: [Expectation] = [
     .demandPattern,
     intended: true,
     "prefix(_:) and output(at:)/output(in:) finish right after the last value in range, not on the next value",
-    test: { d, _ in
+    test: { d, script in
+      // Only once the subscriber has had every value in range: StreamKit cancels the upstream
+      // and finishes there (inside the value's `receive(_:)`), OpenCombine at the next value.
+      let inRange = ["prefix(2)": 2, "output(at:1)": 1, "output(in:1...2)": 2][script.op] ?? 0
+      guard d.streamKitCount("E down0.value ") == inRange else { return false }
       let sig = d.signature
-      return sig == "E up0: up0.cancel|up0.returned" || sig.hasPrefix("E down0: down0.finished|")
-        || sig.hasPrefix("E order: ")
-        || (sig.hasPrefix("L ") && sig.contains("released by StreamKit only")
-          && !sig.contains("OpenCombine only"))
+      if sig == "E up0: up0.cancel|up0.returned" || sig.hasPrefix("E down0: down0.finished|") {
+        return d.streamKitCount("E down0.finished") == 0
+      }
+      // The life cycle after it: StreamKit let go of the subscriber and the upstream's
+      // subscription, while OpenCombine's subscription is still active.
+      return sig
+        == "L down0 released by StreamKit only, up0.sub released by StreamKit only (active)"
+        && d.streamKitCount("E down0.finished") == 1 && d.openCombineCount("E down0.finished") == 0
     }
   ),
   .init(

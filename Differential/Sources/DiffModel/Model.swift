@@ -425,6 +425,21 @@ public struct Difference: Hashable, Sendable {
   /// A short, argument-free key for grouping and shrinking: the channel plus the kind of the
   /// first differing lines, e.g. `E up0.request|down0.value`.
   public var signature: String
+  /// Each trace up to the differing line, every channel (the whole trace when it has no such
+  /// line): what an expected difference's condition may look at, so that it is about what
+  /// happened before the difference, never about the whole script.
+  public var streamKitBefore: [String] = []
+  public var openCombineBefore: [String] = []
+
+  /// How many lines of `streamKitBefore` start with `prefix`.
+  public func streamKitCount(_ prefix: String) -> Int {
+    streamKitBefore.count { $0.hasPrefix(prefix) }
+  }
+
+  /// How many lines of `openCombineBefore` start with `prefix`.
+  public func openCombineCount(_ prefix: String) -> Int {
+    openCombineBefore.count { $0.hasPrefix(prefix) }
+  }
 }
 
 /// Comparing two traces.
@@ -512,7 +527,7 @@ public enum Compare {
       }
       guard a != b else { continue }
       if channel == .events {
-        result += eventDifferences(a, b)
+        result += eventDifferences(a, b, streamKit, openCombine)
         continue
       }
       var i = 0
@@ -527,8 +542,16 @@ public enum Compare {
       } else {
         signature = "\(channel.rawValue) \(kind(x))|\(kind(y))"
       }
+      let inChannel: (String) -> Bool = { $0.hasPrefix(channel.rawValue + " ") }
       result.append(
-        Difference(channel: channel, streamKit: x, openCombine: y, signature: signature)
+        Difference(
+          channel: channel,
+          streamKit: x,
+          openCombine: y,
+          signature: signature,
+          streamKitBefore: linesBefore(streamKit, i, inChannel),
+          openCombineBefore: linesBefore(openCombine, i, inChannel)
+        )
       )
     }
     return result
@@ -570,7 +593,12 @@ public enum Compare {
   /// Events are compared actor by actor (each upstream's log, each downstream's, the hooks'), so
   /// one early difference (say, the order of subscriptions) does not hide a later one in another
   /// actor's log; when every actor's log agrees, the interleaving is compared.
-  static func eventDifferences(_ a: [String], _ b: [String]) -> [Difference] {
+  static func eventDifferences(
+    _ a: [String],
+    _ b: [String],
+    _ streamKit: [String],
+    _ openCombine: [String]
+  ) -> [Difference] {
     var actors: [String] = []
     for line in a + b where !actors.contains(actor(line)) { actors.append(actor(line)) }
     var result: [Difference] = []
@@ -582,12 +610,17 @@ public enum Compare {
       while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
       let p = i < x.count ? x[i] : nil
       let q = i < y.count ? y[i] : nil
+      let ofActor: (String) -> Bool = {
+        $0.hasPrefix("E ") && actor(String($0.dropFirst(2))) == name
+      }
       result.append(
         Difference(
           channel: .events,
           streamKit: p,
           openCombine: q,
-          signature: "E \(name): \(kind(p))|\(kind(q))"
+          signature: "E \(name): \(kind(p))|\(kind(q))",
+          streamKitBefore: linesBefore(streamKit, i, ofActor),
+          openCombineBefore: linesBefore(openCombine, i, ofActor)
         )
       )
     }
@@ -596,16 +629,30 @@ public enum Compare {
       while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
       let p = i < a.count ? a[i] : nil
       let q = i < b.count ? b[i] : nil
+      let isEvent: (String) -> Bool = { $0.hasPrefix("E ") }
       result.append(
         Difference(
           channel: .events,
           streamKit: p,
           openCombine: q,
-          signature: "E order: \(kind(p))|\(kind(q))"
+          signature: "E order: \(kind(p))|\(kind(q))",
+          streamKitBefore: linesBefore(streamKit, i, isEvent),
+          openCombineBefore: linesBefore(openCombine, i, isEvent)
         )
       )
     }
     return result
+  }
+
+  /// The lines of `trace` before its `n`th (from 0) line that `selected` picks: the whole trace
+  /// when it has fewer.
+  static func linesBefore(_ trace: [String], _ n: Int, _ selected: (String) -> Bool) -> [String] {
+    var seen = 0
+    for (i, line) in trace.enumerated() where selected(line) {
+      if seen == n { return Array(trace[..<i]) }
+      seen += 1
+    }
+    return trace
   }
 
   /// For life-cycle lines `alive a=1 b=0 … state=…`: which objects differ and which way,

@@ -26,6 +26,8 @@ struct Options {
   var list = false
   var maxReports = 40
   var emitKnown = false
+  var mutant: String?
+  var selfTest = false
 }
 
 func usage() -> Never {
@@ -45,6 +47,9 @@ func usage() -> Never {
       --verbose                 list every distinct difference, expected ones too
       --list                    list the operators
       --emit-known              print Swift entries for Known.swift covering every new difference
+      --mutant NAME             run StreamKit with a planted bug (Mutants.swift; `none`: no bug)
+      --self-test               run the oracle against every planted bug and planted trace; fail
+                                unless each is reported as new (SelfTest.swift)
     """
   )
   exit(2)
@@ -69,6 +74,8 @@ func parseOptions() -> Options {
     case "--verbose": o.verbose = true
     case "--list": o.list = true
     case "--emit-known": o.emitKnown = true
+    case "--mutant": o.mutant = value()
+    case "--self-test": o.selfTest = true
     default: usage()
     }
   }
@@ -77,7 +84,14 @@ func parseOptions() -> Options {
 
 // MARK: - Child mode
 
-func runChild(_ library: String) -> Never {
+func runChild(_ library: String, mutant: String?) -> Never {
+  if let mutant {
+    guard let planted = Mutants.named(mutant) else {
+      print("no such mutant: \(mutant)")
+      exit(2)
+    }
+    Mutants.active = planted
+  }
   func run(_ script: Script, _ emit: @escaping (String) -> Void) -> Bool {
     library == "streamkit"
       ? StreamKitScenarios.Scenarios.run(script, emit: emit)
@@ -115,6 +129,8 @@ let tempDirectory = FileManager.default.temporaryDirectory.appendingPathComponen
 try? FileManager.default.createDirectory(at: tempDirectory, withIntermediateDirectories: true)
 atexit { try? FileManager.default.removeItem(at: tempDirectory) }
 nonisolated(unsafe) var childLaunches = 0
+/// The planted bug StreamKit's children run with (`--mutant`, or the self-test's current one).
+nonisolated(unsafe) var activeMutant: String?
 let launchLock = NSLock()
 
 /// The trace of each script in `library`, in a child process (restarted after each trap).
@@ -135,7 +151,9 @@ func traces(_ library: String, _ scripts: [Script]) -> [[String]] {
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["--child", library]
+    process.arguments =
+      ["--child", library]
+      + (library == "streamkit" ? activeMutant.map { ["--mutant", $0] } ?? [] : [])
     // No symbolicated backtrace on a trap: it takes about half a second per crash.
     var environment = ProcessInfo.processInfo.environment
     environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -256,7 +274,11 @@ func findings(_ script: Script, _ sk: [String], _ oc: [String]) -> [Finding] {
 func shrink(_ finding: Finding) -> Script {
   var best = finding.script
   func stillDiffers(_ s: Script, _ sk: [String], _ oc: [String]) -> Bool {
-    findings(s, sk, oc).contains { $0.difference.signature == finding.difference.signature }
+    // A new finding shrinks to a script where it is still new, not one an entry absorbs.
+    findings(s, sk, oc).contains {
+      $0.difference.signature == finding.difference.signature
+        && ($0.expectation == nil) == (finding.expectation == nil)
+    }
   }
   while true {
     var candidates: [Script] = []
@@ -311,7 +333,11 @@ func shrink(_ finding: Finding) -> Script {
 // MARK: - Main
 
 let options = parseOptions()
-if let library = options.child { runChild(library) }
+if let library = options.child { runChild(library, mutant: options.mutant) }
+activeMutant = options.mutant
+if options.selfTest {
+  exit(selfTest(seed: options.seed, scriptsPerOperator: options.scriptsPerOperator) ? 0 : 1)
+}
 
 let allShapes = StreamKitScenarios.Scenarios.operators
 if options.list {
@@ -371,21 +397,27 @@ for (i, script) in scripts.enumerated() {
 }
 
 // Report.
+// Every finding is classified: a group is new when any one of its findings matches no entry
+// (a later finding with the first one's signature may not be what the entry describes).
 var newKeys: [String] = []
 var byClass: [DifferenceClass: (new: Int, known: Int, intended: Int)] = [:]
 var matchedExpectations = Set<String>()
+/// How many findings (one script's difference) each entry absorbs, by id.
+var findingsPerEntry: [String: Int] = [:]
 for key in order {
-  let f = groups[key]![0]
-  if let e = f.expectation {
+  let group = groups[key]!
+  for f in group {
+    guard let e = f.expectation else { continue }
     matchedExpectations.insert(e.id)
-    if e.intended {
-      byClass[f.kind, default: (0, 0, 0)].intended += 1
-    } else {
-      byClass[f.kind, default: (0, 0, 0)].known += 1
-    }
-  } else {
+    findingsPerEntry[e.id, default: 0] += 1
+  }
+  if let f = group.first(where: { $0.expectation == nil }) {
     newKeys.append(key)
     byClass[f.kind, default: (0, 0, 0)].new += 1
+  } else if group[0].expectation!.intended {
+    byClass[group[0].kind, default: (0, 0, 0)].intended += 1
+  } else {
+    byClass[group[0].kind, default: (0, 0, 0)].known += 1
   }
 }
 
@@ -394,7 +426,7 @@ if options.emitKnown {
   var entries: [String: (f: Finding, signatures: [String])] = [:]
   var entryOrder: [String] = []
   for key in newKeys {
-    let f = groups[key]![0]
+    let f = groups[key]!.first { $0.expectation == nil }!
     let sig = f.difference.signature
     let head =
       sig.hasPrefix("T ") ? String(sig.prefix(while: { $0 != ":" })) : String(sig.prefix(2))
@@ -439,7 +471,7 @@ for key in order {
   // The shortest script of the group is the best start for shrinking; when the first finding is
   // new (what the summary counts), the shortest of the new ones.
   let unmatched = group.filter { $0.expectation == nil }
-  let candidates = group[0].expectation == nil ? unmatched : group
+  let candidates = unmatched.isEmpty ? group : unmatched
   let f = candidates.min { $0.script.steps.count < $1.script.steps.count }!
   let isNew = f.expectation == nil
   guard isNew || options.shrinkAll || options.verbose else { continue }
@@ -489,6 +521,15 @@ if options.operators.isEmpty {
     )
   }
 }
+if options.verbose {
+  var printed = Set<String>()
+  for e in expectations where findingsPerEntry[e.id] != nil && printed.insert(e.id).inserted {
+    print("entry \(e.id) absorbs \(findingsPerEntry[e.id]!) finding(s): \(e.summary)")
+  }
+}
+print(
+  "findings (one script's difference): \(groups.values.reduce(0) { $0 + $1.count }), absorbed by an entry: \(findingsPerEntry.values.reduce(0, +))"
+)
 print("child processes: \(childLaunches), time: \(Int(elapsed)) s")
 if !newKeys.isEmpty {
   print("FAIL: \(newKeys.count) difference(s) in neither INTENDED nor KNOWN:")

@@ -203,6 +203,8 @@ final class Link<Output, Failure: Error>: LinkProtocol {
   var demand: Subscribers.Demand = .none
   var ended = false
   var subscriptionsSent = 0
+  /// The `request(_:)` calls so far, for the planted bugs of Mutants.swift.
+  var requestCalls = 0
   weak var firstSubscription: ScriptedSubscription?
   var name: String { "up\(index)" }
 
@@ -236,11 +238,20 @@ final class Link<Output, Failure: Error>: LinkProtocol {
   }
 
   func requested(_ d: Subscribers.Demand, number: Int) {
+    #if !OPENCOMBINE
+    requestCalls += 1
+    guard let d = Mutants.request(d, upstream: index, count: requestCalls, world: world) else {
+      return
+    }
+    #endif
     world.log(.events, "\(name).request \(fmt(d))" + (number > 1 ? " on #\(number)" : ""))
     if number == 1 { demand += d }
   }
 
   func cancelled(number: Int) {
+    #if !OPENCOMBINE
+    guard Mutants.forwardsCancel(world: world) else { return }
+    #endif
     world.log(.events, "\(name).cancel" + (number > 1 ? " on #\(number)" : ""))
     if number == 1 {
       ended = true
@@ -433,7 +444,11 @@ extension World {
     downSubscriptions.append(nil)
     downState.append("active")
     log(.events, "down\(k).subscribe")
+    #if OPENCOMBINE
     publisher.subscribe(down)
+    #else
+    Mutants.subscribe(publisher, down, world: self)
+    #endif
   }
 
   func subscribeMany<P: Publisher>(_ publisher: P) {
@@ -502,7 +517,12 @@ struct PrintStream: TextOutputStream {
   mutating func write(_ string: String) {
     world.printed += string
     while let newline = world.printed.firstIndex(of: "\n") {
-      world.log(.events, "print " + normalize(String(world.printed[..<newline])))
+      let line = normalize(String(world.printed[..<newline]))
+      #if OPENCOMBINE
+      world.log(.events, "print " + line)
+      #else
+      if Mutants.keepsPrinted(line, world: world) { world.log(.events, "print " + line) }
+      #endif
       world.printed = String(world.printed[world.printed.index(after: newline)...])
     }
   }

@@ -161,7 +161,7 @@ extension Publishers.Debounce {
 
     func request(_ demand: Subscribers.Demand) {
       guard demand > .none else { return }  // Combine ignores request(.none) here
-      if lock.withLock({ state.request(demand) }) { drain() }
+      if lock.withLock({ state.requestWhileActive(demand) }) { drain() }
     }
 
     func cancel() {
@@ -269,6 +269,13 @@ extension TimedState where Live == DebounceLive<Downstream.Input> {
       let (generation, superseded) = active.live.timer.restart()
       return Live.Restart(generation: generation, superseded: superseded, replaced: replaced)
     }
+  }
+
+  /// Adds `demand` while the upstream has not completed; `true` when the caller claimed the
+  /// drain. Once it completed, Combine ignores requests: no value can come any more, so only
+  /// the mirror's `downstreamDemand` would show them.
+  mutating func requestWhileActive(_ demand: Subscribers.Demand) -> Bool {
+    updateActive(otherwise: false) { $0.outlet.queue.request(demand) }
   }
 
   /// Keeps the timer started for `generation`; `false`: it is stale, cancel it.

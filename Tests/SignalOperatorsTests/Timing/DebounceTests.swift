@@ -313,4 +313,19 @@ import Testing
     let values = mirror.children.map { String(describing: $0.value) }
     #expect(values.dropFirst() == ["max(2)", "Optional(7)"])
   }
+
+  /// Once the upstream completed, a request changes nothing, as in Combine (no value can come
+  /// any more; the mirror's demand shows it). Found by the differential oracle once it classified
+  /// every finding: `debounce - f0 r0.u`.
+  @Test func request_afterTheUpstreamCompleted_isIgnored() throws {
+    let recorder = RecordingSubscriber<Int, TestError>(initialDemand: nil)
+    upstream.debounce(for: 2, scheduler: scheduler).subscribe(recorder)
+    let subscription = try #require(recorder.subscription)
+    upstream.send(completion: .finished)
+    subscription.request(.unlimited)
+    let demand = Mirror(reflecting: subscription).children.first { $0.label == "downstreamDemand" }
+    #expect(demand.map { String(describing: $0.value) } == "max(0)")
+    scheduler.advance()
+    #expect(recorder.events == [.subscription, .completion(.finished)])
+  }
 }
