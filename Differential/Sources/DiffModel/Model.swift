@@ -430,6 +430,10 @@ public struct Difference: Hashable, Sendable {
   /// happened before the difference, never about the whole script.
   public var streamKitBefore: [String] = []
   public var openCombineBefore: [String] = []
+  /// The differing run of lines itself on each side (of the actor, or the channel), from
+  /// `streamKit`/`openCombine` on: what the whole difference is, for a condition on its shape.
+  public var streamKitHunk: [String] = []
+  public var openCombineHunk: [String] = []
 
   /// How many lines of `streamKitBefore` start with `prefix`.
   public func streamKitCount(_ prefix: String) -> Int {
@@ -530,29 +534,75 @@ public enum Compare {
         result += eventDifferences(a, b, streamKit, openCombine)
         continue
       }
-      var i = 0
-      while i < a.count, i < b.count, a[i] == b[i] { i += 1 }
-      let x = i < a.count ? a[i] : nil
-      let y = i < b.count ? b[i] : nil
-      let signature: String
-      if channel == .lifecycle {
-        signature = "L " + lifecycleKey(x, y)
-      } else if channel == .descriptions {
-        signature = "D " + descriptionKey(x, y)
-      } else {
-        signature = "\(channel.rawValue) \(kind(x))|\(kind(y))"
-      }
+      // Life-cycle lines are one per step, so they are compared step by step; descriptions
+      // line by line, as the events are.
       let inChannel: (String) -> Bool = { $0.hasPrefix(channel.rawValue + " ") }
-      result.append(
-        Difference(
-          channel: channel,
-          streamKit: x,
-          openCombine: y,
-          signature: signature,
-          streamKitBefore: linesBefore(streamKit, i, inChannel),
-          openCombineBefore: linesBefore(openCombine, i, inChannel)
+      for (xs, ys) in channel == .lifecycle ? stepHunks(a, b) : hunks(a, b) {
+        let (i, j) = (xs.lowerBound, ys.lowerBound)
+        let x = i < a.count ? a[i] : nil
+        let y = j < b.count ? b[j] : nil
+        let signature =
+          channel == .lifecycle ? "L " + lifecycleKey(x, y) : "D " + descriptionKey(x, y)
+        result.append(
+          Difference(
+            channel: channel,
+            streamKit: x,
+            openCombine: y,
+            signature: signature,
+            streamKitBefore: linesBefore(streamKit, i, inChannel),
+            openCombineBefore: linesBefore(openCombine, j, inChannel),
+            streamKitHunk: Array(a[xs]),
+            openCombineHunk: Array(b[ys])
+          )
         )
-      )
+      }
+    }
+    return result
+  }
+
+  /// Where `x` and `y` start to differ, each time they do: the start of each run of lines that
+  /// a longest common subsequence leaves out, in `x` and in `y`. The whole of both is compared:
+  /// after a line only one side has, or lines that differ, the comparison goes on.
+  static func hunks(_ x: [String], _ y: [String]) -> [(Range<Int>, Range<Int>)] {
+    let n = x.count
+    let m = y.count
+    // common[i][j]: the length of a longest common subsequence of x[i...] and y[j...].
+    var common = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
+    for i in stride(from: n - 1, through: 0, by: -1) {
+      for j in stride(from: m - 1, through: 0, by: -1) {
+        common[i][j] =
+          x[i] == y[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
+      }
+    }
+    var result: [(Range<Int>, Range<Int>)] = []
+    var start: (Int, Int)?
+    var i = 0
+    var j = 0
+    while i < n || j < m {
+      if i < n, j < m, x[i] == y[j] {
+        if let (a, b) = start.take() { result.append((a..<i, b..<j)) }
+        i += 1
+        j += 1
+        continue
+      }
+      if start == nil { start = (i, j) }
+      if j >= m || (i < n && common[i + 1][j] >= common[i][j + 1]) { i += 1 } else { j += 1 }
+    }
+    if let (a, b) = start { result.append((a..<n, b..<m)) }
+    return result
+  }
+
+  /// Where `x` and `y`, one line per step, start to differ, each time they do.
+  static func stepHunks(_ x: [String], _ y: [String]) -> [(Range<Int>, Range<Int>)] {
+    var result: [(Range<Int>, Range<Int>)] = []
+    var start: Int?
+    let n = max(x.count, y.count)
+    for k in 0...n {
+      let same = k == n || (k < x.count && k < y.count && x[k] == y[k])
+      if !same, start == nil { start = k }
+      if same, let s = start.take() {
+        result.append((min(s, x.count)..<min(k, x.count), min(s, y.count)..<min(k, y.count)))
+      }
     }
     return result
   }
@@ -606,23 +656,26 @@ public enum Compare {
       let x = a.filter { actor($0) == name }
       let y = b.filter { actor($0) == name }
       guard x != y else { continue }
-      var i = 0
-      while i < x.count, i < y.count, x[i] == y[i] { i += 1 }
-      let p = i < x.count ? x[i] : nil
-      let q = i < y.count ? y[i] : nil
       let ofActor: (String) -> Bool = {
         $0.hasPrefix("E ") && actor(String($0.dropFirst(2))) == name
       }
-      result.append(
-        Difference(
-          channel: .events,
-          streamKit: p,
-          openCombine: q,
-          signature: "E \(name): \(kind(p))|\(kind(q))",
-          streamKitBefore: linesBefore(streamKit, i, ofActor),
-          openCombineBefore: linesBefore(openCombine, i, ofActor)
+      for (xs, ys) in hunks(x, y) {
+        let (i, j) = (xs.lowerBound, ys.lowerBound)
+        let p = i < x.count ? x[i] : nil
+        let q = j < y.count ? y[j] : nil
+        result.append(
+          Difference(
+            channel: .events,
+            streamKit: p,
+            openCombine: q,
+            signature: "E \(name): \(kind(p))|\(kind(q))",
+            streamKitBefore: linesBefore(streamKit, i, ofActor),
+            openCombineBefore: linesBefore(openCombine, j, ofActor),
+            streamKitHunk: Array(x[xs]),
+            openCombineHunk: Array(y[ys])
+          )
         )
-      )
+      }
     }
     if result.isEmpty {
       var i = 0

@@ -357,6 +357,8 @@ if let encoded = options.script {
   for f in found {
     let status = f.expectation.map { ($0.intended ? "INTENDED " : "KNOWN ") + $0.id } ?? "NEW"
     print("difference [\(f.kind.rawValue)] \(status): \(f.difference.signature)")
+    print("  StreamKit:   \(f.difference.streamKitHunk)")
+    print("  OpenCombine: \(f.difference.openCombineHunk)")
   }
   if found.isEmpty { print("no difference") }
   exit(found.contains { $0.expectation == nil } ? 1 : 0)
