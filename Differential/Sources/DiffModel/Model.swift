@@ -518,6 +518,21 @@ public enum Compare {
         )
       )
     }
+    // Both trapped: for the same reason, whatever the words (an unknown meaning is compared
+    // with nothing).
+    if let skTrap, let ocTrap {
+      let (a, b) = (TrapMeaning.of(skTrap), TrapMeaning.of(ocTrap))
+      if a != b, a != TrapMeaning.unknown, b != TrapMeaning.unknown {
+        result.append(
+          Difference(
+            channel: .trap,
+            streamKit: skTrap,
+            openCombine: ocTrap,
+            signature: "T different traps: \(a) | \(b)"
+          )
+        )
+      }
+    }
     for channel in [Channel.events, .descriptions, .lifecycle] {
       // Both trapped while delivering to several downstreams: which ones got the event before
       // the trap depends on the (unspecified) delivery order.

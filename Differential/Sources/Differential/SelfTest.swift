@@ -6,8 +6,8 @@
 //    shows in. Mutant `none` puts the same subscriber in between with no bug, over the same
 //    operators, and must report nothing new.
 // 2. Planted traces: OpenCombine's trace of a script, changed by hand the way a bug would change
-//    it, given to the comparison as StreamKit's; each must be new. These are the ten traces a
-//    review fed the old oracle, all of which it classified as intended.
+//    it, given to the comparison as StreamKit's; each must be new. Ten are the traces a review
+//    fed the old oracle, all of which it classified as intended; one traps for another reason.
 
 import DiffModel
 import Foundation
@@ -135,6 +135,14 @@ let plantedTraces: [PlantedTrace] = [
     script: "share u A v0.1 v0.2",
     change: { trace in
       trace.filter { !$0.hasPrefix("E down1.value") && !$0.hasPrefix("E down1.return") }
+    }
+  ),
+  .init(
+    summary: "a trap for another reason (both sides trap)",
+    script: "Just - r0.0",
+    change: changing { line in
+      line.hasPrefix("T trapped: ")
+        ? "T trapped: Fatal error: Just: the upstream sent a value before its subscription" : nil
     }
   ),
   .init(

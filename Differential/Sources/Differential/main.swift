@@ -28,6 +28,7 @@ struct Options {
   var emitKnown = false
   var mutant: String?
   var selfTest = false
+  var listTraps = false
 }
 
 func usage() -> Never {
@@ -48,6 +49,7 @@ func usage() -> Never {
       --list                    list the operators
       --emit-known              print Swift entries for Known.swift covering every new difference
       --mutant NAME             run StreamKit with a planted bug (Mutants.swift; `none`: no bug)
+      --list-traps              list the traps each side's scenarios end in, with their meanings
       --self-test               run the oracle against every planted bug and planted trace; fail
                                 unless each is reported as new (SelfTest.swift)
     """
@@ -76,6 +78,7 @@ func parseOptions() -> Options {
     case "--emit-known": o.emitKnown = true
     case "--mutant": o.mutant = value()
     case "--self-test": o.selfTest = true
+    case "--list-traps": o.listTraps = true
     default: usage()
     }
   }
@@ -382,6 +385,20 @@ for shape in shapes {
 
 // One big batch per library; children restart after traps.
 let (skTraces, ocTraces) = bothTraces(scripts)
+
+if options.listTraps {
+  var pairs: [String: Int] = [:]
+  for (i, script) in scripts.enumerated() {
+    let sk = Compare.lines(skTraces[i], .trap).first
+    let oc = Compare.lines(ocTraces[i], .trap).first
+    guard sk != nil || oc != nil else { continue }
+    let key =
+      "\(script.op)\n    StreamKit:   \(sk ?? "-") [\(TrapMeaning.of(sk))]\n    OpenCombine: \(oc ?? "-") [\(TrapMeaning.of(oc))]"
+    pairs[key, default: 0] += 1
+  }
+  for (key, n) in pairs.sorted(by: { $0.key < $1.key }) { print("\(n)x \(key)") }
+  exit(0)
+}
 
 var groups: [String: [Finding]] = [:]
 var order: [String] = []
