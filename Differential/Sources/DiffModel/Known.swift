@@ -60,18 +60,15 @@ public let intendedDifferences: [Expectation] = [
     .other,
     intended: true,
     "nothing reaches a subscriber after it cancelled, not even a completion",
-    test: { d, script in
-      let cancels = script.steps.contains {
-        switch $0 {
-        case .cancel, .cancelInReceive: true
-        default: false
-        }
+    test: { d, _ in
+      // The subscriber cancelled before the difference; OpenCombine's side then delivers to it
+      // (and the subscriber reacts), StreamKit's delivers nothing.
+      guard let down = d.actor, down.hasPrefix("down"), d.streamKitDid("\(down).cancel") else {
+        return false
       }
-      guard cancels, let oc = d.openCombine, oc.hasPrefix("down") else { return false }
-      let delivery = oc.contains(".value ") || oc.hasSuffix(".finished") || oc.contains(".failure ")
-      return delivery
-        && (d.streamKit == nil || d.streamKit?.contains(".request") == true
-          || d.streamKit?.contains(".cancel") == true)
+      return d.openCombineHunk.contains(where: isDelivery)
+        && d.openCombineHunk.allSatisfy { isDelivery($0) || isReaction($0) }
+        && !d.streamKitHunk.contains(where: isDelivery)
     }
   ),
   .init(
@@ -91,17 +88,18 @@ public let intendedDifferences: [Expectation] = [
     .demandPattern,
     intended: true,
     "once a subscription has ended (or the downstream cancelled), request/cancel don't reach the upstream it released",
-    test: { d, script in
-      let ends = script.steps.contains {
-        switch $0 {
-        case .cancel, .cancelInReceive, .finish, .fail: true
-        default: false
+    test: { d, _ in
+      // The subscription ended before the difference; then OpenCombine's side still requests
+      // from or cancels the upstream, StreamKit's doesn't.
+      // The upstream, not cancelled on StreamKit's side, may go on sending: StreamKit ignores
+      // what OpenCombine's side skips (its upstream was cancelled).
+      guard let up = d.actor, up.hasPrefix("up"), d.endedBefore else { return false }
+      let calls = d.openCombineHunk.filter(isUpstreamCall)
+      let skipped = d.openCombineHunk.filter { $0.hasSuffix(" skipped") }
+      return !calls.isEmpty && calls.count + skipped.count == d.openCombineHunk.count
+        && d.streamKitHunk.allSatisfy {
+          $0 == "\(up).returned max(0)" || skipped.contains($0 + " skipped")
         }
-      }
-      guard ends, let oc = d.openCombine else { return false }
-      let ocCall = oc.contains(".request ") || oc.hasSuffix(".cancel")
-      let skCall = d.streamKit.map { $0.contains(".request ") || $0.hasSuffix(".cancel") } ?? false
-      return ocCall && !skCall
     }
   ),
   .init(
@@ -115,13 +113,9 @@ public let intendedDifferences: [Expectation] = [
     .demandPattern,
     intended: true,
     "after a cancel from inside receive(_:), the demand the downstream returns isn't passed to the cancelled upstream",
-    test: { d, script in
-      let cancelsInReceive = script.steps.contains {
-        if case .cancelInReceive = $0 { return true }
-        return false
-      }
-      return cancelsInReceive && d.streamKit == "up0.returned max(0)"
-        && d.openCombine != "up0.returned max(0)"
+    test: { d, _ in
+      d.streamKitDid("down0.cancel (in receive)") && d.streamKitHunk == ["up0.returned max(0)"]
+        && d.openCombineHunk.count == 1 && d.openCombine?.hasPrefix("up0.returned ") == true
     }
   ),
   .init(
@@ -137,13 +131,9 @@ public let intendedDifferences: [Expectation] = [
         return false
       }
       if script.op == "replaceError", script.isMisbehaving { return false }
-      return script.steps.contains {
-        switch $0 {
-        case .fail: true
-        case .finish: script.op != "replaceError"
-        default: false
-        }
-      }
+      // Only once the upstream completed (for replaceError, failed).
+      return d.streamKitDid("up0.failure")
+        || (script.op != "replaceError" && d.streamKitDid("up0.finished"))
     }
   ),
   .init(
@@ -174,15 +164,11 @@ public let intendedDifferences: [Expectation] = [
     .other,
     intended: true,
     "after the end, print logs no request or cancel: none goes upstream",
-    test: { d, script in
-      let ends = script.steps.contains {
-        switch $0 {
-        case .cancel, .cancelInReceive, .finish, .fail: true
-        default: false
+    test: { d, _ in
+      d.endedBefore && d.streamKitHunk.isEmpty
+        && d.openCombineHunk.allSatisfy {
+          $0.contains(": request ") || $0.hasSuffix(": receive cancel")
         }
-      }
-      guard ends, let oc = d.openCombine else { return false }
-      return oc.contains(": request ") || oc.hasSuffix(": receive cancel")
     }
   ),
   .init(
@@ -213,6 +199,8 @@ public let intendedDifferences: [Expectation] = [
     intended: true,
     "an upstream that breaks the contract: StreamKit passes on no value or completion sent before the subscription or after the completion, no value beyond demand, and cancels a second subscription without passing it on",
     test: { d, script in
+      // Only once the upstream broke the contract.
+      guard d.misbehavedBefore else { return false }
       switch d.channel {
       case .lifecycle: return true
       case .trap, .descriptions: return false
@@ -240,14 +228,10 @@ public let intendedDifferences: [Expectation] = [
     .lifecycle,
     intended: true,
     "buffer lets go of the upstream subscription once the upstream completed (or was cancelled on overflow), while buffered values wait for demand",
-    test: { _, script in
-      script.op == "buffer.keepFull.customError"
-        || script.steps.contains {
-          switch $0 {
-          case .finish, .fail: true
-          default: false
-          }
-        }
+    test: { d, script in
+      // Once the upstream completed, or (customError) was cancelled on overflow.
+      d.streamKitDid("up0.finished") || d.streamKitDid("up0.failure")
+        || (script.op == "buffer.keepFull.customError" && d.streamKitDid("up0.cancel"))
     }
   ),
   .init(
@@ -278,12 +262,7 @@ public let intendedDifferences: [Expectation] = [
     .descriptionMirror,
     intended: true,
     "follows the I11 event difference: a value or completion before a late subscription (in OpenCombine's tryScan result, or completing collect(2)'s downstream before its subscription) or a second subscription passed on (breakpoint) changes the descriptions and mirrors seen afterwards",
-    test: { _, script in
-      script.steps.contains {
-        if case .sendSubscription = $0 { return true }
-        return false
-      }
-    }
+    test: { d, _ in d.misbehavedBefore }
   ),
   .init(
     "I13",
@@ -332,8 +311,8 @@ public let intendedDifferences: [Expectation] = [
     .misbehavingUpstream,
     intended: true,
     "OpenCombine differs from Combine (a crash, not a trap): zip with an upstream whose subscription comes late: OpenCombine gives the downstream its subscription only once every upstream's has arrived, and then crashes reading a released object (an unowned reference, no message); StreamKit gives it after subscribing them all",
-    test: { d, script in
-      script.lateSubscription
+    test: { d, _ in
+      d.streamKitBefore.contains { $0.hasSuffix(".subscription withheld") }
         && (d.signature == "E down0: down0.subscription|(none)"
           || d.signature.hasPrefix("T OpenCombine traps: Attempted to read an unowned"))
     }
@@ -368,12 +347,10 @@ public let intendedDifferences: [Expectation] = [
     .demandPattern,
     intended: true,
     "after a cancel from inside receive(_:), the demand the downstream returns isn't passed to the child it cancelled",
-    test: { d, script in
-      let cancelsInReceive = script.steps.contains {
-        if case .cancelInReceive = $0 { return true }
-        return false
-      }
-      guard cancelsInReceive, let sk = d.streamKit, let oc = d.openCombine else { return false }
+    test: { d, _ in
+      guard d.streamKitDid("down0.cancel (in receive)"), d.streamKitHunk.count == 1,
+        d.openCombineHunk.count == 1, let sk = d.streamKit, let oc = d.openCombine
+      else { return false }
       return sk.hasSuffix(".returned max(0)") && oc.contains(".returned ")
         && !oc.hasSuffix(".returned max(0)")
     }
@@ -382,20 +359,21 @@ public let intendedDifferences: [Expectation] = [
     "I1",
     ["zip", "zip3"],
     "L ",
-    misbehaving: false,
     .lifecycle,
     intended: true,
     "zip lets go of an upstream's subscription once that upstream completed, while its queued values wait",
-    test: { d, script in
-      let completes = script.steps.contains {
-        switch $0 {
-        case .finish, .fail: true
-        default: false
-        }
+    test: { d, _ in
+      // Each upstream whose subscription StreamKit released had completed before.
+      guard d.signature.hasSuffix("(active)"), !d.signature.contains("OpenCombine only") else {
+        return false
       }
-      return completes && d.signature.hasSuffix("(active)")
-        && d.signature.contains("sub released by StreamKit only")
-        && !d.signature.contains("OpenCombine only")
+      let released = d.signature.dropFirst(2).split(separator: ", ").map {
+        $0.hasPrefix("up") ? String($0.prefix { $0 != "." }) : ""
+      }
+      return !released.isEmpty
+        && released.allSatisfy { up in
+          !up.isEmpty && (d.streamKitDid("\(up).finished") || d.streamKitDid("\(up).failure"))
+        }
     }
   ),
   .init(
@@ -440,17 +418,6 @@ let timeOperatorNames = [
   "timeout(customError:)", "measureInterval", "receive(on:virtual)", "subscribe(on:virtual)",
 ]
 
-/// Whether the script finishes or fails the second publisher (`up1`: the upstream of
-/// `drop(untilOutputFrom:)`/`prefix(untilOutputFrom:)`, which subscribe to the other one first).
-private func secondUpstreamEnds(_ script: Script) -> Bool {
-  script.steps.contains {
-    switch $0 {
-    case .finish(1), .fail(1, _): true
-    default: false
-    }
-  }
-}
-
 /// `drop(untilOutputFrom:)`: the other publisher (upstream 1) completed before the upstream, so
 /// the stream ended and the upstream was cancelled; the difference is OpenCombine's second
 /// completion, sent when the upstream completes after that cancel.
@@ -458,15 +425,12 @@ private func secondUpstreamEnds(_ script: Script) -> Bool {
   guard let oc = d.openCombine, oc.hasPrefix("down0.failure") || oc == "down0.finished" else {
     return false
   }
-  for step in script.steps {
-    switch step {
-    case .finish(let u), .fail(let u, _):
-      return u == 1
-    default:
-      continue
-    }
+  // The first upstream completion before the difference is the other publisher's.
+  let first = d.streamKitBefore.first {
+    ($0.hasPrefix("E up0.") || $0.hasPrefix("E up1."))
+      && ($0.hasSuffix(".finished") || $0.contains(".failure ")) && !$0.hasSuffix(" skipped")
   }
-  return false
+  return first?.hasPrefix("E up1.") == true
 }
 
 /// What follows I3's early finish, and nothing else: StreamKit's subscriber finished after the
@@ -487,4 +451,59 @@ func afterEarlyFinish(_ d: Difference, inRange: Int) -> Bool {
       || line.hasPrefix("down0.return ")
   }
   return streamKitQuiet && openCombineNoValue
+}
+
+/// A value or completion reaching a subscriber.
+func isDelivery(_ line: String) -> Bool {
+  line.hasPrefix("down")
+    && (line.contains(".value ") || line.hasSuffix(".finished") || line.contains(".failure "))
+}
+
+/// A subscriber's own call or return: what it does when something reaches it.
+func isReaction(_ line: String) -> Bool {
+  line.hasPrefix("down")
+    && (line.contains(".return ") || line.contains(".request ") || line.contains(".cancel"))
+}
+
+/// A request or cancel reaching a scripted upstream.
+func isUpstreamCall(_ line: String) -> Bool {
+  line.hasPrefix("up")
+    && (line.contains(".request ") || line.hasSuffix(".cancel")
+      || line.contains(".cancel on #"))
+}
+
+extension Difference {
+  /// The actor whose events differ (`down0`, `up1`, `print`, …); `nil` for the other channels.
+  var actor: String? {
+    guard channel == .events, signature.hasPrefix("E "), !signature.hasPrefix("E order: ") else {
+      return nil
+    }
+    return String(signature.dropFirst(2).prefix { $0 != ":" })
+  }
+
+  /// Whether StreamKit's trace shows the event `what` (`down0.cancel`, `up1.finished`, …)
+  /// before the difference; a skipped step doesn't count.
+  func streamKitDid(_ what: String) -> Bool {
+    streamKitBefore.contains { $0.hasPrefix("E " + what) && !$0.contains(" skipped") }
+  }
+
+  /// Whether the subscription ended before the difference: a subscriber cancelled or
+  /// completed, or an upstream completed.
+  var endedBefore: Bool {
+    streamKitBefore.contains { line in
+      guard line.hasPrefix("E "), !line.contains(" skipped") else { return false }
+      let event = line.dropFirst(2)
+      return (event.hasPrefix("down") && event.contains(".cancel"))
+        || event.hasSuffix(".finished") || event.contains(".failure ")
+    }
+  }
+
+  /// Whether an upstream broke the contract before the difference or in it: a forced value or
+  /// completion, a subscription withheld (sent late, if at all), or a second subscription.
+  var misbehavedBefore: Bool {
+    (streamKitBefore + streamKitHunk + openCombineHunk).contains {
+      $0.hasSuffix(" (forced)") || $0.hasSuffix(".subscription withheld")
+        || $0.contains(".subscription #2") || $0.contains(".subscription #3")
+    }
+  }
 }

@@ -514,7 +514,10 @@ public enum Compare {
           openCombine: ocTrap,
           signature: "T "
             + (skTrap == nil
-              ? "OpenCombine traps: " + trapKey(ocTrap) : "StreamKit traps: " + trapKey(skTrap))
+              ? "OpenCombine traps: " + trapKey(ocTrap) : "StreamKit traps: " + trapKey(skTrap)),
+          // A trap comes after everything else a trace shows.
+          streamKitBefore: streamKit.filter { !$0.hasPrefix("T ") },
+          openCombineBefore: openCombine.filter { !$0.hasPrefix("T ") }
         )
       )
     }
@@ -528,7 +531,9 @@ public enum Compare {
             channel: .trap,
             streamKit: skTrap,
             openCombine: ocTrap,
-            signature: "T different traps: \(a) | \(b)"
+            signature: "T different traps: \(a) | \(b)",
+            streamKitBefore: streamKit.filter { !$0.hasPrefix("T ") },
+            openCombineBefore: openCombine.filter { !$0.hasPrefix("T ") }
           )
         )
       }

@@ -266,7 +266,9 @@ final class Link<Output, Failure: Error>: LinkProtocol {
       return
     }
     if demand > 0 { demand -= 1 }
-    world.log(.events, "\(name).value \(x)")
+    // A forced step is marked, so an expected difference can tell that the upstream broke the
+    // contract before it.
+    world.log(.events, "\(name).value \(x)" + (force ? " (forced)" : ""))
     let more = target.receive(convert(x))
     world.log(.events, "\(name).returned \(fmt(more))")
     demand += more
@@ -290,7 +292,7 @@ final class Link<Output, Failure: Error>: LinkProtocol {
     }
     ended = true
     subscriber = nil
-    world.log(.events, "\(name).\(what)")
+    world.log(.events, "\(name).\(what)" + (force ? " (forced)" : ""))
     target.receive(completion: completion)
   }
 
@@ -327,7 +329,10 @@ struct Scripted<Output, Failure: Error>: Publisher {
     world.log(.events, "up\(index).subscribed")
     let d = describe(subscriber)
     world.log(.descriptions, "up\(index).subscriber \(d.description)")
-    if index == world.script.lateUpstream && world.script.lateSubscription { return }
+    if index == world.script.lateUpstream && world.script.lateSubscription {
+      world.log(.events, "up\(index).subscription withheld")
+      return
+    }
     link.sendSubscription()
   }
 }
