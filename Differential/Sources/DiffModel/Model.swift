@@ -231,6 +231,9 @@ public struct OperatorShape: Sendable {
   public var misbehavingSetup: [[Step]]
   /// Whether the operator runs on the virtual-time scheduler: scripts then advance it (`t`).
   public var timed: Bool
+  /// At most this many random scripts, whatever the run's budget: a publisher with no scripted
+  /// upstream has only its downstream's steps, which a few dozen scripts exhaust.
+  public var maxScripts: Int?
 
   public init(
     _ name: String,
@@ -241,7 +244,8 @@ public struct OperatorShape: Sendable {
     canFail: Bool = true,
     misbehaviour: Bool = true,
     misbehavingSetup: [[Step]]? = nil,
-    timed: Bool = false
+    timed: Bool = false,
+    maxScripts: Int? = nil
   ) {
     self.name = name
     self.upstreams = upstreams
@@ -253,7 +257,11 @@ public struct OperatorShape: Sendable {
     self.misbehaviour = misbehaviour && (single || misbehavingSetup != nil)
     self.misbehavingSetup = misbehavingSetup ?? [[]]
     self.timed = timed
+    self.maxScripts = maxScripts
   }
+
+  /// How many random scripts a run with `budget` per operator gives this one.
+  public func scripts(budget: Int) -> Int { min(budget, maxScripts ?? budget) }
 }
 
 /// SplitMix64: small, fast, and the same on every platform, so a seed always makes the same script.

@@ -154,7 +154,7 @@ let plantedTraces: [PlantedTrace] = [
 
 /// The scripts the main run gives `shape`.
 func mainRunScripts(for shape: OperatorShape, seed: UInt64, count: Int) -> [Script] {
-  (0..<count).map { Generator.script(for: shape, seed: seed, index: $0) }
+  (0..<shape.scripts(budget: count)).map { Generator.script(for: shape, seed: seed, index: $0) }
     + Generator.misbehaviourScripts(for: shape)
 }
 

@@ -377,7 +377,7 @@ if shapes.isEmpty {
 let started = Date()
 var scripts: [Script] = []
 for shape in shapes {
-  for i in 0..<options.scriptsPerOperator {
+  for i in 0..<shape.scripts(budget: options.scriptsPerOperator) {
     scripts.append(Generator.script(for: shape, seed: options.seed, index: i))
   }
   scripts += Generator.misbehaviourScripts(for: shape)

@@ -582,7 +582,7 @@ public enum Scenarios {
     .init("share", multiDownstream: true),
     .init("PassthroughSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
     .init("CurrentValueSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
-  ] + ModelScenarios.operators
+  ] + ModelScenarios.operators + FormScenarios.operators
 
   /// Runs `script` and calls `emit` with each trace line as it happens (so a trap keeps the lines
   /// before it). Returns false for an unknown operator.
@@ -998,7 +998,7 @@ public enum Scenarios {
       w.subjectLink = SubjectLink(subject: subject, world: w)
       w.subscribeMany(subject)
     default:
-      return ModelScenarios.build(op, w) || buildTime(op, w)
+      return ModelScenarios.build(op, w) || FormScenarios.build(op, w) || buildTime(op, w)
     }
     return true
   }
