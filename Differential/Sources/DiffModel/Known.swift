@@ -197,7 +197,7 @@ public let intendedDifferences: [Expectation] = [
       "tryMap", "tryScan", "collect(2)", "prefix(2)", "output(at:1)", "output(in:1...2)",
       "drop(while:)", "tryDrop(while:)", "removeDuplicates", "handleEvents", "print",
       "breakpoint", "breakpointOnError", "receive(on:immediate)", "append(values)", "dropFirst(2)",
-      "retry(0)",
+      "retry(0)", "assign(to:on:)",
       "flatMap(max:1)", "flatMap(max:2)", "flatMap(unlimited)", "switchToLatest", "zip", "zip3",
       "zip4",
       "append", "prepend", "drop(untilOutputFrom:)", "prefix(untilOutputFrom:)", "encode", "decode",
@@ -403,6 +403,18 @@ public let intendedDifferences: [Expectation] = [
       // OpenCombine's operator passed to its upstream, which trapped.
       TrapMeaning.of(d.openCombine) == "request(.none)" && d.endedBefore
         && d.openCombineBefore.last { $0.hasPrefix("E ") } == "E down0.request max(0)"
+    }
+  ),
+  .init(
+    "I14",
+    ["assign(to:&$x)"],
+    "D up0.subscriber",
+    .descriptionMirror,
+    intended: true,
+    "the subscriber that assign(to: &$x) subscribes is a private type in each library (StreamKit's PublishedAssignment, OpenCombine's PublishedSubscriber), and each describes it by its own name",
+    test: { d, _ in
+      d.streamKit?.hasSuffix(".PublishedAssignment<Int>") == true
+        && d.openCombine?.hasPrefix("up0.subscriber PublishedSubscriber<Int>(") == true
     }
   ),
   .init(

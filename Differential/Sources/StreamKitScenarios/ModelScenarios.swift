@@ -412,6 +412,8 @@ enum ModelScenarios {
     .init("merge", upstreams: 2), .init("merge3", upstreams: 3),
     .init("MergeMany", upstreams: 3),
     .init("combineLatest", upstreams: 2), .init("combineLatest3", upstreams: 3),
+    .init("merge4", upstreams: 4), .init("merge8", upstreams: 8),
+    .init("combineLatest4", upstreams: 4),
     .init("Future", multiDownstream: true, misbehaviour: false),
     .init("Record", upstreams: 0), .init("Record(failure)", upstreams: 0),
     .init("Published", multiDownstream: true, canFail: false, misbehaviour: false),
@@ -423,8 +425,8 @@ enum ModelScenarios {
   /// The operators whose OpenCombine side is a reference model: only their events and traps
   /// are compared.
   static let modelled: Set<String> = [
-    "merge", "merge3", "MergeMany", "combineLatest", "combineLatest3",
-    "collect(.byTime)", "collect(.byTimeOrCount)",
+    "merge", "merge3", "merge4", "merge8", "MergeMany", "combineLatest", "combineLatest3",
+    "combineLatest4", "collect(.byTime)", "collect(.byTimeOrCount)",
   ]
 
   /// `emit`, without the description and life-cycle lines for a modelled operator.
@@ -450,6 +452,29 @@ enum ModelScenarios {
       w.subscribe(ModelMerge([w.ints(), w.ints(), w.ints()]))
       #else
       w.subscribe(w.ints().merge(with: w.ints(), w.ints()))
+      #endif
+    case "merge4":
+      #if OPENCOMBINE
+      w.subscribe(ModelMerge((0..<4).map { _ in w.ints() }))
+      #else
+      w.subscribe(w.ints().merge(with: w.ints(), w.ints(), w.ints()))
+      #endif
+    case "merge8":
+      #if OPENCOMBINE
+      w.subscribe(ModelMerge((0..<8).map { _ in w.ints() }))
+      #else
+      let (a, b, c, d, e, f, g, h) = (
+        w.ints(), w.ints(), w.ints(), w.ints(), w.ints(), w.ints(), w.ints(), w.ints()
+      )
+      w.subscribe(a.merge(with: b, c, d, e, f, g, h))
+      #endif
+    case "combineLatest4":
+      #if OPENCOMBINE
+      w.subscribe(ModelCombineLatest((0..<4).map { _ in w.ints() }))
+      #else
+      w.subscribe(
+        w.ints().combineLatest(w.ints(), w.ints(), w.ints()).map { [$0.0, $0.1, $0.2, $0.3] }
+      )
       #endif
     case "MergeMany":
       #if OPENCOMBINE

@@ -128,6 +128,10 @@ final class World: @unchecked Sendable {
   /// For the subjects: the step target for upstream 0.
   var subjectLink: (any LinkProtocol)?
   var printed = ""
+  /// For the terminal subscribers (TerminalScenarios.swift): what holds them, as an owner would.
+  var terminalCancellables: [AnyCancellable] = []
+  var stored = Set<AnyCancellable>()
+  var keptHolder: AnyObject?
 
   init(script: Script, emit: @escaping (String) -> Void) {
     self.script = script
@@ -582,7 +586,7 @@ public enum Scenarios {
     .init("share", multiDownstream: true),
     .init("PassthroughSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
     .init("CurrentValueSubject", upstreams: 1, multiDownstream: true, misbehaviour: false),
-  ] + ModelScenarios.operators + FormScenarios.operators
+  ] + ModelScenarios.operators + FormScenarios.operators + TerminalScenarios.operators
 
   /// Runs `script` and calls `emit` with each trace line as it happens (so a trap keeps the lines
   /// before it). Returns false for an unknown operator.
@@ -998,7 +1002,8 @@ public enum Scenarios {
       w.subjectLink = SubjectLink(subject: subject, world: w)
       w.subscribeMany(subject)
     default:
-      return ModelScenarios.build(op, w) || FormScenarios.build(op, w) || buildTime(op, w)
+      return ModelScenarios.build(op, w) || FormScenarios.build(op, w)
+        || TerminalScenarios.build(op, w) || buildTime(op, w)
     }
     return true
   }
