@@ -36,6 +36,7 @@ let package = Package(
         "DiffModel",
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "OpenCombineFoundation", package: "OpenCombine"),
+        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
       ],
       swiftSettings: [.define("OPENCOMBINE")]
     ),

@@ -232,9 +232,66 @@ func selfTest(seed: UInt64, scriptsPerOperator: Int) -> Bool {
       print("MISSED \(planted.summary): absorbed by \(by.isEmpty ? "nothing (no difference)" : by)")
     }
   }
+  print("\n==== Planted concurrency bug: \(Mutants.concurrency.summary)")
+  if compareConcurrency(mutant: Mutants.concurrency.name) {
+    escaped.append("concurrency: \(Mutants.concurrency.name)")
+  } else {
+    caught += 1
+  }
+
   print("\n==== Self-test: \(caught) caught, \(escaped.count) missed")
   for name in escaped { print("  missed: \(name)") }
   print(escaped.isEmpty ? "PASS" : "FAIL")
   flushOutput()
   return escaped.isEmpty
+}
+
+/// The concurrency properties of each library (a child process each, as the scenarios run), and
+/// whether they agree; prints both side by side.
+func compareConcurrency(mutant: String?) -> Bool {
+  print("==== Concurrency properties\(mutant.map { " (mutant \($0))" } ?? "")")
+  var same = true
+  for check in StreamKitScenarios.ConcurrencyScenarios.checks.map(\.name) {
+    same = compareConcurrency(check, mutant: mutant) && same
+  }
+  print(same ? "PASS" : "FAIL: the libraries differ")
+  return same
+}
+
+/// One check of `compareConcurrency(mutant:)`, each library's in a process of its own.
+func compareConcurrency(_ check: String, mutant: String?) -> Bool {
+  func run(_ library: String) -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    var environment = ProcessInfo.processInfo.environment
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
+    process.standardError = FileHandle.nullDevice
+    process.arguments =
+      ["--concurrency-child", library, check]
+      + (library == "streamkit" ? mutant.map { ["--mutant", $0] } ?? [] : [])
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do { try process.run() } catch { fatalError("cannot run \(executable): \(error)") }
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    let lines = text.split(separator: "\n").map(String.init)
+    return process.terminationStatus == 0
+      ? lines : lines + ["exited with \(process.terminationStatus)"]
+  }
+  let streamKit = run("streamkit")
+  let openCombine = run("opencombine")
+  var same = streamKit.count == openCombine.count
+  for i in 0..<max(streamKit.count, openCombine.count) {
+    let a = i < streamKit.count ? streamKit[i] : "(nothing)"
+    let b = i < openCombine.count ? openCombine[i] : "(nothing)"
+    if a == b {
+      print("    \(a)")
+    } else {
+      same = false
+      print("!!  StreamKit:   \(a)\n    OpenCombine: \(b)")
+    }
+  }
+  return same
 }

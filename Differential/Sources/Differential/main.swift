@@ -29,6 +29,9 @@ struct Options {
   var mutant: String?
   var selfTest = false
   var listTraps = false
+  var concurrency = false
+  var concurrencyChild: String?
+  var check: String?
 }
 
 func usage() -> Never {
@@ -49,6 +52,7 @@ func usage() -> Never {
       --list                    list the operators
       --emit-known              print Swift entries for Known.swift covering every new difference
       --mutant NAME             run StreamKit with a planted bug (Mutants.swift; `none`: no bug)
+      --concurrency             compare the concurrency properties (ConcurrencyScenarios.swift)
       --list-traps              list the traps each side's scenarios end in, with their meanings
       --self-test               run the oracle against every planted bug and planted trace; fail
                                 unless each is reported as new (SelfTest.swift)
@@ -79,6 +83,10 @@ func parseOptions() -> Options {
     case "--mutant": o.mutant = value()
     case "--self-test": o.selfTest = true
     case "--list-traps": o.listTraps = true
+    case "--concurrency": o.concurrency = true
+    case "--concurrency-child":
+      o.concurrencyChild = value()
+      o.check = value()
     default: usage()
     }
   }
@@ -337,6 +345,19 @@ func shrink(_ finding: Finding) -> Script {
 
 let options = parseOptions()
 if let library = options.child { runChild(library, mutant: options.mutant) }
+if let library = options.concurrencyChild {
+  if library == "streamkit", let name = options.mutant { Mutants.active = Mutants.named(name) }
+  guard let check = options.check,
+    let lines = library == "streamkit"
+      ? StreamKitScenarios.ConcurrencyScenarios.run(check)
+      : OpenCombineScenarios.ConcurrencyScenarios.run(check)
+  else { usage() }
+  for line in lines { print(line) }
+  exit(0)
+}
+if options.concurrency {
+  exit(compareConcurrency(mutant: options.mutant) ? 0 : 1)
+}
 activeMutant = options.mutant
 if options.selfTest {
   exit(selfTest(seed: options.seed, scriptsPerOperator: options.scriptsPerOperator) ? 0 : 1)

@@ -149,9 +149,18 @@ public enum Mutants {
     ),
   ]
 
+  /// The planted bug of the concurrency checks (ConcurrencyScenarios.swift): a subscriber
+  /// that two threads send to loses one value.
+  public static let concurrency = Mutant(
+    name: "concurrent-lost-value",
+    op: "concurrency",
+    channel: .events,
+    summary: "a value sent from one of two threads is lost"
+  )
+
   /// The mutant of `name` (`none` too).
   public static func named(_ name: String) -> Mutant? {
-    name == none.name ? none : all.first { $0.name == name }
+    [none, concurrency].first { $0.name == name } ?? all.first { $0.name == name }
   }
 
   /// The mutant active for operator `op`, if any.

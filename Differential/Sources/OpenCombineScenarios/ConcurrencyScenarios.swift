@@ -1,0 +1,1 @@
+../StreamKitScenarios/ConcurrencyScenarios.swift
