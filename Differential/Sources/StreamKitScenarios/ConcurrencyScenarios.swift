@@ -33,6 +33,7 @@ public enum ConcurrencyScenarios {
     ("subject", subjectFromTwoThreads), ("receive(on:)", receiveOnQueue),
     ("subscribe(on:)", subscribeOnQueue), ("send", synchronousSend),
     ("Future", futureFromAnotherThread), ("flatMap", flatMapFromTwoThreads),
+    ("values", values), ("values, two waiters", valuesTwoWaiters),
   ]
 
   /// Runs the check named `name`; `nil` when there is none.
@@ -146,6 +147,48 @@ public enum ConcurrencyScenarios {
     ]
   }
 
+  /// `values`: a publisher's values as an async sequence, in order, and a failure thrown.
+  static func values() -> [String] {
+    awaiting {
+      var lines: [String] = []
+      var got: [Int] = []
+      for await x in [1, 2, 3].publisher.values { got.append(x) }
+      lines.append("values: \(got)")
+      do {
+        for try await _ in Fail<Int, TestError>(error: TestError(code: 1)).values {}
+        lines.append("values, failing: finished")
+      } catch {
+        lines.append("values, failing: threw \(error)")
+      }
+      return lines
+    }
+  }
+
+  /// Two tasks awaiting one `values` iterator at once: each value goes to one of them, and
+  /// none is lost.
+  static func valuesTwoWaiters() -> [String] {
+    awaiting {
+      let iterator = Unchecked(Shared([1, 2, 3, 4].publisher.values.makeAsyncIterator()))
+      async let first = iterator.value.next2()
+      async let second = iterator.value.next2()
+      let all = (await first) + (await second)
+      return ["values, two waiters: \(all.sorted())"]
+    }
+  }
+
+  /// Runs `body` in a task and waits for it.
+  static func awaiting(_ body: @escaping @Sendable () async -> [String]) -> [String] {
+    let result = Locked<[String]>([])
+    let done = DispatchSemaphore(value: 0)
+    Task {
+      let lines = await body()
+      result.mutate { $0 = lines }
+      done.signal()
+    }
+    done.wait()
+    return result.value
+  }
+
   /// Whether the values of `values` in `range` come in increasing order.
   static func inOrder(_ values: [Int], _ range: Range<Int>) -> Bool {
     let mine = values.filter { range.contains($0) }
@@ -158,6 +201,21 @@ public enum ConcurrencyScenarios {
 struct Unchecked<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }
+}
+
+/// One async iterator that two tasks call (what `valuesTwoWaiters` checks).
+final class Shared<Iterator: AsyncIteratorProtocol>: @unchecked Sendable
+where Iterator.Element == Int {
+  nonisolated(unsafe) var iterator: Iterator
+  init(_ iterator: Iterator) { self.iterator = iterator }
+  /// Two values, each from its own `next()`.
+  func next2() async -> [Int] {
+    var got: [Int] = []
+    for _ in 0..<2 {
+      if let x = try? await iterator.next() { got.append(x) }
+    }
+    return got
+  }
 }
 
 /// A value behind a lock.
