@@ -339,6 +339,31 @@ final class PublishedHolder {
 }
 
 /// `@Published` as "upstream 0": a value step sets the property.
+/// A private `NotificationCenter` as "upstream 0": a value step posts a notification carrying
+/// the value.
+final class NotificationLink: LinkProtocol {
+  static let name = Notification.Name("differential")
+  unowned let world: World
+  let center: NotificationCenter
+  init(world: World, center: NotificationCenter) {
+    self.world = world
+    self.center = center
+  }
+  var index: Int { 0 }
+  var aliveField: String { "" }
+  func requested(_ d: Subscribers.Demand, number: Int) {}
+  func cancelled(number: Int) {}
+  func perform(_ step: Step) {
+    switch step {
+    case .value(_, let x), .forceValue(_, let x):
+      world.log(.events, "center.post \(x)")
+      center.post(name: Self.name, object: nil, userInfo: ["x": x])
+    default:
+      world.log(.events, "center.step skipped")
+    }
+  }
+}
+
 final class PublishedLink: LinkProtocol {
   unowned let world: World
   let holder: PublishedHolder
@@ -417,6 +442,7 @@ enum ModelScenarios {
     .init("Future", multiDownstream: true, misbehaviour: false),
     .init("Record", upstreams: 0), .init("Record(failure)", upstreams: 0),
     .init("Published", multiDownstream: true, canFail: false, misbehaviour: false),
+    .init("NotificationCenter", multiDownstream: true, canFail: false, misbehaviour: false),
     .init("encode"), .init("decode"),
     .init("map(\\.b)"), .init("map(\\.a,\\.b)"), .init("map(\\.a,\\.b,\\.c)"),
     .init("combineIdentifier", upstreams: 0),
@@ -512,6 +538,10 @@ enum ModelScenarios {
       let holder = PublishedHolder()
       w.subjectLink = PublishedLink(world: w, holder: holder)
       w.subscribeMany(holder.$value)
+    case "NotificationCenter":
+      let center = NotificationCenter()
+      w.subjectLink = NotificationLink(world: w, center: center)
+      w.subscribeMany(center.publisher(for: NotificationLink.name))
     case "encode":
       w.subscribe(w.ints().map { Encoded(x: $0) }.encode(encoder: JSONEncoder()))
     case "decode":
