@@ -63,12 +63,10 @@ public enum ConcurrencyScenarios {
   /// `receive(on:)` a serial queue: every value and the completion arrive on that queue, in
   /// order.
   static func receiveOnQueue() -> [String] {
-    let queue = DispatchQueue(label: "differential.receive")
-    let key = DispatchSpecificKey<Int>()
-    queue.setSpecific(key: key, value: 1)
+    let (queue, onQueue) = markedQueue("differential.receive")
     let done = DispatchSemaphore(value: 0)
     let counter = Counter(onCompletion: { done.signal() }) {
-      DispatchQueue.getSpecific(key: key) == 1
+      onQueue()
     }
     (0..<count).publisher.receive(on: scheduler(queue)).subscribe(counter)
     done.wait()
@@ -81,17 +79,15 @@ public enum ConcurrencyScenarios {
   /// `subscribe(on:)` a serial queue: the upstream is subscribed, and asked for values, on that
   /// queue.
   static func subscribeOnQueue() -> [String] {
-    let queue = DispatchQueue(label: "differential.subscribe")
-    let key = DispatchSpecificKey<Int>()
-    queue.setSpecific(key: key, value: 1)
+    let (queue, onQueue) = markedQueue("differential.subscribe")
     let done = DispatchSemaphore(value: 0)
     let calls = Locked<[String]>([])
     let upstream = Deferred { () -> Just<Int> in
-      calls.mutate { $0.append("subscribed on queue \(DispatchQueue.getSpecific(key: key) == 1)") }
+      calls.mutate { $0.append("subscribed on queue \(onQueue())") }
       return Just(7)
     }
     .handleEvents(receiveRequest: { _ in
-      calls.mutate { $0.append("asked on queue \(DispatchQueue.getSpecific(key: key) == 1)") }
+      calls.mutate { $0.append("asked on queue \(onQueue())") }
     })
     let counter = Counter(onCompletion: { done.signal() })
     upstream.subscribe(on: scheduler(queue)).subscribe(counter)
@@ -187,6 +183,14 @@ public enum ConcurrencyScenarios {
     }
     done.wait()
     return result.value
+  }
+
+  /// A serial queue, and a test of whether the current code runs on it.
+  static func markedQueue(_ label: String) -> (DispatchQueue, @Sendable () -> Bool) {
+    let queue = DispatchQueue(label: label)
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 1)
+    return (queue, { DispatchQueue.getSpecific(key: key) == 1 })
   }
 
   /// Whether the values of `values` in `range` come in increasing order.

@@ -338,16 +338,16 @@ final class PublishedHolder {
   @Published var value = 0
 }
 
-/// `@Published` as "upstream 0": a value step sets the property.
-/// A private `NotificationCenter` as "upstream 0": a value step posts a notification carrying
-/// the value.
-final class NotificationLink: LinkProtocol {
-  static let name = Notification.Name("differential")
+/// A source that a value step sets, as "upstream 0" (a `@Published` property, a notification
+/// center): the step is logged as `<name> x`, then `send` sends it; other steps are skipped.
+final class SendingLink: LinkProtocol {
   unowned let world: World
-  let center: NotificationCenter
-  init(world: World, center: NotificationCenter) {
+  let name: String
+  let send: (Int) -> Void
+  init(world: World, name: String, send: @escaping (Int) -> Void) {
     self.world = world
-    self.center = center
+    self.name = name
+    self.send = send
   }
   var index: Int { 0 }
   var aliveField: String { "" }
@@ -356,32 +356,10 @@ final class NotificationLink: LinkProtocol {
   func perform(_ step: Step) {
     switch step {
     case .value(_, let x), .forceValue(_, let x):
-      world.log(.events, "center.post \(x)")
-      center.post(name: Self.name, object: nil, userInfo: ["x": x])
+      world.log(.events, "\(name) \(x)")
+      send(x)
     default:
-      world.log(.events, "center.step skipped")
-    }
-  }
-}
-
-final class PublishedLink: LinkProtocol {
-  unowned let world: World
-  let holder: PublishedHolder
-  init(world: World, holder: PublishedHolder) {
-    self.world = world
-    self.holder = holder
-  }
-  var index: Int { 0 }
-  var aliveField: String { "" }
-  func requested(_ d: Subscribers.Demand, number: Int) {}
-  func cancelled(number: Int) {}
-  func perform(_ step: Step) {
-    switch step {
-    case .value(_, let x), .forceValue(_, let x):
-      world.log(.events, "property.set \(x)")
-      holder.value = x
-    default:
-      world.log(.events, "property.step skipped")
+      world.log(.events, "\(name.prefix { $0 != "." }).step skipped")
     }
   }
 }
@@ -536,12 +514,15 @@ enum ModelScenarios {
       w.subscribe(Record<Int, TestError>(output: [1, 2], completion: .failure(TestError(code: 1))))
     case "Published":
       let holder = PublishedHolder()
-      w.subjectLink = PublishedLink(world: w, holder: holder)
+      w.subjectLink = SendingLink(world: w, name: "property.set") { holder.value = $0 }
       w.subscribeMany(holder.$value)
     case "NotificationCenter":
       let center = NotificationCenter()
-      w.subjectLink = NotificationLink(world: w, center: center)
-      w.subscribeMany(center.publisher(for: NotificationLink.name))
+      let name = Notification.Name("differential")
+      w.subjectLink = SendingLink(world: w, name: "center.post") { x in
+        center.post(name: name, object: nil, userInfo: ["x": x])
+      }
+      w.subscribeMany(center.publisher(for: name))
     case "encode":
       w.subscribe(w.ints().map { Encoded(x: $0) }.encode(encoder: JSONEncoder()))
     case "decode":

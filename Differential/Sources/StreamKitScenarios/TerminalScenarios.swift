@@ -29,16 +29,10 @@ enum TerminalScenarios {
   static func build(_ op: String, _ w: World) -> Bool {
     switch op {
     case "sink":
-      let t = w.makeToken()
+      let (completed, received) = w.terminalClosures()
       let sink = Subscribers.Sink<Int, TestError>(
-        receiveCompletion: { [unowned w] completion in
-          t.touch()
-          w.terminalCompleted(completion)
-        },
-        receiveValue: { [unowned w] value in
-          t.touch()
-          w.log(.events, "down0.value \(value)")
-        }
+        receiveCompletion: completed,
+        receiveValue: received
       )
       w.attachTerminal(sink, cancel: AnyCancellable(sink))
       w.ints().subscribe(sink)
@@ -59,17 +53,8 @@ enum TerminalScenarios {
       w.keptHolder = holder
       w.attachTerminal(holder, cancel: nil)
     case "store(in:)":
-      let t = w.makeToken()
-      w.ints().sink(
-        receiveCompletion: { [unowned w] completion in
-          t.touch()
-          w.terminalCompleted(completion)
-        },
-        receiveValue: { [unowned w] value in
-          t.touch()
-          w.log(.events, "down0.value \(value)")
-        }
-      ).store(in: &w.stored)
+      let (completed, received) = w.terminalClosures()
+      w.ints().sink(receiveCompletion: completed, receiveValue: received).store(in: &w.stored)
       w.attachTerminal(nil, cancel: nil, cancelStep: { [unowned w] in w.stored.removeAll() })
     default:
       return false
@@ -122,6 +107,23 @@ extension World {
     let step = cancelStep ?? { cancel?.cancel() }
     downSubscriptions.append(TerminalHandle(step))
     if let cancel { terminalCancellables.append(cancel) }
+  }
+
+  /// A sink's closures: each logs as downstream 0 and captures the scenario's token.
+  func terminalClosures() -> (
+    completed: (Subscribers.Completion<TestError>) -> Void, received: (Int) -> Void
+  ) {
+    let t = makeToken()
+    return (
+      { [unowned self] completion in
+        t.touch()
+        terminalCompleted(completion)
+      },
+      { [unowned self] value in
+        t.touch()
+        log(.events, "down0.value \(value)")
+      }
+    )
   }
 
   /// A terminal subscriber's completion, as downstream 0's.
