@@ -510,6 +510,8 @@ public enum Compare {
     if severalDownstreams, (skTrap == nil) != (ocTrap == nil) {
       (streamKit, openCombine) = cutAtTrap(streamKit, openCombine)
     }
+    // What came before a difference is read from each trace in the order it happened.
+    let (streamKitInOrder, openCombineInOrder) = (streamKit, openCombine)
     if severalDownstreams {
       streamKit = canonicalOrder(streamKit)
       openCombine = canonicalOrder(openCombine)
@@ -533,7 +535,9 @@ public enum Compare {
     // with nothing).
     if let skTrap, let ocTrap {
       let (a, b) = (TrapMeaning.of(skTrap), TrapMeaning.of(ocTrap))
-      if a != b, a != TrapMeaning.unknown, b != TrapMeaning.unknown {
+      // OpenCombine sometimes crashes without a message (a released object, a breakpoint);
+      // StreamKit's traps always say why, so its unknown one is compared like any other.
+      if a != b, b != TrapMeaning.unknown {
         result.append(
           Difference(
             channel: .trap,
@@ -547,11 +551,15 @@ public enum Compare {
       }
     }
     for channel in [Channel.events, .descriptions, .lifecycle] {
-      // Both trapped while delivering to several downstreams: which ones got the event before
-      // the trap depends on the (unspecified) delivery order.
-      if severalDownstreams, channel == .events, skTrap != nil, ocTrap != nil { continue }
       var a = lines(streamKit, channel)
       var b = lines(openCombine, channel)
+      // Both trapped while delivering to several downstreams: which ones got the event before
+      // the trap depends on the (unspecified) delivery order, so only the other actors' events
+      // are compared.
+      if severalDownstreams, channel == .events, skTrap != nil, ocTrap != nil {
+        a = a.filter { !$0.hasPrefix("down") }
+        b = b.filter { !$0.hasPrefix("down") }
+      }
       if (skTrap == nil) != (ocTrap == nil) {
         let n = min(a.count, b.count)
         a = Array(a.prefix(n))
@@ -559,7 +567,7 @@ public enum Compare {
       }
       guard a != b else { continue }
       if channel == .events {
-        result += eventDifferences(a, b, streamKit, openCombine)
+        result += eventDifferences(a, b, streamKitInOrder, openCombineInOrder)
         continue
       }
       // Life-cycle lines are one per step, so they are compared step by step; descriptions
@@ -571,14 +579,15 @@ public enum Compare {
         let y = j < b.count ? b[j] : nil
         let signature =
           channel == .lifecycle ? "L " + lifecycleKey(x, y) : "D " + descriptionKey(x, y)
+        let before = befores(streamKitInOrder, openCombineInOrder, xs, ys, inChannel)
         result.append(
           Difference(
             channel: channel,
             streamKit: x,
             openCombine: y,
             signature: signature,
-            streamKitBefore: linesBefore(streamKit, i, inChannel),
-            openCombineBefore: linesBefore(openCombine, j, inChannel),
+            streamKitBefore: before.streamKit,
+            openCombineBefore: before.openCombine,
             streamKitHunk: Array(a[xs]),
             openCombineHunk: Array(b[ys])
           )
@@ -687,18 +696,20 @@ public enum Compare {
       let ofActor: (String) -> Bool = {
         $0.hasPrefix("E ") && actor(String($0.dropFirst(2))) == name
       }
-      for (xs, ys) in hunks(x, y) {
+      let (stepsX, stepsY) = (stepsOf(streamKit, ofActor), stepsOf(openCombine, ofActor))
+      for (xs, ys) in hunks(x, y).flatMap({ splitByStep($0, $1, stepsX, stepsY) }) {
         let (i, j) = (xs.lowerBound, ys.lowerBound)
         let p = i < x.count ? x[i] : nil
         let q = j < y.count ? y[j] : nil
+        let before = befores(streamKit, openCombine, xs, ys, ofActor)
         result.append(
           Difference(
             channel: .events,
             streamKit: p,
             openCombine: q,
             signature: "E \(name): \(kind(p))|\(kind(q))",
-            streamKitBefore: linesBefore(streamKit, i, ofActor),
-            openCombineBefore: linesBefore(openCombine, j, ofActor),
+            streamKitBefore: before.streamKit,
+            openCombineBefore: before.openCombine,
             streamKitHunk: Array(x[xs]),
             openCombineHunk: Array(y[ys])
           )
@@ -727,6 +738,67 @@ public enum Compare {
 
   /// The lines of `trace` before its `n`th (from 0) line that `selected` picks: the whole trace
   /// when it has fewer.
+  /// The step of each line that `selected` picks from `trace`, in order: how many life-cycle
+  /// lines (one after each step) come before it.
+  static func stepsOf(_ trace: [String], _ selected: (String) -> Bool) -> [Int] {
+    var step = 0
+    var steps: [Int] = []
+    for line in trace {
+      if line.hasPrefix("L ") {
+        step += 1
+      } else if selected(line) {
+        steps.append(step)
+      }
+    }
+    return steps
+  }
+
+  /// A differing run split into one run per step, so that differences from different steps
+  /// that happen to be next to each other in an actor's log are judged one by one.
+  static func splitByStep(
+    _ xs: Range<Int>,
+    _ ys: Range<Int>,
+    _ stepsX: [Int],
+    _ stepsY: [Int]
+  ) -> [(Range<Int>, Range<Int>)] {
+    func step(_ steps: [Int], _ k: Int) -> Int { k < steps.count ? steps[k] : .max }
+    let steps = Set(xs.map { step(stepsX, $0) } + ys.map { step(stepsY, $0) }).sorted()
+    guard steps.count > 1 else { return [(xs, ys)] }
+    func part(_ range: Range<Int>, _ stepsOfSide: [Int], _ s: Int) -> Range<Int> {
+      let inStep = range.filter { step(stepsOfSide, $0) == s }
+      if let first = inStep.first, let last = inStep.last { return first..<(last + 1) }
+      let next = range.first { step(stepsOfSide, $0) > s } ?? range.upperBound
+      return next..<next
+    }
+    return steps.map { s in (part(xs, stepsX, s), part(ys, stepsY, s)) }
+  }
+
+  /// Each side's lines before a differing run that starts at line `i` of `x` (picked from
+  /// `streamKit`) and line `j` of `y` (from `openCombine`). A side whose run is empty has no
+  /// line of its own to cut at: it gets its lines up to the end of the step in which the other
+  /// side's run began (steps end at the life-cycle lines, one per step, on both sides), so
+  /// nothing from a later step counts as "before".
+  static func befores(
+    _ streamKit: [String],
+    _ openCombine: [String],
+    _ xs: Range<Int>,
+    _ ys: Range<Int>,
+    _ selected: (String) -> Bool
+  ) -> (streamKit: [String], openCombine: [String]) {
+    var a = linesBefore(streamKit, xs.lowerBound, selected)
+    var b = linesBefore(openCombine, ys.lowerBound, selected)
+    if xs.isEmpty, !ys.isEmpty { a = throughStep(streamKit, of: b) }
+    if ys.isEmpty, !xs.isEmpty { b = throughStep(openCombine, of: a) }
+    return (a, b)
+  }
+
+  /// The lines of `trace` up to the end of the step that `other` (the other side's lines
+  /// before its run) is in.
+  static func throughStep(_ trace: [String], of other: [String]) -> [String] {
+    let steps = other.count { $0.hasPrefix("L ") }
+    return linesBefore(trace, steps, { $0.hasPrefix("L ") })
+  }
+
   static func linesBefore(_ trace: [String], _ n: Int, _ selected: (String) -> Bool) -> [String] {
     var seen = 0
     for (i, line) in trace.enumerated() where selected(line) {

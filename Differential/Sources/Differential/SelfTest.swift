@@ -7,7 +7,9 @@
 //    operators, and must report nothing new.
 // 2. Planted traces: OpenCombine's trace of a script, changed by hand the way a bug would change
 //    it, given to the comparison as StreamKit's; each must be new. Ten are the traces a review
-//    fed the old oracle, all of which it classified as intended; one traps for another reason.
+//    fed the old oracle, all of which it classified as intended; one traps for another reason;
+//    two are a review's of the hardened oracle (a cancel not passed on after the subscriber's
+//    own cancel, a lost `print` line next to an intended one).
 
 import DiffModel
 import Foundation
@@ -136,6 +138,17 @@ let plantedTraces: [PlantedTrace] = [
     change: { trace in
       trace.filter { !$0.hasPrefix("E down1.value") && !$0.hasPrefix("E down1.return") }
     }
+  ),
+  .init(
+    summary:
+      "a subscriber's cancel not passed upstream (tryScan, whose I8 covers calls after the end)",
+    script: "tryScan u v0.1 c0 v0.2",
+    change: removing(1, "E up0.cancel")
+  ),
+  .init(
+    summary: "print not logging the subscriber's cancel",
+    script: "print u v0.1 c0",
+    change: { trace in trace.filter { !$0.hasSuffix("receive cancel") } }
   ),
   .init(
     summary: "a trap for another reason (both sides trap)",

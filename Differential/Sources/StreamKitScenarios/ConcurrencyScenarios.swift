@@ -113,12 +113,13 @@ public enum ConcurrencyScenarios {
   /// A `Future` fulfilled on another thread delivers its value once, then finishes.
   static func futureFromAnotherThread() -> [String] {
     let done = DispatchSemaphore(value: 0)
-    let future = Future<Int, Never> { promise in
-      let fulfil = Unchecked(promise)
-      DispatchQueue.global().async { fulfil.value(.success(5)) }
-    }
+    // Fulfilled once the subscriber is there, from another thread.
+    let promise = Locked<((Result<Int, Never>) -> Void)?>(nil)
+    let future = Future<Int, Never> { fulfil in promise.mutate { $0 = fulfil } }
     let counter = Counter(onCompletion: { done.signal() })
     future.subscribe(counter)
+    let fulfil = Unchecked(promise.value)
+    DispatchQueue.global().async { fulfil.value?(.success(5)) }
     done.wait()
     return ["Future, fulfilled elsewhere: values \(counter.values), finished \(counter.finished)"]
   }
@@ -164,9 +165,10 @@ public enum ConcurrencyScenarios {
   /// none is lost.
   static func valuesTwoWaiters() -> [String] {
     awaiting {
-      let iterator = Unchecked(Shared([1, 2, 3, 4].publisher.values.makeAsyncIterator()))
-      async let first = iterator.value.next2()
-      async let second = iterator.value.next2()
+      // Each task calls its own copy of one iterator: the copies share its subscription.
+      let iterator = Unchecked([1, 2, 3, 4].publisher.values.makeAsyncIterator())
+      async let first = Shared(iterator.value).next2()
+      async let second = Shared(iterator.value).next2()
       let all = (await first) + (await second)
       return ["values, two waiters: \(all.sorted())"]
     }
@@ -207,10 +209,10 @@ struct Unchecked<Value>: @unchecked Sendable {
   init(_ value: Value) { self.value = value }
 }
 
-/// One async iterator that two tasks call (what `valuesTwoWaiters` checks).
+/// A copy of an async iterator, for one task (what `valuesTwoWaiters` checks).
 final class Shared<Iterator: AsyncIteratorProtocol>: @unchecked Sendable
 where Iterator.Element == Int {
-  nonisolated(unsafe) var iterator: Iterator
+  var iterator: Iterator
   init(_ iterator: Iterator) { self.iterator = iterator }
   /// Two values, each from its own `next()`.
   func next2() async -> [Int] {
@@ -266,10 +268,10 @@ final class Counter: Subscriber, @unchecked Sendable {
       most = max(most, inside)
       if !onTheQueue { onQueue = false }
     }
-    // A little work while inside, so that overlapping calls would be seen.
+    // Some work while inside, so that overlapping calls would be seen.
     var spin = 0
-    for k in 0..<50 { spin &+= k }
-    _ = spin
+    for k in 0..<2_000 { spin &+= k &* k }
+    if spin == 1 { print(spin) }
     lock.withLock {
       #if !OPENCOMBINE
       // The planted bug of Mutants.swift: one value lost.

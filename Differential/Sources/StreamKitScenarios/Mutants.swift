@@ -113,9 +113,10 @@ public enum Mutants {
     ),
     .init(
       name: "cancel-not-forwarded",
-      op: "first",
+      op: "tryScan",
       channel: .events,
-      summary: "first does not cancel its upstream when its subscriber cancels"
+      summary:
+        "tryScan does not cancel its upstream (tryScan's I8 entry covers calls after the end)"
     ),
     .init(
       name: "wrong-returned-demand",

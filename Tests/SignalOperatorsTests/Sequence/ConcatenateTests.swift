@@ -43,6 +43,17 @@ import Testing
     #expect(!probe.cancelled)
   }
 
+  // Differential oracle (issue 42): `append u late1 f0 V1.1 S1 v1.2`. As Combine: a value the
+  // second publisher sends before its subscription is dropped, though the subscriber has demand.
+  @Test func suffixValueBeforeItsSubscription_isDropped() {
+    let probe = SubscriptionProbe()
+    let recorder = RecordingSubscriber<Int, Never>()
+    Just(1).append(LateSubscriptionPublisher<Int>(value: 2, subscription: probe))
+      .subscribe(recorder)
+    #expect(recorder.events == [.subscription, .value(1)])
+    #expect(probe.requested == [.unlimited])
+  }
+
   @Test func cancelInsideReceive_stillReturnsTheSubscribersDemand() {
     // As Combine: the demand goes back to the upstream that sent the value, even after a
     // cancel from inside `receive(_:)`.
