@@ -363,9 +363,6 @@ package final class SerialUpstreams<Downstream: Subscriber>: @unchecked Sendable
           if checks.contains(.valueBeyondDemand) { trapValueBeyondDemand(description) }
           return nil
         }
-        // A value before the stage's subscription breaks the contract; Combine drops it (the
-        // subscriber may have demand: it asked the stage before).
-        guard live.link.subscription != nil else { return nil }
         live.demand -= 1
         if finishes { live.delivering += 1 }
         return live.downstream
